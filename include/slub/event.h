@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slubtrace — the normalized transition event.
+ *
+ * Every slab state transition of the allocator produces exactly one
+ * struct slub_event.  The same struct feeds the in-process observer
+ * (slub_set_observer()), the LTTng-UST tracepoints (tracepoints/) and,
+ * decoded back from CTF, the offline checker.  Field meanings are fixed
+ * here once; every producer and consumer follows this page.
+ */
+#ifndef SLUB_EVENT_H
+#define SLUB_EVENT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Event types.  Names are the LTTng event names without the "slub:" prefix. */
+enum slub_event_type {
+	SLUB_EV_CACHE_CREATE = 0,  /* info: a cache was created */
+	SLUB_EV_CACHE_DESTROY,     /* count: objects still in use (kept) */
+	SLUB_EV_SLAB_NEW,          /* new_slab: pages from the page layer; new = first word */
+	SLUB_EV_SLAB_DISCARD,      /* discard_slab: pages back; old = last word */
+
+	/* Slab-word updates: one per successful slab_update(); old -> new. */
+	SLUB_EV_FREEZE,            /* frozen 0 -> 1 (acquire_slab, __slab_free) */
+	SLUB_EV_UNFREEZE,          /* frozen 1 -> 0 (deactivate_slab, unfreeze_partials, get_freelist) */
+	SLUB_EV_TAKE_FREELIST,     /* owner takes the whole freelist, stays frozen (get_freelist) */
+	SLUB_EV_FREE_REMOTE,       /* __slab_free pushed objects, frozen unchanged */
+	SLUB_EV_DRAIN_FREELIST,    /* per-object deactivate drain, stays frozen */
+
+	SLUB_EV_CPU_SLAB_LOAD,     /* a cpu's active slab becomes `slab` */
+	SLUB_EV_DEACTIVATE,        /* a cpu drops its active slab: reason, count = cpu freelist objects */
+	SLUB_EV_CPU_PARTIAL_PUT,   /* slab pushed on cpu partial chain: count = pobjects, pages */
+	SLUB_EV_CPU_PARTIAL_TAKE,  /* slab popped from the chain to become the cpu slab */
+	SLUB_EV_CPU_PARTIAL_DRAIN, /* the whole chain is being unfrozen: count = slabs on it */
+
+	SLUB_EV_ADD_PARTIAL,       /* list = head|tail; under list_lock */
+	SLUB_EV_REMOVE_PARTIAL,
+	SLUB_EV_ADD_FULL,
+	SLUB_EV_REMOVE_FULL,
+
+	SLUB_EV_CMPXCHG_FAIL,      /* slab word CAS failed: old = expected, new = observed */
+	SLUB_EV_CPU_CMPXCHG_FAIL,  /* cpu partial chain CAS failed in put_cpu_partial */
+
+	SLUB_EV_LOCK_ACQUIRE,      /* list_lock taken: lock_seq, wait_ns, contended */
+	SLUB_EV_LOCK_RELEASE,      /* list_lock dropped: lock_seq, hold_ns */
+
+	SLUB_EV_THREAD_FLUSH,      /* a thread's cpu slot flushed (exit, shrink, fork adoption) */
+
+	SLUB_EV_ALLOC,             /* per object (debug level): object, size */
+	SLUB_EV_FREE,
+
+	SLUB_EV_ERROR,             /* corruption or misuse: reason, object, msg */
+
+	SLUB_EV_NR
+};
+
+/*
+ * Call sites.  Slab-word events and cmpxchg_fail name the code path with the
+ * same strings mm/slub.c passes to cmpxchg_double_slab().
+ */
+enum slub_site {
+	SLUB_SITE_NONE = 0,
+	SLUB_SITE_ACQUIRE_SLAB,        /* "acquire_slab" */
+	SLUB_SITE_GET_FREELIST,        /* "get_freelist" */
+	SLUB_SITE_UNFREEZING_SLAB,     /* "unfreezing slab" (deactivate_slab) */
+	SLUB_SITE_UNFREEZE_PARTIALS,   /* "unfreezing slab" (unfreeze_partials) */
+	SLUB_SITE_DRAIN_PERCPU,        /* "drain percpu freelist" */
+	SLUB_SITE_SLAB_FREE,           /* "__slab_free" */
+	SLUB_SITE_PUT_CPU_PARTIAL,     /* cpu chain CAS in put_cpu_partial */
+	SLUB_SITE_NEW_SLAB,            /* "new_slab" */
+	SLUB_SITE_FREE_DEBUG,          /* debug-cache free path */
+	SLUB_SITE_INJECT_PLAIN_STORE,  /* injected fault: word written without CAS */
+	SLUB_SITE_CPU_PARTIAL_TAKE,    /* cpu chain CAS popping a slab to load it */
+	SLUB_SITE_NR
+};
+
+/* Why a cpu slab was deactivated (SLUB_EV_DEACTIVATE.reason). */
+enum slub_deactivate_reason {
+	SLUB_DEACT_EMPTY_FREELIST = 0, /* cpu freelist and slab freelist exhausted */
+	SLUB_DEACT_NODE_MISMATCH,      /* alloc asked for another node */
+	SLUB_DEACT_FLUSH,              /* thread exit, shrink, validate, fork */
+	SLUB_DEACT_DEBUG,              /* debug caches deactivate after every alloc */
+	SLUB_DEACT_NR
+};
+
+/* Where a deactivated or unfrozen slab went (SLUB_EV_DEACTIVATE.list). */
+enum slub_slab_dest {
+	SLUB_DEST_NONE = 0,   /* still frozen / not decided */
+	SLUB_DEST_HEAD,       /* node partial list, head */
+	SLUB_DEST_TAIL,       /* node partial list, tail */
+	SLUB_DEST_FULL,       /* full (on the full list when tracking) */
+	SLUB_DEST_DISCARD,    /* empty, discarded */
+	SLUB_DEST_NR
+};
+
+/* SLUB_EV_ERROR.reason */
+enum slub_error_kind {
+	SLUB_ERR_DOUBLE_FREE = 0,     /* "Object already free" */
+	SLUB_ERR_FOREIGN_POINTER,     /* not from any slubtrace cache or page */
+	SLUB_ERR_WRONG_CACHE,         /* "Wrong slab cache" */
+	SLUB_ERR_NOT_OBJECT_START,    /* "Invalid object pointer" (interior pointer) */
+	SLUB_ERR_FREEPOINTER,         /* "Freepointer corrupt" */
+	SLUB_ERR_REDZONE,             /* "Redzone overwritten" */
+	SLUB_ERR_POISON,              /* "Poison overwritten" */
+	SLUB_ERR_COUNTS,              /* validate: counts or chain wrong */
+	SLUB_ERR_LIST,                /* validate: slab on wrong list */
+	SLUB_ERR_NR
+};
+
+/* One view of a slab word (freelist + counters) plus its owner. */
+struct slub_word {
+	uint64_t freelist;  /* address of the first free object, 0 if none */
+	uint32_t inuse;     /* objects not on the slab freelist */
+	uint32_t objects;   /* objects in the slab; never changes */
+	uint32_t frozen;    /* 1 while CPU_ACTIVE or CPU_PARTIAL */
+	int32_t owner;      /* cpu id owning the frozen slab, -1 when unfrozen */
+	uint32_t seq;       /* modification seq: +1 per successful update */
+};
+
+struct slub_cache_info {
+	const char *name;
+	uint32_t object_size;  /* what the user asked for */
+	uint32_t size;         /* object plus metadata, stride in the slab */
+	uint32_t align;
+	uint32_t order;        /* slab = 4096 << order bytes */
+	uint32_t objects;      /* per slab */
+	uint32_t min_partial;
+	uint32_t cpu_partial;  /* objects on a cpu partial chain before drain */
+	uint32_t flags;        /* SLUB_F_* */
+};
+
+/*
+ * The event.  Fields not meaningful for a type are zero.
+ *
+ *  cache_id  every event but thread_flush of several caches
+ *  cpu       acting cpu id (per-thread slot id), node its node
+ *  slab      slab address (its first byte)
+ *  old, new  slab-word events, slab_new (new), slab_discard (old),
+ *            cmpxchg_fail (old = expected, new = observed)
+ *  attempt   cmpxchg_fail: 1 for the first failure of one operation
+ *  locked    the acting thread holds the slab's node list_lock
+ *  list      add_partial: head|tail; deactivate/unfreeze: destination
+ *  reason    deactivate: slub_deactivate_reason; error: slub_error_kind
+ *  lock_seq  lock events: acquisition number of that lock; list ops: the
+ *            acquisition under which they ran
+ *  count     deactivate: cpu freelist objects returned; cpu_partial_put:
+ *            pobjects on the chain; cpu_partial_drain: slabs on the chain;
+ *            cache_destroy: objects still in use; thread_flush: slabs flushed
+ *  pages     cpu_partial_put: slabs on the chain after the put
+ */
+struct slub_event {
+	uint32_t type;      /* enum slub_event_type */
+	uint32_t site;      /* enum slub_site */
+	uint32_t cache_id;
+	int32_t cpu;
+	int32_t node;
+	uint32_t tid;
+	uint64_t slab;
+	struct slub_word old;
+	struct slub_word new;
+	uint32_t attempt;
+	uint32_t locked;
+	uint32_t list;
+	uint32_t reason;
+	uint32_t lock_id;   /* cache_id * 64 + node */
+	uint32_t contended;
+	uint64_t lock_seq;
+	uint64_t wait_ns;
+	uint64_t hold_ns;
+	uint64_t object;
+	uint64_t size;
+	uint32_t count;
+	uint32_t pages;
+	const struct slub_cache_info *info; /* cache_create */
+	const char *msg;                    /* error: the report's first line */
+};
+
+/* Names, for printers and the CTF decoder (same strings as the trace). */
+const char *slub_event_name(unsigned type);
+const char *slub_site_name(unsigned site);
+const char *slub_dest_name(unsigned dest);
+const char *slub_deactivate_reason_name(unsigned reason);
+const char *slub_error_name(unsigned kind);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SLUB_EVENT_H */

@@ -1,0 +1,493 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Caches: creation, destruction, shrink; the kmalloc caches; process-wide
+ * initialisation from the environment; fork handlers.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int slub_nodes = 1;
+unsigned slub_variant_mask;
+unsigned slub_debug_flags_env;
+unsigned slub_kmalloc_extra_flags;
+struct slub_cache *slub_caches[SLUB_MAX_CACHES];
+struct slub_cache *slub_kmalloc_caches[SLUB_NR_KMALLOC];
+uint32_t slub_caches_lock;
+int slub_initialized;
+static int stats_at_exit;
+static uint32_t init_tid;
+
+SLUB_INTERNAL void slub_threads_init(void);
+SLUB_INTERNAL void slub_report_env(void);
+SLUB_INTERNAL void slub_release_cpu_slots(struct slub_cache *s);
+SLUB_INTERNAL void slub_meta_free(void *p, size_t size);
+
+/* Optional hook for the malloc shim: phase 0 before fork's locking,
+ * 1 after fork in the parent, 2 after fork in the child. */
+SLUB_API void (*slub_fork_hook)(int phase);
+
+void slub_caches_lock_take(void)
+{
+	witness_acquire(RANK_CACHES);
+	slub_futex_lock(&slub_caches_lock);
+}
+
+void slub_caches_lock_release(void)
+{
+	slub_futex_unlock(&slub_caches_lock);
+	witness_release(RANK_CACHES);
+}
+
+void slub_set_variant(unsigned mask)
+{
+	slub_init();
+	__atomic_store_n(&slub_variant_mask, mask, __ATOMIC_SEQ_CST);
+}
+
+unsigned slub_variant(void)
+{
+	return READ_ONCE(slub_variant_mask);
+}
+
+int slub_nr_nodes(void)
+{
+	slub_init();
+	return slub_nodes;
+}
+
+static unsigned parse_debug(const char *v)
+{
+	unsigned f = 0;
+
+	for (; v && *v && *v != ','; v++) {
+		switch (*v) {
+		case 'F': case 'f': f |= SLUB_F_CONSISTENCY; break;
+		case 'Z': case 'z': f |= SLUB_F_RED_ZONE; break;
+		case 'P': case 'p': f |= SLUB_F_POISON; break;
+		case 'U': case 'u': f |= SLUB_F_STORE_USER; break;
+		case '-': f = 0; break;
+		default: break;
+		}
+	}
+	return f;
+}
+
+static const struct { const char *name; unsigned bit; } variant_names[] = {
+	{ "old-unfreeze-partials", SLUB_VAR_OLD_UNFREEZE_PARTIALS },
+	{ "perobj-deactivate", SLUB_VAR_PEROBJ_DEACTIVATE },
+	{ "keep-oldpage", SLUB_VAR_KEEP_OLDPAGE },
+	{ "free-keep-lock", SLUB_VAR_FREE_KEEP_LOCK },
+	{ "unlocked-list", SLUB_INJ_UNLOCKED_LIST },
+	{ "lost-update", SLUB_INJ_LOST_UPDATE },
+	{ "race-window", SLUB_INJ_RACE_WINDOW },
+};
+
+static unsigned parse_variants(const char *v)
+{
+	unsigned mask = 0;
+
+	while (v && *v) {
+		size_t len = strcspn(v, ",");
+		for (size_t i = 0; i < sizeof(variant_names) / sizeof(variant_names[0]); i++)
+			if (strlen(variant_names[i].name) == len &&
+			    !strncmp(v, variant_names[i].name, len))
+				mask |= variant_names[i].bit;
+		v += len;
+		if (*v == ',')
+			v++;
+	}
+	return mask;
+}
+
+static bool env_true(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0") && strcmp(v, "no") && strcmp(v, "off");
+}
+
+static void stats_atexit(void)
+{
+	slub_print_all_slabinfo(stderr);
+}
+
+static struct slub_cache *cache_create_locked(const char *name, size_t size, size_t align,
+					      unsigned flags, void (*ctor)(void *));
+
+static const unsigned kmalloc_sizes[SLUB_NR_KMALLOC] = {
+	8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192,
+};
+
+/*
+ * Idempotent; every entry point calls it.  A second thread waits for the
+ * first; a re-entrant call from the initialising thread returns at once.
+ */
+void slub_init(void)
+{
+	int state = __atomic_load_n(&slub_initialized, __ATOMIC_ACQUIRE);
+
+	if (likely(state == 2))
+		return;
+	uint32_t me = slub_os_tid();
+	state = 0;
+	if (!__atomic_compare_exchange_n(&slub_initialized, &state, 1, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		if (__atomic_load_n(&init_tid, __ATOMIC_ACQUIRE) == me)
+			return;
+		while (__atomic_load_n(&slub_initialized, __ATOMIC_ACQUIRE) != 2)
+			sched_yield();
+		return;
+	}
+	__atomic_store_n(&init_tid, me, __ATOMIC_RELEASE);
+
+	const char *v = getenv("SLUBTRACE_NODES");
+	if (v && *v) {
+		long n = strtol(v, NULL, 10);
+		slub_nodes = n < 1 ? 1 : n > SLUB_MAX_NODES ? SLUB_MAX_NODES : (int)n;
+	}
+	slub_debug_flags_env = parse_debug(getenv("SLUBTRACE_DEBUG"));
+	if (env_true("SLUBTRACE_FULL_LISTS"))
+		slub_kmalloc_extra_flags |= SLUB_F_TRACK_FULL;
+	slub_variant_mask = parse_variants(getenv("SLUBTRACE_VARIANT")) |
+			    parse_variants(getenv("SLUBTRACE_INJECT"));
+	stats_at_exit = env_true("SLUBTRACE_STATS");
+	slub_report_env();
+	slub_trace_init();
+	slub_threads_init();
+
+	slub_caches_lock_take();
+	for (int i = 0; i < SLUB_NR_KMALLOC; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "kmalloc-%u", kmalloc_sizes[i]);
+		if (kmalloc_sizes[i] >= 1024)
+			snprintf(name, sizeof(name), "kmalloc-%uk", kmalloc_sizes[i] / 1024);
+		/* Power-of-two kmalloc objects are naturally aligned. */
+		unsigned a = kmalloc_sizes[i] & (kmalloc_sizes[i] - 1) ? 16 : kmalloc_sizes[i];
+		if (a > SLUB_PAGE_SIZE)
+			a = SLUB_PAGE_SIZE;
+		slub_kmalloc_caches[i] = cache_create_locked(
+			name, kmalloc_sizes[i], a, slub_debug_flags_env | slub_kmalloc_extra_flags,
+			NULL);
+	}
+	slub_caches_lock_release();
+	pthread_atfork(slub_prefork, slub_postfork_parent, slub_postfork_child);
+	if (stats_at_exit)
+		atexit(stats_atexit);
+	__atomic_store_n(&slub_initialized, 2, __ATOMIC_RELEASE);
+}
+
+/* The kernel's size_index[] for <= 192 bytes (by 8-byte steps), then
+ * powers of two up to 8 KiB. */
+struct slub_cache *kmalloc_slab(size_t size)
+{
+	static const uint8_t size_index[25] = {
+		0,                      /* 0 */
+		0, 1, 2, 2, 3, 3, 3, 3, /* 8, 16, 24..32, 40..64 */
+		4, 4, 4, 4,             /* 72..96 */
+		5, 5, 5, 5,             /* 104..128 */
+		6, 6, 6, 6, 6, 6, 6, 6, /* 136..192 */
+	};
+
+	if (size <= 192)
+		return slub_kmalloc_caches[size_index[(size + 7) >> 3]];
+	if (size > SLUB_KMALLOC_MAX_CACHE_SIZE)
+		return NULL;
+	/* 256 -> 7, 512 -> 8, ... 8192 -> 12 */
+	return slub_kmalloc_caches[63 - __builtin_clzl(size - 1)];
+}
+
+static struct slub_cache *cache_create_locked(const char *name, size_t size, size_t align,
+					      unsigned flags, void (*ctor)(void *))
+{
+	unsigned id;
+
+	for (id = 0; id < SLUB_MAX_CACHES; id++)
+		if (!slub_caches[id])
+			break;
+	if (id == SLUB_MAX_CACHES) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	struct slub_cache *s = slub_meta_alloc(sizeof(*s));
+	if (!s)
+		return NULL;
+	s->id = id;
+	s->flags = flags;
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->object_size = size;
+	if (flags & SLUB_F_HWCACHE_ALIGN) {
+		/* calculate_alignment(): a cache line, or half/quarter of one
+		 * for small objects so they still pack. */
+		size_t ralign = 64;
+		while (size <= ralign / 2 && ralign > sizeof(void *))
+			ralign /= 2;
+		if (ralign > align)
+			align = ralign;
+	}
+	if (align < sizeof(void *))
+		align = sizeof(void *);
+	s->align = align;
+	s->ctor = ctor;
+	if (!slub_calculate_sizes(s)) {
+		slub_meta_free(s, sizeof(*s));
+		errno = EINVAL;
+		return NULL;
+	}
+	s->info.name = s->name;
+	s->info.object_size = (uint32_t)s->object_size;
+	s->info.size = (uint32_t)s->size;
+	s->info.align = (uint32_t)s->align;
+	s->info.order = s->order;
+	s->info.objects = s->objects;
+	s->info.min_partial = s->min_partial;
+	s->info.cpu_partial = s->cpu_partial;
+	s->info.flags = s->flags;
+	__atomic_store_n(&slub_caches[id], s, __ATOMIC_RELEASE);
+
+	if (slub_wants(SLUB_EV_CACHE_CREATE)) {
+		struct slub_event ev;
+		ev_init(&ev, SLUB_EV_CACHE_CREATE, s, NULL, NULL);
+		ev.info = &s->info;
+		slub_emit(&ev);
+	}
+	return s;
+}
+
+struct slub_cache *slub_cache_create(const char *name, size_t size, size_t align,
+				     unsigned flags, void (*ctor)(void *))
+{
+	slub_init();
+	if (!name || !*name || size == 0 || size > (1u << 24) ||
+	    (align & (align - 1)) || align > SLUB_PAGE_SIZE ||
+	    (flags & ~(SLUB_F_DEBUG_MASK | SLUB_F_TRACK_FULL | SLUB_F_NO_CPU_PARTIAL |
+		       SLUB_F_HWCACHE_ALIGN))) {
+		errno = EINVAL;
+		return NULL;
+	}
+	slub_caches_lock_take();
+	struct slub_cache *s = cache_create_locked(name, size, align, flags | slub_debug_flags_env,
+						   ctor);
+	slub_caches_lock_release();
+	return s;
+}
+
+const char *slub_cache_name(const struct slub_cache *s) { return s ? s->name : NULL; }
+unsigned slub_cache_id(const struct slub_cache *s) { return s ? s->id : 0; }
+size_t slub_cache_object_size(const struct slub_cache *s) { return s ? s->object_size : 0; }
+
+void *slub_cache_alloc(struct slub_cache *s)
+{
+	return slub_cache_alloc_node(s, -1);
+}
+
+void *slub_cache_alloc_node(struct slub_cache *s, int node)
+{
+	if (unlikely(!s)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (node >= slub_nodes)
+		node = -1;
+	void *p = slab_alloc_node(s, node);
+	if (unlikely(!p)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (unlikely(!READ_ONCE(s->used)))
+		WRITE_ONCE(s->used, 1);
+	return p;
+}
+
+/*
+ * cache_from_obj(): find the object's slab and make sure it belongs to s.
+ * Returns NULL after reporting when the pointer is not a valid object.
+ */
+SLUB_INTERNAL struct slab *slub_object_slab(struct slub_cache *s, void *obj, const char *where);
+struct slab *slub_object_slab(struct slub_cache *s, void *obj, const char *where)
+{
+	struct slab *slab = slub_virt_to_slab(obj);
+
+	if (unlikely(!slab || slab->kind != SLAB_KIND_SLAB)) {
+		slub_report_foreign(obj, where);
+		return NULL;
+	}
+	struct slub_cache *owner = READ_ONCE(slab->cache);
+	if (unlikely(s && owner != s)) {
+		slub_report(s, slab, obj, SLUB_ERR_WRONG_CACHE, "object is from %s",
+			    owner ? owner->name : "(no cache)");
+		return NULL;
+	}
+	s = owner;
+	if (unlikely(!s)) {
+		slub_report_foreign(obj, where);
+		return NULL;
+	}
+	if (unlikely((size_t)((char *)obj - slab->base) % s->size) ||
+	    unlikely((char *)obj >= slab->base + (size_t)s->objects * s->size)) {
+		slub_report(s, slab, obj, SLUB_ERR_NOT_OBJECT_START,
+			    "pointer is not the start of an object");
+		return NULL;
+	}
+	return slab;
+}
+
+void slub_cache_free(struct slub_cache *s, void *obj)
+{
+	int saved = errno;
+
+	if (unlikely(!obj))
+		return;
+	struct slab *slab = slub_object_slab(s, obj, "slub_cache_free");
+	if (likely(slab))
+		slab_free(slab->cache, slab, obj);
+	errno = saved;
+}
+
+int slub_cache_shrink(struct slub_cache *s)
+{
+	if (!s) {
+		errno = EINVAL;
+		return -1;
+	}
+	struct slub_thread *t = slub_thread();
+	struct slub_cpu *c = get_cpu_slab(s, t);
+	unsigned long before = t->discards;
+	flush_cpu_slab(s, c);
+	slub_flush_all_partials(s);
+	slub_shrink_node_lists(s, c);
+	return (int)(t->discards - before);
+}
+
+static long count_inuse(struct slub_cache *s, unsigned long *slabs)
+{
+	long inuse = 0;
+
+	*slabs = 0;
+	for (int i = 0; i < slub_nodes; i++) {
+		struct slub_node *n = get_node(s, i);
+		slub_futex_lock(&n->list_lock);
+		for (struct slab *p = n->partial; p; p = p->next) {
+			inuse += slab_word_read(p).c.inuse;
+			(*slabs)++;
+		}
+		for (struct slab *p = n->full; p; p = p->next) {
+			inuse += slab_word_read(p).c.inuse;
+			(*slabs)++;
+		}
+		slub_futex_unlock(&n->list_lock);
+	}
+	return inuse;
+}
+
+/*
+ * kmem_cache_destroy(): flush every cpu, discard empty slabs.  Objects
+ * still in use keep their slabs (never freed under live objects): the
+ * count is reported and returned, and the cache stays usable for them.
+ */
+long slub_cache_destroy(struct slub_cache *s)
+{
+	if (!s) {
+		errno = EINVAL;
+		return -1;
+	}
+	slub_destroy_cpu_slots(s);
+	struct slub_thread *t = slub_thread();
+	struct slub_cpu *c = get_cpu_slab(s, t);
+	slub_shrink_node_lists(s, c);
+	slub_fold_stats(s, c);
+	unsigned long slabs;
+	long inuse = count_inuse(s, &slabs);
+	unsigned long total = __atomic_load_n(&s->total_slabs, __ATOMIC_RELAXED);
+	if (total > slabs) {
+		/* Full slabs are listed only when tracked: count the rest from
+		 * the slab total (their objects are all in use). */
+		inuse += (long)((total - slabs) * s->objects);
+	}
+	if (slub_wants(SLUB_EV_CACHE_DESTROY)) {
+		struct slub_event ev;
+		ev_init(&ev, SLUB_EV_CACHE_DESTROY, s, NULL, NULL);
+		ev.count = (uint32_t)inuse;
+		slub_emit(&ev);
+	}
+	if (inuse) {
+		slub_warn("kmem_cache_destroy %s: %ld objects remaining in %lu slabs; cache kept",
+			  s->name, inuse, total);
+		return inuse;
+	}
+	slub_caches_lock_take();
+	slub_release_cpu_slots(s);
+	__atomic_store_n(&slub_caches[s->id], NULL, __ATOMIC_RELEASE);
+	slub_caches_lock_release();
+	s->destroyed = 1;
+	slub_meta_free(s, sizeof(*s));
+	return 0;
+}
+
+void slub_for_each_cache(int (*fn)(struct slub_cache *, void *), void *arg)
+{
+	slub_init();
+	for (unsigned i = 0; i < SLUB_MAX_CACHES; i++) {
+		struct slub_cache *s = __atomic_load_n(&slub_caches[i], __ATOMIC_ACQUIRE);
+		if (s && fn(s, arg))
+			break;
+	}
+}
+
+/* ---- fork: every allocator lock, in the lock order ---- */
+
+void slub_prefork(void)
+{
+	if (slub_fork_hook)
+		slub_fork_hook(0);
+	if (__atomic_load_n(&slub_initialized, __ATOMIC_ACQUIRE) != 2)
+		return;
+	slub_futex_lock(&slub_caches_lock);
+	for (unsigned i = 0; i < SLUB_MAX_CACHES; i++)
+		if (slub_caches[i])
+			slub_node_locks_take(slub_caches[i]);
+	for (unsigned i = 0; i < SLUB_MAX_CACHES; i++)
+		if (slub_caches[i])
+			slub_futex_lock(&slub_caches[i]->stats_lock);
+	slub_threads_lock_all();
+	slub_pages_lock_all();
+}
+
+void slub_postfork_parent(void)
+{
+	if (__atomic_load_n(&slub_initialized, __ATOMIC_ACQUIRE) == 2) {
+		slub_pages_unlock_all();
+		slub_threads_unlock_all();
+		for (unsigned i = SLUB_MAX_CACHES; i-- > 0;)
+			if (slub_caches[i])
+				slub_futex_unlock(&slub_caches[i]->stats_lock);
+		for (unsigned i = SLUB_MAX_CACHES; i-- > 0;)
+			if (slub_caches[i])
+				slub_node_locks_release(slub_caches[i]);
+		slub_futex_unlock(&slub_caches_lock);
+	}
+	if (slub_fork_hook)
+		slub_fork_hook(1);
+}
+
+void slub_postfork_child(void)
+{
+	if (__atomic_load_n(&slub_initialized, __ATOMIC_ACQUIRE) == 2) {
+		slub_pages_reinit_child();
+		for (unsigned i = 0; i < SLUB_MAX_CACHES; i++) {
+			if (!slub_caches[i])
+				continue;
+			slub_caches[i]->stats_lock = 0;
+			slub_node_locks_reinit(slub_caches[i]);
+		}
+		slub_caches_lock = 0;
+		slub_threads_reinit_child();
+	}
+	if (slub_fork_hook)
+		slub_fork_hook(2);
+}

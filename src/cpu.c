@@ -1,0 +1,679 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The per-thread "cpu": its slot per cache, the allocation fast path, the
+ * slow path ___slab_alloc (get_freelist, cpu partial, get_partial,
+ * new_slab), deactivate_slab, flushes, thread exit and fork adoption.
+ *
+ * Fast paths (alloc from / free to the thread's own cpu slab) take no lock
+ * and no atomic instruction: the slot belongs to one thread, as a kernel
+ * cpu's kmem_cache_cpu belongs to that cpu with preemption off.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <errno.h>
+#include <pthread.h>
+
+__thread struct slub_thread *slub_self __attribute__((tls_model("initial-exec")));
+
+static uint32_t threads_lock;
+static struct slub_thread *threads_all;   /* append-only, never freed */
+static struct slub_thread *threads_free;  /* exited, ready for reuse */
+static int32_t next_thread_id;
+static pthread_key_t thread_key;
+static int thread_key_ok;
+
+SLUB_INTERNAL void slub_meta_free(void *p, size_t size);
+SLUB_INTERNAL void emit_word(unsigned type, struct slub_cache *s, struct slub_cpu *c,
+			     struct slab *slab, const struct slab_word *old,
+			     const struct slab_word *new, enum slub_site site, int locked,
+			     int owner_old, int owner_new, int dest);
+SLUB_INTERNAL void __slab_free(struct slub_cache *s, struct slab *slab, void *head, void *tail,
+			       unsigned cnt, struct slub_cpu *c);
+
+struct slub_thread *slub_threads_head(void)
+{
+	return __atomic_load_n(&threads_all, __ATOMIC_ACQUIRE);
+}
+
+static void threads_lock_take(void)
+{
+	witness_acquire(RANK_THREADS);
+	slub_futex_lock(&threads_lock);
+}
+
+static void threads_lock_drop(void)
+{
+	slub_futex_unlock(&threads_lock);
+	witness_release(RANK_THREADS);
+}
+
+static void thread_exit(void *arg);
+
+SLUB_INTERNAL void slub_threads_init(void);
+void slub_threads_init(void)
+{
+	if (!thread_key_ok && pthread_key_create(&thread_key, thread_exit) == 0)
+		thread_key_ok = 1;
+}
+
+struct slub_thread *slub_thread_slow(void)
+{
+	struct slub_thread *t;
+
+	slub_init();
+	if (slub_self)
+		return slub_self;
+	threads_lock_take();
+	t = threads_free;
+	if (t) {
+		threads_free = t->next_free;
+		t->next_free = NULL;
+	}
+	threads_lock_drop();
+	if (!t) {
+		t = slub_meta_alloc(sizeof(*t));
+		if (!t) {
+			/* Out of memory for metadata: nothing can be allocated. */
+			slub_assert_fail("thread metadata allocation failed", __FILE__, __LINE__);
+		}
+		threads_lock_take();
+		t->id = next_thread_id++;
+		t->next_all = threads_all;
+		__atomic_store_n(&threads_all, t, __ATOMIC_RELEASE);
+		threads_lock_drop();
+	}
+	t->tid = slub_os_tid();
+	t->node = t->id % (slub_nodes > 0 ? slub_nodes : 1);
+	t->nr_held = 0;
+	for (int i = 0; i < SLUB_MAX_CACHES; i++) {
+		struct slub_cpu *c = t->cpu[i];
+		if (c)
+			c->node = t->node;
+	}
+	__atomic_store_n(&t->live, 1, __ATOMIC_RELEASE);
+	slub_self = t;
+	if (thread_key_ok)
+		pthread_setspecific(thread_key, t);
+	return t;
+}
+
+struct slub_cpu *slub_cpu_slow(struct slub_cache *s, struct slub_thread *t)
+{
+	struct slub_cpu *c = slub_meta_alloc(sizeof(*c));
+
+	if (!c)
+		slub_assert_fail("cpu slot allocation failed", __FILE__, __LINE__);
+	c->cache = s;
+	c->id = t->id;
+	c->node = t->node;
+	__atomic_store_n(&t->cpu[s->id], c, __ATOMIC_RELEASE);
+	return c;
+}
+
+/* ---- statistics ---- */
+
+static void stats_add(struct slub_cpu_stats *dst, const struct slub_cpu_stats *src)
+{
+	const uint64_t *a = (const uint64_t *)src;
+	uint64_t *d = (uint64_t *)dst;
+
+	for (size_t i = 0; i < sizeof(*src) / sizeof(uint64_t); i++)
+		d[i] += __atomic_load_n(&a[i], __ATOMIC_RELAXED);
+}
+
+void slub_fold_stats(struct slub_cache *s, struct slub_cpu *c)
+{
+	witness_acquire(RANK_STATS);
+	slub_futex_lock(&s->stats_lock);
+	stats_add(&s->dead, &c->stats);
+	uint64_t *p = (uint64_t *)&c->stats;
+	for (size_t i = 0; i < sizeof(c->stats) / sizeof(uint64_t); i++)
+		__atomic_store_n(&p[i], 0, __ATOMIC_RELAXED);
+	slub_futex_unlock(&s->stats_lock);
+	witness_release(RANK_STATS);
+}
+
+void slub_sum_stats(const struct slub_cache *cs, struct slub_cpu_stats *out)
+{
+	struct slub_cache *s = (struct slub_cache *)cs;
+
+	memset(out, 0, sizeof(*out));
+	witness_acquire(RANK_STATS);
+	slub_futex_lock(&s->stats_lock);
+	stats_add(out, &s->dead);
+	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all) {
+		struct slub_cpu *c = __atomic_load_n(&t->cpu[s->id], __ATOMIC_ACQUIRE);
+		if (c && c->cache == s)
+			stats_add(out, &c->stats);
+	}
+	slub_futex_unlock(&s->stats_lock);
+	witness_release(RANK_STATS);
+}
+
+/* ---- events of the cpu slot ---- */
+
+static void emit_cpu(unsigned type, struct slub_cache *s, struct slub_cpu *c, struct slab *slab,
+		     int reason, int dest, unsigned count)
+{
+	struct slub_event ev;
+	struct slab_word w = slab_word_read(slab);
+
+	ev_init(&ev, type, s, c, slab);
+	ev.reason = (uint32_t)reason;
+	ev.list = (uint32_t)dest;
+	ev.count = count;
+	ev_word(&ev.old, &w, READ_ONCE(slab->owner));
+	ev.new = ev.old;
+	slub_emit(&ev);
+}
+
+static void load_cpu_slab(struct slub_cache *s, struct slub_cpu *c, struct slab *slab)
+{
+	c->slab = slab;
+	if (slub_wants(SLUB_EV_CPU_SLAB_LOAD))
+		emit_cpu(SLUB_EV_CPU_SLAB_LOAD, s, c, slab, 0, SLUB_DEST_NONE, 0);
+}
+
+/*
+ * get_freelist(): the owner takes the slab's whole freelist (objects freed
+ * remotely since it became the cpu slab).  An empty freelist unfreezes the
+ * slab: it is full and leaves the cpu (on the full list when tracked, with
+ * list_lock taken before the CAS so a racing free finds it listed).
+ */
+static void *get_freelist(struct slub_cache *s, struct slab *slab, struct slub_cpu *c)
+{
+	struct slab_word old, new;
+	struct slub_node *n = NULL;
+	unsigned attempt = 0;
+
+	for (;;) {
+		old = slab_word_read(slab);
+		slub_assert(old.c.frozen);
+		new = old;
+		new.freelist = NULL;
+		new.c.inuse = old.c.objects;
+		new.c.frozen = old.freelist != NULL;
+		if (!new.c.frozen && kmem_cache_track_full(s) && !n) {
+			n = get_node(s, slab->node);
+			list_lock(s, n, c);
+		}
+		if (slab_update(s, slab, &old, &new, SLUB_SITE_GET_FREELIST, n != NULL, c, &attempt))
+			break;
+		if (n) {
+			list_unlock(s, n, c);
+			n = NULL;
+		}
+	}
+	if (new.c.frozen) {
+		emit_word(SLUB_EV_TAKE_FREELIST, s, c, slab, &old, &new, SLUB_SITE_GET_FREELIST,
+			  n != NULL, c->id, c->id, SLUB_DEST_NONE);
+	} else {
+		WRITE_ONCE(slab->owner, -1);
+		emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new, SLUB_SITE_GET_FREELIST,
+			  n != NULL, c->id, -1, SLUB_DEST_FULL);
+		if (n) {
+			add_full(s, n, slab, c);
+			list_unlock(s, n, c);
+		}
+	}
+	return old.freelist;
+}
+
+/*
+ * deactivate_slab(): the cpu gives up its slab.  The cpu freelist is
+ * spliced onto the slab freelist and the slab unfrozen in one CAS
+ * ("unfreezing slab"); the SLUB_VAR_PEROBJ_DEACTIVATE variant first drains
+ * it one object per CAS ("drain percpu freelist") as kernels before the
+ * 2012 series did.  The slab then goes to the node partial list (head, or
+ * tail when remote frees refilled it), the full list, or is discarded.
+ */
+void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, struct slub_cpu *c,
+		     int reason)
+{
+	struct slub_node *n = get_node(s, slab->node);
+	int tail = SLUB_DEST_HEAD;
+	int mode, owner = c->id;
+	unsigned attempt = 0, free_delta = 0, cpu_objects = 0;
+	void *freelist_tail = NULL;
+	struct slab_word old, new;
+	bool locked;
+
+	if (READ_ONCE(slab->word.freelist)) {
+		stat(c, SLUB_DEACTIVATE_REMOTE_FREES);
+		tail = SLUB_DEST_TAIL;
+	}
+
+	if (variant(SLUB_VAR_PEROBJ_DEACTIVATE)) {
+		void *nextfree;
+		while (freelist && (nextfree = get_freepointer(s, freelist))) {
+			do {
+				old = slab_word_read(slab);
+				set_freepointer(s, freelist, old.freelist);
+				new = old;
+				new.c.inuse--;
+				new.freelist = freelist;
+			} while (!slab_update(s, slab, &old, &new, SLUB_SITE_DRAIN_PERCPU, 0, c,
+					      &attempt));
+			emit_word(SLUB_EV_DRAIN_FREELIST, s, c, slab, &old, &new,
+				  SLUB_SITE_DRAIN_PERCPU, 0, owner, owner, SLUB_DEST_NONE);
+			cpu_objects++;
+			freelist = nextfree;
+		}
+	}
+
+	/* Stage one: count the cpu freelist and find its tail. */
+	for (void *p = freelist; p; p = get_freepointer(s, p)) {
+		slub_assert_expensive(slub_check_freelist_ptr(s, slab, p));
+		freelist_tail = p;
+		free_delta++;
+	}
+	cpu_objects += free_delta;
+
+	/* Stage two: unfreeze while splicing the cpu freelist on. */
+	for (;;) {
+		old = slab_word_read(slab);
+		slub_assert(old.c.frozen);
+		new = old;
+		new.c.frozen = 0;
+		if (freelist_tail) {
+			new.c.inuse -= free_delta;
+			set_freepointer(s, freelist_tail, old.freelist);
+			new.freelist = freelist;
+		}
+		locked = false;
+		if (!new.c.inuse && READ_ONCE(n->nr_partial) >= s->min_partial) {
+			mode = SLUB_DEST_DISCARD;
+		} else if (new.freelist) {
+			mode = tail;
+			/* Taking the lock first keeps acquire_slab() from
+			 * seeing a partial slab that is still frozen. */
+			list_lock(s, n, c);
+			locked = true;
+		} else {
+			mode = SLUB_DEST_FULL;
+			if (kmem_cache_track_full(s)) {
+				list_lock(s, n, c);
+				locked = true;
+			}
+		}
+		if (slab_update(s, slab, &old, &new, SLUB_SITE_UNFREEZING_SLAB, locked, c, &attempt))
+			break;
+		if (locked)
+			list_unlock(s, n, c);
+	}
+	WRITE_ONCE(slab->owner, -1);
+	emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new, SLUB_SITE_UNFREEZING_SLAB, locked, owner,
+		  -1, mode);
+	if (slub_wants(SLUB_EV_DEACTIVATE))
+		emit_cpu(SLUB_EV_DEACTIVATE, s, c, slab, reason, mode, cpu_objects);
+
+	switch (mode) {
+	case SLUB_DEST_HEAD:
+	case SLUB_DEST_TAIL:
+		if (variant(SLUB_INJ_UNLOCKED_LIST)) {
+			/* Injected: the list operation runs after the lock was
+			 * dropped as far as the trace can tell (the lock is
+			 * re-taken silently so this process stays sound). */
+			list_unlock(s, n, c);
+			slub_futex_lock(&n->list_lock);
+			add_partial(s, n, slab, mode, c);
+			slub_futex_unlock(&n->list_lock);
+		} else {
+			add_partial(s, n, slab, mode, c);
+			list_unlock(s, n, c);
+		}
+		stat(c, mode == SLUB_DEST_TAIL ? SLUB_DEACTIVATE_TO_TAIL : SLUB_DEACTIVATE_TO_HEAD);
+		break;
+	case SLUB_DEST_DISCARD:
+		stat(c, SLUB_DEACTIVATE_EMPTY);
+		discard_slab(s, slab, c);
+		break;
+	default:
+		if (locked) {
+			add_full(s, n, slab, c);
+			list_unlock(s, n, c);
+		}
+		stat(c, SLUB_DEACTIVATE_FULL);
+		break;
+	}
+}
+
+/* Pop the first slab of c's partial chain (CAS: a flusher may race). */
+static struct slab *cpu_partial_pop(struct slub_cache *s, struct slub_cpu *c)
+{
+	struct slab *slab = __atomic_load_n(&c->partial, __ATOMIC_ACQUIRE);
+	unsigned attempt = 0;
+
+	while (slab) {
+		struct slab *next = slab->next;
+		if (__atomic_compare_exchange_n(&c->partial, &slab, next, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			break;
+		attempt++;
+		stat(c, SLUB_CMPXCHG_DOUBLE_CPU_FAIL);
+		if (slub_wants(SLUB_EV_CPU_CMPXCHG_FAIL)) {
+			struct slub_event ev;
+			ev_init(&ev, SLUB_EV_CPU_CMPXCHG_FAIL, s, c, slab);
+			ev.site = SLUB_SITE_CPU_PARTIAL_TAKE;
+			ev.attempt = attempt;
+			slub_emit(&ev);
+		}
+	}
+	return slab;
+}
+
+/*
+ * ___slab_alloc(): the slow path.  Refill from the cpu slab's freelist,
+ * else the next cpu partial slab, else a node partial slab, else a new
+ * slab.  Debug caches hand out one object and deactivate the slab again,
+ * so every allocation and free of theirs passes the checks.
+ */
+void *___slab_alloc(struct slub_cache *s, int node, struct slub_cpu *c)
+{
+	void *freelist;
+	struct slab *slab;
+
+	stat(c, SLUB_ALLOC_SLOWPATH);
+	if (unlikely(c->freelist)) {
+		/* Only a node mismatch brings us here with objects left. */
+		slub_assert(c->slab && node >= 0 && c->slab->node != node);
+	}
+reread:
+	slab = c->slab;
+	if (!slab)
+		goto new_slab;
+	if (node >= 0 && slab->node != node) {
+		stat(c, SLUB_ALLOC_NODE_MISMATCH);
+		void *fl = c->freelist;
+		c->slab = NULL;
+		c->freelist = NULL;
+		deactivate_slab(s, slab, fl, c, SLUB_DEACT_NODE_MISMATCH);
+		goto new_slab;
+	}
+	freelist = get_freelist(s, slab, c);
+	if (!freelist) {
+		c->slab = NULL;
+		stat(c, SLUB_DEACTIVATE_BYPASS);
+		goto new_slab;
+	}
+	stat(c, SLUB_ALLOC_REFILL);
+load_freelist:
+	if (unlikely(!slub_check_freelist_ptr(s, slab, get_freepointer(s, freelist)))) {
+		slub_report(s, slab, freelist, SLUB_ERR_FREEPOINTER,
+			    "next free pointer 0x%lx is outside the slab",
+			    (unsigned long)(uintptr_t)get_freepointer(s, freelist));
+		c->freelist = NULL; /* the rest of the chain is leaked */
+		return freelist;
+	}
+	c->freelist = get_freepointer(s, freelist);
+	return freelist;
+
+new_slab:
+	if (READ_ONCE(c->partial) && node < 0) {
+		slab = cpu_partial_pop(s, c);
+		if (slab) {
+			stat(c, SLUB_CPU_PARTIAL_ALLOC);
+			if (slub_wants(SLUB_EV_CPU_PARTIAL_TAKE))
+				emit_cpu(SLUB_EV_CPU_PARTIAL_TAKE, s, c, slab, 0, SLUB_DEST_NONE, 0);
+			slab->next = NULL;
+			load_cpu_slab(s, c, slab);
+			goto reread;
+		}
+	}
+	freelist = get_partial(s, node, c, &slab);
+	if (freelist)
+		goto check_new_slab;
+	slab = new_slab(s, node < 0 ? c->node : node, c, &freelist);
+	if (unlikely(!slab))
+		return NULL;
+	stat(c, SLUB_ALLOC_SLAB);
+
+check_new_slab:
+	load_cpu_slab(s, c, slab);
+	if (kmem_cache_debug(s)) {
+		void *object = freelist;
+		void *rest;
+		for (;;) {
+			if (!slub_check_freelist_ptr(s, slab, get_freepointer(s, object))) {
+				slub_report(s, slab, object, SLUB_ERR_FREEPOINTER,
+					    "next free pointer 0x%lx is outside the slab",
+					    (unsigned long)(uintptr_t)get_freepointer(s, object));
+				rest = NULL;
+			} else {
+				rest = get_freepointer(s, object);
+			}
+			if (alloc_debug_processing(s, slab, object, c))
+				break;
+			/* The object cannot be handed out: skip it. */
+			object = rest;
+			if (!object)
+				break;
+		}
+		c->slab = NULL;
+		c->freelist = NULL;
+		deactivate_slab(s, slab, object ? rest : NULL, c, SLUB_DEACT_DEBUG);
+		if (!object)
+			goto new_slab;
+		return object;
+	}
+	goto load_freelist;
+}
+
+/* slab_alloc_node(): the fast path, then ___slab_alloc. */
+void *slab_alloc_node(struct slub_cache *s, int node)
+{
+	struct slub_thread *t = slub_thread();
+	struct slub_cpu *c = get_cpu_slab(s, t);
+	void *object = c->freelist;
+	struct slab *slab = c->slab;
+
+	if (unlikely(!object || !slab || (node >= 0 && slab->node != node))) {
+		object = ___slab_alloc(s, node, c);
+		if (unlikely(!object))
+			return NULL;
+	} else {
+		c->freelist = get_freepointer(s, object);
+		stat(c, SLUB_ALLOC_FASTPATH);
+	}
+	if (unlikely(slub_wants(SLUB_EV_ALLOC))) {
+		struct slub_event ev;
+		struct slab *os = slub_virt_to_slab(object);
+		ev_init(&ev, SLUB_EV_ALLOC, s, c, os);
+		ev.object = (uint64_t)(uintptr_t)object;
+		ev.size = s->object_size;
+		slub_emit(&ev);
+	}
+	return object;
+}
+
+/* slab_free(): push on the cpu freelist when the object is of the cpu
+ * slab, else __slab_free. */
+void slab_free(struct slub_cache *s, struct slab *slab, void *object)
+{
+	struct slub_thread *t = slub_thread();
+	struct slub_cpu *c = get_cpu_slab(s, t);
+
+	if (unlikely(slub_wants(SLUB_EV_FREE))) {
+		struct slub_event ev;
+		ev_init(&ev, SLUB_EV_FREE, s, c, slab);
+		ev.object = (uint64_t)(uintptr_t)object;
+		ev.size = s->object_size;
+		slub_emit(&ev);
+	}
+	if (likely(slab == c->slab)) {
+		void *head = c->freelist;
+		if (unlikely(object == head)) {
+			/* The hardened-freelist check: freeing the object that
+			 * heads the freelist is a double free. */
+			slub_report(s, slab, object, SLUB_ERR_DOUBLE_FREE, "object heads the cpu freelist");
+			return;
+		}
+		set_freepointer(s, object, head);
+		barrier(); /* a fork snapshot never sees the push before the link */
+		c->freelist = object;
+		stat(c, SLUB_FREE_FASTPATH);
+		return;
+	}
+	__slab_free(s, slab, object, object, 1, c);
+}
+
+/* ---- flushing ---- */
+
+/* flush_slab() + unfreeze of the partial chain, acting as cpu c. */
+void flush_cpu_slab(struct slub_cache *s, struct slub_cpu *c)
+{
+	struct slab *slab = c->slab;
+
+	if (slab) {
+		void *fl = c->freelist;
+		c->slab = NULL;
+		c->freelist = NULL;
+		stat(c, SLUB_CPUSLAB_FLUSH);
+		deactivate_slab(s, slab, fl, c, SLUB_DEACT_FLUSH);
+	}
+	struct slab *chain = __atomic_exchange_n(&c->partial, NULL, __ATOMIC_ACQ_REL);
+	if (chain)
+		unfreeze_partials(s, c, chain, c);
+}
+
+static void emit_thread_flush(struct slub_thread *t, unsigned count)
+{
+	if (slub_wants(SLUB_EV_THREAD_FLUSH)) {
+		struct slub_event ev;
+		memset(&ev, 0, sizeof(ev));
+		ev.type = SLUB_EV_THREAD_FLUSH;
+		ev.cpu = t->id;
+		ev.node = t->node;
+		ev.count = count;
+		slub_emit(&ev);
+	}
+}
+
+/* Every slot of thread t: deactivate, unfreeze partials, fold counters. */
+void slub_flush_thread_caches(struct slub_thread *t, int reason)
+{
+	unsigned flushed = 0;
+
+	(void)reason;
+	for (int i = 0; i < SLUB_MAX_CACHES; i++) {
+		struct slub_cpu *c = __atomic_load_n(&t->cpu[i], __ATOMIC_ACQUIRE);
+		if (!c || !c->cache)
+			continue;
+		if (c->slab || READ_ONCE(c->partial))
+			flushed++;
+		flush_cpu_slab(c->cache, c);
+		slub_fold_stats(c->cache, c);
+	}
+	emit_thread_flush(t, flushed);
+}
+
+/*
+ * flush_all() for the partial chains: detach every thread's chain and
+ * unfreeze it on behalf of that cpu, as the kernel's IPI runs the flush on
+ * each cpu.  Active cpu slabs of other live threads stay theirs.
+ */
+void slub_flush_all_partials(struct slub_cache *s)
+{
+	struct slub_thread *self = slub_thread();
+	struct slub_cpu *me = get_cpu_slab(s, self);
+
+	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all) {
+		struct slub_cpu *c = __atomic_load_n(&t->cpu[s->id], __ATOMIC_ACQUIRE);
+		if (!c || c->cache != s || !READ_ONCE(c->partial))
+			continue;
+		struct slab *chain = __atomic_exchange_n(&c->partial, NULL, __ATOMIC_ACQ_REL);
+		if (chain)
+			unfreeze_partials(s, c, chain, me);
+	}
+}
+
+/*
+ * Cache destruction: the caller guarantees no thread uses the cache any
+ * more, so every slot (of live threads too) is flushed as its cpu, its
+ * counters folded, and the slot released.
+ */
+void slub_destroy_cpu_slots(struct slub_cache *s)
+{
+	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all) {
+		struct slub_cpu *c = __atomic_load_n(&t->cpu[s->id], __ATOMIC_ACQUIRE);
+		if (!c || c->cache != s)
+			continue;
+		flush_cpu_slab(s, c);
+		slub_fold_stats(s, c);
+	}
+}
+
+SLUB_INTERNAL void slub_release_cpu_slots(struct slub_cache *s);
+void slub_release_cpu_slots(struct slub_cache *s)
+{
+	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all) {
+		struct slub_cpu *c = __atomic_load_n(&t->cpu[s->id], __ATOMIC_ACQUIRE);
+		if (!c || c->cache != s)
+			continue;
+		__atomic_store_n(&t->cpu[s->id], NULL, __ATOMIC_RELEASE);
+		slub_meta_free(c, sizeof(*c));
+	}
+}
+
+void slub_thread_flush(void)
+{
+	struct slub_thread *t = slub_self;
+
+	if (t)
+		slub_flush_thread_caches(t, SLUB_DEACT_FLUSH);
+}
+
+/* Thread exit: the kernel's cpu hotplug teardown for our "cpu". */
+static void thread_exit(void *arg)
+{
+	struct slub_thread *t = arg;
+
+	if (!t)
+		return;
+	slub_flush_thread_caches(t, SLUB_DEACT_FLUSH);
+	__atomic_store_n(&t->live, 0, __ATOMIC_RELEASE);
+	slub_self = NULL;
+	threads_lock_take();
+	t->next_free = threads_free;
+	threads_free = t;
+	threads_lock_drop();
+}
+
+/* ---- fork ---- */
+
+void slub_threads_lock_all(void)
+{
+	slub_futex_lock(&threads_lock);
+}
+
+void slub_threads_unlock_all(void)
+{
+	slub_futex_unlock(&threads_lock);
+}
+
+/*
+ * In the child only the forking thread exists.  The slots of every other
+ * thread still hold frozen cpu slabs and partial chains: adopt them by
+ * flushing each as its cpu, then recycle the thread structures.
+ */
+void slub_threads_reinit_child(void)
+{
+	struct slub_thread *self = slub_self;
+
+	threads_lock = 0;
+	if (self) {
+		self->tid = slub_os_tid();
+		self->nr_held = 0;
+	}
+	threads_free = NULL;
+	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all) {
+		if (t == self)
+			continue;
+		if (__atomic_load_n(&t->live, __ATOMIC_ACQUIRE))
+			slub_flush_thread_caches(t, SLUB_DEACT_FLUSH);
+		t->live = 0;
+		t->next_free = threads_free;
+		threads_free = t;
+	}
+}

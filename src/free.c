@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * __slab_free(): a free that is not to the freeing thread's own cpu slab.
+ *
+ * The object is pushed on the slab's freelist by CAS.  Four outcomes:
+ *  - the slab is frozen (some cpu's active or partial slab): done
+ *    (FREE_FROZEN), no lock;
+ *  - the slab was full and unfrozen: freeze it onto this cpu's partial
+ *    chain (put_cpu_partial), no lock unless full lists are tracked;
+ *  - the slab became empty: with list_lock, remove it from its list and
+ *    discard it when the node already has min_partial slabs;
+ *  - without cpu partials, a full slab gains its first free object: with
+ *    list_lock, move it from full to partial.
+ * list_lock is dropped before a retry (the 2012 fix); the
+ * SLUB_VAR_FREE_KEEP_LOCK variant keeps it across retries.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+
+SLUB_INTERNAL void emit_word(unsigned type, struct slub_cache *s, struct slub_cpu *c,
+			     struct slab *slab, const struct slab_word *old,
+			     const struct slab_word *new, enum slub_site site, int locked,
+			     int owner_old, int owner_new, int dest);
+SLUB_INTERNAL void __slab_free(struct slub_cache *s, struct slab *slab, void *head, void *tail,
+			       unsigned cnt, struct slub_cpu *c);
+
+void __slab_free(struct slub_cache *s, struct slab *slab, void *head, void *tail, unsigned cnt,
+		 struct slub_cpu *c)
+{
+	struct slab_word old, new;
+	struct slub_node *n = NULL;
+	unsigned attempt = 0;
+	bool was_frozen;
+	int owner;
+
+	stat(c, SLUB_FREE_SLOWPATH);
+	if (kmem_cache_debug(s) && !free_debug_processing(s, slab, head, c))
+		return;
+
+	for (;;) {
+		if (n && !variant(SLUB_VAR_FREE_KEEP_LOCK)) {
+			list_unlock(s, n, c);
+			n = NULL;
+		}
+		old = slab_word_read(slab);
+		set_freepointer(s, tail, old.freelist);
+		new = old;
+		new.freelist = head;
+		slub_assert(old.c.inuse >= cnt);
+		new.c.inuse = old.c.inuse - cnt;
+		was_frozen = old.c.frozen;
+		bool need_lock = false;
+		if ((!new.c.inuse || !old.freelist) && !was_frozen) {
+			if (kmem_cache_has_cpu_partial(s) && !old.freelist) {
+				/* Full and on no list (or the full list): freeze it
+				 * onto our partial chain instead of listing it. */
+				new.c.frozen = 1;
+				need_lock = kmem_cache_track_full(s);
+			} else {
+				need_lock = true;
+			}
+		}
+		if (need_lock && !n) {
+			n = get_node(s, slab->node);
+			list_lock(s, n, c);
+		}
+		owner = READ_ONCE(slab->owner);
+		if (slab_update(s, slab, &old, &new, SLUB_SITE_SLAB_FREE, n != NULL, c, &attempt))
+			break;
+	}
+
+	if (new.c.frozen && !was_frozen) {
+		WRITE_ONCE(slab->owner, c->id);
+		emit_word(SLUB_EV_FREEZE, s, c, slab, &old, &new, SLUB_SITE_SLAB_FREE, n != NULL, -1,
+			  c->id, SLUB_DEST_NONE);
+		if (n) {
+			remove_full(s, n, slab, c);
+			list_unlock(s, n, c);
+		}
+		put_cpu_partial(s, slab, 1, c);
+		stat(c, SLUB_CPU_PARTIAL_FREE);
+		return;
+	}
+	emit_word(SLUB_EV_FREE_REMOTE, s, c, slab, &old, &new, SLUB_SITE_SLAB_FREE, n != NULL,
+		  owner, owner, SLUB_DEST_NONE);
+	if (was_frozen) {
+		/* No list activity can be needed for a frozen slab. */
+		if (n)
+			list_unlock(s, n, c);
+		stat(c, SLUB_FREE_FROZEN);
+		return;
+	}
+	if (!n)
+		return;
+
+	if (unlikely(!new.c.inuse && n->nr_partial >= s->min_partial))
+		goto slab_empty;
+
+	/* Objects left in the slab.  Not on the partial list before: add it. */
+	if (!kmem_cache_has_cpu_partial(s) && unlikely(!old.freelist)) {
+		remove_full(s, n, slab, c);
+		add_partial(s, n, slab, SLUB_DEST_TAIL, c);
+		stat(c, SLUB_FREE_ADD_PARTIAL);
+	}
+	list_unlock(s, n, c);
+	return;
+
+slab_empty:
+	if (old.freelist) {
+		remove_partial(s, n, slab, c);
+		stat(c, SLUB_FREE_REMOVE_PARTIAL);
+	} else {
+		remove_full(s, n, slab, c);
+	}
+	list_unlock(s, n, c);
+	discard_slab(s, slab, c);
+}

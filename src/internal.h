@@ -1,0 +1,413 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slubtrace internals: the structures of the SLUB model.
+ *
+ * Lock order (outer to inner), checked in debug builds (SLUB_DEBUG >= 2):
+ *   1. slub_caches_lock      the cache registry, kmalloc table
+ *   2. node->list_lock       one node at a time (unfreeze_partials switches
+ *                            by dropping one before taking the next)
+ *   3. cache->stats_lock     folding an exiting thread's counters
+ *   4. slub_threads_lock     the thread registry, cpu id recycling
+ *   5. slub_pages_lock       the page layer (segments, free pages)
+ *   6. slub_meta_lock        the metadata allocator
+ * The slab word is never locked: it changes only through slab_update()
+ * (double-word CAS), except with SLUB_DWCAS=0 where a per-slab lock, taken
+ * innermost and never held across anything, serialises the writers.
+ *
+ * What each lock protects:
+ *   list_lock   node->partial, node->full, node->nr_partial, slab->list,
+ *               and the decision to move a slab between lists.
+ *   nothing     cpu slot fields (freelist, slab): only the owning thread
+ *               touches them (fork adoption runs single-threaded).
+ *   CAS         cpu slot ->partial: the owner pushes and pops, a flusher
+ *               (shrink, validate, destroy) may detach the whole chain.
+ *
+ * Slab states (each slab is in exactly one):
+ *
+ *   state        frozen  on list                 owner
+ *   CPU_ACTIVE   1       none                    one cpu (c->slab)
+ *   CPU_PARTIAL  1       that cpu's partial chain  one cpu
+ *   NODE_PARTIAL 0       node->partial           none
+ *   FULL         0       node->full when tracked  none
+ *   DISCARDED    -       none                    none (pages returned)
+ *
+ * "cpu" is a per-thread slot (struct slub_cpu) per cache; its id is the
+ * thread's small integer id, recycled at thread exit.  "node" is a NUMA
+ * node, emulated with SLUBTRACE_NODES=N.
+ */
+#ifndef SLUB_INTERNAL_H
+#define SLUB_INTERNAL_H
+
+#include <slub/slub.h>
+#include <slub/event.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "platform.h"
+#include "trace.h"
+
+#define SLUB_INTERNAL __attribute__((visibility("hidden")))
+#define SLUB_MAX_CACHES 256
+#define SLUB_MAX_ORDER 3
+#define SLUB_NR_KMALLOC 13      /* 8 .. 8192 */
+#define SLUB_TRACK_DEPTH 8
+
+/* ---- assertions in tiers (mimalloc style), never allocating ---- */
+#ifndef SLUB_DEBUG
+#define SLUB_DEBUG 0
+#endif
+void slub_assert_fail(const char *expr, const char *file, int line) __attribute__((noreturn));
+#define slub_assert_tier(tier, e) \
+	((SLUB_DEBUG >= (tier) && !(e)) ? slub_assert_fail(#e, __FILE__, __LINE__) : (void)0)
+#define slub_assert(e)           slub_assert_tier(1, e)
+#define slub_assert_internal(e)  slub_assert_tier(2, e)
+#define slub_assert_expensive(e) slub_assert_tier(3, e)
+
+/* ---- the slab word ---- */
+/*
+ * counters: inuse:16 objects:15 frozen:1 | seq:32.
+ *   inuse  = objects - (objects on the slab freelist)
+ *            - (objects on the owner's cpu freelist, when CPU_ACTIVE)
+ *   objects is fixed for the life of the slab; seq += 1 per update.
+ */
+union slub_counters {
+	uint64_t counters;
+	struct {
+		uint32_t inuse : 16;
+		uint32_t objects : 15;
+		uint32_t frozen : 1;
+		uint32_t seq;
+	};
+};
+_Static_assert(sizeof(union slub_counters) == 8, "counters are one word");
+
+struct slab_word {
+	void *freelist;
+	union slub_counters c;
+};
+
+enum slab_list { SLAB_LIST_NONE = 0, SLAB_LIST_PARTIAL, SLAB_LIST_FULL };
+enum slab_kind { SLAB_KIND_FREE = 0, SLAB_KIND_SLAB, SLAB_KIND_LARGE, SLAB_KIND_TAIL };
+
+/*
+ * The slab descriptor, out of line in its segment's header (one per page;
+ * the head page's descriptor describes the slab).  Descriptors are never
+ * unmapped, so a slab address keeps one monotone seq across lifetimes.
+ */
+struct slab {
+	struct slub_dword word;         /* freelist + counters: slab_update() only */
+	struct slub_cache *cache;
+	struct slab *next;              /* node list or cpu partial chain */
+	struct slab *prev;              /* node list */
+	char *base;                     /* first object = slab start */
+	uint32_t pages;                 /* cpu partial chain: slabs from here on */
+	uint32_t pobjects;              /* cpu partial chain: free objects approx */
+	int32_t owner;                  /* cpu id while frozen, else -1 */
+	uint16_t node;
+	uint8_t list;                   /* enum slab_list; under list_lock */
+	uint8_t kind;                   /* enum slab_kind */
+	uint32_t npages;                /* head: pages in this slab/allocation */
+	uint32_t head_off;              /* tail pages: distance to the head */
+	uint32_t dwlock;                /* SLUB_DWCAS=0 fallback */
+	uint32_t large_offset;          /* LARGE: user pointer - base */
+	uint64_t large_size;            /* LARGE: requested size */
+	uint32_t order;
+	uint32_t pad;
+} __attribute__((aligned(16)));
+
+static inline struct slab_word slab_word_read(struct slab *slab)
+{
+	struct slub_dword d = slub_dword_read(&slab->word);
+	struct slab_word w = { d.freelist, { .counters = d.counters } };
+	return w;
+}
+
+/* ---- nodes ---- */
+struct slub_node {
+	uint32_t list_lock;
+	uint32_t holder;                /* tid holding list_lock (lockdep) */
+	uint64_t lock_seq;              /* acquisitions so far */
+	uint64_t acquired_ns;
+	unsigned long nr_partial;       /* read racily, as the kernel does */
+	unsigned long nr_full;
+	struct slab *partial;           /* head of a doubly linked list */
+	struct slab *partial_tail;
+	struct slab *full;
+} __attribute__((aligned(64)));
+
+/* ---- statistics (per thread, no atomics) ---- */
+struct slub_cpu_stats {
+	uint64_t item[SLUB_NR_STAT_ITEMS];
+	uint64_t cmpxchg_fail_site[SLUB_SITE_NR];
+	uint64_t lock_wait_ns, lock_hold_ns;
+	uint64_t lock_wait_hist[SLUB_LOCK_HIST_BUCKETS];
+	uint64_t lock_hold_hist[SLUB_LOCK_HIST_BUCKETS];
+};
+
+/* ---- the per-thread cpu slot of one cache ---- */
+struct slub_cpu {
+	void *freelist;                 /* owner only */
+	struct slab *slab;              /* CPU_ACTIVE slab, owner only */
+	struct slab *partial;           /* cpu partial chain: CAS */
+	struct slub_cache *cache;
+	int32_t id;                     /* cpu id (= thread id slot) */
+	int32_t node;
+	struct slub_cpu_stats stats;
+};
+
+/* ---- a thread ---- */
+struct slub_thread {
+	struct slub_cpu *cpu[SLUB_MAX_CACHES];
+	int32_t id;
+	int32_t node;
+	uint32_t tid;
+	uint32_t live;                  /* 1 while the thread runs */
+	uint32_t flushing;
+	struct slub_thread *next_all;   /* registry, append-only */
+	struct slub_thread *next_free;
+	unsigned long discards;         /* slabs this thread discarded */
+	uint32_t held_rank[8];          /* lock witness (SLUB_DEBUG >= 2) */
+	uint32_t nr_held;
+};
+
+/* ---- object layout of a cache ---- */
+/*
+ * Object layout (offsets from the object start):
+ *
+ *   0            object_size          inuse        offset?      size
+ *   | object ...  | red zone (Z) ...   | free ptr (*) | track (U)  | pad |
+ *
+ * (*) the free pointer sits in the middle of the object (offset =
+ *     object_size / 2 rounded down to a word) unless P, Z or a ctor need
+ *     the object intact while free: then it sits at `inuse`, after the
+ *     red zone.  With F a per-slab allocation bitmap sits at the slab end.
+ *   Poison (P): free objects hold 0x6b, last byte 0xa5.
+ *   Red zone (Z): 0xcc while allocated, 0xbb while free.
+ */
+struct slub_track {
+	uint64_t addrs[SLUB_TRACK_DEPTH];
+	uint32_t nr;
+	int32_t cpu;
+	uint32_t tid;
+	uint32_t pad;
+	uint64_t when_ns;
+};
+
+struct slub_cache {
+	unsigned id;
+	unsigned flags;
+	char name[48];
+	size_t object_size;
+	size_t size;                    /* stride */
+	size_t align;
+	size_t inuse;                   /* end of object + red zone */
+	size_t offset;                  /* free pointer offset */
+	size_t track_offset;            /* U: two struct slub_track */
+	unsigned order;
+	unsigned objects;               /* per slab */
+	size_t slab_bytes;
+	size_t map_offset;              /* F: bitmap offset in the slab */
+	uint64_t reciprocal;            /* for obj_to_index */
+	unsigned min_partial;
+	unsigned cpu_partial;           /* objects */
+	void (*ctor)(void *);
+	uint32_t stats_lock;
+	struct slub_cpu_stats dead;     /* folded counters of exited threads */
+	struct slub_node node[SLUB_MAX_NODES];
+	struct slub_cache_info info;
+	unsigned long total_slabs;      /* atomic */
+	uint32_t used;                  /* saw an allocation */
+	uint32_t destroyed;
+};
+
+/* ---- globals ---- */
+SLUB_INTERNAL extern int slub_nodes;
+SLUB_INTERNAL extern unsigned slub_variant_mask;
+SLUB_INTERNAL extern uint64_t slub_observer_mask;
+SLUB_INTERNAL extern unsigned slub_debug_flags_env;    /* SLUBTRACE_DEBUG */
+SLUB_INTERNAL extern unsigned slub_kmalloc_extra_flags; /* SLUBTRACE_FULL_LISTS ... */
+SLUB_INTERNAL extern struct slub_cache *slub_caches[SLUB_MAX_CACHES];
+SLUB_INTERNAL extern struct slub_cache *slub_kmalloc_caches[SLUB_NR_KMALLOC];
+SLUB_INTERNAL extern uint32_t slub_caches_lock;
+SLUB_INTERNAL extern int slub_initialized;
+
+static inline bool variant(unsigned bit)
+{
+	return unlikely(READ_ONCE(slub_variant_mask) & bit);
+}
+
+static inline bool kmem_cache_debug(const struct slub_cache *s)
+{
+	return unlikely(s->flags & SLUB_F_DEBUG_MASK);
+}
+
+static inline bool kmem_cache_has_cpu_partial(const struct slub_cache *s)
+{
+	return !kmem_cache_debug(s) && !(s->flags & SLUB_F_NO_CPU_PARTIAL);
+}
+
+static inline bool kmem_cache_track_full(const struct slub_cache *s)
+{
+	return (s->flags & SLUB_F_TRACK_FULL) != 0;
+}
+
+static inline struct slub_node *get_node(struct slub_cache *s, int node)
+{
+	return &s->node[node];
+}
+
+/* ---- free pointers ---- */
+static inline void *get_freepointer(const struct slub_cache *s, void *object)
+{
+	return *(void **)((char *)object + s->offset);
+}
+
+static inline void set_freepointer(const struct slub_cache *s, void *object, void *fp)
+{
+	*(void **)((char *)object + s->offset) = fp;
+}
+
+static inline unsigned obj_to_index(const struct slub_cache *s, const struct slab *slab,
+				    const void *obj)
+{
+	uint64_t off = (uint64_t)((const char *)obj - slab->base);
+	return (unsigned)((off * s->reciprocal) >> 32);
+}
+
+/* ---- threads and cpus (cpu.c) ---- */
+SLUB_INTERNAL struct slub_thread *slub_thread_slow(void);
+extern __thread struct slub_thread *slub_self __attribute__((tls_model("initial-exec")));
+
+static inline struct slub_thread *slub_thread(void)
+{
+	struct slub_thread *t = slub_self;
+
+	if (unlikely(!t))
+		t = slub_thread_slow();
+	return t;
+}
+
+SLUB_INTERNAL struct slub_cpu *slub_cpu_slow(struct slub_cache *s, struct slub_thread *t);
+
+static inline struct slub_cpu *get_cpu_slab(struct slub_cache *s, struct slub_thread *t)
+{
+	struct slub_cpu *c = READ_ONCE(t->cpu[s->id]);
+
+	if (unlikely(!c))
+		c = slub_cpu_slow(s, t);
+	return c;
+}
+
+#if SLUB_STATS
+static inline void stat(struct slub_cpu *c, enum slub_stat_item si)
+{
+	/* Only the owning thread writes; readers sum racily (relaxed). */
+	WRITE_ONCE(c->stats.item[si], READ_ONCE(c->stats.item[si]) + 1);
+}
+static inline void stat_add(uint64_t *p, uint64_t v)
+{
+	WRITE_ONCE(*p, READ_ONCE(*p) + v);
+}
+#else
+static inline void stat(struct slub_cpu *c, enum slub_stat_item si) { (void)c; (void)si; }
+static inline void stat_add(uint64_t *p, uint64_t v) { (void)p; (void)v; }
+#endif
+
+SLUB_INTERNAL void *slab_alloc_node(struct slub_cache *s, int node);
+SLUB_INTERNAL void slab_free(struct slub_cache *s, struct slab *slab, void *object);
+SLUB_INTERNAL void *___slab_alloc(struct slub_cache *s, int node, struct slub_cpu *c);
+SLUB_INTERNAL void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist,
+				   struct slub_cpu *c, int reason);
+SLUB_INTERNAL void flush_cpu_slab(struct slub_cache *s, struct slub_cpu *c);
+SLUB_INTERNAL void slub_flush_thread_caches(struct slub_thread *t, int reason);
+SLUB_INTERNAL void slub_flush_all_partials(struct slub_cache *s);
+SLUB_INTERNAL void slub_destroy_cpu_slots(struct slub_cache *s);
+SLUB_INTERNAL void slub_threads_lock_all(void);
+SLUB_INTERNAL void slub_threads_unlock_all(void);
+SLUB_INTERNAL void slub_threads_reinit_child(void);
+SLUB_INTERNAL void slub_fold_stats(struct slub_cache *s, struct slub_cpu *c);
+SLUB_INTERNAL void slub_sum_stats(const struct slub_cache *s, struct slub_cpu_stats *out);
+SLUB_INTERNAL struct slub_thread *slub_threads_head(void);
+
+/* ---- node lists (partial.c) ---- */
+SLUB_INTERNAL void list_lock(struct slub_cache *s, struct slub_node *n, struct slub_cpu *c);
+SLUB_INTERNAL void list_unlock(struct slub_cache *s, struct slub_node *n, struct slub_cpu *c);
+SLUB_INTERNAL void add_partial(struct slub_cache *s, struct slub_node *n, struct slab *slab,
+			       int tail, struct slub_cpu *c);
+SLUB_INTERNAL void remove_partial(struct slub_cache *s, struct slub_node *n, struct slab *slab,
+				  struct slub_cpu *c);
+SLUB_INTERNAL void add_full(struct slub_cache *s, struct slub_node *n, struct slab *slab,
+			    struct slub_cpu *c);
+SLUB_INTERNAL void remove_full(struct slub_cache *s, struct slub_node *n, struct slab *slab,
+			       struct slub_cpu *c);
+SLUB_INTERNAL void *get_partial(struct slub_cache *s, int node, struct slub_cpu *c,
+				struct slab **ret);
+SLUB_INTERNAL void put_cpu_partial(struct slub_cache *s, struct slab *slab, int drain,
+				   struct slub_cpu *c);
+SLUB_INTERNAL void unfreeze_partials(struct slub_cache *s, struct slub_cpu *c,
+				     struct slab *chain, struct slub_cpu *actor);
+SLUB_INTERNAL int slub_shrink_node_lists(struct slub_cache *s, struct slub_cpu *c);
+SLUB_INTERNAL void slub_node_locks_take(struct slub_cache *s);
+SLUB_INTERNAL void slub_node_locks_release(struct slub_cache *s);
+SLUB_INTERNAL void slub_node_locks_reinit(struct slub_cache *s);
+
+/* ---- slab word, slabs (slab.c) ---- */
+SLUB_INTERNAL bool slab_update(struct slub_cache *s, struct slab *slab,
+			       const struct slab_word *old, struct slab_word *new,
+			       enum slub_site site, int locked, struct slub_cpu *c,
+			       unsigned *attempt);
+SLUB_INTERNAL struct slab *new_slab(struct slub_cache *s, int node, struct slub_cpu *c,
+				    void **freelist);
+SLUB_INTERNAL void discard_slab(struct slub_cache *s, struct slab *slab, struct slub_cpu *c);
+SLUB_INTERNAL bool slub_calculate_sizes(struct slub_cache *s);
+SLUB_INTERNAL void *alloc_debug_processing(struct slub_cache *s, struct slab *slab,
+					   void *object, struct slub_cpu *c);
+SLUB_INTERNAL bool free_debug_processing(struct slub_cache *s, struct slab *slab,
+					 void *object, struct slub_cpu *c);
+SLUB_INTERNAL void slub_set_track(struct slub_cache *s, void *object, int which,
+				  struct slub_cpu *c);
+SLUB_INTERNAL bool slub_check_freelist_ptr(struct slub_cache *s, struct slab *slab, void *fp);
+
+/* ---- page layer (page.c) ---- */
+SLUB_INTERNAL struct slab *slub_pages_alloc(unsigned npages, size_t align, int kind);
+SLUB_INTERNAL void slub_pages_free(struct slab *slab);
+SLUB_INTERNAL struct slab *slub_virt_to_slab(const void *p);
+SLUB_INTERNAL void *slub_large_alloc(size_t size, size_t align);
+SLUB_INTERNAL void slub_large_free(struct slab *slab, void *p);
+SLUB_INTERNAL size_t slub_large_usable(struct slab *slab, const void *p);
+SLUB_INTERNAL void *slub_meta_alloc(size_t size);
+SLUB_INTERNAL void slub_pages_lock_all(void);
+SLUB_INTERNAL void slub_pages_unlock_all(void);
+SLUB_INTERNAL void slub_pages_reinit_child(void);
+SLUB_INTERNAL void slub_page_stats(uint64_t *mapped, uint64_t *resident_est);
+
+/* ---- observer, reports (observer.c) ---- */
+SLUB_INTERNAL void slub_emit(struct slub_event *ev);
+static inline bool slub_wants(unsigned type)
+{
+	return unlikely(READ_ONCE(slub_observer_mask) & (1ull << type)) || slub_tp_enabled(type);
+}
+SLUB_INTERNAL void ev_init(struct slub_event *ev, unsigned type, struct slub_cache *s,
+			   struct slub_cpu *c, struct slab *slab);
+SLUB_INTERNAL void ev_word(struct slub_word *dst, const struct slab_word *w, int owner);
+SLUB_INTERNAL void slub_report(struct slub_cache *s, struct slab *slab, const void *object,
+			       enum slub_error_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+SLUB_INTERNAL void slub_report_foreign(const void *p, const char *where);
+/* A warning: printed like a report, not counted as corruption or misuse. */
+SLUB_INTERNAL void slub_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- locking witness (SLUB_DEBUG >= 2) ---- */
+enum { RANK_CACHES = 1, RANK_LIST = 2, RANK_STATS = 3, RANK_THREADS = 4, RANK_PAGES = 5, RANK_META = 6 };
+SLUB_INTERNAL void witness_acquire(unsigned rank);
+SLUB_INTERNAL void witness_release(unsigned rank);
+
+/* ---- cache.c ---- */
+SLUB_INTERNAL struct slub_cache *kmalloc_slab(size_t size);
+SLUB_INTERNAL struct slab *slub_object_slab(struct slub_cache *s, void *obj, const char *where);
+SLUB_INTERNAL size_t slub_collect_slabs(struct slub_cache *s, struct slab **out, size_t max);
+SLUB_INTERNAL void slub_caches_lock_take(void);
+SLUB_INTERNAL void slub_caches_lock_release(void);
+
+#endif /* SLUB_INTERNAL_H */

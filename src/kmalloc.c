@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kmalloc family over the size classes (kmalloc-8 ... kmalloc-8k), with
+ * larger sizes and large alignments going to the page layer
+ * (kmalloc_large), and the ownership lookup of any pointer.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <errno.h>
+
+SLUB_INTERNAL bool slub_huge_lookup(const void *p, size_t *usable);
+
+static inline void *kmalloc_node(size_t size, int node)
+{
+	if (unlikely(READ_ONCE(slub_initialized) != 2))
+		slub_init();
+	if (likely(size <= SLUB_KMALLOC_MAX_CACHE_SIZE)) {
+		struct slub_cache *s = kmalloc_slab(size);
+		void *p = slab_alloc_node(s, node);
+		if (unlikely(!p)) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		if (unlikely(!READ_ONCE(s->used)))
+			WRITE_ONCE(s->used, 1);
+		return p;
+	}
+	return slub_large_alloc(size, 16);
+}
+
+void *slub_malloc(size_t size)
+{
+	return kmalloc_node(size, -1);
+}
+
+void *slub_malloc_node(size_t size, int node)
+{
+	slub_init();
+	return kmalloc_node(size, node >= 0 && node < slub_nodes ? node : -1);
+}
+
+void slub_free(void *ptr)
+{
+	if (unlikely(!ptr))
+		return;
+	struct slab *slab = slub_virt_to_slab(ptr);
+	if (likely(slab && slab->kind == SLAB_KIND_SLAB)) {
+		struct slub_cache *s = READ_ONCE(slab->cache);
+		if (likely(s)) {
+			unsigned idx = obj_to_index(s, slab, ptr);
+			if (likely(slab->base + (size_t)idx * s->size == (char *)ptr &&
+				   idx < s->objects)) {
+				slab_free(s, slab, ptr);
+				return;
+			}
+		}
+		int saved = errno;
+		slub_object_slab(NULL, ptr, "free"); /* reports what is wrong */
+		errno = saved;
+		return;
+	}
+	int saved = errno;
+	if (slab && slab->kind == SLAB_KIND_LARGE) {
+		if ((char *)ptr == slab->base + slab->large_offset)
+			slub_large_free(slab, ptr);
+		else
+			slub_report(NULL, NULL, ptr, SLUB_ERR_NOT_OBJECT_START,
+				    "free(0x%lx): inside a large allocation at 0x%lx",
+				    (unsigned long)(uintptr_t)ptr,
+				    (unsigned long)(uintptr_t)slab->base);
+	} else {
+		slub_large_free(NULL, ptr);
+	}
+	errno = saved;
+}
+
+void *slub_calloc(size_t nmemb, size_t size)
+{
+	size_t total;
+
+	if (__builtin_mul_overflow(nmemb, size, &total)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	void *p = slub_malloc(total);
+	if (p)
+		memset(p, 0, total);
+	return p;
+}
+
+int slub_ptr_lookup(const void *ptr, struct slub_ptr_info *info)
+{
+	struct slub_ptr_info tmp;
+
+	if (!info)
+		info = &tmp;
+	memset(info, 0, sizeof(*info));
+	if (!ptr)
+		return 0;
+	struct slab *slab = slub_virt_to_slab(ptr);
+	if (slab && slab->kind == SLAB_KIND_SLAB) {
+		struct slub_cache *s = READ_ONCE(slab->cache);
+		if (!s)
+			return 0;
+		if ((const char *)ptr >= slab->base + (size_t)s->objects * s->size)
+			return 0; /* slab tail padding or the F bitmap */
+		unsigned idx = obj_to_index(s, slab, ptr);
+		info->kind = SLUB_OWNER_SLAB;
+		info->cache = s;
+		info->slab = slab->base;
+		info->index = idx;
+		info->object = slab->base + (size_t)idx * s->size;
+		info->start = info->object == ptr;
+		size_t off = (size_t)((const char *)ptr - (const char *)info->object);
+		info->usable = off < s->object_size ? s->object_size - off : 0;
+		return 1;
+	}
+	if (slab && slab->kind == SLAB_KIND_LARGE) {
+		info->kind = SLUB_OWNER_LARGE;
+		info->object = slab->base + slab->large_offset;
+		info->start = info->object == ptr;
+		info->slab = slab->base;
+		info->usable = slub_large_usable(slab, ptr);
+		return 1;
+	}
+	size_t usable;
+	if (!slab && slub_huge_lookup(ptr, &usable)) {
+		info->kind = SLUB_OWNER_LARGE;
+		info->object = (void *)ptr;
+		info->start = 1;
+		info->usable = usable;
+		return 1;
+	}
+	return 0;
+}
+
+size_t slub_usable_size(const void *ptr)
+{
+	struct slub_ptr_info info;
+
+	if (!slub_ptr_lookup(ptr, &info))
+		return 0;
+	return info.usable;
+}
+
+void *slub_realloc(void *ptr, size_t size)
+{
+	struct slub_ptr_info info;
+
+	if (!ptr)
+		return slub_malloc(size);
+	if (size == 0) {
+		slub_free(ptr);
+		return NULL;
+	}
+	if (!slub_ptr_lookup(ptr, &info) || !info.start) {
+		slub_report(NULL, NULL, ptr, SLUB_ERR_FOREIGN_POINTER,
+			    "realloc(0x%lx): not a slubtrace allocation", (unsigned long)(uintptr_t)ptr);
+		errno = EINVAL;
+		return NULL;
+	}
+	/* Stay in place when the size class would not change (kernel krealloc
+	 * keeps the object while ksize() covers the new size). */
+	if (size <= info.usable) {
+		if (info.kind == SLUB_OWNER_SLAB && size > info.usable / 2)
+			return ptr;
+		if (info.kind == SLUB_OWNER_LARGE && size > info.usable / 2)
+			return ptr;
+	}
+	void *n = slub_malloc(size);
+	if (!n)
+		return NULL;
+	memcpy(n, ptr, size < info.usable ? size : info.usable);
+	slub_free(ptr);
+	return n;
+}
+
+void *slub_aligned_alloc(size_t align, size_t size)
+{
+	if (align == 0 || (align & (align - 1))) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (align <= 16)
+		return slub_malloc(size);
+	size_t need = size > align ? size : align;
+	if (align <= SLUB_PAGE_SIZE && need <= SLUB_KMALLOC_MAX_CACHE_SIZE) {
+		/* Power-of-two kmalloc objects are naturally aligned. */
+		size_t cls = 1;
+		while (cls < need)
+			cls <<= 1;
+		if (cls <= SLUB_KMALLOC_MAX_CACHE_SIZE)
+			return slub_malloc(cls);
+	}
+	slub_init();
+	return slub_large_alloc(size ? size : 1, align);
+}
+
+int slub_posix_memalign(void **out, size_t align, size_t size)
+{
+	int saved = errno;
+
+	if (!out || align < sizeof(void *) || (align & (align - 1)))
+		return EINVAL;
+	void *p = slub_aligned_alloc(align, size);
+	if (!p) {
+		errno = saved;
+		return ENOMEM;
+	}
+	*out = p;
+	errno = saved;
+	return 0;
+}

@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Emission points, the in-process observer, event names, and corruption
+ * reports.  Every transition goes through slub_emit(): the observer and the
+ * tracepoints see exactly the same struct slub_event.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <inttypes.h>
+
+uint64_t slub_observer_mask;
+static slub_observer_fn observer_fn;
+static void *observer_arg;
+
+void slub_set_observer(slub_observer_fn fn, void *arg, uint64_t mask)
+{
+	slub_init();
+	if (!mask)
+		mask = ((1ull << SLUB_EV_NR) - 1) & ~((1ull << SLUB_EV_ALLOC) | (1ull << SLUB_EV_FREE));
+	/* Turn the mask off first so no event sees a half-set observer. */
+	__atomic_store_n(&slub_observer_mask, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&observer_arg, arg, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&observer_fn, fn, __ATOMIC_SEQ_CST);
+	if (fn)
+		__atomic_store_n(&slub_observer_mask, mask, __ATOMIC_SEQ_CST);
+}
+
+void ev_init(struct slub_event *ev, unsigned type, struct slub_cache *s, struct slub_cpu *c,
+	     struct slab *slab)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = type;
+	ev->cache_id = s ? s->id : 0;
+	ev->cpu = c ? c->id : -1;
+	ev->node = slab ? slab->node : (c ? c->node : 0);
+	ev->slab = (uint64_t)(uintptr_t)(slab ? slab->base : NULL);
+}
+
+void ev_word(struct slub_word *dst, const struct slab_word *w, int owner)
+{
+	dst->freelist = (uint64_t)(uintptr_t)w->freelist;
+	dst->inuse = w->c.inuse;
+	dst->objects = w->c.objects;
+	dst->frozen = w->c.frozen;
+	dst->owner = owner;
+	dst->seq = w->c.seq;
+}
+
+void slub_emit(struct slub_event *ev)
+{
+	struct slub_thread *t = slub_self;
+
+	ev->tid = t ? t->tid : slub_os_tid();
+	uint64_t mask = __atomic_load_n(&slub_observer_mask, __ATOMIC_ACQUIRE);
+	if (mask & (1ull << ev->type)) {
+		slub_observer_fn fn = __atomic_load_n(&observer_fn, __ATOMIC_ACQUIRE);
+		void *arg = __atomic_load_n(&observer_arg, __ATOMIC_ACQUIRE);
+		if (fn)
+			fn(ev, arg);
+	}
+	if (slub_tp_enabled(ev->type))
+		slub_trace_emit(ev);
+}
+
+/* ---- names: the same strings as the trace ---- */
+
+static const char *const event_names[SLUB_EV_NR] = {
+	[SLUB_EV_CACHE_CREATE] = "cache_create",
+	[SLUB_EV_CACHE_DESTROY] = "cache_destroy",
+	[SLUB_EV_SLAB_NEW] = "slab_new",
+	[SLUB_EV_SLAB_DISCARD] = "slab_discard",
+	[SLUB_EV_FREEZE] = "freeze",
+	[SLUB_EV_UNFREEZE] = "unfreeze",
+	[SLUB_EV_TAKE_FREELIST] = "take_freelist",
+	[SLUB_EV_FREE_REMOTE] = "free_remote",
+	[SLUB_EV_DRAIN_FREELIST] = "drain_freelist",
+	[SLUB_EV_CPU_SLAB_LOAD] = "cpu_slab_load",
+	[SLUB_EV_DEACTIVATE] = "deactivate",
+	[SLUB_EV_CPU_PARTIAL_PUT] = "cpu_partial_put",
+	[SLUB_EV_CPU_PARTIAL_TAKE] = "cpu_partial_take",
+	[SLUB_EV_CPU_PARTIAL_DRAIN] = "cpu_partial_drain",
+	[SLUB_EV_ADD_PARTIAL] = "add_partial",
+	[SLUB_EV_REMOVE_PARTIAL] = "remove_partial",
+	[SLUB_EV_ADD_FULL] = "add_full",
+	[SLUB_EV_REMOVE_FULL] = "remove_full",
+	[SLUB_EV_CMPXCHG_FAIL] = "cmpxchg_fail",
+	[SLUB_EV_CPU_CMPXCHG_FAIL] = "cpu_cmpxchg_fail",
+	[SLUB_EV_LOCK_ACQUIRE] = "lock_acquire",
+	[SLUB_EV_LOCK_RELEASE] = "lock_release",
+	[SLUB_EV_THREAD_FLUSH] = "thread_flush",
+	[SLUB_EV_ALLOC] = "alloc",
+	[SLUB_EV_FREE] = "free",
+	[SLUB_EV_ERROR] = "error",
+};
+
+static const char *const site_names[SLUB_SITE_NR] = {
+	[SLUB_SITE_NONE] = "none",
+	[SLUB_SITE_ACQUIRE_SLAB] = "acquire_slab",
+	[SLUB_SITE_GET_FREELIST] = "get_freelist",
+	[SLUB_SITE_UNFREEZING_SLAB] = "unfreezing slab",
+	[SLUB_SITE_UNFREEZE_PARTIALS] = "unfreeze_partials",
+	[SLUB_SITE_DRAIN_PERCPU] = "drain percpu freelist",
+	[SLUB_SITE_SLAB_FREE] = "__slab_free",
+	[SLUB_SITE_PUT_CPU_PARTIAL] = "put_cpu_partial",
+	[SLUB_SITE_NEW_SLAB] = "new_slab",
+	[SLUB_SITE_FREE_DEBUG] = "free_debug",
+	[SLUB_SITE_INJECT_PLAIN_STORE] = "inject_plain_store",
+	[SLUB_SITE_CPU_PARTIAL_TAKE] = "cpu_partial_take",
+};
+
+static const char *const dest_names[SLUB_DEST_NR] = {
+	"none", "head", "tail", "full", "discard",
+};
+
+static const char *const reason_names[SLUB_DEACT_NR] = {
+	"empty_freelist", "node_mismatch", "flush", "debug",
+};
+
+static const char *const error_names[SLUB_ERR_NR] = {
+	[SLUB_ERR_DOUBLE_FREE] = "Object already free",
+	[SLUB_ERR_FOREIGN_POINTER] = "Invalid pointer (not from slubtrace)",
+	[SLUB_ERR_WRONG_CACHE] = "Wrong slab cache",
+	[SLUB_ERR_NOT_OBJECT_START] = "Invalid object pointer",
+	[SLUB_ERR_FREEPOINTER] = "Freepointer corrupt",
+	[SLUB_ERR_REDZONE] = "Redzone overwritten",
+	[SLUB_ERR_POISON] = "Poison overwritten",
+	[SLUB_ERR_COUNTS] = "Wrong object count",
+	[SLUB_ERR_LIST] = "Slab on the wrong list",
+};
+
+#define NAME_OR(tab, i, n) ((i) < (n) && (tab)[i] ? (tab)[i] : "unknown")
+const char *slub_event_name(unsigned t) { return NAME_OR(event_names, t, SLUB_EV_NR); }
+const char *slub_site_name(unsigned s) { return NAME_OR(site_names, s, SLUB_SITE_NR); }
+const char *slub_dest_name(unsigned d) { return NAME_OR(dest_names, d, SLUB_DEST_NR); }
+const char *slub_deactivate_reason_name(unsigned r) { return NAME_OR(reason_names, r, SLUB_DEACT_NR); }
+const char *slub_error_name(unsigned k) { return NAME_OR(error_names, k, SLUB_ERR_NR); }
+
+/* ---- reports ---- */
+
+static int report_fd = 2;
+static unsigned long error_count;
+static enum slub_error_action error_action = SLUB_ON_ERROR_CONTINUE;
+
+void slub_set_error_action(enum slub_error_action a) { error_action = a; }
+unsigned long slub_error_count(void) { return __atomic_load_n(&error_count, __ATOMIC_RELAXED); }
+void slub_set_report_fd(int fd) { report_fd = fd; }
+
+SLUB_INTERNAL void slub_report_env(void);
+void slub_report_env(void)
+{
+	const char *a = getenv("SLUBTRACE_ON_ERROR");
+	if (a && !strcmp(a, "abort"))
+		error_action = SLUB_ON_ERROR_ABORT;
+	const char *log = getenv("SLUBTRACE_LOG");
+	if (log && *log) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			report_fd = fd;
+	}
+}
+
+/* Formats into a stack buffer and write()s: the report path never allocates. */
+static void rwrite(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void rwrite(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	ssize_t w = write(report_fd, buf, (size_t)n);
+	(void)w;
+}
+
+static void print_addr(const char *prefix, uint64_t a)
+{
+	Dl_info info;
+
+	if (dladdr((void *)(uintptr_t)a, &info) && info.dli_sname)
+		rwrite("%s 0x%" PRIx64 " %s+0x%lx (%s)\n", prefix, a, info.dli_sname,
+		       (unsigned long)(a - (uint64_t)(uintptr_t)info.dli_saddr),
+		       info.dli_fname ? info.dli_fname : "?");
+	else if (dladdr((void *)(uintptr_t)a, &info) && info.dli_fname)
+		rwrite("%s 0x%" PRIx64 " (%s+0x%lx)\n", prefix, a, info.dli_fname,
+		       (unsigned long)(a - (uint64_t)(uintptr_t)info.dli_fbase));
+	else
+		rwrite("%s 0x%" PRIx64 "\n", prefix, a);
+}
+
+static void print_track(struct slub_cache *s, const void *object, int which)
+{
+	const struct slub_track *tr =
+		(const struct slub_track *)((const char *)object + s->track_offset) + which;
+
+	if (!tr->nr) {
+		rwrite("slubtrace: INFO: %s: no record\n", which ? "Freed" : "Allocated");
+		return;
+	}
+	uint64_t now = slub_now_ns();
+	rwrite("slubtrace: INFO: %s in cpu=%d tid=%u age=%" PRIu64 "us\n",
+	       which ? "Freed" : "Allocated", tr->cpu, tr->tid,
+	       now > tr->when_ns ? (now - tr->when_ns) / 1000 : 0);
+	for (uint32_t i = 0; i < tr->nr && i < SLUB_TRACK_DEPTH; i++)
+		print_addr("slubtrace:  ", tr->addrs[i]);
+}
+
+void slub_report(struct slub_cache *s, struct slab *slab, const void *object,
+		 enum slub_error_kind kind, const char *fmt, ...)
+{
+	char detail[256] = "";
+	va_list ap;
+	int saved = errno;
+
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(detail, sizeof(detail), fmt, ap);
+		va_end(ap);
+	}
+	__atomic_fetch_add(&error_count, 1, __ATOMIC_RELAXED);
+	rwrite("=============================================================================\n");
+	rwrite("slubtrace: BUG %s: %s%s%s\n", s ? s->name : "(no cache)", slub_error_name(kind),
+	       detail[0] ? ": " : "", detail);
+	rwrite("-----------------------------------------------------------------------------\n");
+	if (slab) {
+		struct slab_word w = slab_word_read(slab);
+		rwrite("slubtrace: Slab 0x%lx node=%u objects=%u used=%u fp=0x%lx frozen=%u owner=%d seq=%u\n",
+		       (unsigned long)(uintptr_t)slab->base, slab->node, w.c.objects, w.c.inuse,
+		       (unsigned long)(uintptr_t)w.freelist, w.c.frozen, READ_ONCE(slab->owner),
+		       w.c.seq);
+	}
+	if (object) {
+		if (s && slab)
+			rwrite("slubtrace: Object 0x%lx @offset=%lu index=%u size=%zu\n",
+			       (unsigned long)(uintptr_t)object,
+			       (unsigned long)((const char *)object - slab->base),
+			       obj_to_index(s, slab, object), s->object_size);
+		else
+			rwrite("slubtrace: Object 0x%lx\n", (unsigned long)(uintptr_t)object);
+		if (s && slab && (s->flags & SLUB_F_STORE_USER) &&
+		    (const char *)object >= slab->base) {
+			/* Report on the object's own start, whatever pointer came in. */
+			const char *start = slab->base +
+				(size_t)obj_to_index(s, slab, object) * s->size;
+			print_track(s, start, 0);
+			print_track(s, start, 1);
+		}
+	}
+	if (error_action == SLUB_ON_ERROR_ABORT) {
+		rwrite("slubtrace: SLUBTRACE_ON_ERROR=abort: stopping\n");
+	} else {
+		rwrite("slubtrace: action: object left alone (leaked), program continues\n");
+	}
+
+	if (slub_wants(SLUB_EV_ERROR)) {
+		struct slub_event ev;
+		struct slub_thread *t = slub_self;
+		struct slub_cpu *c = (t && s) ? READ_ONCE(t->cpu[s->id]) : NULL;
+		ev_init(&ev, SLUB_EV_ERROR, s, c, slab);
+		ev.reason = kind;
+		ev.object = (uint64_t)(uintptr_t)object;
+		ev.msg = slub_error_name(kind);
+		if (slab) {
+			struct slab_word w = slab_word_read(slab);
+			ev_word(&ev.old, &w, READ_ONCE(slab->owner));
+			ev.new = ev.old;
+		}
+		slub_emit(&ev);
+	}
+	errno = saved;
+	if (error_action == SLUB_ON_ERROR_ABORT)
+		abort();
+}
+
+void slub_warn(const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	int saved = errno;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rwrite("slubtrace: WARNING: %s\n", msg);
+	errno = saved;
+}
+
+void slub_report_foreign(const void *p, const char *where)
+{
+	slub_report(NULL, NULL, p, SLUB_ERR_FOREIGN_POINTER, "%s(0x%lx): not a slubtrace object",
+		    where, (unsigned long)(uintptr_t)p);
+}
+
+void slub_assert_fail(const char *expr, const char *file, int line)
+{
+	rwrite("slubtrace: assertion failed: %s at %s:%d\n", expr, file, line);
+	abort();
+}
+
+/* ---- lock witness ---- */
+void witness_acquire(unsigned rank)
+{
+#if SLUB_DEBUG >= 2
+	struct slub_thread *t = slub_self;
+	if (!t)
+		return;
+	for (uint32_t i = 0; i < t->nr_held; i++)
+		if (t->held_rank[i] >= rank) {
+			rwrite("slubtrace: lock order violation: taking rank %u while holding rank %u\n",
+			       rank, t->held_rank[i]);
+			abort();
+		}
+	if (t->nr_held < 8)
+		t->held_rank[t->nr_held++] = rank;
+#else
+	(void)rank;
+#endif
+}
+
+void witness_release(unsigned rank)
+{
+#if SLUB_DEBUG >= 2
+	struct slub_thread *t = slub_self;
+	if (!t)
+		return;
+	for (uint32_t i = t->nr_held; i-- > 0;)
+		if (t->held_rank[i] == rank) {
+			t->held_rank[i] = t->held_rank[--t->nr_held];
+			return;
+		}
+#else
+	(void)rank;
+#endif
+}

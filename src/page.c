@@ -1,0 +1,583 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The page layer: 4 MiB aligned segments carved into page runs (slabs of
+ * order 0..3 and kmalloc_large allocations up to 1 MiB), and dedicated
+ * mappings for larger allocations.
+ *
+ * Segment layout:
+ *
+ *   | header: struct segment, one struct slab per page | data pages ... |
+ *   0                                     SEG_DATA_START * 4 KiB          4 MiB
+ *
+ * object -> slab is O(1): mask the pointer to its segment, index the page,
+ * follow a tail page's head_off.  The segment map (one bit per 4 MiB of
+ * address space, reserved lazily) says which segments are ours, so any
+ * pointer can be checked without touching memory that is not ours.
+ *
+ * Freed pages are reused first; when free-but-resident pages pass a
+ * threshold they are returned to the OS with MADV_DONTNEED.  Segments stay
+ * mapped (their descriptors keep each slab address's seq monotone); only
+ * their pages are returned.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+#include "page.h"
+
+#include <errno.h>
+#include <sys/mman.h>
+
+#define SEG_SHIFT 22
+#define SEG_SIZE (1ul << SEG_SHIFT)
+#define SEG_PAGES (SEG_SIZE >> SLUB_PAGE_SHIFT)
+#define SEG_MAGIC 0x736c7562736567ull /* "slubseg" */
+#define LARGE_IN_SEGMENT_MAX (1ul << 20)
+#define PURGE_THRESHOLD_PAGES 2048     /* 8 MiB of free resident pages */
+#define ADDR_BITS 47
+#define SEGMAP_BITS (1ul << (ADDR_BITS - SEG_SHIFT))
+
+struct segment {
+	uint64_t magic;
+	struct segment *next;
+	uint32_t nr_free;
+	uint32_t nr_dirty;
+	uint64_t used[SEG_PAGES / 64];
+	uint64_t dirty[SEG_PAGES / 64];
+	struct slab desc[SEG_PAGES];
+};
+
+#define SEG_DATA_START \
+	((sizeof(struct segment) + SLUB_PAGE_SIZE - 1) >> SLUB_PAGE_SHIFT)
+#define SEG_DATA_PAGES (SEG_PAGES - SEG_DATA_START)
+
+struct huge_entry {
+	void *ptr;
+	void *map;
+	size_t map_size;
+	size_t size;
+};
+
+static uint32_t pages_lock;
+static uint64_t *segmap;           /* one bit per segment-sized chunk */
+static struct segment *segments;
+static unsigned long nr_segments, dirty_pages;
+static struct huge_entry *huge_tab;
+static size_t huge_cap, huge_count, huge_used; /* used: live + tombstones */
+static unsigned long huge_bytes;
+
+static void pages_lock_take(void)
+{
+	witness_acquire(RANK_PAGES);
+	slub_futex_lock(&pages_lock);
+}
+
+static void pages_lock_drop(void)
+{
+	slub_futex_unlock(&pages_lock);
+	witness_release(RANK_PAGES);
+}
+
+void slub_page_fail_after(long n)
+{
+	slub_os_fail_after(n);
+}
+
+static bool segmap_init(void)
+{
+	if (likely(__atomic_load_n(&segmap, __ATOMIC_ACQUIRE)))
+		return true;
+	void *m = mmap(NULL, SEGMAP_BITS / 8, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m == MAP_FAILED)
+		return false;
+	void *expected = NULL;
+	if (!__atomic_compare_exchange_n(&segmap, &expected, m, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		munmap(m, SEGMAP_BITS / 8);
+	return true;
+}
+
+static inline bool segmap_test(uintptr_t chunk)
+{
+	uint64_t *m = __atomic_load_n(&segmap, __ATOMIC_ACQUIRE);
+
+	if (unlikely(!m) || chunk >= SEGMAP_BITS)
+		return false;
+	return (__atomic_load_n(&m[chunk / 64], __ATOMIC_ACQUIRE) >> (chunk % 64)) & 1;
+}
+
+static void segmap_set(uintptr_t chunk)
+{
+	__atomic_fetch_or(&segmap[chunk / 64], 1ull << (chunk % 64), __ATOMIC_RELEASE);
+}
+
+static inline bool bit_test(const uint64_t *map, unsigned i)
+{
+	return (map[i / 64] >> (i % 64)) & 1;
+}
+
+static void bits_assign(uint64_t *map, unsigned start, unsigned n, bool v)
+{
+	for (unsigned i = start; i < start + n; i++) {
+		if (v)
+			map[i / 64] |= 1ull << (i % 64);
+		else
+			map[i / 64] &= ~(1ull << (i % 64));
+	}
+}
+
+static struct segment *segment_new(void)
+{
+	if (!segmap_init())
+		return NULL;
+	struct segment *seg = slub_os_map(SEG_SIZE, SEG_SIZE);
+	if (!seg)
+		return NULL;
+	if ((uintptr_t)seg >> ADDR_BITS) {
+		/* Outside the range the segment map covers. */
+		slub_os_unmap(seg, SEG_SIZE);
+		errno = ENOMEM;
+		return NULL;
+	}
+	seg->magic = SEG_MAGIC;
+	seg->nr_free = SEG_DATA_PAGES;
+	bits_assign(seg->used, 0, SEG_DATA_START, true);
+	seg->next = segments;
+	segments = seg;
+	nr_segments++;
+	segmap_set((uintptr_t)seg >> SEG_SHIFT);
+	return seg;
+}
+
+/* First fit of n free pages whose address is aligned to align_pages. */
+static long segment_find_run(struct segment *seg, unsigned n, unsigned align_pages)
+{
+	if (seg->nr_free < n)
+		return -1;
+	unsigned start = SEG_DATA_START;
+	if (align_pages > 1)
+		start = (start + align_pages - 1) & ~(align_pages - 1);
+	while (start + n <= SEG_PAGES) {
+		unsigned i;
+		for (i = 0; i < n; i++)
+			if (bit_test(seg->used, start + i))
+				break;
+		if (i == n)
+			return start;
+		unsigned next = start + i + 1;
+		if (align_pages > 1)
+			next = (next + align_pages - 1) & ~(align_pages - 1);
+		start = next;
+	}
+	return -1;
+}
+
+static unsigned long count_dirty(struct segment *seg, unsigned start, unsigned n)
+{
+	unsigned long d = 0;
+
+	for (unsigned i = start; i < start + n; i++)
+		d += bit_test(seg->dirty, i);
+	return d;
+}
+
+struct slab *slub_pages_alloc(unsigned npages, size_t align, int kind)
+{
+	unsigned align_pages = align > SLUB_PAGE_SIZE ? (unsigned)(align >> SLUB_PAGE_SHIFT) : 1;
+	struct segment *seg;
+	long start = -1;
+
+	if (npages == 0 || npages > SEG_DATA_PAGES || align_pages > SEG_PAGES / 2) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	pages_lock_take();
+	for (seg = segments; seg; seg = seg->next) {
+		start = segment_find_run(seg, npages, align_pages);
+		if (start >= 0)
+			break;
+	}
+	if (!seg) {
+		seg = segment_new();
+		if (seg)
+			start = segment_find_run(seg, npages, align_pages);
+	}
+	if (!seg || start < 0) {
+		pages_lock_drop();
+		errno = ENOMEM;
+		return NULL;
+	}
+	unsigned long d = count_dirty(seg, (unsigned)start, npages);
+	bits_assign(seg->used, (unsigned)start, npages, true);
+	bits_assign(seg->dirty, (unsigned)start, npages, false);
+	seg->nr_free -= npages;
+	seg->nr_dirty -= (uint32_t)d;
+	dirty_pages -= d;
+
+	struct slab *head = &seg->desc[start];
+	for (unsigned i = 1; i < npages; i++) {
+		struct slab *t = &seg->desc[start + i];
+		t->head_off = i;
+		__atomic_store_n(&t->kind, SLAB_KIND_TAIL, __ATOMIC_RELEASE);
+	}
+	head->base = (char *)seg + ((size_t)start << SLUB_PAGE_SHIFT);
+	head->npages = npages;
+	head->head_off = 0;
+	head->next = head->prev = NULL;
+	head->list = SLAB_LIST_NONE;
+	head->owner = -1;
+	__atomic_store_n(&head->kind, (uint8_t)kind, __ATOMIC_RELEASE);
+	pages_lock_drop();
+	return head;
+}
+
+static void purge_dirty_locked(void)
+{
+	for (struct segment *seg = segments; seg; seg = seg->next) {
+		unsigned i = SEG_DATA_START;
+		while (i < SEG_PAGES && seg->nr_dirty) {
+			if (!bit_test(seg->dirty, i)) {
+				i++;
+				continue;
+			}
+			unsigned j = i;
+			while (j < SEG_PAGES && bit_test(seg->dirty, j))
+				j++;
+			slub_os_purge((char *)seg + ((size_t)i << SLUB_PAGE_SHIFT),
+				      (size_t)(j - i) << SLUB_PAGE_SHIFT);
+			bits_assign(seg->dirty, i, j - i, false);
+			seg->nr_dirty -= j - i;
+			dirty_pages -= j - i;
+			i = j;
+		}
+	}
+}
+
+void slub_pages_free(struct slab *head)
+{
+	struct segment *seg = (struct segment *)((uintptr_t)head & ~(SEG_SIZE - 1));
+	unsigned start = (unsigned)(head - seg->desc);
+	unsigned n = head->npages;
+
+	pages_lock_take();
+	for (unsigned i = 0; i < n; i++)
+		__atomic_store_n(&seg->desc[start + i].kind, SLAB_KIND_FREE, __ATOMIC_RELEASE);
+	bits_assign(seg->used, start, n, false);
+	bits_assign(seg->dirty, start, n, true);
+	seg->nr_free += n;
+	seg->nr_dirty += n;
+	dirty_pages += n;
+	/* Idle memory goes back to the OS: a whole free segment at once, the
+	 * rest when enough free pages are resident. */
+	if (seg->nr_free == SEG_DATA_PAGES && nr_segments > 1) {
+		slub_os_purge((char *)seg + (SEG_DATA_START << SLUB_PAGE_SHIFT),
+			      SEG_DATA_PAGES << SLUB_PAGE_SHIFT);
+		dirty_pages -= seg->nr_dirty;
+		seg->nr_dirty = 0;
+		memset(seg->dirty, 0, sizeof(seg->dirty));
+	} else if (dirty_pages > PURGE_THRESHOLD_PAGES) {
+		purge_dirty_locked();
+	}
+	pages_lock_drop();
+}
+
+struct slab *slub_virt_to_slab(const void *p)
+{
+	uintptr_t chunk = (uintptr_t)p >> SEG_SHIFT;
+
+	if (!segmap_test(chunk))
+		return NULL;
+	struct segment *seg = (struct segment *)(chunk << SEG_SHIFT);
+	size_t idx = ((uintptr_t)p - (uintptr_t)seg) >> SLUB_PAGE_SHIFT;
+	if (idx < SEG_DATA_START)
+		return NULL;
+	struct slab *d = &seg->desc[idx];
+	uint8_t kind = __atomic_load_n(&d->kind, __ATOMIC_ACQUIRE);
+	if (kind == SLAB_KIND_TAIL) {
+		d -= READ_ONCE(d->head_off);
+		kind = __atomic_load_n(&d->kind, __ATOMIC_ACQUIRE);
+	}
+	if (kind != SLAB_KIND_SLAB && kind != SLAB_KIND_LARGE)
+		return NULL;
+	return d;
+}
+
+/* ---- huge allocations: dedicated mappings, found by exact pointer ---- */
+
+static size_t huge_hash(const void *p, size_t cap)
+{
+	uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 20) & (cap - 1);
+}
+
+static bool huge_insert_locked(struct huge_entry e)
+{
+	if ((huge_used + 1) * 2 > huge_cap) {
+		size_t ncap = huge_cap ? huge_cap : 256;
+		while ((huge_count + 1) * 4 > ncap)
+			ncap *= 2;
+		struct huge_entry *nt = slub_os_map(ncap * sizeof(*nt), SLUB_PAGE_SIZE);
+		if (!nt)
+			return false;
+		for (size_t i = 0; i < huge_cap; i++) {
+			if (!huge_tab[i].ptr || huge_tab[i].ptr == (void *)1)
+				continue;
+			size_t j = huge_hash(huge_tab[i].ptr, ncap);
+			while (nt[j].ptr)
+				j = (j + 1) & (ncap - 1);
+			nt[j] = huge_tab[i];
+		}
+		if (huge_tab)
+			slub_os_unmap(huge_tab, huge_cap * sizeof(*huge_tab));
+		huge_tab = nt;
+		huge_cap = ncap;
+		huge_used = huge_count;
+	}
+	size_t j = huge_hash(e.ptr, huge_cap);
+	while (huge_tab[j].ptr && huge_tab[j].ptr != (void *)1)
+		j = (j + 1) & (huge_cap - 1);
+	if (!huge_tab[j].ptr)
+		huge_used++;
+	huge_tab[j] = e;
+	huge_count++;
+	return true;
+}
+
+static struct huge_entry *huge_find_locked(const void *p)
+{
+	if (!huge_cap)
+		return NULL;
+	size_t j = huge_hash(p, huge_cap);
+	while (huge_tab[j].ptr) {
+		if (huge_tab[j].ptr == p)
+			return &huge_tab[j];
+		j = (j + 1) & (huge_cap - 1);
+	}
+	return NULL;
+}
+
+void *slub_large_alloc(size_t size, size_t align)
+{
+	if (align < 16)
+		align = 16;
+	if (size > (1ull << 46)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (size <= LARGE_IN_SEGMENT_MAX && align <= (SEG_SIZE >> 2)) {
+		size_t bytes = (size + SLUB_PAGE_SIZE - 1) & ~(SLUB_PAGE_SIZE - 1);
+		struct slab *d = slub_pages_alloc((unsigned)(bytes >> SLUB_PAGE_SHIFT),
+						  align, SLAB_KIND_LARGE);
+		if (!d)
+			return NULL;
+		d->large_offset = 0;
+		d->large_size = size;
+		d->cache = NULL;
+		return d->base;
+	}
+	/* A dedicated mapping; the pointer is the key for free and lookup. */
+	size_t a = align > SLUB_PAGE_SIZE ? align : SLUB_PAGE_SIZE;
+	size_t map_size = (size + SLUB_PAGE_SIZE - 1) & ~(SLUB_PAGE_SIZE - 1);
+	if (map_size < size) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	void *m = slub_os_map(map_size, a);
+	if (!m)
+		return NULL;
+	struct huge_entry e = { m, m, map_size, size };
+	pages_lock_take();
+	bool ok = huge_insert_locked(e);
+	if (ok)
+		huge_bytes += map_size;
+	pages_lock_drop();
+	if (!ok) {
+		slub_os_unmap(m, map_size);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return m;
+}
+
+/* Returns true if p was a huge allocation (and frees it). */
+static bool huge_free(void *p)
+{
+	pages_lock_take();
+	struct huge_entry *e = huge_find_locked(p);
+	struct huge_entry copy;
+	if (e) {
+		copy = *e;
+		e->ptr = (void *)1; /* tombstone */
+		huge_count--;
+		huge_bytes -= copy.map_size;
+	}
+	pages_lock_drop();
+	if (!e)
+		return false;
+	slub_os_unmap(copy.map, copy.map_size);
+	return true;
+}
+
+static size_t huge_usable(const void *p)
+{
+	size_t r = 0;
+
+	pages_lock_take();
+	struct huge_entry *e = huge_find_locked(p);
+	if (e)
+		r = e->map_size - (size_t)((const char *)p - (const char *)e->map);
+	pages_lock_drop();
+	return r;
+}
+
+void slub_large_free(struct slab *d, void *p)
+{
+	if (d) {
+		slub_pages_free(d);
+		return;
+	}
+	if (!huge_free(p))
+		slub_report_foreign(p, "free");
+}
+
+size_t slub_large_usable(struct slab *d, const void *p)
+{
+	if (d)
+		return ((size_t)d->npages << SLUB_PAGE_SHIFT) - (size_t)((const char *)p - d->base);
+	return huge_usable(p);
+}
+
+/* Public-ish lookup helper for huge allocations (kmalloc.c). */
+SLUB_INTERNAL bool slub_huge_lookup(const void *p, size_t *usable);
+bool slub_huge_lookup(const void *p, size_t *usable)
+{
+	size_t u = huge_usable(p);
+
+	if (usable)
+		*usable = u;
+	return u != 0;
+}
+
+/* ---- metadata: caches, threads, cpu slots ---- */
+
+static uint32_t meta_lock;
+static char *meta_cur, *meta_end;
+struct meta_free { struct meta_free *next; };
+static struct { size_t size; struct meta_free *head; } meta_lists[8];
+
+void *slub_meta_alloc(size_t size)
+{
+	size = (size + 63) & ~(size_t)63;
+	witness_acquire(RANK_META);
+	slub_futex_lock(&meta_lock);
+	void *p = NULL;
+	for (int i = 0; i < 8; i++) {
+		if (meta_lists[i].size == size && meta_lists[i].head) {
+			p = meta_lists[i].head;
+			meta_lists[i].head = meta_lists[i].head->next;
+			memset(p, 0, size);
+			break;
+		}
+	}
+	if (!p) {
+		if ((size_t)(meta_end - meta_cur) < size) {
+			size_t chunk = size > (256u << 10) ? size : (256u << 10);
+			chunk = (chunk + SLUB_PAGE_SIZE - 1) & ~(SLUB_PAGE_SIZE - 1);
+			char *m = slub_os_map(chunk, SLUB_PAGE_SIZE);
+			if (m) {
+				meta_cur = m;
+				meta_end = m + chunk;
+			}
+		}
+		if ((size_t)(meta_end - meta_cur) >= size) {
+			p = meta_cur;
+			meta_cur += size;
+		}
+	}
+	slub_futex_unlock(&meta_lock);
+	witness_release(RANK_META);
+	if (!p)
+		errno = ENOMEM;
+	return p;
+}
+
+SLUB_INTERNAL void slub_meta_free(void *p, size_t size);
+void slub_meta_free(void *p, size_t size)
+{
+	size = (size + 63) & ~(size_t)63;
+	witness_acquire(RANK_META);
+	slub_futex_lock(&meta_lock);
+	for (int i = 0; i < 8; i++) {
+		if (meta_lists[i].size == size || meta_lists[i].size == 0) {
+			meta_lists[i].size = size;
+			struct meta_free *f = p;
+			f->next = meta_lists[i].head;
+			meta_lists[i].head = f;
+			p = NULL;
+			break;
+		}
+	}
+	slub_futex_unlock(&meta_lock);
+	witness_release(RANK_META);
+	/* More distinct sizes than lists: the block stays allocated. */
+}
+
+/* ---- fork ---- */
+
+void slub_pages_lock_all(void)
+{
+	slub_futex_lock(&pages_lock);
+	slub_futex_lock(&meta_lock);
+}
+
+void slub_pages_unlock_all(void)
+{
+	slub_futex_unlock(&meta_lock);
+	slub_futex_unlock(&pages_lock);
+}
+
+void slub_pages_reinit_child(void)
+{
+	meta_lock = 0;
+	pages_lock = 0;
+}
+
+void slub_page_census(struct slub_page_census *out)
+{
+	memset(out, 0, sizeof(*out));
+	pages_lock_take();
+	for (struct segment *seg = segments; seg; seg = seg->next) {
+		out->segments++;
+		out->pages_used += SEG_DATA_PAGES - seg->nr_free;
+		out->pages_free_dirty += seg->nr_dirty;
+		out->pages_free_clean += seg->nr_free - seg->nr_dirty;
+	}
+	out->huge_allocs = huge_count;
+	out->huge_bytes = huge_bytes;
+	pages_lock_drop();
+}
+
+void slub_page_stats(uint64_t *mapped, uint64_t *resident_est)
+{
+	struct slub_page_census c;
+
+	slub_page_census(&c);
+	*mapped = c.segments * SEG_SIZE + c.huge_bytes;
+	*resident_est = (c.pages_used + c.pages_free_dirty) * SLUB_PAGE_SIZE + c.huge_bytes;
+}
+
+/* Every live slab of cache s (at most max), for validation. */
+size_t slub_collect_slabs(struct slub_cache *s, struct slab **out, size_t max)
+{
+	size_t n = 0;
+
+	pages_lock_take();
+	for (struct segment *seg = segments; seg; seg = seg->next) {
+		for (unsigned i = SEG_DATA_START; i < SEG_PAGES && n < max; i++) {
+			struct slab *d = &seg->desc[i];
+			if (d->kind == SLAB_KIND_SLAB && READ_ONCE(d->cache) == s)
+				out[n++] = d;
+		}
+	}
+	pages_lock_drop();
+	return n;
+}

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/* The platform primitives: see platform.h for the contracts. */
+#define _GNU_SOURCE
+#include "platform.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static long fail_after = -1;
+
+void slub_os_fail_after(long n)
+{
+	__atomic_store_n(&fail_after, n, __ATOMIC_SEQ_CST);
+}
+
+static bool injected_failure(void)
+{
+	long n = __atomic_load_n(&fail_after, __ATOMIC_SEQ_CST);
+
+	while (n >= 0) {
+		if (n == 0)
+			return true;
+		if (__atomic_compare_exchange_n(&fail_after, &n, n - 1, false,
+						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+			return false;
+	}
+	return false;
+}
+
+void *slub_os_map(size_t size, size_t align)
+{
+	if (injected_failure()) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (align <= SLUB_PAGE_SIZE) {
+		void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		return p;
+	}
+	/* Over-map and trim to get the alignment. */
+	size_t len = size + align;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	char *a = (char *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1));
+	if (a > p)
+		munmap(p, a - p);
+	if (a + size < p + len)
+		munmap(a + size, p + len - (a + size));
+	return a;
+}
+
+void slub_os_unmap(void *addr, size_t size)
+{
+	munmap(addr, size);
+}
+
+void slub_os_purge(void *addr, size_t size)
+{
+	int saved = errno;
+
+	madvise(addr, size, MADV_DONTNEED);
+	errno = saved;
+}
+
+uint32_t slub_os_tid(void)
+{
+	return (uint32_t)syscall(SYS_gettid);
+}
+
+uint64_t slub_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+unsigned slub_os_ncpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (unsigned)n : 1;
+}
+
+/* ---- the slab word ---- */
+
+struct slub_dword slub_dword_read(struct slub_dword *word)
+{
+	struct slub_dword w;
+
+	for (;;) {
+		uint64_t c = __atomic_load_n(&word->counters, __ATOMIC_ACQUIRE);
+		w.freelist = __atomic_load_n(&word->freelist, __ATOMIC_ACQUIRE);
+		w.counters = __atomic_load_n(&word->counters, __ATOMIC_ACQUIRE);
+		/* Every update bumps the seq in the counters, so equal counters
+		 * around the freelist load mean the pair was not torn. */
+		if (w.counters == c)
+			return w;
+	}
+}
+
+#if SLUB_DWCAS
+bool slub_dwcas(struct slub_dword *word, struct slub_dword *expected,
+		struct slub_dword desired, uint32_t *fallback_lock)
+{
+	bool ok;
+	uint64_t old_lo = (uint64_t)(uintptr_t)expected->freelist;
+	uint64_t old_hi = expected->counters;
+
+	(void)fallback_lock;
+	__asm__ __volatile__("lock cmpxchg16b %[mem]\n\t"
+			     "sete %[ok]"
+			     : [mem] "+m"(*word), [ok] "=q"(ok),
+			       "+a"(old_lo), "+d"(old_hi)
+			     : "b"((uint64_t)(uintptr_t)desired.freelist),
+			       "c"(desired.counters)
+			     : "memory", "cc");
+	if (!ok) {
+		expected->freelist = (void *)(uintptr_t)old_lo;
+		expected->counters = old_hi;
+	}
+	return ok;
+}
+#else
+/* Fallback: the per-slab lock serialises every writer of the word.  Readers
+ * use slub_dword_read(), which the seq in the counters keeps consistent. */
+bool slub_dwcas(struct slub_dword *word, struct slub_dword *expected,
+		struct slub_dword desired, uint32_t *fallback_lock)
+{
+	bool ok;
+
+	slub_futex_lock(fallback_lock);
+	struct slub_dword cur;
+	cur.freelist = __atomic_load_n(&word->freelist, __ATOMIC_RELAXED);
+	cur.counters = __atomic_load_n(&word->counters, __ATOMIC_RELAXED);
+	ok = cur.freelist == expected->freelist && cur.counters == expected->counters;
+	if (ok) {
+		/* counters first: a reader that sees the new freelist also
+		 * sees the new seq and retries until both are stable. */
+		__atomic_store_n(&word->counters, desired.counters, __ATOMIC_RELEASE);
+		__atomic_store_n(&word->freelist, desired.freelist, __ATOMIC_RELEASE);
+	} else {
+		*expected = cur;
+	}
+	slub_futex_unlock(fallback_lock);
+	return ok;
+}
+#endif
+
+/* ---- futex lock ---- */
+
+static long futex(uint32_t *uaddr, int op, uint32_t val)
+{
+	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
+}
+
+bool slub_futex_trylock(uint32_t *word)
+{
+	uint32_t z = 0;
+
+	return __atomic_compare_exchange_n(word, &z, 1, false, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
+}
+
+bool slub_futex_lock(uint32_t *word)
+{
+	if (likely(slub_futex_trylock(word)))
+		return false;
+	/* Bounded spinning: the holders are short list walks. */
+	for (int i = 0; i < 100; i++) {
+		__builtin_ia32_pause();
+		if (__atomic_load_n(word, __ATOMIC_RELAXED) == 0 && slub_futex_trylock(word))
+			return true;
+	}
+	while (__atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE) != 0)
+		futex(word, FUTEX_WAIT_PRIVATE, 2);
+	return true;
+}
+
+void slub_futex_unlock(uint32_t *word)
+{
+	if (__atomic_exchange_n(word, 0, __ATOMIC_RELEASE) == 2)
+		futex(word, FUTEX_WAKE_PRIVATE, 1);
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The platform under the allocator, with stated contracts.  Nothing else in
+ * the allocator calls mmap, futex, or a double-word compare-and-swap.
+ */
+#ifndef SLUB_PLATFORM_H
+#define SLUB_PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define likely(x)   __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define READ_ONCE(x)      __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v)  __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define barrier()         __asm__ __volatile__("" ::: "memory")
+
+#define SLUB_PAGE_SHIFT 12
+#define SLUB_PAGE_SIZE  (1ul << SLUB_PAGE_SHIFT)
+
+/*
+ * Map `size` bytes (a multiple of the page size) aligned to `align` (a power
+ * of two >= page size), read-write, zero-filled.  Returns NULL with errno
+ * ENOMEM on failure (also when failure injection says so).
+ */
+void *slub_os_map(size_t size, size_t align);
+/* Unmap a region returned by slub_os_map (whole). */
+void slub_os_unmap(void *addr, size_t size);
+/* Give the pages back to the OS; the range stays mapped and reads as zero. */
+void slub_os_purge(void *addr, size_t size);
+/* After n more successful maps every map fails, until called with n < 0. */
+void slub_os_fail_after(long n);
+
+/* Kernel thread id of the caller (gettid). */
+uint32_t slub_os_tid(void);
+uint64_t slub_now_ns(void);
+unsigned slub_os_ncpus(void);
+
+/*
+ * The slab word: freelist + counters, 16 bytes, 16-byte aligned.
+ * slub_dwcas() is the only place the pair is compared and swapped: on
+ * x86-64 `lock cmpxchg16b`.  On success returns true.  On failure returns
+ * false and stores the word it observed into *expected (atomically read).
+ * With SLUB_DWCAS=0 the same contract is met under `*fallback_lock`.
+ */
+struct slub_dword {
+	void *freelist;
+	uint64_t counters;
+} __attribute__((aligned(16)));
+_Static_assert(sizeof(struct slub_dword) == 16, "slab word must be 16 bytes");
+_Static_assert(_Alignof(struct slub_dword) == 16, "slab word must be 16-byte aligned");
+
+bool slub_dwcas(struct slub_dword *word, struct slub_dword *expected,
+		struct slub_dword desired, uint32_t *fallback_lock);
+/* A consistent snapshot of the word (two loads, retried until stable). */
+struct slub_dword slub_dword_read(struct slub_dword *word);
+
+/*
+ * A futex lock with bounded spinning.  0 free, 1 locked, 2 locked with
+ * waiters.  slub_futex_lock() returns true when it had to wait.
+ */
+bool slub_futex_lock(uint32_t *word);
+bool slub_futex_trylock(uint32_t *word);
+void slub_futex_unlock(uint32_t *word);
+
+#endif /* SLUB_PLATFORM_H */

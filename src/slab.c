@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Slabs: object layout and sizes, the slab word's one writer
+ * (slab_update), new_slab / discard_slab, and the debug checks
+ * (F consistency, Z red zones, P poison, U owner tracking).
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <errno.h>
+#include <sched.h>
+#if SLUB_HAVE_UNWIND
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+#endif
+
+#define POISON_FREE 0x6b
+#define POISON_END 0xa5
+#define RED_ACTIVE 0xcc
+#define RED_INACTIVE 0xbb
+
+static unsigned ilog2(unsigned long v)
+{
+	return v ? 63 - (unsigned)__builtin_clzl(v) : 0;
+}
+
+static unsigned fls_u(unsigned v)
+{
+	return v ? 32 - (unsigned)__builtin_clz(v) : 0;
+}
+
+static unsigned objects_for(const struct slub_cache *s, size_t slab_bytes, size_t *map_off)
+{
+	if (!(s->flags & SLUB_F_CONSISTENCY)) {
+		*map_off = 0;
+		return (unsigned)(slab_bytes / s->size);
+	}
+	/* F: the allocation bitmap sits at the slab end. */
+	unsigned n = (unsigned)(slab_bytes / s->size);
+	while (n > 0) {
+		size_t map = ((n + 63) / 64) * 8;
+		if ((size_t)n * s->size + map <= slab_bytes) {
+			*map_off = slab_bytes - map;
+			return n;
+		}
+		n--;
+	}
+	*map_off = 0;
+	return 0;
+}
+
+/*
+ * calculate_sizes() + calculate_order() of mm/slub.c, in our words: lay
+ * the object out, then pick the smallest order that holds min_objects
+ * with at most 1/16 (then 1/8, 1/4) of the slab wasted.
+ */
+bool slub_calculate_sizes(struct slub_cache *s)
+{
+	size_t size = s->object_size;
+	size_t word = sizeof(void *);
+
+	size = (size + word - 1) & ~(word - 1);
+	if ((s->flags & SLUB_F_RED_ZONE) && size == s->object_size)
+		size += word; /* room for a red zone after the object */
+	s->inuse = size;
+	if ((s->flags & (SLUB_F_POISON | SLUB_F_RED_ZONE)) || s->ctor) {
+		s->offset = size;
+		size += word;
+	} else {
+		s->offset = (s->object_size / 2) & ~(word - 1);
+	}
+	if (s->flags & SLUB_F_STORE_USER) {
+		s->track_offset = size;
+		size += 2 * sizeof(struct slub_track);
+	}
+	size = (size + s->align - 1) & ~(s->align - 1);
+	s->size = size;
+
+	unsigned min_objects = 4 * (fls_u(slub_os_ncpus()) + 1);
+	unsigned max_objects = (unsigned)(((size_t)SLUB_PAGE_SIZE << SLUB_MAX_ORDER) / size);
+	if (min_objects > max_objects)
+		min_objects = max_objects;
+	if (min_objects == 0)
+		min_objects = 1;
+	int order = -1;
+	for (; min_objects >= 1 && order < 0; min_objects--) {
+		for (unsigned fract = 16; fract >= 4 && order < 0; fract /= 2) {
+			for (unsigned o = 0; o <= SLUB_MAX_ORDER; o++) {
+				size_t bytes = (size_t)SLUB_PAGE_SIZE << o;
+				if (bytes / size < min_objects)
+					continue;
+				if (bytes % size <= bytes / fract) {
+					order = (int)o;
+					break;
+				}
+			}
+		}
+	}
+	if (order < 0) {
+		/* Take the largest order that holds at least one object. */
+		for (unsigned o = 0; o <= SLUB_MAX_ORDER; o++)
+			if (((size_t)SLUB_PAGE_SIZE << o) >= size) {
+				order = (int)o;
+				break;
+			}
+	}
+	if (order < 0)
+		return false;
+	s->order = (unsigned)order;
+	s->slab_bytes = (size_t)SLUB_PAGE_SIZE << order;
+	s->objects = objects_for(s, s->slab_bytes, &s->map_offset);
+	while (s->objects == 0 && s->order < SLUB_MAX_ORDER) {
+		s->order++;
+		s->slab_bytes <<= 1;
+		s->objects = objects_for(s, s->slab_bytes, &s->map_offset);
+	}
+	if (s->objects == 0 || s->objects >= (1u << 15))
+		return false;
+	s->reciprocal = ((1ull << 32) + s->size - 1) / s->size;
+
+	/* set_min_partial(): ilog2(size) / 2, clamped to [5, 10]. */
+	unsigned mp = ilog2(s->size) / 2;
+	s->min_partial = mp < 5 ? 5 : mp > 10 ? 10 : mp;
+	/* set_cpu_partial() */
+	if (!kmem_cache_has_cpu_partial(s))
+		s->cpu_partial = 0;
+	else if (s->size >= SLUB_PAGE_SIZE)
+		s->cpu_partial = 6;
+	else if (s->size >= 1024)
+		s->cpu_partial = 24;
+	else if (s->size >= 256)
+		s->cpu_partial = 52;
+	else
+		s->cpu_partial = 120;
+	return true;
+}
+
+/* ---- the slab word ---- */
+
+static unsigned long lost_update_tick;
+
+/*
+ * The one writer of a slab's (freelist, counters): __cmpxchg_double_slab().
+ * On success new->c.seq = old->c.seq + 1 and the caller emits the event of
+ * what it did.  On failure the failure is counted per site, a cmpxchg_fail
+ * event carries the expected and the observed word, and the caller retries.
+ */
+bool slab_update(struct slub_cache *s, struct slab *slab, const struct slab_word *old,
+		 struct slab_word *new, enum slub_site site, int locked, struct slub_cpu *c,
+		 unsigned *attempt)
+{
+	struct slub_dword expected = { old->freelist, old->c.counters };
+
+	slub_assert(new->c.objects == old->c.objects);
+	slub_assert(new->c.inuse <= new->c.objects);
+	new->c.seq = old->c.seq + 1;
+	if (variant(SLUB_INJ_RACE_WINDOW))
+		sched_yield();
+	if (variant(SLUB_INJ_LOST_UPDATE) && site == SLUB_SITE_SLAB_FREE &&
+	    __atomic_add_fetch(&lost_update_tick, 1, __ATOMIC_RELAXED) % 64 == 0) {
+		/* Injected: an update that bypasses the seq and emits nothing,
+		 * as a plain store would.  It is still done atomically so the
+		 * process itself stays consistent; only the trace breaks. */
+		new->c.seq = old->c.seq;
+	}
+	struct slub_dword desired = { new->freelist, new->c.counters };
+	if (likely(slub_dwcas(&slab->word, &expected, desired, &slab->dwlock)))
+		return true;
+
+	(*attempt)++;
+	stat(c, SLUB_CMPXCHG_DOUBLE_FAIL);
+	if (locked)
+		stat(c, SLUB_CMPXCHG_DOUBLE_FAIL_LOCKED);
+	stat_add(&c->stats.cmpxchg_fail_site[site], 1);
+	if (slub_wants(SLUB_EV_CMPXCHG_FAIL)) {
+		struct slub_event ev;
+		struct slab_word seen = { expected.freelist, { .counters = expected.counters } };
+		int owner = READ_ONCE(slab->owner);
+		ev_init(&ev, SLUB_EV_CMPXCHG_FAIL, s, c, slab);
+		ev.site = site;
+		ev.locked = locked ? 1 : 0;
+		ev.attempt = *attempt;
+		ev_word(&ev.old, old, owner);
+		ev_word(&ev.new, &seen, owner);
+		slub_emit(&ev);
+	}
+	return false;
+}
+
+/* ---- owner tracking (U) ---- */
+
+static unsigned capture_stack(uint64_t *addrs, unsigned max)
+{
+#if SLUB_HAVE_UNWIND
+	void *buf[SLUB_TRACK_DEPTH + 4];
+	int n = unw_backtrace(buf, (int)(max + 4 < SLUB_TRACK_DEPTH + 4 ? max + 4 : SLUB_TRACK_DEPTH + 4));
+	unsigned out = 0;
+	/* Skip the allocator's own frames (this function, set_track, the
+	 * alloc/free path): keep from the first frame outside them. */
+	for (int i = 3; i < n && out < max; i++)
+		addrs[out++] = (uint64_t)(uintptr_t)buf[i];
+	return out;
+#else
+	addrs[0] = (uint64_t)(uintptr_t)__builtin_return_address(0);
+	return max ? 1 : 0;
+#endif
+}
+
+void slub_set_track(struct slub_cache *s, void *object, int which, struct slub_cpu *c)
+{
+	struct slub_track *tr = (struct slub_track *)((char *)object + s->track_offset) + which;
+	struct slub_thread *t = slub_self;
+
+	tr->nr = capture_stack(tr->addrs, SLUB_TRACK_DEPTH);
+	tr->cpu = c ? c->id : -1;
+	tr->tid = t ? t->tid : 0;
+	tr->when_ns = slub_now_ns();
+}
+
+/* ---- poison and red zones ---- */
+
+static void init_object(struct slub_cache *s, void *object, uint8_t red)
+{
+	char *p = object;
+
+	if (s->flags & SLUB_F_POISON) {
+		memset(p, POISON_FREE, s->object_size - 1);
+		p[s->object_size - 1] = (char)POISON_END;
+	}
+	if (s->flags & SLUB_F_RED_ZONE)
+		memset(p + s->object_size, red, s->inuse - s->object_size);
+}
+
+static bool check_bytes(const uint8_t *p, uint8_t v, size_t n, size_t *bad)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != v) {
+			*bad = i;
+			return false;
+		}
+	return true;
+}
+
+bool slub_check_freelist_ptr(struct slub_cache *s, struct slab *slab, void *fp)
+{
+	if (!fp)
+		return true;
+	const char *p = fp;
+	if (p < slab->base || p >= slab->base + (size_t)s->objects * s->size)
+		return false;
+	return (size_t)(p - slab->base) % s->size == 0;
+}
+
+static bool map_test_and_set(struct slub_cache *s, struct slab *slab, unsigned idx, bool set)
+{
+	uint64_t *map = (uint64_t *)(slab->base + s->map_offset);
+	uint64_t bit = 1ull << (idx % 64);
+	uint64_t old;
+
+	if (set)
+		old = __atomic_fetch_or(&map[idx / 64], bit, __ATOMIC_ACQ_REL);
+	else
+		old = __atomic_fetch_and(&map[idx / 64], ~bit, __ATOMIC_ACQ_REL);
+	return (old & bit) != 0;
+}
+
+/*
+ * alloc_debug_processing(): the object leaves the freelist.  Returns the
+ * object, or NULL when it must not be handed out (then it is leaked).
+ */
+void *alloc_debug_processing(struct slub_cache *s, struct slab *slab, void *object,
+			     struct slub_cpu *c)
+{
+	size_t bad;
+
+	if (s->flags & SLUB_F_CONSISTENCY) {
+		unsigned idx = obj_to_index(s, slab, object);
+		if (map_test_and_set(s, slab, idx, true)) {
+			slub_report(s, slab, object, SLUB_ERR_FREEPOINTER,
+				    "object on the freelist is marked allocated");
+			return NULL;
+		}
+	}
+	if ((s->flags & SLUB_F_POISON) &&
+	    (!check_bytes(object, POISON_FREE, s->object_size - 1, &bad) ||
+	     ((uint8_t *)object)[s->object_size - 1] != POISON_END)) {
+		if (((uint8_t *)object)[s->object_size - 1] != POISON_END &&
+		    check_bytes(object, POISON_FREE, s->object_size - 1, &bad))
+			bad = s->object_size - 1;
+		slub_report(s, slab, object, SLUB_ERR_POISON,
+			    "0x%lx-0x%lx @offset=%zu: written after free, first byte 0x%02x",
+			    (unsigned long)((uintptr_t)object + bad),
+			    (unsigned long)((uintptr_t)object + s->object_size - 1), bad,
+			    ((uint8_t *)object)[bad]);
+		/* Restore the poison and hand it out: the damage is reported. */
+	}
+	if ((s->flags & SLUB_F_RED_ZONE) &&
+	    !check_bytes((uint8_t *)object + s->object_size, RED_INACTIVE,
+			 s->inuse - s->object_size, &bad))
+		slub_report(s, slab, object, SLUB_ERR_REDZONE,
+			    "0x%lx: free object's red zone, byte 0x%02x",
+			    (unsigned long)((uintptr_t)object + s->object_size + bad),
+			    ((uint8_t *)object)[s->object_size + bad]);
+	init_object(s, object, RED_ACTIVE);
+	if (s->flags & SLUB_F_STORE_USER)
+		slub_set_track(s, object, 0, c);
+	return object;
+}
+
+/*
+ * free_debug_processing(): checks before an object goes back.  Returns
+ * false when the free must not happen (reported; the object is left alone).
+ */
+bool free_debug_processing(struct slub_cache *s, struct slab *slab, void *object,
+			   struct slub_cpu *c)
+{
+	size_t bad;
+	const char *p = object;
+
+	if (p < slab->base || p >= slab->base + (size_t)s->objects * s->size ||
+	    (size_t)(p - slab->base) % s->size) {
+		slub_report(s, slab, object, SLUB_ERR_NOT_OBJECT_START,
+			    "pointer is not the start of an object");
+		return false;
+	}
+	if (s->flags & SLUB_F_CONSISTENCY) {
+		unsigned idx = obj_to_index(s, slab, object);
+		if (!map_test_and_set(s, slab, idx, false)) {
+			slub_report(s, slab, object, SLUB_ERR_DOUBLE_FREE, NULL);
+			return false;
+		}
+	}
+	if ((s->flags & SLUB_F_RED_ZONE) &&
+	    !check_bytes((const uint8_t *)object + s->object_size, RED_ACTIVE,
+			 s->inuse - s->object_size, &bad))
+		slub_report(s, slab, object, SLUB_ERR_REDZONE,
+			    "0x%lx-0x%lx @offset=%zu: written past the object's %zu bytes, first byte 0x%02x",
+			    (unsigned long)((uintptr_t)object + s->object_size + bad),
+			    (unsigned long)((uintptr_t)object + s->inuse - 1), s->object_size + bad,
+			    s->object_size, ((const uint8_t *)object)[s->object_size + bad]);
+	if (s->flags & SLUB_F_STORE_USER)
+		slub_set_track(s, object, 1, c);
+	init_object(s, object, RED_INACTIVE);
+	return true;
+}
+
+/* ---- new_slab / discard_slab ---- */
+
+/*
+ * allocate_slab() + new_slab(): pages from the page layer, objects carved
+ * and linked in address order, ctor run once per object.  The slab comes
+ * back frozen for `c` with inuse == objects and its whole freelist handed
+ * to the caller in *freelist (nobody else can see it yet).
+ */
+struct slab *new_slab(struct slub_cache *s, int node, struct slub_cpu *c, void **freelist)
+{
+	/* Slabs are aligned to their size, as the buddy allocator's blocks
+	 * are: power-of-two kmalloc objects come out naturally aligned. */
+	struct slab *slab = slub_pages_alloc(1u << s->order, s->slab_bytes, SLAB_KIND_SLAB);
+
+	if (!slab)
+		return NULL;
+	slab->cache = s;
+	slab->node = (uint16_t)node;
+	slab->order = s->order;
+	slab->list = SLAB_LIST_NONE;
+	slab->next = slab->prev = NULL;
+
+	char *base = slab->base;
+	char *last = base + (size_t)(s->objects - 1) * s->size;
+	if (s->flags & SLUB_F_CONSISTENCY)
+		memset(base + s->map_offset, 0, ((s->objects + 63) / 64) * 8);
+	for (char *p = base; p <= last; p += s->size) {
+		if (kmem_cache_debug(s)) {
+			init_object(s, p, RED_INACTIVE);
+			if (s->flags & SLUB_F_STORE_USER)
+				memset(p + s->track_offset, 0, 2 * sizeof(struct slub_track));
+		}
+		if (s->ctor)
+			s->ctor(p);
+		set_freepointer(s, p, p < last ? p + s->size : NULL);
+	}
+
+	/* The descriptor outlives the slab: continue its seq. */
+	struct slab_word old = slab_word_read(slab);
+	struct slab_word w;
+	w.freelist = NULL;
+	w.c.counters = 0;
+	w.c.inuse = s->objects;
+	w.c.objects = s->objects;
+	w.c.frozen = 1;
+	w.c.seq = old.c.seq + 1;
+	struct slub_dword d = { w.freelist, w.c.counters };
+	__atomic_store_n(&slab->word.counters, d.counters, __ATOMIC_RELEASE);
+	__atomic_store_n(&slab->word.freelist, d.freelist, __ATOMIC_RELEASE);
+	WRITE_ONCE(slab->owner, c->id);
+	__atomic_fetch_add(&s->total_slabs, 1, __ATOMIC_RELAXED);
+	*freelist = base;
+
+	if (slub_wants(SLUB_EV_SLAB_NEW)) {
+		struct slub_event ev;
+		ev_init(&ev, SLUB_EV_SLAB_NEW, s, c, slab);
+		ev.site = SLUB_SITE_NEW_SLAB;
+		ev_word(&ev.old, &old, -1);
+		ev_word(&ev.new, &w, c->id);
+		ev.pages = 1u << s->order;
+		ev.count = s->objects;
+		slub_emit(&ev);
+	}
+	return slab;
+}
+
+/* discard_slab(): the slab is empty, unfrozen, on no list, no lock held. */
+void discard_slab(struct slub_cache *s, struct slab *slab, struct slub_cpu *c)
+{
+	struct slab_word w = slab_word_read(slab);
+
+	slub_assert(w.c.inuse == 0 && !w.c.frozen);
+	slub_assert(slab->list == SLAB_LIST_NONE);
+	if (slub_wants(SLUB_EV_SLAB_DISCARD)) {
+		struct slub_event ev;
+		ev_init(&ev, SLUB_EV_SLAB_DISCARD, s, c, slab);
+		ev_word(&ev.old, &w, -1);
+		ev.new = ev.old;
+		ev.pages = 1u << s->order;
+		slub_emit(&ev);
+	}
+	stat(c, SLUB_FREE_SLAB);
+	if (slub_self)
+		slub_self->discards++;
+	__atomic_fetch_sub(&s->total_slabs, 1, __ATOMIC_RELAXED);
+	slab->cache = NULL;
+	slub_pages_free(slab);
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Contract between the allocator and the LTTng-UST call sites (src/trace.c).
+ *
+ * The allocator builds one struct slub_event per transition and hands it to
+ * slub_emit() (observer.c), which calls the in-process observer and then
+ * slub_trace_emit().  slub_trace_emit() maps the event onto the `slub`
+ * provider's tracepoints.  The call sites use dynamic linkage: nothing here
+ * loads liblttng-ust; the probes live in libslub-tp.so, which the user
+ * preloads (slubtrace record does).
+ *
+ * slub_tp_enabled(type) is the cheap guard the allocator uses before it
+ * builds an event: one load of the tracepoint's state word.
+ */
+#ifndef SLUB_TRACE_H
+#define SLUB_TRACE_H
+
+#include <slub/event.h>
+
+#if SLUB_TRACE_ENABLED
+/* &tracepoint.state for each event type (never NULL; a static zero for
+ * types with no tracepoint). */
+extern const int *const slub_tp_state[SLUB_EV_NR];
+#define slub_tp_enabled(t) \
+	__builtin_expect(__atomic_load_n(slub_tp_state[(t)], __ATOMIC_RELAXED) != 0, 0)
+/* Emit `ev` on its tracepoint, with a call stack when SLUBTRACE_STACKS
+ * selects the type.  Safe under list_lock; never calls the allocator
+ * directly (LTTng-UST may call malloc: the shim's re-entrancy guard serves
+ * that without allocator locks). */
+void slub_trace_emit(const struct slub_event *ev);
+/* Reads SLUBTRACE_STACKS and SLUBTRACE_STACK_DEPTH; called by slub_init(). */
+void slub_trace_init(void);
+#else
+#define slub_tp_enabled(t) 0
+static inline void slub_trace_emit(const struct slub_event *ev) { (void)ev; }
+static inline void slub_trace_init(void) { }
+#endif
+
+#endif /* SLUB_TRACE_H */
