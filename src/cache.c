@@ -299,8 +299,6 @@ void *slub_cache_alloc_node(struct slub_cache *s, int node)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (unlikely(!READ_ONCE(s->used)))
-		WRITE_ONCE(s->used, 1);
 	return p;
 }
 

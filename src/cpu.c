@@ -346,7 +346,7 @@ static struct slab *cpu_partial_pop(struct slub_cache *s, struct slub_cpu *c)
 	unsigned attempt = 0;
 
 	while (slab) {
-		struct slab *next = slab->next;
+		struct slab *next = READ_ONCE(slab->next);
 		if (__atomic_compare_exchange_n(&c->partial, &slab, next, false, __ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE))
 			break;

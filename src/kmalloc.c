@@ -22,8 +22,6 @@ static inline void *kmalloc_node(size_t size, int node)
 			errno = ENOMEM;
 			return NULL;
 		}
-		if (unlikely(!READ_ONCE(s->used)))
-			WRITE_ONCE(s->used, 1);
 		return p;
 	}
 	return slub_large_alloc(size, 16);

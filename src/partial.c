@@ -330,7 +330,7 @@ void unfreeze_partials(struct slub_cache *s, struct slub_cpu *c, struct slab *ch
 		unsigned attempt = 0;
 		int owner = READ_ONCE(slab->owner);
 
-		chain = slab->next;
+		chain = READ_ONCE(slab->next);
 		n2 = get_node(s, slab->node);
 		if (n != n2) {
 			if (n)
@@ -346,7 +346,7 @@ void unfreeze_partials(struct slub_cache *s, struct slub_cpu *c, struct slab *ch
 		} while (!slab_update(s, slab, &old, &new, SLUB_SITE_UNFREEZE_PARTIALS, 1, actor,
 				      &attempt));
 		WRITE_ONCE(slab->owner, -1);
-		slab->next = NULL;
+		WRITE_ONCE(slab->next, NULL);
 		if (unlikely(!new.c.inuse && n->nr_partial >= s->min_partial)) {
 			emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new,
 				  SLUB_SITE_UNFREEZE_PARTIALS, 1, owner, -1, SLUB_DEST_DISCARD);
@@ -387,8 +387,8 @@ static void unfreeze_partials_3_5(struct slub_cache *s, struct slub_cpu *c,
 		int owner = READ_ONCE(slab->owner);
 		enum { M_NONE, M_PARTIAL, M_FREE } l = M_NONE, m = M_NONE;
 
-		chain = slab->next;
-		slab->next = NULL;
+		chain = READ_ONCE(slab->next);
+		WRITE_ONCE(slab->next, NULL);
 		do {
 			old = slab_word_read(slab);
 			slub_assert(old.c.frozen);
@@ -482,7 +482,7 @@ void put_cpu_partial(struct slub_cache *s, struct slab *slab, int drain, struct 
 		pobjects += w.c.objects - w.c.inuse;
 		slab->pages = pages;
 		slab->pobjects = pobjects;
-		slab->next = oldslab;
+		WRITE_ONCE(slab->next, oldslab);
 		struct slab *expected = oldslab;
 		if (__atomic_compare_exchange_n(&c->partial, &expected, slab, false,
 						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))

@@ -395,6 +395,8 @@ struct slab *new_slab(struct slub_cache *s, int node, struct slub_cpu *c, void *
 	__atomic_store_n(&slab->word.freelist, d.freelist, __ATOMIC_RELEASE);
 	WRITE_ONCE(slab->owner, c->id);
 	__atomic_fetch_add(&s->total_slabs, 1, __ATOMIC_RELAXED);
+	if (!READ_ONCE(s->used))
+		WRITE_ONCE(s->used, 1);
 	*freelist = base;
 
 	if (slub_wants(SLUB_EV_SLAB_NEW)) {

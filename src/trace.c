@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The LTTng-UST call sites: struct slub_event -> `slub` tracepoints.
+ *
+ * Dynamic linkage: this file defines the tracepoints (state words, probe
+ * pointers) but no probes.  Its constructor dlopen()s only the small
+ * liblttng-ust-tracepoint registry; the probes, and liblttng-ust with them,
+ * arrive only when libslub-tp.so is loaded.  Until then every tracepoint's
+ * state word is 0 and slub_tp_enabled() is one predictable branch.
+ *
+ * Call stacks (SLUBTRACE_STACKS, SLUBTRACE_STACK_DEPTH) are captured only
+ * for an enabled tracepoint of a selected type.  Two walkers, chosen by
+ * whether the emitting thread holds an allocator lock:
+ *
+ *  - no lock held: libunwind's unw_backtrace().  It finds unwind tables
+ *    with dl_iterate_phdr(), which holds the dynamic loader's
+ *    dl_load_write_lock while it runs callbacks, and it may malloc.
+ *
+ *  - a lock held (ev->locked, list operations, lock events): libunwind is
+ *    not safe there.  Thread B inside dl_iterate_phdr() (LTTng-UST's
+ *    statedump and its dl tracking, libunwind in another thread, a C++
+ *    unwinder) can call malloc from its callback; that malloc may need the
+ *    list_lock we hold, while we wait in dl_iterate_phdr() for the loader
+ *    lock B holds: an ABBA deadlock.  So under a lock the stack is walked by
+ *    libgcc's _Unwind_Backtrace(), and only where libgcc finds unwind tables
+ *    with glibc's _dl_find_object() (glibc >= 2.35, GCC >= 12), which takes
+ *    no lock and does not allocate.  Elsewhere such events carry no stack.
+ *
+ * Contract with the allocator: ev->locked is set whenever the emitting
+ * thread holds a list_lock (or any other allocator lock).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <unwind.h>
+
+#ifdef SLUB_HAVE_UNWIND
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+#endif
+
+#include "trace.h"
+
+#define LTTNG_UST_TRACEPOINT_DEFINE
+#define LTTNG_UST_TRACEPOINT_PROBE_DYNAMIC_LINKAGE
+#define LTTNG_UST_TRACEPOINT_HIDDEN_DEFINITION
+#include "../tracepoints/slub_tp.h"
+
+#if defined(DLFO_STRUCT_HAS_EH_DBASE) && defined(__GNUC__) && __GNUC__ >= 12
+#define SLUB_LOCKFREE_UNWIND 1
+#else
+#define SLUB_LOCKFREE_UNWIND 0
+#endif
+
+#define SLUB_STACK_DEFAULT_TYPES "cmpxchg_fail,error"
+#define SLUB_STACK_DEFAULT_DEPTH 16u
+/* Frames of this file on top of every stack: capture_stack, slub_trace_emit. */
+#define SLUB_STACK_SKIP 2
+
+#define SLUB_TP_STATE(name) (&lttng_ust_tracepoint_slub___##name.state)
+
+_Static_assert(SLUB_EV_NR == 26, "one tracepoint per event type");
+
+const int *const slub_tp_state[SLUB_EV_NR] = {
+	[SLUB_EV_CACHE_CREATE] = SLUB_TP_STATE(cache_create),
+	[SLUB_EV_CACHE_DESTROY] = SLUB_TP_STATE(cache_destroy),
+	[SLUB_EV_SLAB_NEW] = SLUB_TP_STATE(slab_new),
+	[SLUB_EV_SLAB_DISCARD] = SLUB_TP_STATE(slab_discard),
+	[SLUB_EV_FREEZE] = SLUB_TP_STATE(freeze),
+	[SLUB_EV_UNFREEZE] = SLUB_TP_STATE(unfreeze),
+	[SLUB_EV_TAKE_FREELIST] = SLUB_TP_STATE(take_freelist),
+	[SLUB_EV_FREE_REMOTE] = SLUB_TP_STATE(free_remote),
+	[SLUB_EV_DRAIN_FREELIST] = SLUB_TP_STATE(drain_freelist),
+	[SLUB_EV_CPU_SLAB_LOAD] = SLUB_TP_STATE(cpu_slab_load),
+	[SLUB_EV_DEACTIVATE] = SLUB_TP_STATE(deactivate),
+	[SLUB_EV_CPU_PARTIAL_PUT] = SLUB_TP_STATE(cpu_partial_put),
+	[SLUB_EV_CPU_PARTIAL_TAKE] = SLUB_TP_STATE(cpu_partial_take),
+	[SLUB_EV_CPU_PARTIAL_DRAIN] = SLUB_TP_STATE(cpu_partial_drain),
+	[SLUB_EV_ADD_PARTIAL] = SLUB_TP_STATE(add_partial),
+	[SLUB_EV_REMOVE_PARTIAL] = SLUB_TP_STATE(remove_partial),
+	[SLUB_EV_ADD_FULL] = SLUB_TP_STATE(add_full),
+	[SLUB_EV_REMOVE_FULL] = SLUB_TP_STATE(remove_full),
+	[SLUB_EV_CMPXCHG_FAIL] = SLUB_TP_STATE(cmpxchg_fail),
+	[SLUB_EV_CPU_CMPXCHG_FAIL] = SLUB_TP_STATE(cpu_cmpxchg_fail),
+	[SLUB_EV_LOCK_ACQUIRE] = SLUB_TP_STATE(lock_acquire),
+	[SLUB_EV_LOCK_RELEASE] = SLUB_TP_STATE(lock_release),
+	[SLUB_EV_THREAD_FLUSH] = SLUB_TP_STATE(thread_flush),
+	[SLUB_EV_ALLOC] = SLUB_TP_STATE(alloc),
+	[SLUB_EV_FREE] = SLUB_TP_STATE(free),
+	[SLUB_EV_ERROR] = SLUB_TP_STATE(error),
+};
+
+/* Set once by slub_trace_init(), read-only afterwards. */
+static uint64_t stack_types;	/* bit (1 << SLUB_EV_*) per type with stacks */
+static unsigned stack_depth = SLUB_STACK_DEFAULT_DEPTH;
+static const uint64_t no_stack[1];
+
+static void trace_warn(const char *what, const char *s, size_t len)
+{
+	static const char pre[] = "slubtrace: ";
+	ssize_t r;
+
+	r = write(STDERR_FILENO, pre, sizeof(pre) - 1);
+	r = write(STDERR_FILENO, what, strlen(what));
+	r = write(STDERR_FILENO, s, len);
+	r = write(STDERR_FILENO, "\n", 1);
+	(void)r;
+}
+
+/* Bit of the event type called `name` (len bytes, optional "slub:"). */
+static uint64_t stack_type_bit(const char *name, size_t len)
+{
+	if (len > 5 && !memcmp(name, "slub:", 5)) {
+		name += 5;
+		len -= 5;
+	}
+	if (len == 3 && !memcmp(name, "all", 3))
+		return ~0ull >> (64 - SLUB_EV_NR);
+	if (len == 4 && !memcmp(name, "none", 4))
+		return 0;
+	for (unsigned t = 0; t < SLUB_EV_NR; t++) {
+		const char *n = slub_event_name(t);
+
+		if (n && strlen(n) == len && !memcmp(n, name, len))
+			return 1ull << t;
+	}
+	trace_warn("SLUBTRACE_STACKS: unknown event ", name, len);
+	return 0;
+}
+
+/* Parses without allocating: slub_init() may run inside the first malloc. */
+void slub_trace_init(void)
+{
+	const char *list = getenv("SLUBTRACE_STACKS");
+	const char *depth = getenv("SLUBTRACE_STACK_DEPTH");
+	uint64_t types = 0;
+
+	if (!list)
+		list = SLUB_STACK_DEFAULT_TYPES;
+	while (*list) {
+		size_t len;
+
+		while (*list == ',' || *list == ' ')
+			list++;
+		len = strcspn(list, ", ");
+		if (len)
+			types |= stack_type_bit(list, len);
+		list += len;
+	}
+	stack_types = types;
+
+	if (depth && *depth) {
+		char *end;
+		unsigned long d = strtoul(depth, &end, 10);
+
+		if (*end)
+			trace_warn("SLUBTRACE_STACK_DEPTH: not a number: ", depth, strlen(depth));
+		else
+			stack_depth = d > SLUB_TP_STACK_MAX ? SLUB_TP_STACK_MAX : (unsigned)d;
+	}
+}
+
+static bool holds_allocator_lock(const struct slub_event *ev)
+{
+	switch (ev->type) {
+	case SLUB_EV_ADD_PARTIAL:
+	case SLUB_EV_REMOVE_PARTIAL:
+	case SLUB_EV_ADD_FULL:
+	case SLUB_EV_REMOVE_FULL:
+	case SLUB_EV_LOCK_ACQUIRE:
+	case SLUB_EV_LOCK_RELEASE:
+		return true;
+	default:
+		return ev->locked != 0;
+	}
+}
+
+#if SLUB_LOCKFREE_UNWIND
+struct unwind_walk {
+	uint64_t *buf;
+	unsigned skip, n, max;
+};
+
+static _Unwind_Reason_Code unwind_frame(struct _Unwind_Context *ctx, void *arg)
+{
+	struct unwind_walk *w = arg;
+	uintptr_t ip = _Unwind_GetIP(ctx);
+
+	if (!ip)
+		return _URC_END_OF_STACK;
+	if (w->skip) {
+		w->skip--;
+		return _URC_NO_REASON;
+	}
+	w->buf[w->n++] = ip;
+	return w->n < w->max ? _URC_NO_REASON : _URC_END_OF_STACK;
+}
+#endif
+
+/* Return addresses of the allocator's caller chain, innermost first. */
+static __attribute__((noinline)) unsigned capture_stack(const struct slub_event *ev,
+							 uint64_t *buf)
+{
+	unsigned max = stack_depth;
+
+	if (!max)
+		return 0;
+	if (holds_allocator_lock(ev)) {
+#if SLUB_LOCKFREE_UNWIND
+		struct unwind_walk w = { buf, SLUB_STACK_SKIP, 0, max };
+
+		_Unwind_Backtrace(unwind_frame, &w);
+		return w.n;
+#else
+		return 0;
+#endif
+	}
+#ifdef SLUB_HAVE_UNWIND
+	{
+		void *ips[SLUB_TP_STACK_MAX + SLUB_STACK_SKIP];
+		int n = unw_backtrace(ips, (int)(max + SLUB_STACK_SKIP));
+		unsigned got = 0;
+
+		for (int i = SLUB_STACK_SKIP; i < n; i++)
+			buf[got++] = (uintptr_t)ips[i];
+		return got;
+	}
+#else
+	return 0;
+#endif
+}
+
+#define SLUB_TP_FIRE(name, e)						\
+	do {								\
+		if (lttng_ust_tracepoint_enabled(slub, name)) {		\
+			uint64_t stack_[SLUB_TP_STACK_MAX];		\
+			unsigned n_ = 0;				\
+									\
+			if (stack_types & (1ull << (e)->type))		\
+				n_ = capture_stack((e), stack_);	\
+			lttng_ust_do_tracepoint(slub, name, (e),	\
+						n_ ? stack_ : no_stack, n_); \
+		}							\
+	} while (0)
+
+static const struct slub_cache_info no_info = { .name = "" };
+
+void slub_trace_emit(const struct slub_event *ev)
+{
+	switch ((enum slub_event_type)ev->type) {
+	case SLUB_EV_CACHE_CREATE:
+		if (!ev->info || !ev->info->name) {
+			struct slub_event e = *ev;
+
+			struct slub_cache_info info = ev->info ? *ev->info : no_info;
+
+			info.name = "";
+			e.info = &info;
+			SLUB_TP_FIRE(cache_create, &e);
+			break;
+		}
+		SLUB_TP_FIRE(cache_create, ev);
+		break;
+	case SLUB_EV_CACHE_DESTROY:
+		SLUB_TP_FIRE(cache_destroy, ev);
+		break;
+	case SLUB_EV_SLAB_NEW:
+		SLUB_TP_FIRE(slab_new, ev);
+		break;
+	case SLUB_EV_SLAB_DISCARD:
+		SLUB_TP_FIRE(slab_discard, ev);
+		break;
+	case SLUB_EV_FREEZE:
+		SLUB_TP_FIRE(freeze, ev);
+		break;
+	case SLUB_EV_UNFREEZE:
+		SLUB_TP_FIRE(unfreeze, ev);
+		break;
+	case SLUB_EV_TAKE_FREELIST:
+		SLUB_TP_FIRE(take_freelist, ev);
+		break;
+	case SLUB_EV_FREE_REMOTE:
+		SLUB_TP_FIRE(free_remote, ev);
+		break;
+	case SLUB_EV_DRAIN_FREELIST:
+		SLUB_TP_FIRE(drain_freelist, ev);
+		break;
+	case SLUB_EV_CPU_SLAB_LOAD:
+		SLUB_TP_FIRE(cpu_slab_load, ev);
+		break;
+	case SLUB_EV_DEACTIVATE:
+		SLUB_TP_FIRE(deactivate, ev);
+		break;
+	case SLUB_EV_CPU_PARTIAL_PUT:
+		SLUB_TP_FIRE(cpu_partial_put, ev);
+		break;
+	case SLUB_EV_CPU_PARTIAL_TAKE:
+		SLUB_TP_FIRE(cpu_partial_take, ev);
+		break;
+	case SLUB_EV_CPU_PARTIAL_DRAIN:
+		SLUB_TP_FIRE(cpu_partial_drain, ev);
+		break;
+	case SLUB_EV_ADD_PARTIAL:
+		SLUB_TP_FIRE(add_partial, ev);
+		break;
+	case SLUB_EV_REMOVE_PARTIAL:
+		SLUB_TP_FIRE(remove_partial, ev);
+		break;
+	case SLUB_EV_ADD_FULL:
+		SLUB_TP_FIRE(add_full, ev);
+		break;
+	case SLUB_EV_REMOVE_FULL:
+		SLUB_TP_FIRE(remove_full, ev);
+		break;
+	case SLUB_EV_CMPXCHG_FAIL:
+		SLUB_TP_FIRE(cmpxchg_fail, ev);
+		break;
+	case SLUB_EV_CPU_CMPXCHG_FAIL:
+		SLUB_TP_FIRE(cpu_cmpxchg_fail, ev);
+		break;
+	case SLUB_EV_LOCK_ACQUIRE:
+		SLUB_TP_FIRE(lock_acquire, ev);
+		break;
+	case SLUB_EV_LOCK_RELEASE:
+		SLUB_TP_FIRE(lock_release, ev);
+		break;
+	case SLUB_EV_THREAD_FLUSH:
+		SLUB_TP_FIRE(thread_flush, ev);
+		break;
+	case SLUB_EV_ALLOC:
+		SLUB_TP_FIRE(alloc, ev);
+		break;
+	case SLUB_EV_FREE:
+		SLUB_TP_FIRE(free, ev);
+		break;
+	case SLUB_EV_ERROR:
+		if (!ev->msg) {
+			struct slub_event e = *ev;
+
+			e.msg = "";
+			SLUB_TP_FIRE(error, &e);
+			break;
+		}
+		SLUB_TP_FIRE(error, ev);
+		break;
+	case SLUB_EV_NR:
+		break;
+	}
+}
