@@ -182,25 +182,13 @@ void slub_init(void)
 	__atomic_store_n(&slub_initialized, 2, __ATOMIC_RELEASE);
 }
 
-/* The kernel's size_index[] for <= 192 bytes (by 8-byte steps), then
- * powers of two up to 8 KiB. */
-struct slub_cache *kmalloc_slab(size_t size)
-{
-	static const uint8_t size_index[25] = {
-		0,                      /* 0 */
-		0, 1, 2, 2, 3, 3, 3, 3, /* 8, 16, 24..32, 40..64 */
-		4, 4, 4, 4,             /* 72..96 */
-		5, 5, 5, 5,             /* 104..128 */
-		6, 6, 6, 6, 6, 6, 6, 6, /* 136..192 */
-	};
-
-	if (size <= 192)
-		return slub_kmalloc_caches[size_index[(size + 7) >> 3]];
-	if (size > SLUB_KMALLOC_MAX_CACHE_SIZE)
-		return NULL;
-	/* 256 -> 7, 512 -> 8, ... 8192 -> 12 */
-	return slub_kmalloc_caches[63 - __builtin_clzl(size - 1)];
-}
+const uint8_t slub_size_index[25] = {
+	0,                      /* 0 */
+	0, 1, 2, 2, 3, 3, 3, 3, /* 8, 16, 24..32, 40..64 */
+	4, 4, 4, 4,             /* 72..96 */
+	5, 5, 5, 5,             /* 104..128 */
+	6, 6, 6, 6, 6, 6, 6, 6, /* 136..192 */
+};
 
 static struct slub_cache *cache_create_locked(const char *name, size_t size, size_t align,
 					      unsigned flags, void (*ctor)(void *))

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "internal.h"
+#include "fastpath.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -28,8 +29,6 @@ SLUB_INTERNAL void emit_word(unsigned type, struct slub_cache *s, struct slub_cp
 			     struct slab *slab, const struct slab_word *old,
 			     const struct slab_word *new, enum slub_site site, int locked,
 			     int owner_old, int owner_new, int dest);
-SLUB_INTERNAL void __slab_free(struct slub_cache *s, struct slab *slab, void *head, void *tail,
-			       unsigned cnt, struct slub_cpu *c);
 
 struct slub_thread *slub_threads_head(void)
 {
@@ -460,62 +459,33 @@ check_new_slab:
 	goto load_freelist;
 }
 
-/* slab_alloc_node(): the fast path, then ___slab_alloc. */
-void *slab_alloc_node(struct slub_cache *s, int node)
+/* Object events (debug level), out of line so the fast paths stay lean. */
+void slub_emit_object(unsigned type, struct slub_cache *s, struct slub_cpu *c, struct slab *slab,
+		      void *object)
 {
-	struct slub_thread *t = slub_thread();
-	struct slub_cpu *c = get_cpu_slab(s, t);
-	void *object = c->freelist;
-	struct slab *slab = c->slab;
+	struct slub_event ev;
 
-	if (unlikely(!object || !slab || (node >= 0 && slab->node != node))) {
-		object = ___slab_alloc(s, node, c);
-		if (unlikely(!object))
-			return NULL;
-	} else {
-		c->freelist = get_freepointer(s, object);
-		stat(c, SLUB_ALLOC_FASTPATH);
-	}
-	if (unlikely(slub_wants(SLUB_EV_ALLOC))) {
-		struct slub_event ev;
-		struct slab *os = slub_virt_to_slab(object);
-		ev_init(&ev, SLUB_EV_ALLOC, s, c, os);
-		ev.object = (uint64_t)(uintptr_t)object;
-		ev.size = s->object_size;
-		slub_emit(&ev);
-	}
-	return object;
+	if (!slab)
+		slab = slub_virt_to_slab(object);
+	ev_init(&ev, type, s, c, slab);
+	ev.object = (uint64_t)(uintptr_t)object;
+	ev.size = s->object_size;
+	slub_emit(&ev);
 }
 
-/* slab_free(): push on the cpu freelist when the object is of the cpu
- * slab, else __slab_free. */
+void slub_free_double(struct slub_cache *s, struct slab *slab, void *object)
+{
+	slub_report(s, slab, object, SLUB_ERR_DOUBLE_FREE, "object heads the cpu freelist");
+}
+
+void *slab_alloc_node(struct slub_cache *s, int node)
+{
+	return slab_alloc_fast(s, node);
+}
+
 void slab_free(struct slub_cache *s, struct slab *slab, void *object)
 {
-	struct slub_thread *t = slub_thread();
-	struct slub_cpu *c = get_cpu_slab(s, t);
-
-	if (unlikely(slub_wants(SLUB_EV_FREE))) {
-		struct slub_event ev;
-		ev_init(&ev, SLUB_EV_FREE, s, c, slab);
-		ev.object = (uint64_t)(uintptr_t)object;
-		ev.size = s->object_size;
-		slub_emit(&ev);
-	}
-	if (likely(slab == c->slab)) {
-		void *head = c->freelist;
-		if (unlikely(object == head)) {
-			/* The hardened-freelist check: freeing the object that
-			 * heads the freelist is a double free. */
-			slub_report(s, slab, object, SLUB_ERR_DOUBLE_FREE, "object heads the cpu freelist");
-			return;
-		}
-		set_freepointer(s, object, head);
-		barrier(); /* a fork snapshot never sees the push before the link */
-		c->freelist = object;
-		stat(c, SLUB_FREE_FASTPATH);
-		return;
-	}
-	__slab_free(s, slab, object, object, 1, c);
+	slab_free_fast(s, slab, object);
 }
 
 /* ---- flushing ---- */

@@ -21,8 +21,6 @@ SLUB_INTERNAL void emit_word(unsigned type, struct slub_cache *s, struct slub_cp
 			     struct slab *slab, const struct slab_word *old,
 			     const struct slab_word *new, enum slub_site site, int locked,
 			     int owner_old, int owner_new, int dest);
-SLUB_INTERNAL void __slab_free(struct slub_cache *s, struct slab *slab, void *head, void *tail,
-			       unsigned cnt, struct slub_cpu *c);
 
 void __slab_free(struct slub_cache *s, struct slab *slab, void *head, void *tail, unsigned cnt,
 		 struct slub_cpu *c)

@@ -315,6 +315,12 @@ static inline void stat_add(uint64_t *p, uint64_t v) { (void)p; (void)v; }
 #endif
 
 SLUB_INTERNAL void *slab_alloc_node(struct slub_cache *s, int node);
+SLUB_INTERNAL void __slab_free(struct slub_cache *s, struct slab *slab, void *head, void *tail,
+			       unsigned cnt, struct slub_cpu *c);
+SLUB_INTERNAL void slub_emit_object(unsigned type, struct slub_cache *s, struct slub_cpu *c,
+				    struct slab *slab, void *object) __attribute__((noinline, cold));
+SLUB_INTERNAL void slub_free_double(struct slub_cache *s, struct slab *slab, void *object)
+	__attribute__((noinline, cold));
 SLUB_INTERNAL void slab_free(struct slub_cache *s, struct slab *slab, void *object);
 SLUB_INTERNAL void *___slab_alloc(struct slub_cache *s, int node, struct slub_cpu *c);
 SLUB_INTERNAL void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist,
@@ -404,7 +410,16 @@ SLUB_INTERNAL void witness_acquire(unsigned rank);
 SLUB_INTERNAL void witness_release(unsigned rank);
 
 /* ---- cache.c ---- */
-SLUB_INTERNAL struct slub_cache *kmalloc_slab(size_t size);
+SLUB_INTERNAL extern const uint8_t slub_size_index[25];
+/* kmalloc_slab(): the kernel's size_index[] for <= 192 bytes (8-byte
+ * steps), then powers of two up to 8 KiB.  size <= 8192. */
+static inline struct slub_cache *kmalloc_slab(size_t size)
+{
+	if (size <= 192)
+		return slub_kmalloc_caches[slub_size_index[(size + 7) >> 3]];
+	/* 256 -> 7, 512 -> 8, ... 8192 -> 12 */
+	return slub_kmalloc_caches[63 - __builtin_clzl(size - 1)];
+}
 SLUB_INTERNAL struct slab *slub_object_slab(struct slub_cache *s, void *obj, const char *where);
 SLUB_INTERNAL size_t slub_collect_slabs(struct slub_cache *s, struct slab **out, size_t max);
 SLUB_INTERNAL void slub_caches_lock_take(void);

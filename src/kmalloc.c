@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "internal.h"
+#include "fastpath.h"
 
 #include <errno.h>
 
@@ -17,7 +18,7 @@ static inline void *kmalloc_node(size_t size, int node)
 		slub_init();
 	if (likely(size <= SLUB_KMALLOC_MAX_CACHE_SIZE)) {
 		struct slub_cache *s = kmalloc_slab(size);
-		void *p = slab_alloc_node(s, node);
+		void *p = slab_alloc_fast(s, node);
 		if (unlikely(!p)) {
 			errno = ENOMEM;
 			return NULL;
@@ -38,28 +39,35 @@ void *slub_malloc_node(size_t size, int node)
 	return kmalloc_node(size, node >= 0 && node < slub_nodes ? node : -1);
 }
 
-void slub_free(void *ptr)
+SLUB_INTERNAL bool slub_huge_free(void *p);
+
+/*
+ * Free ptr if it is ours.  Returns false, touching and reporting nothing,
+ * when the page layer does not know the pointer at all; true when it was
+ * freed or when a report said what was wrong with it.
+ */
+static inline __attribute__((always_inline)) bool kfree(void *ptr)
 {
-	if (unlikely(!ptr))
-		return;
 	struct slab *slab = slub_virt_to_slab(ptr);
+
 	if (likely(slab && slab->kind == SLAB_KIND_SLAB)) {
 		struct slub_cache *s = READ_ONCE(slab->cache);
 		if (likely(s)) {
 			unsigned idx = obj_to_index(s, slab, ptr);
 			if (likely(slab->base + (size_t)idx * s->size == (char *)ptr &&
 				   idx < s->objects)) {
-				slab_free(s, slab, ptr);
-				return;
+				slab_free_fast(s, slab, ptr);
+				return true;
 			}
 		}
 		int saved = errno;
 		slub_object_slab(NULL, ptr, "free"); /* reports what is wrong */
 		errno = saved;
-		return;
+		return true;
 	}
 	int saved = errno;
-	if (slab && slab->kind == SLAB_KIND_LARGE) {
+	bool ours = true;
+	if (slab) {
 		if ((char *)ptr == slab->base + slab->large_offset)
 			slub_large_free(slab, ptr);
 		else
@@ -68,9 +76,28 @@ void slub_free(void *ptr)
 				    (unsigned long)(uintptr_t)ptr,
 				    (unsigned long)(uintptr_t)slab->base);
 	} else {
-		slub_large_free(NULL, ptr);
+		ours = slub_huge_free(ptr);
 	}
 	errno = saved;
+	return ours;
+}
+
+void slub_free(void *ptr)
+{
+	if (unlikely(!ptr))
+		return;
+	if (unlikely(!kfree(ptr))) {
+		int saved = errno;
+		slub_report_foreign(ptr, "free");
+		errno = saved;
+	}
+}
+
+int slub_try_free(void *ptr)
+{
+	if (!ptr)
+		return 1;
+	return kfree(ptr);
 }
 
 void *slub_calloc(size_t nmemb, size_t size)

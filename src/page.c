@@ -57,7 +57,9 @@ struct huge_entry {
 };
 
 static uint32_t pages_lock;
-static uint64_t *segmap;           /* one bit per segment-sized chunk */
+/* One bit per segment-sized chunk of the 47-bit address space: 4 MiB of
+ * .bss, of which only the pages covering our segments are ever touched. */
+static uint64_t segmap[SEGMAP_BITS / 64];
 static struct segment *segments;
 static unsigned long nr_segments, dirty_pages;
 static struct huge_entry *huge_tab;
@@ -81,28 +83,11 @@ void slub_page_fail_after(long n)
 	slub_os_fail_after(n);
 }
 
-static bool segmap_init(void)
-{
-	if (likely(__atomic_load_n(&segmap, __ATOMIC_ACQUIRE)))
-		return true;
-	void *m = mmap(NULL, SEGMAP_BITS / 8, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (m == MAP_FAILED)
-		return false;
-	void *expected = NULL;
-	if (!__atomic_compare_exchange_n(&segmap, &expected, m, false,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		munmap(m, SEGMAP_BITS / 8);
-	return true;
-}
-
 static inline bool segmap_test(uintptr_t chunk)
 {
-	uint64_t *m = __atomic_load_n(&segmap, __ATOMIC_ACQUIRE);
-
-	if (unlikely(!m) || chunk >= SEGMAP_BITS)
+	if (unlikely(chunk >= SEGMAP_BITS))
 		return false;
-	return (__atomic_load_n(&m[chunk / 64], __ATOMIC_ACQUIRE) >> (chunk % 64)) & 1;
+	return (__atomic_load_n(&segmap[chunk / 64], __ATOMIC_ACQUIRE) >> (chunk % 64)) & 1;
 }
 
 static void segmap_set(uintptr_t chunk)
@@ -127,8 +112,6 @@ static void bits_assign(uint64_t *map, unsigned start, unsigned n, bool v)
 
 static struct segment *segment_new(void)
 {
-	if (!segmap_init())
-		return NULL;
 	struct segment *seg = slub_os_map(SEG_SIZE, SEG_SIZE);
 	if (!seg)
 		return NULL;
@@ -399,7 +382,8 @@ void *slub_large_alloc(size_t size, size_t align)
 }
 
 /* Returns true if p was a huge allocation (and frees it). */
-static bool huge_free(void *p)
+SLUB_INTERNAL bool slub_huge_free(void *p);
+bool slub_huge_free(void *p)
 {
 	pages_lock_take();
 	struct huge_entry *e = huge_find_locked(p);
@@ -435,7 +419,7 @@ void slub_large_free(struct slab *d, void *p)
 		slub_pages_free(d);
 		return;
 	}
-	if (!huge_free(p))
+	if (!slub_huge_free(p))
 		slub_report_foreign(p, "free");
 }
 

@@ -69,6 +69,11 @@ SLUB_API size_t slub_usable_size(const void *ptr);
 SLUB_API void *slub_aligned_alloc(size_t align, size_t size);
 SLUB_API int slub_posix_memalign(void **out, size_t align, size_t size);
 SLUB_API void *slub_malloc_node(size_t size, int node);
+/* free() for callers that handle foreign memory themselves (the malloc
+ * shim): frees ptr and returns 1 when it is a slubtrace pointer (a bad one
+ * is reported); returns 0 without touching or reporting anything when the
+ * page layer does not know ptr.  NULL returns 1. */
+SLUB_API int slub_try_free(void *ptr);
 
 /* ---- ownership ---- */
 enum slub_owner_kind {
