@@ -54,6 +54,36 @@ void ev_word(struct slub_word *dst, const struct slab_word *w, int owner)
 	dst->seq = w->c.seq;
 }
 
+/*
+ * The kmalloc caches are created at the first malloc, usually before
+ * LTTng-UST has registered the probes: their cache_create events reach no
+ * session.  The first traced event of the process therefore announces every
+ * existing cache (cache_create with reason 1) so the trace names them.
+ */
+static int caches_announced;
+
+static int announce_one(struct slub_cache *s, void *arg)
+{
+	struct slub_event ev;
+
+	(void)arg;
+	ev_init(&ev, SLUB_EV_CACHE_CREATE, s, NULL, NULL);
+	ev.info = &s->info;
+	ev.reason = 1;
+	ev.tid = slub_self ? slub_self->tid : slub_os_tid();
+	slub_trace_emit(&ev);
+	return 0;
+}
+
+static void announce_caches(void)
+{
+	int zero = 0;
+
+	if (__atomic_compare_exchange_n(&caches_announced, &zero, 1, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		slub_for_each_cache(announce_one, NULL);
+}
+
 void slub_emit(struct slub_event *ev)
 {
 	struct slub_thread *t = slub_self;
@@ -66,8 +96,12 @@ void slub_emit(struct slub_event *ev)
 		if (fn)
 			fn(ev, arg);
 	}
-	if (slub_tp_enabled(ev->type))
+	if (slub_tp_enabled(ev->type)) {
+		if (unlikely(!__atomic_load_n(&caches_announced, __ATOMIC_ACQUIRE)) &&
+		    slub_tp_enabled(SLUB_EV_CACHE_CREATE))
+			announce_caches();
 		slub_trace_emit(ev);
+	}
 }
 
 /* ---- names: the same strings as the trace ---- */

@@ -147,6 +147,8 @@ struct slub_cache_info {
  *  reason    deactivate: slub_deactivate_reason; error: slub_error_kind
  *  lock_seq  lock events: acquisition number of that lock; list ops: the
  *            acquisition under which they ran
+
+ *  reason    cache_create: 0 created now, 1 announced (created before tracing)
  *  count     deactivate: cpu freelist objects returned; cpu_partial_put:
  *            pobjects on the chain; cpu_partial_drain: slabs on the chain;
  *            cache_destroy: objects still in use; thread_flush: slabs flushed
