@@ -238,7 +238,7 @@ void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, st
 	struct slab_word old, new;
 	bool locked;
 
-	if (READ_ONCE(slab->word.freelist)) {
+	if (slab_word_read(slab).freelist) {
 		stat(c, SLUB_DEACTIVATE_REMOTE_FREES);
 		tail = SLUB_DEST_TAIL;
 	}

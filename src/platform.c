@@ -98,6 +98,11 @@ unsigned slub_os_ncpus(void)
 
 /* ---- the slab word ---- */
 
+/* SLUB_DWCAS=0: a writer parks this in the freelist half while it
+ * changes the two halves, so a reader never pairs new counters with the
+ * old freelist. */
+#define DWORD_BUSY ((void *)1)
+
 struct slub_dword slub_dword_read(struct slub_dword *word)
 {
 	struct slub_dword w;
@@ -108,7 +113,7 @@ struct slub_dword slub_dword_read(struct slub_dword *word)
 		w.counters = __atomic_load_n(&word->counters, __ATOMIC_ACQUIRE);
 		/* Every update bumps the seq in the counters, so equal counters
 		 * around the freelist load mean the pair was not torn. */
-		if (w.counters == c)
+		if (w.counters == c && (SLUB_DWCAS || w.freelist != DWORD_BUSY))
 			return w;
 	}
 }
@@ -149,8 +154,10 @@ bool slub_dwcas(struct slub_dword *word, struct slub_dword *expected,
 	cur.counters = __atomic_load_n(&word->counters, __ATOMIC_RELAXED);
 	ok = cur.freelist == expected->freelist && cur.counters == expected->counters;
 	if (ok) {
-		/* counters first: a reader that sees the new freelist also
-		 * sees the new seq and retries until both are stable. */
+		/* Park the freelist, change the counters (seq), then publish the
+		 * freelist: a reader sees either the old pair or, with the new
+		 * counters, the busy mark or the new freelist. */
+		__atomic_store_n(&word->freelist, DWORD_BUSY, __ATOMIC_RELEASE);
 		__atomic_store_n(&word->counters, desired.counters, __ATOMIC_RELEASE);
 		__atomic_store_n(&word->freelist, desired.freelist, __ATOMIC_RELEASE);
 	} else {

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_api: one section per function of include/slub/slub.h, driven through
+ * the public API only.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <slub/slub.h>
+
+#include "testutil.h"
+
+static void expect_create_einval(const char *what, const char *name, size_t size,
+				 size_t align, unsigned flags)
+{
+	struct slub_cache *s;
+
+	errno = 0;
+	s = slub_cache_create(name, size, align, flags, NULL);
+	CHECK(s == NULL, "%s: slub_cache_create returned %p, want NULL", what, (void *)s);
+	CHECK(errno == EINVAL, "%s: errno %d (%s), want EINVAL", what, errno, strerror(errno));
+	if (s)
+		slub_cache_destroy(s);
+}
+
+static void test_create_bad_args(void)
+{
+	expect_create_einval("NULL name", NULL, 64, 0, 0);
+	expect_create_einval("size 0", "api-size0", 0, 0, 0);
+	expect_create_einval("size 2^24", "api-16m", (size_t)1 << 24, 0, 0);
+	expect_create_einval("size 2^40", "api-huge", (size_t)1 << 40, 0, 0);
+	expect_create_einval("size SIZE_MAX", "api-sizemax", SIZE_MAX, 0, 0);
+	expect_create_einval("align 3", "api-align3", 64, 3, 0);
+	expect_create_einval("align 24", "api-align24", 64, 24, 0);
+	expect_create_einval("align 96", "api-align96", 64, 96, 0);
+}
+
+static void test_alloc_free_contents(void)
+{
+	enum { N = 2000 };
+	static unsigned char *objs[N];
+	struct slub_cache *s = slub_cache_create("api-basic", 72, 0, 0, NULL);
+
+	if (!CHECK(s != NULL, "errno %d", errno))
+		return;
+	CHECK(strcmp(slub_cache_name(s), "api-basic") == 0, "name '%s'", slub_cache_name(s));
+	CHECK_EQ(slub_cache_object_size(s), 72);
+
+	for (int i = 0; i < N; i++) {
+		objs[i] = slub_cache_alloc(s);
+		if (!CHECK(objs[i] != NULL, "alloc %d: errno %d", i, errno))
+			return;
+		CHECK((uintptr_t)objs[i] % 8 == 0, "obj %p not 8-aligned", (void *)objs[i]);
+		memset(objs[i], i & 0xff, 72);
+	}
+	/* Distinct and non-overlapping. */
+	for (int i = 0; i < N; i++) {
+		for (int k = 0; k < 72; k++)
+			if (objs[i][k] != (unsigned char)(i & 0xff)) {
+				CHECK(0, "obj %d byte %d = %#x, want %#x (overlap or corruption)",
+				      i, k, objs[i][k], i & 0xff);
+				break;
+			}
+	}
+	/* Free every other one, reallocate, recheck the survivors. */
+	for (int i = 0; i < N; i += 2)
+		slub_cache_free(s, objs[i]);
+	for (int i = 0; i < N; i += 2) {
+		objs[i] = slub_cache_alloc(s);
+		CHECK(objs[i] != NULL, "realloc %d", i);
+		if (objs[i])
+			memset(objs[i], 0xee, 72);
+	}
+	for (int i = 1; i < N; i += 2)
+		for (int k = 0; k < 72; k++)
+			if (objs[i][k] != (unsigned char)(i & 0xff)) {
+				CHECK(0, "survivor %d byte %d = %#x", i, k, objs[i][k]);
+				break;
+			}
+	for (int i = 0; i < N; i++)
+		if (objs[i])
+			slub_cache_free(s, objs[i]);
+	CHECK_EQ(slub_validate(s), 0);
+	CHECK_EQ(slub_cache_destroy(s), 0);
+}
+
+static unsigned long ctor_calls;
+#define CTOR_SIZE 48
+static void ctor_fill(void *p)
+{
+	__atomic_fetch_add(&ctor_calls, 1, __ATOMIC_RELAXED);
+	memset(p, 0xc7, CTOR_SIZE);
+}
+
+static void test_ctor(void)
+{
+	struct slub_cache *s = slub_cache_create("api-ctor", CTOR_SIZE, 0, 0, ctor_fill);
+	struct slub_stats st;
+	unsigned char *p, *q;
+	unsigned long after_first;
+
+	if (!CHECK(s != NULL, "errno %d", errno))
+		return;
+	CHECK_EQ(ctor_calls, 0);
+	p = slub_cache_alloc(s);
+	if (!CHECK(p != NULL, ""))
+		return;
+	after_first = ctor_calls;
+	CHECK_EQ(slub_cache_stats(s, &st), 0);
+	/* Kernel semantics: the ctor runs for every object when the slab is
+	 * carved, not on each allocation. */
+	CHECK(after_first == st.objects && after_first > 1,
+	      "ctor ran %lu times after the first alloc, slab objects %llu",
+	      after_first, (unsigned long long)st.objects);
+	for (int k = 0; k < CTOR_SIZE; k++)
+		if (p[k] != 0xc7) {
+			CHECK(0, "fresh object byte %d = %#x, ctor wrote 0xc7", k, p[k]);
+			break;
+		}
+	q = slub_cache_alloc(s);
+	CHECK(q != NULL && q[0] == 0xc7 && q[CTOR_SIZE - 1] == 0xc7, "second object not constructed");
+	CHECK_EQ(ctor_calls, after_first);
+	slub_cache_free(s, p);
+	p = slub_cache_alloc(s);
+	CHECK_EQ(ctor_calls, after_first);
+	/* The ctor's state survives free/alloc: the free pointer must live
+	 * outside a constructed object, as in SLUB. */
+	CHECK(p && p[0] == 0xc7 && p[CTOR_SIZE / 2] == 0xc7 && p[CTOR_SIZE - 1] == 0xc7,
+	      "reallocated object lost the ctor pattern: %#x %#x %#x",
+	      p ? p[0] : 0, p ? p[CTOR_SIZE / 2] : 0, p ? p[CTOR_SIZE - 1] : 0);
+	slub_cache_free(s, p);
+	slub_cache_free(s, q);
+	CHECK_EQ(slub_cache_destroy(s), 0);
+}
+
+static void check_align(const char *name, size_t size, size_t align, unsigned flags,
+			size_t want)
+{
+	enum { N = 300 };
+	void *objs[N];
+	struct slub_cache *s = slub_cache_create(name, size, align, flags, NULL);
+	int bad = 0;
+
+	if (!CHECK(s != NULL, "%s: errno %d", name, errno))
+		return;
+	for (int i = 0; i < N; i++) {
+		objs[i] = slub_cache_alloc(s);
+		if (!objs[i] || (uintptr_t)objs[i] % want) {
+			if (!bad++)
+				CHECK(0, "%s: object %p not %zu-aligned", name, objs[i], want);
+		}
+		if (objs[i])
+			memset(objs[i], 0x5a, size);
+	}
+	CHECK_EQ(bad, 0);
+	for (int i = 0; i < N; i++)
+		if (objs[i])
+			slub_cache_free(s, objs[i]);
+	CHECK_EQ(slub_validate(s), 0);
+	CHECK_EQ(slub_cache_destroy(s), 0);
+}
+
+static void test_alignment(void)
+{
+	check_align("api-al8", 20, 8, 0, 8);
+	check_align("api-al16", 20, 16, 0, 16);
+	check_align("api-al32", 40, 32, 0, 32);
+	check_align("api-al64", 8, 64, 0, 64);
+	check_align("api-al128", 100, 128, 0, 128);
+	check_align("api-al256", 300, 256, 0, 256);
+	check_align("api-al4096", 64, 4096, 0, 4096);
+	check_align("api-hwcache", 48, 0, SLUB_F_HWCACHE_ALIGN, 64);
+	check_align("api-hwcache-big", 200, 0, SLUB_F_HWCACHE_ALIGN, 64);
+	check_align("api-odd", 13, 0, 0, sizeof(void *));
+}
+
+static void test_shrink(void)
+{
+	enum { N = 4000 };
+	static void *objs[N];
+	struct slub_cache *s = slub_cache_create("api-shrink", 256, 0, 0, NULL);
+	struct slub_stats before, after;
+	int ret;
+
+	if (!CHECK(s != NULL, "errno %d", errno))
+		return;
+	for (int i = 0; i < N; i++)
+		objs[i] = slub_cache_alloc(s);
+	for (int i = 0; i < N; i++)
+		slub_cache_free(s, objs[i]);
+	CHECK_EQ(slub_cache_stats(s, &before), 0);
+	CHECK(before.slabs > 1, "slabs %llu after %d allocs of 256", (unsigned long long)before.slabs, N);
+	ret = slub_cache_shrink(s);
+	CHECK_EQ(slub_cache_stats(s, &after), 0);
+	CHECK(ret > 0, "shrink of a cache of empty slabs discarded %d", ret);
+	CHECK_EQ(ret, after.item[SLUB_FREE_SLAB] - before.item[SLUB_FREE_SLAB]);
+	CHECK_EQ(after.slabs, 0);
+	CHECK_EQ(after.objects_inuse, 0);
+	CHECK_EQ(slub_cache_shrink(s), 0);
+	/* Still usable after shrinking. */
+	objs[0] = slub_cache_alloc(s);
+	CHECK(objs[0] != NULL, "alloc after shrink");
+	slub_cache_free(s, objs[0]);
+	CHECK_EQ(slub_validate(s), 0);
+	CHECK_EQ(slub_cache_destroy(s), 0);
+}
+
+static void test_destroy(void)
+{
+	struct slub_cache *s = slub_cache_create("api-destroy-live", 32, 0, 0, NULL);
+	struct slub_cache *e = slub_cache_create("api-destroy-empty", 32, 0, 0, NULL);
+	char *live[3];
+	long n;
+
+	if (!CHECK(s && e, "errno %d", errno))
+		return;
+	CHECK_EQ(slub_cache_destroy(e), 0);
+
+	for (int i = 0; i < 3; i++) {
+		live[i] = slub_cache_alloc(s);
+		if (!CHECK(live[i] != NULL, "alloc %d", i))
+			return;
+		snprintf(live[i], 32, "live object %d", i);
+	}
+	{
+		void *x = slub_cache_alloc(s);
+
+		slub_cache_free(s, x);
+	}
+	n = slub_cache_destroy(s);
+	CHECK_EQ(n, 3);
+	for (int i = 0; i < 3; i++) {
+		char want[32];
+		snprintf(want, sizeof(want), "live object %d", i);
+		CHECK(strcmp(live[i], want) == 0, "kept object %d reads '%.31s'", i, live[i]);
+		memset(live[i], 0x11, 32); /* still writable */
+	}
+	{
+		struct slub_ptr_info info;
+		slub_ptr_lookup(live[0], &info);
+		CHECK(info.kind == SLUB_OWNER_SLAB, "kept object kind %d", info.kind);
+	}
+}
+
+static void test_identity(void)
+{
+	struct slub_cache *a = slub_cache_create("api-id-a", 24, 0, 0, NULL);
+	struct slub_cache *b = slub_cache_create("api-id-b", 1000, 0, 0, NULL);
+
+	if (!CHECK(a && b, "errno %d", errno))
+		return;
+	CHECK(slub_cache_id(a) != slub_cache_id(b), "ids %u %u", slub_cache_id(a), slub_cache_id(b));
+	CHECK(strcmp(slub_cache_name(a), "api-id-a") == 0, "'%s'", slub_cache_name(a));
+	CHECK(strcmp(slub_cache_name(b), "api-id-b") == 0, "'%s'", slub_cache_name(b));
+	CHECK_EQ(slub_cache_object_size(a), 24);
+	CHECK_EQ(slub_cache_object_size(b), 1000);
+	CHECK(slub_nr_nodes() >= 1 && slub_nr_nodes() <= SLUB_MAX_NODES, "nodes %d", slub_nr_nodes());
+	CHECK_EQ(slub_cache_destroy(a), 0);
+	CHECK_EQ(slub_cache_destroy(b), 0);
+}
+
+static int global_var[16];
+
+static void test_ptr_lookup(void)
+{
+	struct slub_cache *s = slub_cache_create("api-lookup", 100, 0, 0, NULL);
+	struct slub_ptr_info info, info2;
+	char *p, *q, *big;
+	int local = 0;
+	void *heap;
+
+	if (!CHECK(s != NULL, "errno %d", errno))
+		return;
+	p = slub_cache_alloc(s);
+	q = slub_cache_alloc(s);
+	memset(&info, 0xff, sizeof(info));
+	slub_ptr_lookup(p, &info);
+	CHECK(info.kind == SLUB_OWNER_SLAB, "kind %d", info.kind);
+	CHECK(info.cache == s, "cache %p, want %p", (void *)info.cache, (void *)s);
+	CHECK(info.object == p, "object %p, want %p", info.object, (void *)p);
+	CHECK(info.start == 1, "start %d", info.start);
+	CHECK(info.usable >= 100, "usable %zu", info.usable);
+	CHECK(info.slab != NULL && (char *)info.slab <= p, "slab %p obj %p", info.slab, (void *)p);
+
+	memset(&info2, 0xff, sizeof(info2));
+	slub_ptr_lookup(p + 37, &info2);
+	CHECK(info2.kind == SLUB_OWNER_SLAB, "interior kind %d", info2.kind);
+	CHECK(info2.object == p, "interior object %p, want %p", info2.object, (void *)p);
+	CHECK(info2.start == 0, "interior start %d", info2.start);
+	CHECK(info2.index == info.index, "interior index %zu vs %zu", info2.index, info.index);
+	CHECK(info2.slab == info.slab, "interior slab %p vs %p", info2.slab, info.slab);
+	CHECK(info2.usable == info.usable - 37, "interior usable %zu, object usable %zu",
+	      info2.usable, info.usable);
+
+	slub_ptr_lookup(q, &info2);
+	CHECK(info2.kind == SLUB_OWNER_SLAB && info2.object == q && info2.start == 1,
+	      "second object kind %d object %p", info2.kind, info2.object);
+	if (info2.slab == info.slab)
+		CHECK(info2.index != info.index, "two objects share index %zu", info.index);
+
+	big = slub_malloc(1 << 20);
+	CHECK(big != NULL, "malloc 1 MiB");
+	slub_ptr_lookup(big, &info);
+	CHECK(info.kind == SLUB_OWNER_LARGE, "large kind %d", info.kind);
+	CHECK(info.object == big && info.start == 1, "large object %p want %p", info.object, (void *)big);
+	CHECK(info.usable >= (1 << 20), "large usable %zu", info.usable);
+	slub_ptr_lookup(big + 4096 * 3 + 5, &info);
+	CHECK(info.kind == SLUB_OWNER_LARGE && info.object == big && info.start == 0,
+	      "large interior kind %d object %p start %d", info.kind, info.object, info.start);
+
+	slub_ptr_lookup(&local, &info);
+	CHECK(info.kind == SLUB_OWNER_NONE, "stack pointer kind %d", info.kind);
+	slub_ptr_lookup(global_var, &info);
+	CHECK(info.kind == SLUB_OWNER_NONE, "global pointer kind %d", info.kind);
+	heap = malloc(64);
+	slub_ptr_lookup(heap, &info);
+	CHECK(info.kind == SLUB_OWNER_NONE, "glibc heap pointer kind %d", info.kind);
+	free(heap);
+	slub_ptr_lookup(NULL, &info);
+	CHECK(info.kind == SLUB_OWNER_NONE, "NULL kind %d", info.kind);
+
+	slub_free(big);
+	slub_cache_free(s, p);
+	slub_cache_free(s, q);
+	CHECK_EQ(slub_cache_destroy(s), 0);
+}
+
+static int count_cache(struct slub_cache *s, void *arg)
+{
+	int *n = arg;
+
+	if (strncmp(slub_cache_name(s), "api-each", 8) == 0)
+		(*n)++;
+	return 0;
+}
+
+static int stop_first(struct slub_cache *s __attribute__((unused)), void *arg)
+{
+	(*(int *)arg)++;
+	return 1;
+}
+
+static void test_stats_and_misc(void)
+{
+	struct slub_cache *s = slub_cache_create("api-each-1", 64, 0, 0, NULL);
+	struct slub_cache *t = slub_cache_create("api-each-2", 64, 0, 0, NULL);
+	struct slub_stats st;
+	void *p;
+	int n = 0;
+	FILE *f;
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (!CHECK(s && t, "errno %d", errno))
+		return;
+	slub_for_each_cache(count_cache, &n);
+	CHECK_EQ(n, 2);
+	n = 0;
+	slub_for_each_cache(stop_first, &n);
+	CHECK_EQ(n, 1);
+
+	errno = 0;
+	CHECK(slub_cache_stats(NULL, &st) == -1 && errno == EINVAL, "stats(NULL) errno %d", errno);
+
+	p = slub_cache_alloc(s);
+	slub_cache_free(s, p);
+	CHECK_EQ(slub_cache_stats(s, &st), 0);
+	CHECK(st.item[SLUB_ALLOC_FASTPATH] + st.item[SLUB_ALLOC_SLOWPATH] == 1,
+	      "alloc paths %llu + %llu", (unsigned long long)st.item[SLUB_ALLOC_FASTPATH],
+	      (unsigned long long)st.item[SLUB_ALLOC_SLOWPATH]);
+	CHECK(st.item[SLUB_FREE_FASTPATH] + st.item[SLUB_FREE_SLOWPATH] == 1,
+	      "free paths %llu + %llu", (unsigned long long)st.item[SLUB_FREE_FASTPATH],
+	      (unsigned long long)st.item[SLUB_FREE_SLOWPATH]);
+	CHECK_EQ(st.item[SLUB_ALLOC_SLAB], 1);
+
+	for (unsigned i = 0; i < SLUB_NR_STAT_ITEMS; i++)
+		CHECK(slub_stat_name(i) && slub_stat_name(i)[0], "stat name %u", i);
+	CHECK(strcmp(slub_stat_name(SLUB_ALLOC_FASTPATH), "alloc_fastpath") == 0,
+	      "'%s'", slub_stat_name(SLUB_ALLOC_FASTPATH));
+
+	f = open_memstream(&buf, &len);
+	slub_print_slabinfo(f, s);
+	fclose(f);
+	CHECK(buf && strstr(buf, "api-each-1"), "slabinfo does not name the cache: '%.200s'", buf);
+	free(buf);
+
+	slub_thread_flush();
+	CHECK_EQ(slub_validate(s), 0);
+	CHECK_EQ(slub_validate_all(), 0);
+	CHECK_EQ(slub_error_count(), 0);
+
+	slub_set_variant(SLUB_VAR_KEEP_OLDPAGE);
+	CHECK_EQ(slub_variant(), SLUB_VAR_KEEP_OLDPAGE);
+	slub_set_variant(0);
+	CHECK_EQ(slub_variant(), 0);
+
+	CHECK_EQ(slub_cache_destroy(s), 0);
+	CHECK_EQ(slub_cache_destroy(t), 0);
+}
+
+int main(void)
+{
+	slub_init();
+	slub_init(); /* idempotent */
+
+	test_create_bad_args();
+	test_identity();
+	test_alloc_free_contents();
+	test_ctor();
+	test_alignment();
+	test_shrink();
+	test_destroy();
+	test_ptr_lookup();
+	test_stats_and_misc();
+	return test_summary("test_api");
+}

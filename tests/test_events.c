@@ -1,0 +1,677 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_events: the in-process event stream against the allocator's own
+ * rules and counters.
+ *
+ * An observer copies every event (all types, alloc/free included) into a
+ * preallocated buffer; it never calls the allocator.  A multi-threaded
+ * workload on two emulated nodes, with remote frees and thread churn, runs
+ * in phases; after each the recording is checked:
+ *   a) per slab, the slab-word events sorted by seq form an unbroken chain;
+ *   b) frozen changes only by freeze (0 -> 1) and unfreeze (1 -> 0);
+ *   c) per thread, list_lock acquire/release pair up, every list operation
+ *      runs under the lock of its node, each lock's acquisitions are
+ *      numbered one by one;
+ *   d) event counts equal the CONFIG_SLUB_STATS-style counters;
+ *   e) the workload really did remote frees, cpu partial drains and (with
+ *      the widened race window) failed slab-word CAS;
+ *   f) the historical variants keep a)-d); the injected faults are caught:
+ *      an unlocked list operation by c), a lost update by a).
+ *
+ *   test_events [-t threads] [-o ops per thread]
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <slub/slub.h>
+
+#include "testutil.h"
+
+#define EVCAP (4ul << 20)
+#define NCACHES 3
+#define BOX_CAP 4096
+
+static struct slub_event *evbuf;
+static unsigned long evlen;
+
+static void observe(const struct slub_event *ev, void *arg)
+{
+	unsigned long i = __atomic_fetch_add(&evlen, 1, __ATOMIC_RELAXED);
+
+	(void)arg;
+	if (i < EVCAP)
+		evbuf[i] = *ev;
+}
+
+/* ---- the workload ---- */
+
+struct phase {
+	const char *name;
+	unsigned variant;
+	int threads;
+	int ops;
+	int generations;
+};
+
+struct box_item {
+	void *p;
+	int cache;
+};
+
+static struct slub_cache *caches[NCACHES];
+static pthread_mutex_t box_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct box_item box[BOX_CAP];
+static int box_n;
+static int nr_nodes;
+
+struct worker {
+	pthread_t th;
+	uint64_t rng;
+	int ops;
+};
+
+#define LOCAL 256
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct box_item local[LOCAL];
+	int n = 0;
+
+	for (int i = 0; i < w->ops; i++) {
+		uint64_t r = test_rand(&w->rng);
+		unsigned op = r % 100;
+
+		if (op < 45 && n < LOCAL) {
+			int c = (r >> 8) % NCACHES;
+			int node = (int)((r >> 16) % (nr_nodes + 1)) - 1;
+			void *p = (r >> 24) % 4 ? slub_cache_alloc(caches[c])
+						: slub_cache_alloc_node(caches[c], node);
+
+			if (!CHECK(p != NULL, "alloc from %s: errno %d", slub_cache_name(caches[c]), errno))
+				continue;
+			memset(p, 0x77, 16);
+			local[n].p = p;
+			local[n].cache = c;
+			n++;
+		} else if (op < 65 && n > 0) {
+			int k = (r >> 8) % n;
+
+			slub_cache_free(caches[local[k].cache], local[k].p);
+			local[k] = local[--n];
+		} else if (op < 82 && n > 0) {
+			int k = (r >> 8) % n;
+
+			pthread_mutex_lock(&box_lock);
+			if (box_n < BOX_CAP) {
+				box[box_n++] = local[k];
+				local[k] = local[--n];
+			}
+			pthread_mutex_unlock(&box_lock);
+		} else {
+			struct box_item it = { NULL, 0 };
+
+			pthread_mutex_lock(&box_lock);
+			if (box_n > 0) {
+				int k = (r >> 8) % box_n;
+
+				it = box[k];
+				box[k] = box[--box_n];
+			}
+			pthread_mutex_unlock(&box_lock);
+			if (it.p)
+				slub_cache_free(caches[it.cache], it.p);
+		}
+	}
+	/* Half of what is left goes to the next generation. */
+	while (n > 0) {
+		struct box_item it = local[--n];
+		int kept = 0;
+
+		if (n & 1) {
+			pthread_mutex_lock(&box_lock);
+			if (box_n < BOX_CAP) {
+				box[box_n++] = it;
+				kept = 1;
+			}
+			pthread_mutex_unlock(&box_lock);
+		}
+		if (!kept)
+			slub_cache_free(caches[it.cache], it.p);
+	}
+	return NULL;
+}
+
+/* ---- checks ---- */
+
+static int our_cache(unsigned id, int *idx)
+{
+	for (int c = 0; c < NCACHES; c++)
+		if (slub_cache_id(caches[c]) == id) {
+			if (idx)
+				*idx = c;
+			return 1;
+		}
+	return 0;
+}
+
+/* a), b) */
+static struct chain_result check_chains(const char *phase, unsigned long n, int show)
+{
+	struct chain_rec *r = calloc(n ? n : 1, sizeof(*r));
+	size_t m = 0;
+	struct chain_result res;
+
+	if (!r)
+		FATAL("calloc %lu chain records", n);
+	for (unsigned long i = 0; i < n; i++)
+		if (chain_is_word_event(evbuf[i].type) && our_cache(evbuf[i].cache_id, NULL))
+			chain_rec_from(&r[m++], &evbuf[i]);
+	res = chain_check(r, m, phase, show);
+	free(r);
+	return res;
+}
+
+/* c) */
+struct tstate {
+	uint32_t tid;
+	int nheld;
+	uint32_t held[8];
+	uint64_t held_seq[8];
+};
+
+struct lock_result {
+	long acquires, list_ops, unlocked_ops, bad_pairs, seq_gaps, wrong_id;
+};
+
+struct acq {
+	uint32_t lock_id;
+	uint64_t seq;
+};
+
+static int cmp_acq(const void *a, const void *b)
+{
+	const struct acq *x = a, *y = b;
+
+	if (x->lock_id != y->lock_id)
+		return x->lock_id < y->lock_id ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+#define TCAP 8192
+static struct tstate *tstate_of(struct tstate *tab, uint32_t tid)
+{
+	uint32_t h = (tid * 2654435761u) % TCAP;
+
+	while (tab[h].tid && tab[h].tid != tid)
+		h = (h + 1) % TCAP;
+	tab[h].tid = tid;
+	return &tab[h];
+}
+
+static int held_index(const struct tstate *t, uint32_t lock_id)
+{
+	for (int k = 0; k < t->nheld; k++)
+		if (t->held[k] == lock_id)
+			return k;
+	return -1;
+}
+
+static struct lock_result check_locks(const char *phase, unsigned long n, int show)
+{
+	struct tstate *tab = calloc(TCAP, sizeof(*tab));
+	struct acq *acqs = calloc(n ? n : 1, sizeof(*acqs));
+	struct lock_result res = { 0 };
+	size_t na = 0;
+	int shown = 0;
+
+	if (!tab || !acqs)
+		FATAL("calloc");
+	for (unsigned long i = 0; i < n; i++) {
+		const struct slub_event *ev = &evbuf[i];
+		struct tstate *t;
+		int k;
+
+		if (!our_cache(ev->cache_id, NULL))
+			continue;
+		switch (ev->type) {
+		case SLUB_EV_LOCK_ACQUIRE:
+			t = tstate_of(tab, ev->tid);
+			res.acquires++;
+			acqs[na].lock_id = ev->lock_id;
+			acqs[na].seq = ev->lock_seq;
+			na++;
+			if (ev->lock_id != ev->cache_id * 64 + (uint32_t)ev->node) {
+				res.wrong_id++;
+				if (shown++ < show)
+					fprintf(stderr, "  %s: lock_acquire lock_id %u for cache %u node %d\n",
+						phase, ev->lock_id, ev->cache_id, ev->node);
+			}
+			if (held_index(t, ev->lock_id) >= 0 || t->nheld == 8) {
+				res.bad_pairs++;
+				if (shown++ < show)
+					fprintf(stderr, "  %s: tid %u takes lock %u again (seq %llu)\n", phase,
+						ev->tid, ev->lock_id, (unsigned long long)ev->lock_seq);
+				break;
+			}
+			t->held[t->nheld] = ev->lock_id;
+			t->held_seq[t->nheld++] = ev->lock_seq;
+			break;
+		case SLUB_EV_LOCK_RELEASE:
+			t = tstate_of(tab, ev->tid);
+			k = held_index(t, ev->lock_id);
+			if (k < 0 || t->held_seq[k] != ev->lock_seq) {
+				res.bad_pairs++;
+				if (shown++ < show)
+					fprintf(stderr, "  %s: tid %u releases lock %u seq %llu it %s\n",
+						phase, ev->tid, ev->lock_id,
+						(unsigned long long)ev->lock_seq,
+						k < 0 ? "does not hold" : "took under another seq");
+				if (k < 0)
+					break;
+			}
+			t->held[k] = t->held[t->nheld - 1];
+			t->held_seq[k] = t->held_seq[--t->nheld];
+			break;
+		case SLUB_EV_ADD_PARTIAL:
+		case SLUB_EV_REMOVE_PARTIAL:
+		case SLUB_EV_ADD_FULL:
+		case SLUB_EV_REMOVE_FULL: {
+			uint32_t want = ev->cache_id * 64 + (uint32_t)ev->node;
+
+			res.list_ops++;
+			t = tstate_of(tab, ev->tid);
+			if (ev->lock_id != want) {
+				res.wrong_id++;
+				if (shown++ < show)
+					fprintf(stderr, "  %s: %s on slab %#llx names lock %u, node lock is %u\n",
+						phase, slub_event_name(ev->type),
+						(unsigned long long)ev->slab, ev->lock_id, want);
+			}
+			k = held_index(t, want);
+			if (k < 0) {
+				res.unlocked_ops++;
+				if (shown++ < show)
+					fprintf(stderr, "  %s: %s on slab %#llx by tid %u without lock %u\n",
+						phase, slub_event_name(ev->type),
+						(unsigned long long)ev->slab, ev->tid, want);
+			} else if (ev->lock_seq != t->held_seq[k]) {
+				res.bad_pairs++;
+				if (shown++ < show)
+					fprintf(stderr, "  %s: %s under lock %u says seq %llu, held seq %llu\n",
+						phase, slub_event_name(ev->type), want,
+						(unsigned long long)ev->lock_seq,
+						(unsigned long long)t->held_seq[k]);
+			}
+			break;
+		}
+		}
+	}
+	for (int h = 0; h < TCAP; h++)
+		if (tab[h].tid && tab[h].nheld) {
+			res.bad_pairs++;
+			if (shown++ < show)
+				fprintf(stderr, "  %s: tid %u still holds lock %u at the end\n", phase,
+					tab[h].tid, tab[h].held[0]);
+		}
+	qsort(acqs, na, sizeof(*acqs), cmp_acq);
+	for (size_t i = 1; i < na; i++)
+		if (acqs[i].lock_id == acqs[i - 1].lock_id && acqs[i].seq != acqs[i - 1].seq + 1) {
+			res.seq_gaps++;
+			if (shown++ < show)
+				fprintf(stderr, "  %s: lock %u acquisitions numbered %llu then %llu\n", phase,
+					acqs[i].lock_id, (unsigned long long)acqs[i - 1].seq,
+					(unsigned long long)acqs[i].seq);
+		}
+	free(tab);
+	free(acqs);
+	return res;
+}
+
+/* d) */
+struct counts {
+	uint64_t type[SLUB_EV_NR];
+	uint64_t fail_locked, fail_site[SLUB_SITE_NR];
+	uint64_t deact_list[SLUB_DEST_NR], deact_node_mismatch;
+	uint64_t unfreeze_partials_discard, unfreeze_get_freelist;
+	uint64_t freeze_slab_free, contended;
+};
+
+static void count_events(unsigned long n, struct counts *cnt)
+{
+	memset(cnt, 0, NCACHES * sizeof(*cnt));
+	for (unsigned long i = 0; i < n; i++) {
+		const struct slub_event *ev = &evbuf[i];
+		struct counts *k;
+		int c;
+
+		if (!our_cache(ev->cache_id, &c))
+			continue;
+		k = &cnt[c];
+		if (ev->type < SLUB_EV_NR)
+			k->type[ev->type]++;
+		switch (ev->type) {
+		case SLUB_EV_CMPXCHG_FAIL:
+			k->fail_locked += ev->locked != 0;
+			if (ev->site < SLUB_SITE_NR)
+				k->fail_site[ev->site]++;
+			break;
+		case SLUB_EV_DEACTIVATE:
+			if (ev->list < SLUB_DEST_NR)
+				k->deact_list[ev->list]++;
+			k->deact_node_mismatch += ev->reason == SLUB_DEACT_NODE_MISMATCH;
+			break;
+		case SLUB_EV_UNFREEZE:
+			k->unfreeze_partials_discard +=
+				ev->site == SLUB_SITE_UNFREEZE_PARTIALS && ev->list == SLUB_DEST_DISCARD;
+			k->unfreeze_get_freelist += ev->site == SLUB_SITE_GET_FREELIST;
+			break;
+		case SLUB_EV_FREEZE:
+			k->freeze_slab_free += ev->site == SLUB_SITE_SLAB_FREE;
+			break;
+		case SLUB_EV_LOCK_ACQUIRE:
+			k->contended += ev->contended != 0;
+			break;
+		}
+	}
+}
+
+static long identity(const char *phase, const char *cache, const char *what, uint64_t events,
+		     uint64_t stats)
+{
+	if (events == stats)
+		return 0;
+	CHECK(0, "%s: cache %s: %s: events %llu, stats %llu", phase, cache, what,
+	      (unsigned long long)events, (unsigned long long)stats);
+	return 1;
+}
+
+static long check_stats(const char *phase, const struct counts *cnt, const struct slub_stats *st)
+{
+	long bad = 0;
+
+#if SLUB_STATS
+	for (int c = 0; c < NCACHES; c++) {
+		const struct counts *k = &cnt[c];
+		const uint64_t *it = st[c].item;
+		const char *name = slub_cache_name(caches[c]);
+
+#define ID(what, ev, stat) bad += identity(phase, name, what, (ev), (stat))
+		ID("slab_new = ALLOC_SLAB", k->type[SLUB_EV_SLAB_NEW], it[SLUB_ALLOC_SLAB]);
+		ID("slab_discard = FREE_SLAB", k->type[SLUB_EV_SLAB_DISCARD], it[SLUB_FREE_SLAB]);
+		ID("cmpxchg_fail = CMPXCHG_DOUBLE_FAIL", k->type[SLUB_EV_CMPXCHG_FAIL],
+		   it[SLUB_CMPXCHG_DOUBLE_FAIL]);
+		ID("cmpxchg_fail locked = CMPXCHG_DOUBLE_FAIL_LOCKED", k->fail_locked,
+		   it[SLUB_CMPXCHG_DOUBLE_FAIL_LOCKED]);
+		for (int s = 0; s < SLUB_SITE_NR; s++) {
+			char what[96];
+
+			snprintf(what, sizeof(what), "cmpxchg_fail at %s = cmpxchg_fail_site",
+				 slub_site_name(s));
+			ID(what, k->fail_site[s], st[c].cmpxchg_fail_site[s]);
+		}
+		ID("cpu_cmpxchg_fail = CMPXCHG_DOUBLE_CPU_FAIL", k->type[SLUB_EV_CPU_CMPXCHG_FAIL],
+		   it[SLUB_CMPXCHG_DOUBLE_CPU_FAIL]);
+		ID("cpu_partial_drain = CPU_PARTIAL_DRAIN", k->type[SLUB_EV_CPU_PARTIAL_DRAIN],
+		   it[SLUB_CPU_PARTIAL_DRAIN]);
+		ID("deactivate head = DEACTIVATE_TO_HEAD", k->deact_list[SLUB_DEST_HEAD],
+		   it[SLUB_DEACTIVATE_TO_HEAD]);
+		ID("deactivate tail = DEACTIVATE_TO_TAIL", k->deact_list[SLUB_DEST_TAIL],
+		   it[SLUB_DEACTIVATE_TO_TAIL]);
+		ID("deactivate full = DEACTIVATE_FULL", k->deact_list[SLUB_DEST_FULL],
+		   it[SLUB_DEACTIVATE_FULL]);
+		ID("deactivate discard + unfreeze_partials discard = DEACTIVATE_EMPTY",
+		   k->deact_list[SLUB_DEST_DISCARD] + k->unfreeze_partials_discard,
+		   it[SLUB_DEACTIVATE_EMPTY]);
+		ID("lock_acquire = LOCK_ACQUIRE", k->type[SLUB_EV_LOCK_ACQUIRE], it[SLUB_LOCK_ACQUIRE]);
+		ID("lock_acquire contended = LOCK_CONTENDED", k->contended, it[SLUB_LOCK_CONTENDED]);
+		ID("cpu_partial_put = CPU_PARTIAL_FREE + CPU_PARTIAL_NODE",
+		   k->type[SLUB_EV_CPU_PARTIAL_PUT], it[SLUB_CPU_PARTIAL_FREE] + it[SLUB_CPU_PARTIAL_NODE]);
+		ID("cpu_partial_take = CPU_PARTIAL_ALLOC", k->type[SLUB_EV_CPU_PARTIAL_TAKE],
+		   it[SLUB_CPU_PARTIAL_ALLOC]);
+		ID("freeze at __slab_free = CPU_PARTIAL_FREE", k->freeze_slab_free,
+		   it[SLUB_CPU_PARTIAL_FREE]);
+		ID("deactivate node_mismatch = ALLOC_NODE_MISMATCH", k->deact_node_mismatch,
+		   it[SLUB_ALLOC_NODE_MISMATCH]);
+		ID("take_freelist = ALLOC_REFILL", k->type[SLUB_EV_TAKE_FREELIST], it[SLUB_ALLOC_REFILL]);
+		ID("unfreeze at get_freelist = DEACTIVATE_BYPASS", k->unfreeze_get_freelist,
+		   it[SLUB_DEACTIVATE_BYPASS]);
+		ID("free_remote + freeze at __slab_free = FREE_SLOWPATH",
+		   k->type[SLUB_EV_FREE_REMOTE] + k->freeze_slab_free, it[SLUB_FREE_SLOWPATH]);
+		ID("add_partial = DEACTIVATE_TO_HEAD + DEACTIVATE_TO_TAIL + FREE_ADD_PARTIAL",
+		   k->type[SLUB_EV_ADD_PARTIAL],
+		   it[SLUB_DEACTIVATE_TO_HEAD] + it[SLUB_DEACTIVATE_TO_TAIL] + it[SLUB_FREE_ADD_PARTIAL]);
+		ID("remove_partial = ALLOC_FROM_PARTIAL + CPU_PARTIAL_NODE + FREE_REMOVE_PARTIAL",
+		   k->type[SLUB_EV_REMOVE_PARTIAL],
+		   it[SLUB_ALLOC_FROM_PARTIAL] + it[SLUB_CPU_PARTIAL_NODE] + it[SLUB_FREE_REMOVE_PARTIAL]);
+		ID("alloc = ALLOC_FASTPATH + ALLOC_SLOWPATH", k->type[SLUB_EV_ALLOC],
+		   it[SLUB_ALLOC_FASTPATH] + it[SLUB_ALLOC_SLOWPATH]);
+		ID("free = FREE_FASTPATH + FREE_SLOWPATH", k->type[SLUB_EV_FREE],
+		   it[SLUB_FREE_FASTPATH] + it[SLUB_FREE_SLOWPATH]);
+#undef ID
+	}
+#else
+	(void)phase;
+	(void)cnt;
+	(void)st;
+#endif
+	return bad;
+}
+
+struct phase_result {
+	struct chain_result chain;
+	struct lock_result locks;
+	long stats_bad;
+	uint64_t total[SLUB_EV_NR];
+	unsigned long events;
+};
+
+static long opt_threads = 6, opt_ops = 20000;
+
+/* Run one phase and check what is asked: CHK_* bits. */
+#define CHK_CHAIN 1
+#define CHK_LOCKS 2
+#define CHK_STATS 4
+#define CHK_ALL (CHK_CHAIN | CHK_LOCKS | CHK_STATS)
+
+static struct phase_result run_phase(const struct phase *ph, unsigned checks)
+{
+	struct phase_result res;
+	struct counts cnt[NCACHES];
+	struct slub_stats st[NCACHES];
+	char name[NCACHES][64];
+	unsigned long n;
+	int show = 6;
+
+	memset(&res, 0, sizeof(res));
+	evlen = 0;
+	/* Observer first: the caches' whole history is recorded. */
+	slub_set_observer(observe, NULL, (1ull << SLUB_EV_NR) - 1);
+	snprintf(name[0], sizeof(name[0]), "%s-64", ph->name);
+	snprintf(name[1], sizeof(name[1]), "%s-512", ph->name);
+	snprintf(name[2], sizeof(name[2]), "%s-full-128", ph->name);
+	caches[0] = slub_cache_create(name[0], 64, 0, 0, NULL);
+	caches[1] = slub_cache_create(name[1], 512, 0, 0, NULL);
+	caches[2] = slub_cache_create(name[2], 128, 0, SLUB_F_TRACK_FULL, NULL);
+	for (int c = 0; c < NCACHES; c++)
+		if (!caches[c])
+			FATAL("%s: cache create: errno %d", name[c], errno);
+	slub_set_variant(ph->variant);
+
+	for (int g = 0; g < ph->generations; g++) {
+		struct worker *ws = calloc(ph->threads, sizeof(*ws));
+
+		for (int t = 0; t < ph->threads; t++) {
+			ws[t].rng = test_seed(g * 100 + t, ph->variant + 17);
+			ws[t].ops = ph->ops;
+			if (pthread_create(&ws[t].th, NULL, worker_main, &ws[t]))
+				FATAL("pthread_create");
+		}
+		for (int t = 0; t < ph->threads; t++)
+			pthread_join(ws[t].th, NULL);
+		free(ws);
+	}
+	/* The rest is freed here, remotely for the threads that made it. */
+	while (box_n > 0) {
+		box_n--;
+		slub_cache_free(caches[box[box_n].cache], box[box_n].p);
+	}
+	slub_set_variant(0);
+	for (int c = 0; c < NCACHES; c++) {
+		long v = slub_validate(caches[c]);
+
+		if (!(ph->variant & (SLUB_INJ_LOST_UPDATE | SLUB_INJ_UNLOCKED_LIST)))
+			CHECK(v == 0, "%s: validate %s: %ld errors", ph->name, name[c], v);
+		slub_cache_shrink(caches[c]);
+		CHECK_EQ(slub_cache_stats(caches[c], &st[c]), 0);
+	}
+	slub_set_observer(NULL, NULL, 0);
+
+	n = evlen;
+	res.events = n;
+	if (!CHECK(n <= EVCAP, "%s: %lu events overflowed the buffer of %lu", ph->name, n, EVCAP))
+		n = EVCAP;
+
+	res.chain = check_chains(ph->name, n, (checks & CHK_CHAIN) ? show : 0);
+	res.locks = check_locks(ph->name, n, (checks & CHK_LOCKS) ? show : 0);
+	count_events(n, cnt);
+	for (int c = 0; c < NCACHES; c++)
+		for (int t = 0; t < SLUB_EV_NR; t++)
+			res.total[t] += cnt[c].type[t];
+	if (checks & CHK_STATS)
+		res.stats_bad = check_stats(ph->name, cnt, st);
+
+	if (checks & CHK_CHAIN) {
+		CHECK(res.chain.breaks == 0, "%s: %ld breaks in the slab word chain", ph->name,
+		      res.chain.breaks);
+		CHECK(res.chain.frozen_bad == 0, "%s: %ld bad frozen transitions", ph->name,
+		      res.chain.frozen_bad);
+		CHECK(res.chain.discard_bad == 0, "%s: %ld bad discards", ph->name,
+		      res.chain.discard_bad);
+		CHECK(res.chain.slabs > 0, "%s: no slab recorded", ph->name);
+	}
+	if (checks & CHK_LOCKS) {
+		CHECK(res.locks.unlocked_ops == 0, "%s: %ld list operations without list_lock",
+		      ph->name, res.locks.unlocked_ops);
+		CHECK(res.locks.bad_pairs == 0, "%s: %ld lock pairing errors", ph->name,
+		      res.locks.bad_pairs);
+		CHECK(res.locks.seq_gaps == 0, "%s: %ld gaps in lock_seq", ph->name,
+		      res.locks.seq_gaps);
+		CHECK(res.locks.wrong_id == 0, "%s: %ld events with a wrong lock_id", ph->name,
+		      res.locks.wrong_id);
+		CHECK(res.locks.list_ops > 0, "%s: no list operation recorded", ph->name);
+	}
+	printf("%s: %lu events, %ld slabs, %llu free_remote, %llu cpu_partial_drain, "
+	       "%llu cmpxchg_fail, %llu drain_freelist, %ld list ops, %ld lock acquisitions; "
+	       "chain breaks %ld, unlocked list ops %ld, stats mismatches %ld\n",
+	       ph->name, res.events, res.chain.slabs,
+	       (unsigned long long)res.total[SLUB_EV_FREE_REMOTE],
+	       (unsigned long long)res.total[SLUB_EV_CPU_PARTIAL_DRAIN],
+	       (unsigned long long)res.total[SLUB_EV_CMPXCHG_FAIL],
+	       (unsigned long long)res.total[SLUB_EV_DRAIN_FREELIST], res.locks.list_ops,
+	       res.locks.acquires, res.chain.breaks, res.locks.unlocked_ops, res.stats_bad);
+	fflush(stdout);
+
+	for (int c = 0; c < NCACHES; c++) {
+		long live = slub_cache_destroy(caches[c]);
+
+		if (!(ph->variant & (SLUB_INJ_LOST_UPDATE | SLUB_INJ_UNLOCKED_LIST)))
+			CHECK(live == 0, "%s: destroy %s: %ld live objects", ph->name, name[c], live);
+	}
+	return res;
+}
+
+int main(int argc, char **argv)
+{
+	const struct test_opt opts[] = {
+		{ 't', &opt_threads, "threads (default 6)" },
+		{ 'o', &opt_ops, "operations per thread and generation (default 20000)" },
+	};
+	int t, o, vo;
+	struct phase_result r;
+
+	test_parse_opts(argc, argv, opts, 2);
+	setenv("SLUBTRACE_NODES", "2", 0);
+	slub_init();
+	nr_nodes = slub_nr_nodes();
+	CHECK(nr_nodes == 2, "SLUBTRACE_NODES=2 gave %d nodes", nr_nodes);
+	evbuf = calloc(EVCAP, sizeof(*evbuf));
+	if (!evbuf)
+		FATAL("calloc event buffer");
+	t = (int)opt_threads;
+	o = (int)opt_ops;
+	vo = o / 2 > 1000 ? o / 2 : 1000;
+
+	/* Natural races only. */
+	{
+		struct phase ph = { "ev-natural", 0, t, o, 2 };
+
+		r = run_phase(&ph, CHK_ALL);
+		CHECK(r.total[SLUB_EV_FREE_REMOTE] > 0, "no remote frees in the workload");
+		CHECK(r.total[SLUB_EV_CPU_PARTIAL_DRAIN] > 0, "no cpu partial drains in the workload");
+		CHECK(r.total[SLUB_EV_ALLOC] > 0 && r.total[SLUB_EV_FREE] > 0,
+		      "object events missing: %llu alloc %llu free",
+		      (unsigned long long)r.total[SLUB_EV_ALLOC],
+		      (unsigned long long)r.total[SLUB_EV_FREE]);
+		CHECK(r.total[SLUB_EV_DEACTIVATE] > 0 && r.total[SLUB_EV_CPU_PARTIAL_PUT] > 0,
+		      "deactivate %llu, cpu_partial_put %llu",
+		      (unsigned long long)r.total[SLUB_EV_DEACTIVATE],
+		      (unsigned long long)r.total[SLUB_EV_CPU_PARTIAL_PUT]);
+	}
+	/* The widened race window makes slab-word CAS failures certain. */
+	{
+		struct phase ph = { "ev-race", SLUB_INJ_RACE_WINDOW, t, vo, 2 };
+
+		r = run_phase(&ph, CHK_ALL);
+		CHECK(r.total[SLUB_EV_CMPXCHG_FAIL] > 0, "no cmpxchg_fail with the race window open");
+		CHECK(r.total[SLUB_EV_FREE_REMOTE] > 0, "no remote frees in the workload");
+	}
+	/* Historical variants: the same rules hold. */
+	{
+		static const struct {
+			const char *name;
+			unsigned bit;
+		} vars[] = {
+			{ "ev-old-unfreeze-partials", SLUB_VAR_OLD_UNFREEZE_PARTIALS },
+			{ "ev-perobj-deactivate", SLUB_VAR_PEROBJ_DEACTIVATE },
+			{ "ev-keep-oldpage", SLUB_VAR_KEEP_OLDPAGE },
+			{ "ev-free-keep-lock", SLUB_VAR_FREE_KEEP_LOCK },
+		};
+
+		for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+			struct phase ph = { vars[i].name, vars[i].bit, t, vo, 2 };
+
+			r = run_phase(&ph, CHK_ALL);
+			if (vars[i].bit == SLUB_VAR_PEROBJ_DEACTIVATE)
+				CHECK(r.total[SLUB_EV_DRAIN_FREELIST] > 0,
+				      "per-object deactivate produced no drain_freelist event");
+			else
+				CHECK(r.total[SLUB_EV_DRAIN_FREELIST] == 0,
+				      "%s: %llu drain_freelist events without the per-object variant",
+				      vars[i].name, (unsigned long long)r.total[SLUB_EV_DRAIN_FREELIST]);
+		}
+	}
+	/* Injected faults: the checks must find them. */
+	{
+		struct phase ph = { "ev-inject-unlocked-list", SLUB_INJ_UNLOCKED_LIST, t, vo, 2 };
+
+		r = run_phase(&ph, 0);
+		CHECK(r.locks.unlocked_ops > 0,
+		      "the injected unlocked list operation went unnoticed (%ld list ops checked)",
+		      r.locks.list_ops);
+	}
+	{
+		struct phase ph = { "ev-inject-lost-update", SLUB_INJ_LOST_UPDATE, t, vo, 2 };
+
+		r = run_phase(&ph, 0);
+		CHECK(r.chain.breaks > 0,
+		      "the injected lost update went unnoticed (%ld slab-word events checked)",
+		      r.chain.events);
+	}
+	free(evbuf);
+	return test_summary("test_events");
+}
