@@ -8,6 +8,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <dlfcn.h>
 #include <sched.h>
 #if SLUB_HAVE_UNWIND
 #define UNW_LOCAL_ONLY
@@ -189,21 +190,47 @@ bool slab_update(struct slub_cache *s, struct slab *slab, const struct slab_word
 
 /* ---- owner tracking (U) ---- */
 
+/*
+ * Is this frame the allocator's own?  When the allocator is a shared
+ * object (libslub.so, the malloc shim) its frames are those of that
+ * object; linked statically, those of functions named slub_*.
+ */
+static bool own_frame(void *addr, const void *own_base, bool own_is_dso)
+{
+	Dl_info info;
+
+	if (!dladdr(addr, &info))
+		return false;
+	if (own_is_dso)
+		return info.dli_fbase == own_base;
+	return info.dli_sname && !strncmp(info.dli_sname, "slub_", 5);
+}
+
+/* The caller's stack, without the allocator's own frames. */
 static unsigned capture_stack(uint64_t *addrs, unsigned max)
 {
+	void *buf[SLUB_TRACK_DEPTH + 12];
+	int n;
 #if SLUB_HAVE_UNWIND
-	void *buf[SLUB_TRACK_DEPTH + 4];
-	int n = unw_backtrace(buf, (int)(max + 4 < SLUB_TRACK_DEPTH + 4 ? max + 4 : SLUB_TRACK_DEPTH + 4));
+	n = unw_backtrace(buf, (int)(sizeof(buf) / sizeof(buf[0])));
+#else
+	buf[0] = __builtin_return_address(0);
+	n = 1;
+#endif
+	Dl_info self;
+	bool own_is_dso = dladdr((void *)capture_stack, &self) && self.dli_fbase != NULL;
+	/* Linked statically, we share the main program's base. */
+	extern char __executable_start[] __attribute__((weak));
+	if (own_is_dso && __executable_start && self.dli_fbase == (void *)__executable_start)
+		own_is_dso = false;
+	int first = 0;
+	for (int i = 0; i < n && i < 12; i++)
+		if (own_frame(buf[i], self.dli_fbase, own_is_dso))
+			first = i + 1;
 	unsigned out = 0;
-	/* Skip the allocator's own frames (this function, set_track, the
-	 * alloc/free path): keep from the first frame outside them. */
-	for (int i = 3; i < n && out < max; i++)
+	for (int i = first; i < n && out < max; i++)
 		addrs[out++] = (uint64_t)(uintptr_t)buf[i];
 	return out;
-#else
-	addrs[0] = (uint64_t)(uintptr_t)__builtin_return_address(0);
-	return max ? 1 : 0;
-#endif
 }
 
 void slub_set_track(struct slub_cache *s, void *object, int which, struct slub_cpu *c)
