@@ -1,0 +1,703 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""End-to-end tracing tests: a real lttng-sessiond, real traces, babeltrace2.
+
+    e2e.py --build DIR --source DIR TEST
+
+Tests:
+  stress        e2e_stress (slub_* API, libslub-tp.so preloaded) in a session
+                set up here; the trace against the program's own observer
+                counts and stat counters, the slab-word chains, the enum labels
+  python        `slubtrace record --stacks all` of a multi-threaded python3
+                workload on the malloc shim: several threads, symbolized stacks
+  fork          `slubtrace record` of a program forking while its threads
+                allocate: no hang, the children are traced
+  threads       `slubtrace record` starting its own session daemon: waves of
+                threads whose first events come while others run; the daemon
+                is gone afterwards
+  perf          as threads, with a perf:thread context, whose per-thread data
+                LTTng-UST allocates inside the probe on a thread's first event
+  startup       short programs under `slubtrace record` (LTTng-UST allocates
+                in its constructors and listener threads)
+
+Every test runs its own lttng-sessiond --no-kernel under a private LTTNG_HOME
+in a temporary directory.  A root session daemon always uses the global
+/var/run/lttng, so as root the test drops to the `nobody` user (when that
+user can read the build tree), which keeps it apart from any other daemon.
+Exit status: 0 pass, 1 fail, 77 skipped.
+"""
+import argparse
+import os
+import pwd
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+SKIP = 77
+TIMEOUT = 240
+
+SLUB_EVENTS = [
+    "cache_create", "cache_destroy", "slab_new", "slab_discard", "freeze",
+    "unfreeze", "take_freelist", "free_remote", "drain_freelist",
+    "cpu_slab_load", "deactivate", "cpu_partial_put", "cpu_partial_take",
+    "cpu_partial_drain", "add_partial", "remove_partial", "add_full",
+    "remove_full", "cmpxchg_fail", "cpu_cmpxchg_fail", "lock_acquire",
+    "lock_release", "thread_flush", "alloc", "free", "error",
+]
+WORD_UPDATES = {"freeze", "unfreeze", "take_freelist", "free_remote",
+                "drain_freelist"}
+
+
+class Failure(Exception):
+    pass
+
+
+def python3():
+    """A python3 the current user can run (/usr/bin first: a per-user
+    interpreter may sit in a home directory the test user cannot read)."""
+    for p in ("/usr/bin/python3", shutil.which("python3"), sys.executable):
+        if p and os.access(p, os.X_OK) and os.access(os.path.realpath(p), os.R_OK | os.X_OK):
+            return p
+    return sys.executable
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+# ---- processes ---------------------------------------------------------------
+
+def run(argv, env=None, timeout=TIMEOUT, check=True, capture=True, what=None):
+    """Runs argv in its own process group; a timeout is a hang: fail."""
+    what = what or os.path.basename(argv[0])
+    p = subprocess.Popen(argv, env=env, start_new_session=True,
+                         stdout=subprocess.PIPE if capture else None,
+                         stderr=subprocess.STDOUT if capture else None,
+                         text=True, errors="replace")
+    try:
+        out, _ = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, _ = p.communicate()
+        raise Failure("%s hung: no exit after %d s\n%s" % (what, timeout, (out or "")[-4000:]))
+    if check and p.returncode != 0:
+        raise Failure("%s exited with %d:\n%s" % (what, p.returncode, (out or "")[-4000:]))
+    return p.returncode, out or ""
+
+
+class Env:
+    """Paths, the private LTTNG_HOME and the session daemon of one test."""
+
+    def __init__(self, args, work):
+        self.args = args
+        self.work = work
+        self.home = os.path.join(work, "home")
+        os.makedirs(self.home, exist_ok=True)
+        self.env = dict(os.environ)
+        self.env["HOME"] = self.home
+        self.env["LTTNG_HOME"] = self.home
+        self.env.pop("LD_PRELOAD", None)
+        self.env.pop("SLUBTRACE_LIBDIR", None)
+        # Wait for the session daemon before main(), so no event is lost.
+        self.env["LTTNG_UST_REGISTER_TIMEOUT"] = "30000"
+        self.sessiond_pid = None
+        self.root = os.geteuid() == 0
+
+    def path(self, rel):
+        return os.path.join(self.args.build, rel)
+
+    def pidfile(self):
+        if self.root:
+            return "/var/run/lttng/lttng-sessiond.pid"
+        return os.path.join(self.home, ".lttng", "lttng-sessiond.pid")
+
+    def reachable(self):
+        rc, _ = run(["lttng", "--no-sessiond", "list"], env=self.env, check=False, timeout=60)
+        return rc == 0
+
+    def start_sessiond(self):
+        if self.root and self.reachable():
+            raise Failure("a root session daemon is already running; run this test as a "
+                          "user, or stop that daemon")
+        run(["lttng-sessiond", "--no-kernel", "--daemonize"], env=self.env, timeout=60,
+            what="lttng-sessiond")
+        with open(self.pidfile()) as f:
+            self.sessiond_pid = int(f.read().strip())
+        for _ in range(100):
+            if self.reachable():
+                return
+            time.sleep(0.1)
+        raise Failure("the session daemon did not answer")
+
+    def stop_sessiond(self):
+        pid, self.sessiond_pid = self.sessiond_pid, None
+        if not pid:
+            return
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            return
+        for _ in range(200):
+            if not os.path.exists("/proc/%d" % pid):
+                return
+            time.sleep(0.05)
+        os.kill(pid, signal.SIGKILL)
+
+    def lttng(self, *args, timeout=120):
+        return run(["lttng"] + list(args), env=self.env, timeout=timeout, what="lttng " + args[0])[1]
+
+    def slubtrace(self, args, timeout=TIMEOUT, check=True):
+        argv = [self.args.slubtrace, "record"] + args
+        rc, out = run(argv, env=self.env, timeout=timeout, check=False, what="slubtrace record")
+        log(out.rstrip())
+        if check and rc != 0:
+            raise Failure("slubtrace record exited with %d" % rc)
+        return rc, out
+
+
+# ---- reading traces ------------------------------------------------------------
+
+LINE = re.compile(r'^\[[^\]]*\] (?:\([^)]*\) )?(?:[^ ]+ )?(\w+:\w+): (.*)$')
+FIELD = re.compile(
+    r'(\w+) = ('
+    r'\( "(?:[^"\\]|\\.)*" : container = -?\d+ \)'   # enumeration
+    r'|\[(?: \[\d+\] = [^,\]\s]+,?)* \]'              # sequence of integers
+    r'|"(?:[^"\\]|\\.)*"'                              # string
+    r'|[-+\w.]+)')                                     # integer
+ENUM = re.compile(r'\( "((?:[^"\\]|\\.)*)" : container = (-?\d+) \)')
+SEQ_ITEM = re.compile(r'\[\d+\] = ([^,\]\s]+)')
+
+
+def value(v):
+    c = v[0]
+    if c == '(':
+        m = ENUM.match(v)
+        return (m.group(1), int(m.group(2)))
+    if c == '[':
+        return [int(x, 0) for x in SEQ_ITEM.findall(v)]
+    if c == '"':
+        return v[1:-1].replace('\\"', '"').replace('\\\\', '\\')
+    try:
+        return int(v, 0)
+    except ValueError:
+        return v
+
+
+class Trace:
+    WANT = ("slub:", "lttng_ust_statedump:bin_info", "lttng_ust_lib:load",
+            "lttng_ust_dl:dlopen")
+
+    def __init__(self, directory, env):
+        p = subprocess.run(["babeltrace2", directory], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, errors="replace",
+                           timeout=600)
+        if p.returncode != 0:
+            raise Failure("babeltrace2 %s failed:\n%s" % (directory, p.stderr[-2000:]))
+        self.warnings = p.stderr
+        self.discarded = sum(int(n) for n in
+                             re.findall(r'discarded (\d+) events', p.stderr, re.I))
+        self.events = []
+        self.objects = []   # (vpid, base, size, path, is_pic)
+        for line in p.stdout.splitlines():
+            m = LINE.match(line)
+            if not m:
+                continue
+            name = m.group(1)
+            if not name.startswith(self.WANT):
+                continue
+            f = {k: value(v) for k, v in FIELD.findall(m.group(2))}
+            if name.startswith("slub:"):
+                f["_name"] = name[5:]
+                self.events.append(f)
+            else:
+                self.objects.append((f.get("vpid"), f["baddr"], f["memsz"], f["path"],
+                                     f.get("is_pic", 1)))
+
+    def slub(self, vpid=None):
+        return [e for e in self.events if vpid is None or e.get("vpid") == vpid]
+
+
+def check(cond, msg, errors):
+    if not cond:
+        errors.append(msg)
+
+
+# ---- symbols ---------------------------------------------------------------------
+
+class Symbols:
+    """Nearest-symbol lookup in an ELF file with nm (symtab, else dynsym)."""
+
+    def __init__(self):
+        self.cache = {}
+
+    def table(self, path):
+        if path not in self.cache:
+            syms = []
+            for flags in (["-C"], ["-D", "-C"]):
+                p = subprocess.run(["nm", "-S", "--defined-only"] + flags + [path],
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                   text=True, errors="replace")
+                for line in p.stdout.splitlines():
+                    parts = line.split(None, 3)
+                    if len(parts) == 4 and parts[2] in "tTwWiI":
+                        syms.append((int(parts[0], 16), int(parts[1], 16), parts[3]))
+                if syms:
+                    break
+            syms.sort()
+            self.cache[path] = syms
+        return self.cache[path]
+
+    def lookup(self, path, addr):
+        for start, size, name in self.table(path):
+            if start <= addr < start + max(size, 1):
+                return name
+        return None
+
+
+def symbolize(trace, vpid, ip):
+    """(path, symbol or None) of a return address, or None if unmapped."""
+    best = None
+    for ovpid, base, size, path, pic in trace.objects:
+        if ovpid != vpid or not (base <= ip < base + size):
+            continue
+        best = (path, ip - base if pic else ip)
+    if not best:
+        return None
+    path, off = best
+    if not os.path.exists(path):
+        return (path, None)
+    return (path, symbolize.syms.lookup(path, off - 1))
+
+
+symbolize.syms = Symbols()
+
+
+# ---- the tests ---------------------------------------------------------------------
+
+def read_counts(path):
+    c = {"caches": {}, "obs": {}, "contended": {}, "fail_locked": {}, "stat": {},
+         "names": {}}
+    with open(path) as f:
+        for line in f:
+            w = line.rstrip("\n").split(" ", 3)
+            if w[0] == "pid":
+                c["pid"] = int(w[1])
+            elif w[0] == "overflow":
+                c["overflow"] = int(w[1])
+            elif w[0] == "cache":
+                c["caches"][int(w[1])] = w[2]
+            elif w[0] == "obs":
+                c["obs"][(int(w[1]), w[2])] = int(w[3])
+            elif w[0] in ("contended", "fail_locked"):
+                c[w[0]][int(w[1])] = int(w[2])
+            elif w[0] == "stat":
+                c["stat"][(int(w[1]), w[2])] = int(w[3])
+            elif w[0] == "name":
+                c["names"].setdefault(w[1], {})[int(w[2])] = w[3]
+    return c
+
+
+def check_chains(events, errors):
+    """Per slab, the slab-word updates ordered by seq form one chain."""
+    key = ("freelist", "inuse", "objects", "frozen", "seq")
+    gens = {}
+    for e in events:
+        n = e["_name"]
+        if n == "slab_new":
+            gens.setdefault(e["slab"], []).append({"new": e, "updates": [], "discard": None})
+        elif n in WORD_UPDATES or n == "slab_discard":
+            g = gens.get(e["slab"])
+            if not g:
+                errors.append("%s on slab %#x before its slab_new" % (n, e["slab"]))
+                continue
+            if n == "slab_discard":
+                g[-1]["discard"] = e
+            else:
+                g[-1]["updates"].append(e)
+    breaks = 0
+    updates = 0
+    for slab, glist in gens.items():
+        for g in glist:
+            prev = {k: g["new"]["new_" + k] for k in key}
+            for u in sorted(g["updates"], key=lambda e: e["new_seq"]):
+                updates += 1
+                old = {k: u["old_" + k] for k in key}
+                new = {k: u["new_" + k] for k in key}
+                if old != prev or new["seq"] != (old["seq"] + 1) % (1 << 32) \
+                   or new["objects"] != old["objects"] or new["inuse"] > new["objects"]:
+                    breaks += 1
+                    if breaks <= 5:
+                        errors.append("slab %#x: %s seq %d breaks the chain: old %s, "
+                                      "previous new %s" % (slab, u["_name"], u["new_seq"],
+                                                           old, prev))
+                prev = new
+            d = g["discard"]
+            if d is not None:
+                last = {k: d["old_" + k] for k in key}
+                if last != prev:
+                    breaks += 1
+                    if breaks <= 5:
+                        errors.append("slab %#x: slab_discard's word %s is not the last "
+                                      "update's %s" % (slab, last, prev))
+                if d["old_inuse"] != 0:
+                    errors.append("slab %#x discarded with inuse %d" % (slab, d["old_inuse"]))
+    log("  slab-word chains: %d slabs, %d generations, %d updates, %d breaks"
+        % (len(gens), sum(len(g) for g in gens.values()), updates, breaks))
+    check(updates > 0, "no slab-word update in the trace", errors)
+
+
+def check_labels(events, names, errors):
+    """Enumeration labels in the trace are the slub_*_name() strings."""
+    fields = {"site": "site", "dest": "dest", "list": "dest"}
+    seen = 0
+    for e in events:
+        for f, kind in list(fields.items()) + [("reason", "reason" if e["_name"] in (
+                "cpu_slab_load", "deactivate", "cpu_partial_put", "cpu_partial_take",
+                "cpu_partial_drain") else "error")]:
+            v = e.get(f)
+            if isinstance(v, tuple):
+                seen += 1
+                want = names.get(kind, {}).get(v[1])
+                if want != v[0]:
+                    errors.append("%s.%s = %d is labelled %r in the trace, %r by the "
+                                  "allocator" % (e["_name"], f, v[1], v[0], want))
+                    return
+    check(seen > 0, "no enumeration field in the trace", errors)
+
+
+def test_stress(env):
+    counts_file = os.path.join(env.work, "counts.txt")
+    trace_dir = os.path.join(env.work, "trace")
+    session = "e2e-stress"
+    env.start_sessiond()
+    try:
+        env.lttng("create", session, "--output=" + trace_dir)
+        env.lttng("enable-channel", "--userspace", "--session", session,
+                  "--subbuf-size=4M", "--num-subbuf=8", "--discard", "chan")
+        env.lttng("enable-event", "--userspace", "--session", session, "--channel", "chan",
+                  "--loglevel=TRACE_DEBUG_LINE", "slub:*")
+        env.lttng("add-context", "--userspace", "--session", session, "--channel", "chan",
+                  "--type=vpid", "--type=vtid", "--type=procname")
+        env.lttng("start", session)
+        penv = dict(env.env)
+        penv["LD_PRELOAD"] = env.path("tracepoints/libslub-tp.so")
+        penv["SLUBTRACE_NODES"] = "2"
+        penv["SLUBTRACE_FULL_LISTS"] = "1"
+        penv["SLUBTRACE_STACKS"] = "cmpxchg_fail,cpu_cmpxchg_fail,error,slab_discard"
+        run([env.path("tests/e2e/e2e_stress"), counts_file, "4", "10", "3"], env=penv,
+            what="e2e_stress")
+        env.lttng("stop", session)
+        listing = env.lttng("list", session)
+        env.lttng("destroy", session)
+    finally:
+        env.stop_sessiond()
+
+    lost = sum(int(n) for n in re.findall(r'Discarded events: (\d+)', listing))
+    c = read_counts(counts_file)
+    t = Trace(trace_dir, env.env)
+    events = t.slub(c["pid"])
+    errors = []
+    log("  %d slub events from pid %d, %d discarded by the tracer" % (len(events), c["pid"], lost))
+    if lost or t.discarded:
+        raise Failure("the tracer discarded %d events: the counts cannot be compared "
+                      "(buffers too small for this machine?)" % max(lost, t.discarded))
+    check(c.get("overflow", 0) == 0, "the observer saw events it could not count", errors)
+
+    per = {}
+    for e in events:
+        k = (e["cache_id"] if "cache_id" in e else -1, e["_name"])
+        per[k] = per.get(k, 0) + 1
+    total = {}
+    for (cid, name), n in per.items():
+        total[name] = total.get(name, 0) + n
+    obs_total = {}
+    for (cid, name), n in c["obs"].items():
+        obs_total[name] = obs_total.get(name, 0) + n
+
+    # 1. every event type the workload produces is in the trace
+    must = ["cache_create", "cache_destroy", "slab_new", "slab_discard", "freeze",
+            "unfreeze", "take_freelist", "free_remote", "cpu_slab_load", "deactivate",
+            "cpu_partial_put", "cpu_partial_take", "cpu_partial_drain", "add_partial",
+            "remove_partial", "add_full", "remove_full", "lock_acquire", "lock_release",
+            "thread_flush"]
+    if obs_total.get("cmpxchg_fail"):
+        must.append("cmpxchg_fail")
+    for name in must:
+        check(total.get(name, 0) > 0, "no %s event in the trace" % name, errors)
+    check("alloc" not in total and "free" not in total,
+          "object events recorded below their log level", errors)
+
+    # 2. the trace and the in-process observer saw the same events
+    for cid in c["caches"]:
+        for name in SLUB_EVENTS:
+            a, b = per.get((cid, name), 0), c["obs"].get((cid, name), 0)
+            check(a == b, "cache %s: %d %s events in the trace, %d seen in-process"
+                  % (c["caches"][cid], a, name, b), errors)
+    for name in SLUB_EVENTS:
+        if name == "cache_create":   # the kmalloc caches precede the observer
+            continue
+        check(total.get(name, 0) == obs_total.get(name, 0),
+              "%d %s events in the trace, %d seen in-process"
+              % (total.get(name, 0), name, obs_total.get(name, 0)), errors)
+
+    # 3. the trace rebuilds the allocator's stat counters
+    for cid, cname in c["caches"].items():
+        ev = lambda n: per.get((cid, n), 0)
+        st = lambda n: c["stat"][(cid, n)]
+        contended = sum(1 for e in events if e["_name"] == "lock_acquire"
+                        and e["cache_id"] == cid and e["contended"])
+        fail_locked = sum(1 for e in events if e["_name"] == "cmpxchg_fail"
+                          and e["cache_id"] == cid and e["locked"])
+        identities = [
+            ("slab_new = alloc_slab", ev("slab_new"), st("alloc_slab")),
+            ("slab_discard = free_slab", ev("slab_discard"), st("free_slab")),
+            ("cmpxchg_fail = cmpxchg_double_fail", ev("cmpxchg_fail"),
+             st("cmpxchg_double_fail")),
+            ("cmpxchg_fail locked = cmpxchg_double_fail_locked", fail_locked,
+             st("cmpxchg_double_fail_locked")),
+            ("cpu_cmpxchg_fail = cmpxchg_double_cpu_fail", ev("cpu_cmpxchg_fail"),
+             st("cmpxchg_double_cpu_fail")),
+            ("cpu_partial_drain = cpu_partial_drain", ev("cpu_partial_drain"),
+             st("cpu_partial_drain")),
+            ("cpu_partial_take = cpu_partial_alloc", ev("cpu_partial_take"),
+             st("cpu_partial_alloc")),
+            ("cpu_partial_put = cpu_partial_free + cpu_partial_node", ev("cpu_partial_put"),
+             st("cpu_partial_free") + st("cpu_partial_node")),
+            ("take_freelist = alloc_refill", ev("take_freelist"), st("alloc_refill")),
+            ("lock_acquire = list_lock_acquire", ev("lock_acquire"), st("list_lock_acquire")),
+            ("lock_acquire contended = list_lock_contended", contended,
+             st("list_lock_contended")),
+        ]
+        for what, a, b in identities:
+            check(a == b, "cache %s: %s: %d in the trace, %d counted" % (cname, what, a, b),
+                  errors)
+
+    # 4. slab-word chains, labels, threads, stacks
+    check_chains(events, errors)
+    check_labels(events, c["names"], errors)
+    vtids = {e["vtid"] for e in events}
+    check(len(vtids) >= 4, "events from only %d threads" % len(vtids), errors)
+    stacks = [e for e in events if e["_name"] == "slab_discard" and e["stack"]]
+    check(len(stacks) == total.get("slab_discard", 0),
+          "%d of %d slab_discard events carry a stack" % (len(stacks),
+                                                          total.get("slab_discard", 0)),
+          errors)
+    check(all(not e["stack"] for e in events if e["_name"] == "freeze"),
+          "stacks on events SLUBTRACE_STACKS did not select", errors)
+    log("  per type: " + ", ".join("%s %d" % (n, total[n]) for n in SLUB_EVENTS if n in total))
+    return errors
+
+
+def test_python(env):
+    trace_dir = os.path.join(env.work, "trace")
+    env.start_sessiond()
+    try:
+        env.slubtrace(["-o", trace_dir, "--stacks", "all", "--stack-depth", "12", "--",
+                       python3(), os.path.join(env.args.source, "tests/e2e/workload.py")])
+    finally:
+        env.stop_sessiond()
+    t = Trace(trace_dir, env.env)
+    events = t.slub()
+    errors = []
+    transitions = [e for e in events if e["_name"] not in ("cache_create", "lock_acquire",
+                                                           "lock_release")]
+    vtids = {e["vtid"] for e in transitions}
+    log("  %d slub events, %d transitions from %d threads" % (len(events), len(transitions),
+                                                            len(vtids)))
+    check(len(vtids) >= 3, "transitions from only %d threads" % len(vtids), errors)
+    with_stack = [e for e in events if e.get("stack")]
+    check(with_stack, "no event carries a stack", errors)
+    mapped = resolved = frames = 0
+    in_shim = set()
+    for e in with_stack[:400]:
+        for ip in e["stack"]:
+            frames += 1
+            r = symbolize(t, e["vpid"], ip)
+            if not r:
+                continue
+            mapped += 1
+            if r[1]:
+                resolved += 1
+                if os.path.basename(r[0]).startswith("libslub-malloc"):
+                    in_shim.add(r[1])
+    log("  stack frames: %d, in a known object %d, symbolized %d" % (frames, mapped, resolved))
+    log("  allocator functions on the stacks: %s" % ", ".join(sorted(in_shim)[:12]))
+    check(frames and mapped >= frames * 0.9,
+          "only %d of %d stack frames lie in an object the statedump/dl events name"
+          % (mapped, frames), errors)
+    check(in_shim, "no stack frame resolves to a function of libslub-malloc.so", errors)
+    check(any(n in in_shim for n in ("malloc", "free", "realloc", "calloc")),
+          "the malloc entry points are not on the stacks", errors)
+    return errors
+
+
+def distinct(events, field):
+    return {e[field] for e in events}
+
+
+def test_fork(env):
+    trace_dir = os.path.join(env.work, "trace")
+    env.start_sessiond()
+    try:
+        env.slubtrace(["-o", trace_dir, "--", env.path("tests/e2e/e2e_forker"), "fork", "3"],
+                      timeout=180)
+    finally:
+        env.stop_sessiond()
+    t = Trace(trace_dir, env.env)
+    events = t.slub()
+    errors = []
+    vpids = distinct(events, "vpid")
+    log("  %d slub events from %d processes" % (len(events), len(vpids)))
+    check(len(vpids) >= 2, "no event from a forked child (pids %s)" % sorted(vpids), errors)
+    return errors
+
+
+def test_threads(env, perf=False):
+    trace_dir = os.path.join(env.work, "trace")
+    args = ["-o", trace_dir]
+    if perf:
+        env.start_sessiond()
+        args += ["--context", "perf:thread:cpu-cycles"]
+    try:
+        rc, out = env.slubtrace(args + ["--", env.path("tests/e2e/e2e_forker"), "threads", "6"],
+                                timeout=180, check=not perf)
+    finally:
+        if perf:
+            env.stop_sessiond()
+    if perf and rc == 125 and "add-context" in out:
+        log("perf:thread:cpu-cycles is not available here: skipped")
+        return SKIP
+    if rc != 0:
+        raise Failure("slubtrace record exited with %d" % rc)
+    errors = []
+    if not perf:
+        check(not env.reachable(), "slubtrace record left its session daemon running", errors)
+    t = Trace(trace_dir, env.env)
+    events = t.slub()
+    vtids = distinct(events, "vtid")
+    flushes = sum(1 for e in events if e["_name"] == "thread_flush")
+    log("  %d slub events from %d threads, %d thread_flush" % (len(events), len(vtids), flushes))
+    check(len(vtids) >= 20, "events from only %d threads" % len(vtids), errors)
+    check(flushes >= 20, "only %d thread_flush events" % flushes, errors)
+    if perf:
+        check(all("perf_thread_cpu_cycles" in e for e in events),
+              "events without the perf context", errors)
+    return errors
+
+
+def test_startup(env):
+    env.start_sessiond()
+    errors = []
+    try:
+        for i, cmd in enumerate([["true"], [python3(), "-c", "pass"],
+                                 ["sh", "-c", "ls / > /dev/null; echo ok > /dev/null"]]):
+            trace_dir = os.path.join(env.work, "trace%d" % i)
+            env.slubtrace(["-o", trace_dir, "--"] + cmd, timeout=60)
+            t = Trace(trace_dir, env.env)
+            check(t.objects, "%s: no statedump in the trace" % cmd[0], errors)
+    finally:
+        env.stop_sessiond()
+    return errors
+
+
+TESTS = {
+    "stress": test_stress,
+    "python": test_python,
+    "fork": test_fork,
+    "threads": test_threads,
+    "perf": lambda env: test_threads(env, perf=True),
+    "startup": test_startup,
+}
+
+
+# ---- privileges ---------------------------------------------------------------------
+
+def nobody_can_use(paths, uid, gid):
+    for p in paths:
+        rc = subprocess.run(["setpriv", "--reuid=%d" % uid, "--regid=%d" % gid,
+                             "--clear-groups", "/bin/sh", "-c", 'test -r "$0"', p],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+        if rc:
+            return False
+    return True
+
+
+def drop_privileges(args):
+    """As root: re-run as `nobody` in a directory it owns; None if impossible."""
+    if os.geteuid() != 0 or args.as_user or not shutil.which("setpriv"):
+        return None
+    try:
+        pw = pwd.getpwnam("nobody")
+    except KeyError:
+        return None
+    py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+    need = [py, args.slubtrace, os.path.abspath(__file__),
+            os.path.join(args.build, "tracepoints/libslub-tp.so"),
+            os.path.join(args.build, "tests/e2e/e2e_stress"),
+            os.path.join(args.source, "tests/e2e/workload.py")]
+    if not nobody_can_use(need, pw.pw_uid, pw.pw_gid):
+        return None
+    work = tempfile.mkdtemp(prefix="slubtrace-e2e-")
+    os.chown(work, pw.pw_uid, pw.pw_gid)
+    os.chmod(work, 0o755)
+    argv = ["setpriv", "--reuid=%d" % pw.pw_uid, "--regid=%d" % pw.pw_gid, "--clear-groups",
+            py, os.path.abspath(__file__), "--as-user", "--work", work] + sys.argv[1:]
+    try:
+        rc = subprocess.run(argv).returncode
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    return rc
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", required=True, help="the build directory")
+    ap.add_argument("--source", required=True, help="the source directory")
+    ap.add_argument("--keep", action="store_true", help="keep the traces")
+    ap.add_argument("--work", help=argparse.SUPPRESS)
+    ap.add_argument("--as-user", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("test", choices=sorted(TESTS))
+    args = ap.parse_args()
+    args.build = os.path.abspath(args.build)
+    args.source = os.path.abspath(args.source)
+    args.slubtrace = os.path.join(args.build, "src/cli/slubtrace")
+
+    for tool in ("lttng", "lttng-sessiond", "babeltrace2"):
+        if not shutil.which(tool):
+            log("%s not installed: skipped" % tool)
+            return SKIP
+
+    rc = drop_privileges(args)
+    if rc is not None:
+        return rc
+
+    work = args.work or tempfile.mkdtemp(prefix="slubtrace-e2e-")
+    env = Env(args, work)
+    log("e2e %s: work directory %s (uid %d)" % (args.test, work, os.geteuid()))
+    try:
+        result = TESTS[args.test](env)
+    except Failure as e:
+        log("FAIL: %s" % e)
+        return 1
+    finally:
+        env.stop_sessiond()
+        if not args.keep and not args.work:
+            shutil.rmtree(work, ignore_errors=True)
+    if result == SKIP:
+        return SKIP
+    for e in result:
+        log("FAIL: %s" % e)
+    if result:
+        return 1
+    log("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

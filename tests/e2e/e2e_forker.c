@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+/*
+ * e2e_forker: an ordinary malloc program that forks and creates threads,
+ * run under `slubtrace record` (the malloc shim and LTTng-UST preloaded).
+ *
+ *   e2e_forker fork [children]    threads allocating while the main thread
+ *                                 forks children that allocate from threads
+ *                                 of their own, then exit
+ *   e2e_forker threads [waves]    waves of short-lived threads, each making
+ *                                 its first allocations (and so its first
+ *                                 events) while other threads run
+ *
+ * Exits 0 when every child and thread finished and saw its own data intact.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static volatile int stop;
+static int failures;
+
+static void churn(unsigned seed, int iterations)
+{
+	void *keep[256] = { 0 };
+
+	for (int i = 0; i < iterations; i++) {
+		unsigned slot = (unsigned)rand_r(&seed) % 256;
+		size_t size = 16 + (size_t)(rand_r(&seed) % 2000);
+		char *p;
+
+		if (keep[slot]) {
+			if (((unsigned char *)keep[slot])[0] != (unsigned char)slot)
+				__atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED);
+			free(keep[slot]);
+		}
+		p = malloc(size);
+		if (!p) {
+			__atomic_fetch_add(&failures, 1, __ATOMIC_RELAXED);
+			keep[slot] = NULL;
+			continue;
+		}
+		memset(p, (int)slot, size);
+		keep[slot] = p;
+	}
+	for (int i = 0; i < 256; i++)
+		free(keep[i]);
+}
+
+static void *background(void *arg)
+{
+	unsigned seed = (unsigned)(uintptr_t)arg;
+
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED))
+		churn(seed++, 2000);
+	return NULL;
+}
+
+static void *short_lived(void *arg)
+{
+	churn((unsigned)(uintptr_t)arg, 3000);
+	return NULL;
+}
+
+static int run_threads(int n, unsigned seed)
+{
+	pthread_t th[16];
+
+	if (n > 16)
+		n = 16;
+	for (int i = 0; i < n; i++) {
+		errno = pthread_create(&th[i], NULL, short_lived, (void *)(uintptr_t)(seed + i));
+		if (errno) {
+			perror("pthread_create");
+			return -1;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	return 0;
+}
+
+static int do_fork(int children)
+{
+	pthread_t bg[2];
+	int bad = 0;
+
+	for (int i = 0; i < 2; i++)
+		if ((errno = pthread_create(&bg[i], NULL, background, (void *)(uintptr_t)(i + 1)))) {
+			perror("pthread_create");
+			return 1;
+		}
+	for (int c = 0; c < children; c++) {
+		pid_t pid = fork();
+		int status;
+
+		if (pid < 0) {
+			perror("fork");
+			bad++;
+			break;
+		}
+		if (pid == 0) {
+			/* The child: the parent's other threads are gone; the
+			 * allocator and LTTng-UST must both work here. */
+			churn(100u + (unsigned)c, 5000);
+			if (run_threads(3, 1000u * (unsigned)c) < 0)
+				_exit(3);
+			/* Long enough for the child to register with the
+			 * session daemon and record its own events. */
+			usleep(300 * 1000);
+			churn(200u + (unsigned)c, 5000);
+			exit(failures ? 4 : 0);
+		}
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status) != 0) {
+			fprintf(stderr, "e2e_forker: child %d failed (status %#x)\n", c, status);
+			bad++;
+		}
+	}
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	for (int i = 0; i < 2; i++)
+		pthread_join(bg[i], NULL);
+	return bad || failures ? 1 : 0;
+}
+
+static int do_threads(int waves)
+{
+	pthread_t bg;
+
+	if ((errno = pthread_create(&bg, NULL, background, (void *)7))) {
+		perror("pthread_create");
+		return 1;
+	}
+	for (int w = 0; w < waves; w++)
+		if (run_threads(8, 100u * (unsigned)w) < 0)
+			return 1;
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	pthread_join(bg, NULL);
+	return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 2 ? atoi(argv[2]) : 4;
+
+	if (argc > 1 && !strcmp(argv[1], "fork"))
+		return do_fork(n);
+	if (argc > 1 && !strcmp(argv[1], "threads"))
+		return do_threads(n);
+	fprintf(stderr, "usage: e2e_forker fork|threads [n]\n");
+	return 2;
+}
