@@ -7,6 +7,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -112,9 +113,19 @@ static bool env_true(const char *name)
 	return v && *v && strcmp(v, "0") && strcmp(v, "no") && strcmp(v, "off");
 }
 
+/* Programs may close stderr in their own atexit handlers (coreutils'
+ * close_stdout), which run before ours: print to a copy taken at init. */
+static int stats_fd = -1;
+
 static void stats_atexit(void)
 {
-	slub_print_all_slabinfo(stderr);
+	FILE *f = stats_fd >= 0 ? fdopen(stats_fd, "w") : NULL;
+
+	if (!f)
+		return;
+	slub_print_all_slabinfo(f);
+	fclose(f);
+	stats_fd = -1;
 }
 
 static struct slub_cache *cache_create_locked(const char *name, size_t size, size_t align,
@@ -177,8 +188,10 @@ void slub_init(void)
 	}
 	slub_caches_lock_release();
 	pthread_atfork(slub_prefork, slub_postfork_parent, slub_postfork_child);
-	if (stats_at_exit)
+	if (stats_at_exit) {
+		stats_fd = fcntl(2, F_DUPFD_CLOEXEC, 3);
 		atexit(stats_atexit);
+	}
 	__atomic_store_n(&slub_initialized, 2, __ATOMIC_RELEASE);
 }
 

@@ -208,7 +208,7 @@ void *slub_aligned_alloc(size_t align, size_t size)
 		return NULL;
 	}
 	if (align <= 16)
-		return slub_malloc(size);
+		return slub_malloc(size < align ? align : size); /* kmalloc-8 is 8-aligned */
 	size_t need = size > align ? size : align;
 	if (align <= SLUB_PAGE_SIZE && need <= SLUB_KMALLOC_MAX_CACHE_SIZE) {
 		/* Power-of-two kmalloc objects are naturally aligned. */

@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libslub-malloc.so: the C malloc family served by the kmalloc caches.
+ *
+ *   LD_PRELOAD=libslub-malloc.so program args
+ *
+ * Small requests go to the kmalloc caches, large ones to the page layer
+ * (slub_malloc() chooses).  Semantics are glibc's (2.36): malloc(0) returns
+ * a unique pointer; calloc/reallocarray overflow gives NULL + ENOMEM;
+ * realloc(p, 0) frees p and returns NULL; realloc(NULL, n) is malloc(n);
+ * memalign/aligned_alloc round a non-power-of-two alignment up and fail with
+ * EINVAL only when no power of two is left; posix_memalign returns EINVAL for
+ * an alignment that is not a power-of-two multiple of sizeof(void *) and
+ * leaves errno alone; free() keeps errno.
+ *
+ * THE RE-ENTRANCY RULE
+ *
+ * A thread is "in the allocator" from the moment an entry point below calls
+ * into the core until it returns (shim_depth != 0, initial-exec TLS, so
+ * reading it never allocates).  While it is, the core may hold a list_lock
+ * and fire a tracepoint; LTTng-UST, libunwind, dlsym, pthread_atfork may
+ * then call malloc on the same thread.  Such a nested call must never reach
+ * the core again, because it could wait for a lock its own thread holds.
+ * So, on a thread that is in the allocator:
+ *   - allocations are served by the fallback arena (fallback.c), which takes
+ *     no lock and calls nothing, and are never traced;
+ *   - frees of arena blocks go back to the arena; frees of core objects are
+ *     pushed on a lock-free deferred list that the next outermost entry
+ *     point (of any thread) hands to slub_free();
+ *   - ownership questions use only slub_ptr_lookup() and slub_usable_size(),
+ *     which take no lock for slab objects and only the page layer's lock,
+ *     innermost in the lock order, for other pointers.
+ * The same holds for:
+ *   - every thread while another thread runs the one-time initialisation
+ *     (slub_init() may dlopen, create threads, register atfork handlers):
+ *     nobody waits for it, everybody else uses the arena meanwhile;
+ *   - the fork handlers: the shim's prepare handler, registered after the
+ *     core's, runs first and marks the forking thread as in the allocator
+ *     until its parent/child handlers, which run after the core's;
+ *   - a thread that is exiting: its pthread key destructor flushes its cpu
+ *     slots inside the allocator and leaves the thread marked, so the other
+ *     destructors that run after it use the arena and cannot re-create a cpu
+ *     slot for a thread that is going away.
+ * Arena blocks are recognised by address in free, realloc and
+ * malloc_usable_size whoever calls them later, on whatever thread.
+ *
+ * Initialisation is lazy: the first call of any entry point on any thread
+ * initialises, so neither constructor order nor the position in LD_PRELOAD
+ * matters.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <slub/slub.h>
+
+#include "shim.h"
+
+#define SHIM_EXPORT __attribute__((visibility("default")))
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+static __thread unsigned shim_depth __attribute__((tls_model("initial-exec")));
+static __thread bool shim_thread_known __attribute__((tls_model("initial-exec")));
+
+enum shim_state { SHIM_UNINIT, SHIM_INITIALISING, SHIM_READY };
+static atomic_int shim_state;
+static pthread_key_t shim_thread_key;
+static bool shim_have_key;
+/* core objects freed while their thread was in the allocator */
+static void *_Atomic shim_deferred;
+
+/* ---- threads and fork ---- */
+
+static void shim_thread_exit(void *arg)
+{
+	(void)arg;
+	shim_depth++; /* never dropped: see the rule above */
+	slub_thread_flush();
+}
+
+static void shim_prefork(void)
+{
+	shim_depth++;
+}
+
+static void shim_postfork(void)
+{
+	shim_depth--;
+}
+
+static bool shim_init_slow(void)
+{
+	int state = SHIM_UNINIT;
+
+	if (!atomic_compare_exchange_strong(&shim_state, &state, SHIM_INITIALISING))
+		return state == SHIM_READY;
+	shim_depth++;
+	shim_foreign_init();
+	/* before slub_init(): a smaller key runs its destructor first */
+	shim_have_key = pthread_key_create(&shim_thread_key, shim_thread_exit) == 0;
+	slub_init();
+	/* after slub_init(): prepare runs before the core's, the others after */
+	pthread_atfork(shim_prefork, shim_postfork, shim_postfork);
+	atomic_store_explicit(&shim_state, SHIM_READY, memory_order_release);
+	shim_depth--;
+	return true;
+}
+
+static void shim_drain_deferred(void)
+{
+	void *p = atomic_exchange_explicit(&shim_deferred, NULL, memory_order_acquire);
+
+	while (p) {
+		void *next = *(void **)p;
+
+		slub_free(p);
+		p = next;
+	}
+}
+
+static void shim_defer_free(void *p)
+{
+	void *old = atomic_load_explicit(&shim_deferred, memory_order_relaxed);
+
+	do {
+		*(void **)p = old;
+	} while (!atomic_compare_exchange_weak_explicit(&shim_deferred, &old, p,
+							memory_order_release,
+							memory_order_relaxed));
+}
+
+/*
+ * Enter the allocator.  false: the caller must not call the core (nested
+ * call, or another thread is initialising) and uses the arena instead.
+ */
+static inline bool shim_enter(void)
+{
+	if (unlikely(shim_depth))
+		return false;
+	if (unlikely(atomic_load_explicit(&shim_state, memory_order_acquire) != SHIM_READY) &&
+	    !shim_init_slow())
+		return false;
+	shim_depth++;
+	if (unlikely(!shim_thread_known)) {
+		shim_thread_known = true;
+		if (shim_have_key)
+			pthread_setspecific(shim_thread_key, (void *)1);
+	}
+	if (unlikely(atomic_load_explicit(&shim_deferred, memory_order_relaxed) != NULL))
+		shim_drain_deferred();
+	return true;
+}
+
+static inline void shim_leave(void)
+{
+	shim_depth--;
+}
+
+static inline bool shim_ready(void)
+{
+	return atomic_load_explicit(&shim_state, memory_order_acquire) == SHIM_READY;
+}
+
+/* Who owns p (not NULL, not an arena block)?  Reads the segment map; only
+ * for a pointer outside every segment does it take the page layer's lock
+ * (innermost in the lock order) to search the table of huge mappings. */
+static enum slub_owner_kind shim_owner(const void *p)
+{
+	struct slub_ptr_info info;
+
+	if (!shim_ready())
+		return SLUB_OWNER_NONE; /* nothing came from the core yet */
+	slub_ptr_lookup(p, &info); /* clears info when p is not ours */
+	return info.kind;
+}
+
+/* ---- the operations, once ---- */
+
+static void *shim_malloc(size_t size)
+{
+	void *p;
+
+	if (!shim_enter())
+		return shim_fb_alloc(size, 0);
+	p = slub_malloc(size ? size : 1);
+	shim_leave();
+	return p;
+}
+
+static void shim_free(void *p)
+{
+	int saved;
+
+	if (!p)
+		return;
+	if (shim_fb_owns(p)) {
+		shim_fb_free(p);
+		return;
+	}
+	saved = errno;
+	if (shim_enter()) {
+		/* One lookup: frees ours, leaves foreign memory untouched. */
+		if (!slub_try_free(p))
+			shim_foreign_report("free", p);
+		shim_leave();
+	} else if (shim_owner(p) == SLUB_OWNER_NONE) {
+		shim_foreign_report("free", p);
+	} else {
+		shim_defer_free(p);
+	}
+	errno = saved;
+}
+
+static void *shim_calloc(size_t nmemb, size_t size)
+{
+	size_t total;
+	void *p;
+
+	if (__builtin_mul_overflow(nmemb, size, &total)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (!shim_enter()) {
+		p = shim_fb_alloc(total, 0);
+		if (p)
+			memset(p, 0, total);
+		return p;
+	}
+	p = slub_calloc(1, total ? total : 1);
+	shim_leave();
+	return p;
+}
+
+static size_t shim_usable(const void *p)
+{
+	if (!p)
+		return 0;
+	if (shim_fb_owns(p))
+		return shim_fb_usable(p);
+	if (shim_owner(p) == SLUB_OWNER_NONE)
+		return 0;
+	return slub_usable_size(p);
+}
+
+/* Move p (of which `have` bytes are known) to a new block of `size`. */
+static void *shim_move(void *p, size_t have, size_t size)
+{
+	void *q = shim_malloc(size);
+
+	if (!q)
+		return NULL;
+	memcpy(q, p, have < size ? have : size);
+	shim_free(p);
+	return q;
+}
+
+static void *shim_realloc(void *p, size_t size)
+{
+	void *q;
+
+	if (!p)
+		return shim_malloc(size);
+	if (!size) {
+		shim_free(p);
+		return NULL;
+	}
+	if (shim_fb_owns(p)) {
+		size_t have = shim_fb_usable(p);
+
+		if (size <= have)
+			return p;
+		return shim_move(p, have, size);
+	}
+	if (shim_owner(p) == SLUB_OWNER_NONE) {
+		/*
+		 * Unknown size: copy up to `size` bytes, stopping where memory
+		 * stops being readable.  Bytes past the old block's end are
+		 * indeterminate in the new block anyway, so copying them is
+		 * harmless.  The old block is left alone (leaked).
+		 */
+		shim_foreign_report("realloc", p);
+		q = shim_malloc(size);
+		if (q)
+			shim_copy_readable(q, p, size);
+		return q;
+	}
+	if (!shim_enter())
+		return shim_move(p, slub_usable_size(p), size);
+	q = slub_realloc(p, size);
+	shim_leave();
+	return q;
+}
+
+/* glibc's _mid_memalign: small alignments are mallocs, others rounded up to
+ * a power of two; EINVAL only beyond the largest power of two. */
+static void *shim_memalign(size_t align, size_t size)
+{
+	void *p;
+
+	if (align <= sizeof(void *))
+		return shim_malloc(size);
+	if (align > SIZE_MAX / 2 + 1) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (align & (align - 1))
+		align = (size_t)1 << (64 - __builtin_clzl(align));
+	if (!shim_enter())
+		return shim_fb_alloc(size, align);
+	/* slub_aligned_alloc(16, n) is slub_malloc(n), which gives kmalloc-8
+	 * (8-aligned) for n <= 8: ask for at least `align` bytes */
+	p = slub_aligned_alloc(align, size < align ? align : size);
+	shim_leave();
+	return p;
+}
+
+static void *shim_valloc(size_t size)
+{
+	return shim_memalign((size_t)sysconf(_SC_PAGESIZE), size);
+}
+
+static void *shim_pvalloc(size_t size)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), rounded;
+
+	if (__builtin_add_overflow(size, page - 1, &rounded)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return shim_memalign(page, rounded & ~(page - 1));
+}
+
+/* ---- exported entry points ---- */
+
+SHIM_EXPORT void *malloc(size_t size)
+{
+	return shim_malloc(size);
+}
+
+SHIM_EXPORT void free(void *p)
+{
+	shim_free(p);
+}
+
+SHIM_EXPORT void *calloc(size_t nmemb, size_t size)
+{
+	return shim_calloc(nmemb, size);
+}
+
+SHIM_EXPORT void *realloc(void *p, size_t size)
+{
+	return shim_realloc(p, size);
+}
+
+SHIM_EXPORT void *reallocarray(void *p, size_t nmemb, size_t size)
+{
+	size_t total;
+
+	if (__builtin_mul_overflow(nmemb, size, &total)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return shim_realloc(p, total);
+}
+
+SHIM_EXPORT int posix_memalign(void **out, size_t align, size_t size)
+{
+	void *p;
+	int saved = errno, err;
+
+	if (align % sizeof(void *) || (align & (align - 1)) || !align)
+		return EINVAL;
+	errno = 0;
+	p = shim_memalign(align, size);
+	if (!p) {
+		err = errno ? errno : ENOMEM;
+		errno = saved;
+		return err;
+	}
+	*out = p;
+	errno = saved;
+	return 0;
+}
+
+SHIM_EXPORT void *memalign(size_t align, size_t size)
+{
+	return shim_memalign(align, size);
+}
+
+SHIM_EXPORT void *aligned_alloc(size_t align, size_t size)
+{
+	return shim_memalign(align, size);
+}
+
+SHIM_EXPORT void *valloc(size_t size)
+{
+	return shim_valloc(size);
+}
+
+SHIM_EXPORT void *pvalloc(size_t size)
+{
+	return shim_pvalloc(size);
+}
+
+SHIM_EXPORT size_t malloc_usable_size(void *p)
+{
+	return shim_usable(p);
+}
+
+/* Removed from glibc's API in 2.26, still bound by old binaries. */
+SHIM_EXPORT void cfree(void *p);
+void cfree(void *p)
+{
+	shim_free(p);
+}
+
+/* The names glibc's own callers and some libraries use. */
+SHIM_EXPORT void *__libc_malloc(size_t size);
+SHIM_EXPORT void __libc_free(void *p);
+SHIM_EXPORT void *__libc_calloc(size_t nmemb, size_t size);
+SHIM_EXPORT void *__libc_realloc(void *p, size_t size);
+SHIM_EXPORT void *__libc_memalign(size_t align, size_t size);
+SHIM_EXPORT void *__libc_valloc(size_t size);
+SHIM_EXPORT void *__libc_pvalloc(size_t size);
+SHIM_EXPORT void __libc_cfree(void *p);
+
+void *__libc_malloc(size_t size)
+{
+	return shim_malloc(size);
+}
+
+void __libc_free(void *p)
+{
+	shim_free(p);
+}
+
+void *__libc_calloc(size_t nmemb, size_t size)
+{
+	return shim_calloc(nmemb, size);
+}
+
+void *__libc_realloc(void *p, size_t size)
+{
+	return shim_realloc(p, size);
+}
+
+void *__libc_memalign(size_t align, size_t size)
+{
+	return shim_memalign(align, size);
+}
+
+void *__libc_valloc(size_t size)
+{
+	return shim_valloc(size);
+}
+
+void *__libc_pvalloc(size_t size)
+{
+	return shim_pvalloc(size);
+}
+
+void __libc_cfree(void *p)
+{
+	shim_free(p);
+}
