@@ -20,13 +20,13 @@ static inline __attribute__((always_inline)) void *slab_alloc_fast(struct slub_c
 	void *object = c->freelist;
 	struct slab *slab = c->slab;
 
-	if (unlikely(!object || (node >= 0 && slab->node != node))) {
+	if (likely(object != NULL) && likely(node < 0 || slab->node == node)) {
+		c->freelist = get_freepointer(s, object);
+		stat(c, SLUB_ALLOC_FASTPATH);
+	} else {
 		object = ___slab_alloc(s, node, c);
 		if (unlikely(!object))
 			return NULL;
-	} else {
-		c->freelist = get_freepointer(s, object);
-		stat(c, SLUB_ALLOC_FASTPATH);
 	}
 	if (unlikely(slub_wants(SLUB_EV_ALLOC)))
 		slub_emit_object(SLUB_EV_ALLOC, s, c, NULL, object);

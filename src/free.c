@@ -17,23 +17,36 @@
 #define _GNU_SOURCE
 #include "internal.h"
 
+#include <errno.h>
+
 SLUB_INTERNAL void emit_word(unsigned type, struct slub_cache *s, struct slub_cpu *c,
 			     struct slab *slab, const struct slab_word *old,
 			     const struct slab_word *new, enum slub_site site, int locked,
 			     int owner_old, int owner_new, int dest);
 
+static void __slab_free_locked_paths(struct slub_cache *s, struct slab *slab, void *head,
+				     void *tail, unsigned cnt, struct slub_cpu *c);
+
 void __slab_free(struct slub_cache *s, struct slab *slab, void *head, void *tail, unsigned cnt,
 		 struct slub_cpu *c)
+{
+	int saved_errno = errno; /* free() keeps errno: the lock may sleep */
+
+	stat(c, SLUB_FREE_SLOWPATH);
+	if (kmem_cache_debug(s) && !free_debug_processing(s, slab, head, c))
+		return;
+	__slab_free_locked_paths(s, slab, head, tail, cnt, c);
+	errno = saved_errno;
+}
+
+static void __slab_free_locked_paths(struct slub_cache *s, struct slab *slab, void *head,
+				     void *tail, unsigned cnt, struct slub_cpu *c)
 {
 	struct slab_word old, new;
 	struct slub_node *n = NULL;
 	unsigned attempt = 0;
 	bool was_frozen;
 	int owner;
-
-	stat(c, SLUB_FREE_SLOWPATH);
-	if (kmem_cache_debug(s) && !free_debug_processing(s, slab, head, c))
-		return;
 
 	for (;;) {
 		if (n && !variant(SLUB_VAR_FREE_KEEP_LOCK)) {

@@ -318,9 +318,9 @@ SLUB_INTERNAL void *slab_alloc_node(struct slub_cache *s, int node);
 SLUB_INTERNAL void __slab_free(struct slub_cache *s, struct slab *slab, void *head, void *tail,
 			       unsigned cnt, struct slub_cpu *c);
 SLUB_INTERNAL void slub_emit_object(unsigned type, struct slub_cache *s, struct slub_cpu *c,
-				    struct slab *slab, void *object) __attribute__((noinline, cold));
+				    struct slab *slab, void *object) __attribute__((noinline));
 SLUB_INTERNAL void slub_free_double(struct slub_cache *s, struct slab *slab, void *object)
-	__attribute__((noinline, cold));
+	__attribute__((noinline));
 SLUB_INTERNAL void slab_free(struct slub_cache *s, struct slab *slab, void *object);
 SLUB_INTERNAL void *___slab_alloc(struct slub_cache *s, int node, struct slub_cpu *c);
 SLUB_INTERNAL void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist,

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "internal.h"
 #include "fastpath.h"
+#include "segment.h"
 
 #include <errno.h>
 
@@ -48,7 +49,7 @@ SLUB_INTERNAL bool slub_huge_free(void *p);
  */
 static inline __attribute__((always_inline)) bool kfree(void *ptr)
 {
-	struct slab *slab = slub_virt_to_slab(ptr);
+	struct slab *slab = virt_to_slab(ptr);
 
 	if (likely(slab && slab->kind == SLAB_KIND_SLAB)) {
 		struct slub_cache *s = READ_ONCE(slab->cache);

@@ -22,32 +22,14 @@
 #define _GNU_SOURCE
 #include "internal.h"
 #include "page.h"
+#include "segment.h"
 
 #include <errno.h>
 #include <sys/mman.h>
 
-#define SEG_SHIFT 22
-#define SEG_SIZE (1ul << SEG_SHIFT)
-#define SEG_PAGES (SEG_SIZE >> SLUB_PAGE_SHIFT)
 #define SEG_MAGIC 0x736c7562736567ull /* "slubseg" */
 #define LARGE_IN_SEGMENT_MAX (1ul << 20)
 #define PURGE_THRESHOLD_PAGES 2048     /* 8 MiB of free resident pages */
-#define ADDR_BITS 47
-#define SEGMAP_BITS (1ul << (ADDR_BITS - SEG_SHIFT))
-
-struct segment {
-	uint64_t magic;
-	struct segment *next;
-	uint32_t nr_free;
-	uint32_t nr_dirty;
-	uint64_t used[SEG_PAGES / 64];
-	uint64_t dirty[SEG_PAGES / 64];
-	struct slab desc[SEG_PAGES];
-};
-
-#define SEG_DATA_START \
-	((sizeof(struct segment) + SLUB_PAGE_SIZE - 1) >> SLUB_PAGE_SHIFT)
-#define SEG_DATA_PAGES (SEG_PAGES - SEG_DATA_START)
 
 struct huge_entry {
 	void *ptr;
@@ -59,7 +41,7 @@ struct huge_entry {
 static uint32_t pages_lock;
 /* One bit per segment-sized chunk of the 47-bit address space: 4 MiB of
  * .bss, of which only the pages covering our segments are ever touched. */
-static uint64_t segmap[SEGMAP_BITS / 64];
+uint64_t slub_segmap[SEGMAP_BITS / 64];
 static struct segment *segments;
 static unsigned long nr_segments, dirty_pages;
 static struct huge_entry *huge_tab;
@@ -83,16 +65,9 @@ void slub_page_fail_after(long n)
 	slub_os_fail_after(n);
 }
 
-static inline bool segmap_test(uintptr_t chunk)
-{
-	if (unlikely(chunk >= SEGMAP_BITS))
-		return false;
-	return (__atomic_load_n(&segmap[chunk / 64], __ATOMIC_ACQUIRE) >> (chunk % 64)) & 1;
-}
-
 static void segmap_set(uintptr_t chunk)
 {
-	__atomic_fetch_or(&segmap[chunk / 64], 1ull << (chunk % 64), __ATOMIC_RELEASE);
+	__atomic_fetch_or(&slub_segmap[chunk / 64], 1ull << (chunk % 64), __ATOMIC_RELEASE);
 }
 
 static inline bool bit_test(const uint64_t *map, unsigned i)
@@ -261,27 +236,6 @@ void slub_pages_free(struct slab *head)
 		purge_dirty_locked();
 	}
 	pages_lock_drop();
-}
-
-struct slab *slub_virt_to_slab(const void *p)
-{
-	uintptr_t chunk = (uintptr_t)p >> SEG_SHIFT;
-
-	if (!segmap_test(chunk))
-		return NULL;
-	struct segment *seg = (struct segment *)(chunk << SEG_SHIFT);
-	size_t idx = ((uintptr_t)p - (uintptr_t)seg) >> SLUB_PAGE_SHIFT;
-	if (idx < SEG_DATA_START)
-		return NULL;
-	struct slab *d = &seg->desc[idx];
-	uint8_t kind = __atomic_load_n(&d->kind, __ATOMIC_ACQUIRE);
-	if (kind == SLAB_KIND_TAIL) {
-		d -= READ_ONCE(d->head_off);
-		kind = __atomic_load_n(&d->kind, __ATOMIC_ACQUIRE);
-	}
-	if (kind != SLAB_KIND_SLAB && kind != SLAB_KIND_LARGE)
-		return NULL;
-	return d;
 }
 
 /* ---- huge allocations: dedicated mappings, found by exact pointer ---- */
@@ -564,4 +518,9 @@ size_t slub_collect_slabs(struct slub_cache *s, struct slab **out, size_t max)
 	}
 	pages_lock_drop();
 	return n;
+}
+
+struct slab *slub_virt_to_slab(const void *p)
+{
+	return virt_to_slab(p);
 }

@@ -204,13 +204,19 @@ static void shim_free(void *p)
 		shim_fb_free(p);
 		return;
 	}
-	saved = errno;
-	if (shim_enter()) {
-		/* One lookup: frees ours, leaves foreign memory untouched. */
-		if (!slub_try_free(p))
+	if (likely(shim_enter())) {
+		/* One lookup: frees ours (keeping errno), leaves foreign
+		 * memory untouched. */
+		if (unlikely(!slub_try_free(p))) {
+			saved = errno;
 			shim_foreign_report("free", p);
+			errno = saved;
+		}
 		shim_leave();
-	} else if (shim_owner(p) == SLUB_OWNER_NONE) {
+		return;
+	}
+	saved = errno;
+	if (shim_owner(p) == SLUB_OWNER_NONE) {
 		shim_foreign_report("free", p);
 	} else {
 		shim_defer_free(p);
