@@ -25,10 +25,6 @@ static pthread_key_t thread_key;
 static int thread_key_ok;
 
 SLUB_INTERNAL void slub_meta_free(void *p, size_t size);
-SLUB_INTERNAL void emit_word(unsigned type, struct slub_cache *s, struct slub_cpu *c,
-			     struct slab *slab, const struct slab_word *old,
-			     const struct slab_word *new, enum slub_site site, int locked,
-			     int owner_old, int owner_new, int dest);
 
 struct slub_thread *slub_threads_head(void)
 {

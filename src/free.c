@@ -19,10 +19,6 @@
 
 #include <errno.h>
 
-SLUB_INTERNAL void emit_word(unsigned type, struct slub_cache *s, struct slub_cpu *c,
-			     struct slab *slab, const struct slab_word *old,
-			     const struct slab_word *new, enum slub_site site, int locked,
-			     int owner_old, int owner_new, int dest);
 
 static void __slab_free_locked_paths(struct slub_cache *s, struct slab *slab, void *head,
 				     void *tail, unsigned cnt, struct slub_cpu *c);

@@ -394,6 +394,16 @@ static inline bool slub_wants(unsigned type)
 {
 	return unlikely(READ_ONCE(slub_observer_mask) & (1ull << type)) || slub_tp_enabled(type);
 }
+/* The event of a successful slab-word update (what it did: type). */
+SLUB_INTERNAL void __emit_word(unsigned type, struct slub_cache *s, struct slub_cpu *c,
+			       struct slab *slab, const struct slab_word *old,
+			       const struct slab_word *new, enum slub_site site, int locked,
+			       int owner_old, int owner_new, int dest);
+#define emit_word(type, ...)                                   \
+	do {                                                   \
+		if (slub_wants(type))                          \
+			__emit_word(type, __VA_ARGS__);        \
+	} while (0)
 SLUB_INTERNAL void ev_init(struct slub_event *ev, unsigned type, struct slub_cache *s,
 			   struct slub_cpu *c, struct slab *slab);
 SLUB_INTERNAL void ev_word(struct slub_word *dst, const struct slab_word *w, int owner);

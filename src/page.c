@@ -98,6 +98,7 @@ static struct segment *segment_new(void)
 	}
 	seg->magic = SEG_MAGIC;
 	seg->nr_free = SEG_DATA_PAGES;
+	seg->first_free = SEG_DATA_START;
 	bits_assign(seg->used, 0, SEG_DATA_START, true);
 	seg->next = segments;
 	segments = seg;
@@ -106,27 +107,37 @@ static struct segment *segment_new(void)
 	return seg;
 }
 
-/* First fit of n free pages whose address is aligned to align_pages. */
+/* First index >= from whose bit in map equals want (SEG_PAGES if none). */
+static unsigned next_bit(const uint64_t *map, unsigned from, bool want)
+{
+	while (from < SEG_PAGES) {
+		uint64_t w = want ? map[from / 64] : ~map[from / 64];
+		w &= ~0ull << (from % 64);
+		if (w)
+			return (from & ~63u) + (unsigned)__builtin_ctzll(w);
+		from = (from & ~63u) + 64;
+	}
+	return SEG_PAGES;
+}
+
+/* First fit of n free pages whose address is aligned to align_pages,
+ * scanning the used bitmap a word at a time from the first free page. */
 static long segment_find_run(struct segment *seg, unsigned n, unsigned align_pages)
 {
 	if (seg->nr_free < n)
 		return -1;
-	unsigned start = SEG_DATA_START;
-	if (align_pages > 1)
-		start = (start + align_pages - 1) & ~(align_pages - 1);
-	while (start + n <= SEG_PAGES) {
-		unsigned i;
-		for (i = 0; i < n; i++)
-			if (bit_test(seg->used, start + i))
-				break;
-		if (i == n)
-			return start;
-		unsigned next = start + i + 1;
+	unsigned start = seg->first_free > SEG_DATA_START ? seg->first_free : SEG_DATA_START;
+	for (;;) {
+		start = next_bit(seg->used, start, false);
 		if (align_pages > 1)
-			next = (next + align_pages - 1) & ~(align_pages - 1);
-		start = next;
+			start = (start + align_pages - 1) & ~(align_pages - 1);
+		if (start + n > SEG_PAGES)
+			return -1;
+		unsigned used = next_bit(seg->used, start, true);
+		if (used >= start + n)
+			return start;
+		start = used + 1;
 	}
-	return -1;
 }
 
 static unsigned long count_dirty(struct segment *seg, unsigned start, unsigned n)
@@ -167,6 +178,8 @@ struct slab *slub_pages_alloc(unsigned npages, size_t align, int kind)
 	unsigned long d = count_dirty(seg, (unsigned)start, npages);
 	bits_assign(seg->used, (unsigned)start, npages, true);
 	bits_assign(seg->dirty, (unsigned)start, npages, false);
+	if ((unsigned)start <= seg->first_free)
+		seg->first_free = next_bit(seg->used, (unsigned)start, false);
 	seg->nr_free -= npages;
 	seg->nr_dirty -= (uint32_t)d;
 	dirty_pages -= d;
@@ -221,6 +234,8 @@ void slub_pages_free(struct slab *head)
 		__atomic_store_n(&seg->desc[start + i].kind, SLAB_KIND_FREE, __ATOMIC_RELEASE);
 	bits_assign(seg->used, start, n, false);
 	bits_assign(seg->dirty, start, n, true);
+	if (start < seg->first_free)
+		seg->first_free = start;
 	seg->nr_free += n;
 	seg->nr_dirty += n;
 	dirty_pages += n;

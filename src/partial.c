@@ -201,18 +201,14 @@ void remove_full(struct slub_cache *s, struct slub_node *n, struct slab *slab,
 }
 
 /* ---- word events shared by the paths below ---- */
-SLUB_INTERNAL void emit_word(unsigned type, struct slub_cache *s, struct slub_cpu *c,
-			     struct slab *slab, const struct slab_word *old,
-			     const struct slab_word *new, enum slub_site site, int locked,
-			     int owner_old, int owner_new, int dest);
-void emit_word(unsigned type, struct slub_cache *s, struct slub_cpu *c, struct slab *slab,
+void __emit_word(unsigned type, struct slub_cache *s, struct slub_cpu *c, struct slab *slab,
 	       const struct slab_word *old, const struct slab_word *new, enum slub_site site,
 	       int locked, int owner_old, int owner_new, int dest)
 {
 	struct slub_event ev;
 
-	if (!slub_wants(type) || new->c.seq == old->c.seq)
-		return; /* (equal seq: injected lost update, the trace never sees it) */
+	if (new->c.seq == old->c.seq)
+		return; /* injected lost update: the trace never sees it */
 	ev_init(&ev, type, s, c, slab);
 	ev.site = site;
 	ev.locked = locked ? 1 : 0;

@@ -22,6 +22,8 @@ struct segment {
 	struct segment *next;
 	uint32_t nr_free;
 	uint32_t nr_dirty;
+	uint32_t first_free;            /* no free page below this index */
+	uint32_t pad;
 	uint64_t used[SEG_PAGES / 64];
 	uint64_t dirty[SEG_PAGES / 64];
 	struct slab desc[SEG_PAGES];
