@@ -209,27 +209,44 @@ class Lttng:
             raise RuntimeError("lttng-sessiond started but wrote no pid file")
         self.note = "private lttng-sessiond --no-kernel, LTTNG_HOME=%s" % self.home
 
+    def _our_daemons(self):
+        """Pids of the LTTng daemons started with our private LTTNG_HOME (the
+        session daemon, its run-as helper and the consumer daemons, which
+        outlive a session daemon that is killed)."""
+        tag = ("LTTNG_HOME=" + self.home).encode()
+        pids = []
+        for d in os.listdir("/proc"):
+            if not d.isdigit() or int(d) == os.getpid():
+                continue
+            try:
+                with open("/proc/%s/comm" % d) as f:
+                    if not f.read().startswith("lttng-"):
+                        continue
+                with open("/proc/%s/environ" % d, "rb") as f:
+                    if tag in f.read().split(b"\0"):
+                        pids.append(int(d))
+            except OSError:
+                continue
+        return pids
+
     def stop(self):
         if not self.pid:
             return
-        try:
-            os.kill(self.pid, signal.SIGTERM)
-        except OSError:
-            pass
-        for _ in range(100):
-            try:
-                os.kill(self.pid, 0)
-            except OSError:
+        pids = set(self._our_daemons()) | {self.pid}
+        for sig, wait in ((signal.SIGTERM, 10.0), (signal.SIGKILL, 2.0)):
+            for pid in pids:
+                try:
+                    os.kill(pid, sig)
+                except OSError:
+                    pass
+            deadline = time.monotonic() + wait
+            while time.monotonic() < deadline:
+                pids = {p for p in pids if not _is_gone(p)}
+                if not pids:
+                    break
+                time.sleep(0.05)
+            if not pids:
                 break
-            # a daemon we started but did not fork ourselves is not our
-            # child; reap it if it is, ignore if not
-            try:
-                os.waitpid(self.pid, os.WNOHANG)
-            except ChildProcessError:
-                pass
-            if _is_zombie(self.pid):
-                break
-            time.sleep(0.05)
         self.pid = None
 
     def lttng(self, *cmd):
@@ -270,7 +287,12 @@ class Lttng:
         return discarded
 
 
-def _is_zombie(pid):
+def _is_gone(pid):
+    """True when pid has exited (reaping it if it is our child)."""
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        pass
     try:
         with open("/proc/%d/stat" % pid) as f:
             return f.read().split(")")[-1].split()[0] == "Z"
