@@ -355,12 +355,18 @@ int slub_cache_shrink(struct slub_cache *s)
 		return -1;
 	}
 	struct slub_thread *t = slub_thread();
+	bool orphan = !t;
+	if (orphan)
+		t = slub_orphan_enter();
 	struct slub_cpu *c = get_cpu_slab(s, t);
 	unsigned long before = t->discards;
 	flush_cpu_slab(s, c);
 	slub_flush_all_partials(s);
 	slub_shrink_node_lists(s, c);
-	return (int)(t->discards - before);
+	int discarded = (int)(t->discards - before);
+	if (orphan)
+		slub_orphan_leave();
+	return discarded;
 }
 
 static long count_inuse(struct slub_cache *s, unsigned long *slabs)
@@ -395,8 +401,11 @@ long slub_cache_destroy(struct slub_cache *s)
 		errno = EINVAL;
 		return -1;
 	}
-	slub_destroy_cpu_slots(s);
 	struct slub_thread *t = slub_thread();
+	bool orphan = !t;
+	if (orphan)
+		t = slub_orphan_enter();
+	slub_destroy_cpu_slots(s);
 	struct slub_cpu *c = get_cpu_slab(s, t);
 	slub_shrink_node_lists(s, c);
 	slub_fold_stats(s, c);
@@ -417,14 +426,19 @@ long slub_cache_destroy(struct slub_cache *s)
 	if (inuse) {
 		slub_warn("kmem_cache_destroy %s: %ld objects remaining in %lu slabs; cache kept",
 			  s->name, inuse, total);
+		if (orphan)
+			slub_orphan_leave();
 		return inuse;
 	}
 	slub_caches_lock_take();
 	slub_release_cpu_slots(s);
 	__atomic_store_n(&slub_caches[s->id], NULL, __ATOMIC_RELEASE);
 	slub_caches_lock_release();
-	s->destroyed = 1;
-	slub_meta_free(s, sizeof(*s));
+	/* The structure is never reused: a walker (the exit-time report,
+	 * the trace's cache announcement, validate_all) may still hold it. */
+	__atomic_store_n(&s->destroyed, 1, __ATOMIC_RELEASE);
+	if (orphan)
+		slub_orphan_leave();
 	return 0;
 }
 
@@ -433,7 +447,7 @@ void slub_for_each_cache(int (*fn)(struct slub_cache *, void *), void *arg)
 	slub_init();
 	for (unsigned i = 0; i < SLUB_MAX_CACHES; i++) {
 		struct slub_cache *s = __atomic_load_n(&slub_caches[i], __ATOMIC_ACQUIRE);
-		if (s && fn(s, arg))
+		if (s && !__atomic_load_n(&s->destroyed, __ATOMIC_ACQUIRE) && fn(s, arg))
 			break;
 	}
 }
@@ -455,11 +469,13 @@ void slub_prefork(void)
 			slub_futex_lock(&slub_caches[i]->stats_lock);
 	slub_threads_lock_all();
 	slub_pages_lock_all();
+	slub_dwcas_prefork();
 }
 
 void slub_postfork_parent(void)
 {
 	if (__atomic_load_n(&slub_initialized, __ATOMIC_ACQUIRE) == 2) {
+		slub_dwcas_postfork();
 		slub_pages_unlock_all();
 		slub_threads_unlock_all();
 		for (unsigned i = SLUB_MAX_CACHES; i-- > 0;)
@@ -477,6 +493,7 @@ void slub_postfork_parent(void)
 void slub_postfork_child(void)
 {
 	if (__atomic_load_n(&slub_initialized, __ATOMIC_ACQUIRE) == 2) {
+		slub_dwcas_postfork();
 		slub_pages_reinit_child();
 		for (unsigned i = 0; i < SLUB_MAX_CACHES; i++) {
 			if (!slub_caches[i])

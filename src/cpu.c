@@ -16,6 +16,8 @@
 #include <pthread.h>
 
 __thread struct slub_thread *slub_self __attribute__((tls_model("initial-exec")));
+/* Set by the exit flush: this thread no longer gets a cpu slot of its own. */
+static __thread int slub_exited __attribute__((tls_model("initial-exec")));
 
 static uint32_t threads_lock;
 static struct slub_thread *threads_all;   /* append-only, never freed */
@@ -43,6 +45,18 @@ static void threads_lock_drop(void)
 	witness_release(RANK_THREADS);
 }
 
+static void flush_lock_take(struct slub_thread *t)
+{
+	witness_acquire(RANK_FLUSH);
+	slub_futex_lock(&t->flush_lock);
+}
+
+static void flush_lock_drop(struct slub_thread *t)
+{
+	slub_futex_unlock(&t->flush_lock);
+	witness_release(RANK_FLUSH);
+}
+
 static void thread_exit(void *arg);
 
 SLUB_INTERNAL void slub_threads_init(void);
@@ -59,6 +73,8 @@ struct slub_thread *slub_thread_slow(void)
 	slub_init();
 	if (slub_self)
 		return slub_self;
+	if (slub_exited)
+		return NULL; /* after the exit flush: the orphan slot serves it */
 	threads_lock_take();
 	t = threads_free;
 	if (t) {
@@ -158,7 +174,7 @@ static void emit_cpu(unsigned type, struct slub_cache *s, struct slub_cpu *c, st
 	ev.reason = (uint32_t)reason;
 	ev.list = (uint32_t)dest;
 	ev.count = count;
-	ev_word(&ev.old, &w, READ_ONCE(slab->owner));
+	ev_word(&ev.old, &w, slab_owner_snapshot(slab, &w));
 	ev.new = ev.old;
 	slub_emit(&ev);
 }
@@ -364,12 +380,24 @@ static struct slab *cpu_partial_pop(struct slub_cache *s, struct slub_cpu *c)
  * slab.  Debug caches hand out one object and deactivate the slab again,
  * so every allocation and free of theirs passes the checks.
  */
+static void *____slab_alloc(struct slub_cache *s, int node, struct slub_cpu *c);
+
+/* Counted when an object comes out, so allocs - frees stays the number of
+ * objects in use even when the page layer fails. */
 void *___slab_alloc(struct slub_cache *s, int node, struct slub_cpu *c)
+{
+	void *object = ____slab_alloc(s, node, c);
+
+	if (likely(object))
+		stat(c, SLUB_ALLOC_SLOWPATH);
+	return object;
+}
+
+static void *____slab_alloc(struct slub_cache *s, int node, struct slub_cpu *c)
 {
 	void *freelist;
 	struct slab *slab;
 
-	stat(c, SLUB_ALLOC_SLOWPATH);
 	if (unlikely(c->freelist)) {
 		/* Only a node mismatch brings us here with objects left. */
 		slub_assert(c->slab && node >= 0 && c->slab->node != node);
@@ -388,8 +416,12 @@ reread:
 	}
 	freelist = get_freelist(s, slab, c);
 	if (!freelist) {
+		/* get_freelist() unfroze the full slab: the cpu drops it. */
 		c->slab = NULL;
 		stat(c, SLUB_DEACTIVATE_BYPASS);
+		if (slub_wants(SLUB_EV_DEACTIVATE))
+			emit_cpu(SLUB_EV_DEACTIVATE, s, c, slab, SLUB_DEACT_EMPTY_FREELIST,
+				 SLUB_DEST_FULL, 0);
 		goto new_slab;
 	}
 	stat(c, SLUB_ALLOC_REFILL);
@@ -499,8 +531,10 @@ void flush_cpu_slab(struct slub_cache *s, struct slub_cpu *c)
 		deactivate_slab(s, slab, fl, c, SLUB_DEACT_FLUSH);
 	}
 	struct slab *chain = __atomic_exchange_n(&c->partial, NULL, __ATOMIC_ACQ_REL);
-	if (chain)
+	if (chain) {
+		emit_partial_drain(s, c, chain, SLUB_DEACT_FLUSH);
 		unfreeze_partials(s, c, chain, c);
+	}
 }
 
 static void emit_thread_flush(struct slub_thread *t, unsigned count)
@@ -549,8 +583,10 @@ void slub_flush_all_partials(struct slub_cache *s)
 		if (!c || c->cache != s || !READ_ONCE(c->partial))
 			continue;
 		struct slab *chain = __atomic_exchange_n(&c->partial, NULL, __ATOMIC_ACQ_REL);
-		if (chain)
+		if (chain) {
+			emit_partial_drain(s, c, chain, SLUB_DEACT_FLUSH);
 			unfreeze_partials(s, c, chain, me);
+		}
 	}
 }
 
@@ -562,11 +598,26 @@ void slub_flush_all_partials(struct slub_cache *s)
 void slub_destroy_cpu_slots(struct slub_cache *s)
 {
 	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all) {
+		if (t == slub_self && t->orphan)
+			continue; /* an exited thread destroying: its borrowed slot */
+		bool mine = t == slub_self;
+		if (!mine)
+			flush_lock_take(t);
 		struct slub_cpu *c = __atomic_load_n(&t->cpu[s->id], __ATOMIC_ACQUIRE);
-		if (!c || c->cache != s)
-			continue;
-		flush_cpu_slab(s, c);
-		slub_fold_stats(s, c);
+		if (c && c->cache == s) {
+			flush_cpu_slab(s, c);
+			slub_fold_stats(s, c);
+		}
+		if (!mine)
+			flush_lock_drop(t);
+	}
+	struct slub_thread *self = slub_self;
+	if (self && self->orphan) {
+		struct slub_cpu *c = __atomic_load_n(&self->cpu[s->id], __ATOMIC_ACQUIRE);
+		if (c && c->cache == s) {
+			flush_cpu_slab(s, c);
+			slub_fold_stats(s, c);
+		}
 	}
 }
 
@@ -574,11 +625,16 @@ SLUB_INTERNAL void slub_release_cpu_slots(struct slub_cache *s);
 void slub_release_cpu_slots(struct slub_cache *s)
 {
 	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all) {
+		bool mine = t == slub_self;
+		if (!mine)
+			flush_lock_take(t);
 		struct slub_cpu *c = __atomic_load_n(&t->cpu[s->id], __ATOMIC_ACQUIRE);
-		if (!c || c->cache != s)
-			continue;
-		__atomic_store_n(&t->cpu[s->id], NULL, __ATOMIC_RELEASE);
-		slub_meta_free(c, sizeof(*c));
+		if (c && c->cache == s) {
+			__atomic_store_n(&t->cpu[s->id], NULL, __ATOMIC_RELEASE);
+			slub_meta_free(c, sizeof(*c));
+		}
+		if (!mine)
+			flush_lock_drop(t);
 	}
 }
 
@@ -586,20 +642,99 @@ void slub_thread_flush(void)
 {
 	struct slub_thread *t = slub_self;
 
-	if (t)
+	if (t && !t->orphan) {
+		flush_lock_take(t);
 		slub_flush_thread_caches(t, SLUB_DEACT_FLUSH);
+		flush_lock_drop(t);
+	}
 }
 
-/* Thread exit: the kernel's cpu hotplug teardown for our "cpu". */
+/* ---- the orphan slot: threads past their exit flush ---- */
+
+static struct slub_thread *orphan_thread;
+
+static struct slub_thread *orphan_get(void)
+{
+	struct slub_thread *o = __atomic_load_n(&orphan_thread, __ATOMIC_ACQUIRE);
+
+	if (likely(o))
+		return o;
+	o = slub_meta_alloc(sizeof(*o));
+	if (!o)
+		slub_assert_fail("orphan slot allocation failed", __FILE__, __LINE__);
+	o->orphan = 1;
+	o->live = 1;
+	threads_lock_take();
+	if (orphan_thread) {
+		threads_lock_drop();
+		return orphan_thread; /* another thread won: o stays unused */
+	}
+	o->id = next_thread_id++;
+	o->node = o->id % (slub_nodes > 0 ? slub_nodes : 1);
+	o->next_all = threads_all;
+	__atomic_store_n(&threads_all, o, __ATOMIC_RELEASE);
+	__atomic_store_n(&orphan_thread, o, __ATOMIC_RELEASE);
+	threads_lock_drop();
+	return o;
+}
+
+/* Borrow the orphan slot: one exited thread at a time, under its
+ * flush_lock, as a cpu is used by one task at a time. */
+struct slub_thread *slub_orphan_enter(void)
+{
+	struct slub_thread *o = orphan_get();
+
+	slub_futex_lock(&o->flush_lock);
+	o->tid = slub_os_tid();
+	o->nr_locks = 1; /* the orphan lock itself */
+	o->nr_held = 0;
+	slub_self = o;
+	return o;
+}
+
+void slub_orphan_leave(void)
+{
+	struct slub_thread *o = slub_self;
+
+	o->nr_locks = 0;
+	slub_self = NULL;
+	slub_futex_unlock(&o->flush_lock);
+}
+
+void *slub_orphan_alloc(struct slub_cache *s, int node)
+{
+	slub_orphan_enter();
+	void *p = slab_alloc_fast(s, node);
+	slub_orphan_leave();
+	return p;
+}
+
+void slub_orphan_free(struct slub_cache *s, struct slab *slab, void *object)
+{
+	slub_orphan_enter();
+	slab_free_fast(s, slab, object);
+	slub_orphan_leave();
+}
+
+/*
+ * Thread exit: the kernel's cpu hotplug teardown for our "cpu".  The flush
+ * holds the thread's flush_lock so that a concurrent slub_cache_destroy()
+ * never flushes the same slot.  Allocations the thread still makes after
+ * this (later key destructors, libc's own teardown) go to the orphan slot:
+ * re-registering would leave a slot nobody flushes.
+ */
 static void thread_exit(void *arg)
 {
 	struct slub_thread *t = arg;
 
 	if (!t)
 		return;
+	flush_lock_take(t);
 	slub_flush_thread_caches(t, SLUB_DEACT_FLUSH);
 	__atomic_store_n(&t->live, 0, __ATOMIC_RELEASE);
+	flush_lock_drop(t);
 	slub_self = NULL;
+	slub_exited = 1;
 	threads_lock_take();
 	t->next_free = threads_free;
 	threads_free = t;
@@ -633,11 +768,15 @@ void slub_threads_reinit_child(void)
 		self->nr_held = 0;
 	}
 	threads_free = NULL;
+	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all)
+		t->flush_lock = 0;
 	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all) {
 		if (t == self)
 			continue;
 		if (__atomic_load_n(&t->live, __ATOMIC_ACQUIRE))
 			slub_flush_thread_caches(t, SLUB_DEACT_FLUSH);
+		if (t->orphan)
+			continue; /* stays the orphan slot, now empty */
 		t->live = 0;
 		t->next_free = threads_free;
 		threads_free = t;

@@ -16,6 +16,8 @@
 static inline __attribute__((always_inline)) void *slab_alloc_fast(struct slub_cache *s, int node)
 {
 	struct slub_thread *t = slub_thread();
+	if (unlikely(!t))
+		return slub_orphan_alloc(s, node);
 	struct slub_cpu *c = get_cpu_slab(s, t);
 	void *object = c->freelist;
 	struct slab *slab = c->slab;
@@ -37,6 +39,10 @@ static inline __attribute__((always_inline)) void slab_free_fast(struct slub_cac
 								  struct slab *slab, void *object)
 {
 	struct slub_thread *t = slub_thread();
+	if (unlikely(!t)) {
+		slub_orphan_free(s, slab, object);
+		return;
+	}
 	struct slub_cpu *c = get_cpu_slab(s, t);
 
 	if (unlikely(slub_wants(SLUB_EV_FREE)))

@@ -28,7 +28,6 @@ void __slab_free(struct slub_cache *s, struct slab *slab, void *head, void *tail
 {
 	int saved_errno = errno; /* free() keeps errno: the lock may sleep */
 
-	stat(c, SLUB_FREE_SLOWPATH);
 	if (kmem_cache_debug(s) && !free_debug_processing(s, slab, head, c))
 		return;
 	__slab_free_locked_paths(s, slab, head, tail, cnt, c);
@@ -50,10 +49,20 @@ static void __slab_free_locked_paths(struct slub_cache *s, struct slab *slab, vo
 			n = NULL;
 		}
 		old = slab_word_read(slab);
+		if (unlikely(head == old.freelist || old.c.inuse < cnt)) {
+			/* The hardened freelist check of every path: an object
+			 * heading the freelist, or more frees than objects in
+			 * use, is a double free.  Nothing is changed. */
+			if (n)
+				list_unlock(s, n, c);
+			slub_report(s, slab, head, SLUB_ERR_DOUBLE_FREE,
+				    head == old.freelist ? "object heads the slab freelist"
+							 : "slab has no object in use");
+			return;
+		}
 		set_freepointer(s, tail, old.freelist);
 		new = old;
 		new.freelist = head;
-		slub_assert(old.c.inuse >= cnt);
 		new.c.inuse = old.c.inuse - cnt;
 		was_frozen = old.c.frozen;
 		bool need_lock = false;
@@ -71,10 +80,11 @@ static void __slab_free_locked_paths(struct slub_cache *s, struct slab *slab, vo
 			n = get_node(s, slab->node);
 			list_lock(s, n, c);
 		}
-		owner = READ_ONCE(slab->owner);
+		owner = slab_owner_snapshot(slab, &old);
 		if (slab_update(s, slab, &old, &new, SLUB_SITE_SLAB_FREE, n != NULL, c, &attempt))
 			break;
 	}
+	stat(c, SLUB_FREE_SLOWPATH);
 
 	if (new.c.frozen && !was_frozen) {
 		WRITE_ONCE(slab->owner, c->id);

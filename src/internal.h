@@ -4,12 +4,15 @@
  *
  * Lock order (outer to inner), checked in debug builds (SLUB_DEBUG >= 2):
  *   1. slub_caches_lock      the cache registry, kmalloc table
- *   2. node->list_lock       one node at a time (unfreeze_partials switches
+ *   2. thread->flush_lock    one thread's cpu slots while they are flushed
+ *                            from outside (exit, destroy) or used by an
+ *                            exited thread (the orphan slot)
+ *   3. node->list_lock       one node at a time (unfreeze_partials switches
  *                            by dropping one before taking the next)
- *   3. cache->stats_lock     folding an exiting thread's counters
- *   4. slub_threads_lock     the thread registry, cpu id recycling
- *   5. slub_pages_lock       the page layer (segments, free pages)
- *   6. slub_meta_lock        the metadata allocator
+ *   4. cache->stats_lock     folding an exiting thread's counters
+ *   5. slub_threads_lock     the thread registry, cpu id recycling
+ *   6. slub_pages_lock       the page layer (segments, free pages)
+ *   7. slub_meta_lock        the metadata allocator
  * The slab word is never locked: it changes only through slab_update()
  * (double-word CAS), except with SLUB_DWCAS=0 where a per-slab lock, taken
  * innermost and never held across anything, serialises the writers.
@@ -116,12 +119,25 @@ struct slab {
 	uint32_t pad;
 } __attribute__((aligned(16)));
 
+/*
+ * slab->owner is written by the owner right after its freezing CAS and
+ * cleared right after its unfreezing CAS.  Threads that are not the owner
+ * see a snapshot: -1 for an unfrozen word, and possibly -1 ("not yet
+ * published") for a word frozen a moment ago.  Only freeze, unfreeze,
+ * take_freelist and drain_freelist events carry an authoritative owner.
+ */
 static inline struct slab_word slab_word_read(struct slab *slab)
 {
 	struct slub_dword d = slub_dword_read(&slab->word);
 	struct slab_word w = { d.freelist, { .counters = d.counters } };
 	return w;
 }
+
+static inline int slab_owner_snapshot(struct slab *slab, const struct slab_word *w)
+{
+	return w->c.frozen ? READ_ONCE(slab->owner) : -1;
+}
+
 
 /* ---- nodes ---- */
 struct slub_node {
@@ -167,6 +183,9 @@ struct slub_thread {
 	struct slub_thread *next_all;   /* registry, append-only */
 	struct slub_thread *next_free;
 	unsigned long discards;         /* slabs this thread discarded */
+	uint32_t flush_lock;            /* serialises flushes of these slots */
+	uint32_t orphan;                /* the shared slot of exited threads */
+	uint32_t nr_locks;              /* allocator locks held, any kind */
 	uint32_t held_rank[8];          /* lock witness (SLUB_DEBUG >= 2) */
 	uint32_t nr_held;
 };
@@ -279,6 +298,8 @@ static inline unsigned obj_to_index(const struct slub_cache *s, const struct sla
 SLUB_INTERNAL struct slub_thread *slub_thread_slow(void);
 extern __thread struct slub_thread *slub_self __attribute__((tls_model("initial-exec")));
 
+/* The calling thread, registered on first use; NULL once the thread has
+ * run its exit flush (then it must use the orphan slot, see cpu.c). */
 static inline struct slub_thread *slub_thread(void)
 {
 	struct slub_thread *t = slub_self;
@@ -287,6 +308,11 @@ static inline struct slub_thread *slub_thread(void)
 		t = slub_thread_slow();
 	return t;
 }
+
+SLUB_INTERNAL struct slub_thread *slub_orphan_enter(void);
+SLUB_INTERNAL void slub_orphan_leave(void);
+SLUB_INTERNAL void *slub_orphan_alloc(struct slub_cache *s, int node);
+SLUB_INTERNAL void slub_orphan_free(struct slub_cache *s, struct slab *slab, void *object);
 
 SLUB_INTERNAL struct slub_cpu *slub_cpu_slow(struct slub_cache *s, struct slub_thread *t);
 
@@ -351,6 +377,8 @@ SLUB_INTERNAL void *get_partial(struct slub_cache *s, int node, struct slub_cpu 
 				struct slab **ret);
 SLUB_INTERNAL void put_cpu_partial(struct slub_cache *s, struct slab *slab, int drain,
 				   struct slub_cpu *c);
+SLUB_INTERNAL void emit_partial_drain(struct slub_cache *s, struct slub_cpu *c, struct slab *chain,
+				      int reason);
 SLUB_INTERNAL void unfreeze_partials(struct slub_cache *s, struct slub_cpu *c,
 				     struct slab *chain, struct slub_cpu *actor);
 SLUB_INTERNAL int slub_shrink_node_lists(struct slub_cache *s, struct slub_cpu *c);
@@ -415,7 +443,10 @@ SLUB_INTERNAL void slub_report_foreign(const void *p, const char *where);
 SLUB_INTERNAL void slub_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- locking witness (SLUB_DEBUG >= 2) ---- */
-enum { RANK_CACHES = 1, RANK_LIST = 2, RANK_STATS = 3, RANK_THREADS = 4, RANK_PAGES = 5, RANK_META = 6 };
+enum {
+	RANK_CACHES = 1, RANK_FLUSH = 2, RANK_LIST = 3, RANK_STATS = 4, RANK_THREADS = 5,
+	RANK_PAGES = 6, RANK_META = 7,
+};
 SLUB_INTERNAL void witness_acquire(unsigned rank);
 SLUB_INTERNAL void witness_release(unsigned rank);
 

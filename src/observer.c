@@ -155,7 +155,7 @@ static const char *const dest_names[SLUB_DEST_NR] = {
 };
 
 static const char *const reason_names[SLUB_DEACT_NR] = {
-	"empty_freelist", "node_mismatch", "flush", "debug",
+	"empty_freelist", "node_mismatch", "flush", "debug", "cpu_partial_limit",
 };
 
 static const char *const error_names[SLUB_ERR_NR] = {
@@ -168,6 +168,19 @@ static const char *const error_names[SLUB_ERR_NR] = {
 	[SLUB_ERR_POISON] = "Poison overwritten",
 	[SLUB_ERR_COUNTS] = "Wrong object count",
 	[SLUB_ERR_LIST] = "Slab on the wrong list",
+};
+
+/* What the allocator did about each kind of report. */
+static const char *const error_actions[SLUB_ERR_NR] = {
+	[SLUB_ERR_DOUBLE_FREE] = "free ignored, object left as it was",
+	[SLUB_ERR_FOREIGN_POINTER] = "memory not touched (leaked)",
+	[SLUB_ERR_WRONG_CACHE] = "free ignored, object left as it was",
+	[SLUB_ERR_NOT_OBJECT_START] = "free ignored (the object is leaked)",
+	[SLUB_ERR_FREEPOINTER] = "the rest of the free chain is left alone (leaked)",
+	[SLUB_ERR_REDZONE] = "red zone restored, the operation went ahead",
+	[SLUB_ERR_POISON] = "poison restored, the object was handed out",
+	[SLUB_ERR_COUNTS] = "nothing changed",
+	[SLUB_ERR_LIST] = "nothing changed",
 };
 
 #define NAME_OR(tab, i, n) ((i) < (n) && (tab)[i] ? (tab)[i] : "unknown")
@@ -292,11 +305,10 @@ void slub_report(struct slub_cache *s, struct slab *slab, const void *object,
 			print_track(s, start, 1);
 		}
 	}
-	if (error_action == SLUB_ON_ERROR_ABORT) {
+	if (error_action == SLUB_ON_ERROR_ABORT)
 		rwrite("slubtrace: SLUBTRACE_ON_ERROR=abort: stopping\n");
-	} else {
-		rwrite("slubtrace: action: object left alone (leaked), program continues\n");
-	}
+	else
+		rwrite("slubtrace: action: %s, program continues\n", error_actions[kind]);
 
 	if (slub_wants(SLUB_EV_ERROR)) {
 		struct slub_event ev;
@@ -308,7 +320,7 @@ void slub_report(struct slub_cache *s, struct slab *slab, const void *object,
 		ev.msg = slub_error_name(kind);
 		if (slab) {
 			struct slab_word w = slab_word_read(slab);
-			ev_word(&ev.old, &w, READ_ONCE(slab->owner));
+			ev_word(&ev.old, &w, slab_owner_snapshot(slab, &w));
 			ev.new = ev.old;
 		}
 		slub_emit(&ev);
@@ -343,13 +355,21 @@ void slub_assert_fail(const char *expr, const char *file, int line)
 	abort();
 }
 
-/* ---- lock witness ---- */
+/* ---- lock witness: counts the locks held; checks the order at SLUB_DEBUG >= 2 ---- */
+int slub_locks_held(void)
+{
+	struct slub_thread *t = slub_self;
+
+	return t ? (int)t->nr_locks : 0;
+}
+
 void witness_acquire(unsigned rank)
 {
-#if SLUB_DEBUG >= 2
 	struct slub_thread *t = slub_self;
 	if (!t)
 		return;
+	t->nr_locks++;
+#if SLUB_DEBUG >= 2
 	for (uint32_t i = 0; i < t->nr_held; i++)
 		if (t->held_rank[i] >= rank) {
 			rwrite("slubtrace: lock order violation: taking rank %u while holding rank %u\n",
@@ -365,10 +385,12 @@ void witness_acquire(unsigned rank)
 
 void witness_release(unsigned rank)
 {
-#if SLUB_DEBUG >= 2
 	struct slub_thread *t = slub_self;
 	if (!t)
 		return;
+	if (t->nr_locks)
+		t->nr_locks--;
+#if SLUB_DEBUG >= 2
 	for (uint32_t i = t->nr_held; i-- > 0;)
 		if (t->held_rank[i] == rank) {
 			t->held_rank[i] = t->held_rank[--t->nr_held];

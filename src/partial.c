@@ -106,7 +106,7 @@ static void emit_list(unsigned type, struct slub_cache *s, struct slub_node *n,
 	ev.lock_id = lock_id(s, n);
 	ev.lock_seq = n->lock_seq;
 	ev.locked = n->holder == (slub_self ? slub_self->tid : 0);
-	ev_word(&ev.old, &w, READ_ONCE(slab->owner));
+	ev_word(&ev.old, &w, slab_owner_snapshot(slab, &w));
 	ev.new = ev.old;
 	ev.count = (uint32_t)n->nr_partial;
 	slub_emit(&ev);
@@ -351,7 +351,7 @@ void unfreeze_partials(struct slub_cache *s, struct slub_cpu *c, struct slab *ch
 		} else {
 			emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new,
 				  SLUB_SITE_UNFREEZE_PARTIALS, 1, owner, -1, SLUB_DEST_TAIL);
-			add_partial(s, n, slab, SLUB_DEST_TAIL, c);
+			add_partial(s, n, slab, SLUB_DEST_TAIL, actor);
 			stat(actor, SLUB_FREE_ADD_PARTIAL);
 		}
 	}
@@ -404,10 +404,10 @@ static void unfreeze_partials_3_5(struct slub_cache *s, struct slub_cpu *c,
 			}
 			if (l != m) {
 				if (l == M_PARTIAL) {
-					remove_partial(s, n, slab, c);
+					remove_partial(s, n, slab, actor);
 					stat(actor, SLUB_FREE_REMOVE_PARTIAL);
 				} else if (m == M_PARTIAL) {
-					add_partial(s, n, slab, SLUB_DEST_TAIL, c);
+					add_partial(s, n, slab, SLUB_DEST_TAIL, actor);
 					stat(actor, SLUB_FREE_ADD_PARTIAL);
 				}
 				l = m;
@@ -430,6 +430,20 @@ static void unfreeze_partials_3_5(struct slub_cache *s, struct slub_cpu *c,
 		stat(actor, SLUB_DEACTIVATE_EMPTY);
 		discard_slab(s, slab, actor);
 	}
+}
+
+/* A cpu partial chain was detached to be unfrozen: SLUB_DEACT_CPU_PARTIAL_LIMIT
+ * when put_cpu_partial() drains it, SLUB_DEACT_FLUSH for a flush. */
+void emit_partial_drain(struct slub_cache *s, struct slub_cpu *c, struct slab *chain, int reason)
+{
+	if (!slub_wants(SLUB_EV_CPU_PARTIAL_DRAIN))
+		return;
+	struct slub_event ev;
+	ev_init(&ev, SLUB_EV_CPU_PARTIAL_DRAIN, s, c, chain);
+	ev.count = READ_ONCE(chain->pages);
+	ev.pages = ev.count;
+	ev.reason = (uint32_t)reason;
+	slub_emit(&ev);
 }
 
 /*
@@ -455,13 +469,8 @@ void put_cpu_partial(struct slub_cache *s, struct slab *slab, int drain, struct 
 				struct slab *chain = __atomic_exchange_n(&c->partial, NULL,
 									 __ATOMIC_ACQ_REL);
 				if (chain) {
-					if (slub_wants(SLUB_EV_CPU_PARTIAL_DRAIN)) {
-						struct slub_event ev;
-						ev_init(&ev, SLUB_EV_CPU_PARTIAL_DRAIN, s, c, chain);
-						ev.count = chain->pages;
-						ev.pages = chain->pages;
-						slub_emit(&ev);
-					}
+					emit_partial_drain(s, c, chain,
+							   SLUB_DEACT_CPU_PARTIAL_LIMIT);
 					unfreeze_partials(s, c, chain, c);
 					stat(c, SLUB_CPU_PARTIAL_DRAIN);
 				}
@@ -499,7 +508,7 @@ void put_cpu_partial(struct slub_cache *s, struct slab *slab, int drain, struct 
 		struct slub_event ev;
 		struct slab_word w = slab_word_read(slab);
 		ev_init(&ev, SLUB_EV_CPU_PARTIAL_PUT, s, c, slab);
-		ev_word(&ev.old, &w, READ_ONCE(slab->owner));
+		ev_word(&ev.old, &w, slab_owner_snapshot(slab, &w));
 		ev.new = ev.old;
 		ev.count = pobjects;
 		ev.pages = pages;

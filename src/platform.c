@@ -140,14 +140,44 @@ bool slub_dwcas(struct slub_dword *word, struct slub_dword *expected,
 	}
 	return ok;
 }
+void slub_dwcas_prefork(void) { }
+void slub_dwcas_postfork(void) { }
 #else
-/* Fallback: the per-slab lock serialises every writer of the word.  Readers
- * use slub_dword_read(), which the seq in the counters keeps consistent. */
+/*
+ * Fallback: the per-slab lock serialises every writer of the word.  Readers
+ * use slub_dword_read(), which the seq and the busy mark keep consistent.
+ * fork() must not catch a writer between its lock and its unlock (the
+ * child would inherit a held slab lock or a parked busy mark): prefork
+ * raises fork_pending and waits for the writers in flight.
+ */
+static uint32_t fork_pending, writers;
+
+void slub_dwcas_prefork(void)
+{
+	__atomic_store_n(&fork_pending, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&writers, __ATOMIC_SEQ_CST))
+		sched_yield();
+}
+
+void slub_dwcas_postfork(void)
+{
+	__atomic_store_n(&writers, 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&fork_pending, 0, __ATOMIC_SEQ_CST);
+}
+
 bool slub_dwcas(struct slub_dword *word, struct slub_dword *expected,
 		struct slub_dword desired, uint32_t *fallback_lock)
 {
 	bool ok;
 
+	for (;;) {
+		while (__atomic_load_n(&fork_pending, __ATOMIC_SEQ_CST))
+			sched_yield();
+		__atomic_fetch_add(&writers, 1, __ATOMIC_SEQ_CST);
+		if (!__atomic_load_n(&fork_pending, __ATOMIC_SEQ_CST))
+			break;
+		__atomic_fetch_sub(&writers, 1, __ATOMIC_SEQ_CST);
+	}
 	slub_futex_lock(fallback_lock);
 	struct slub_dword cur;
 	cur.freelist = __atomic_load_n(&word->freelist, __ATOMIC_RELAXED);
@@ -164,6 +194,7 @@ bool slub_dwcas(struct slub_dword *word, struct slub_dword *expected,
 		*expected = cur;
 	}
 	slub_futex_unlock(fallback_lock);
+	__atomic_fetch_sub(&writers, 1, __ATOMIC_SEQ_CST);
 	return ok;
 }
 #endif

@@ -53,6 +53,10 @@ _Static_assert(_Alignof(struct slub_dword) == 16, "slab word must be 16-byte ali
 
 bool slub_dwcas(struct slub_dword *word, struct slub_dword *expected,
 		struct slub_dword desired, uint32_t *fallback_lock);
+/* fork(): with SLUB_DWCAS=0, no writer may be inside slub_dwcas() when the
+ * process is copied.  Called last in prefork, in the parent and child after. */
+void slub_dwcas_prefork(void);
+void slub_dwcas_postfork(void);
 /* A consistent snapshot of the word (two loads, retried until stable). */
 struct slub_dword slub_dword_read(struct slub_dword *word);
 

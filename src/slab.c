@@ -122,17 +122,19 @@ bool slub_calculate_sizes(struct slub_cache *s)
 	/* set_min_partial(): ilog2(size) / 2, clamped to [5, 10]. */
 	unsigned mp = ilog2(s->size) / 2;
 	s->min_partial = mp < 5 ? 5 : mp > 10 ? 10 : mp;
-	/* set_cpu_partial() */
+	/* kmem_cache_open() of the 3.x kernels: free objects a cpu partial
+	 * chain may hold before put_cpu_partial() drains it (compared with
+	 * pobjects, as those kernels do). */
 	if (!kmem_cache_has_cpu_partial(s))
 		s->cpu_partial = 0;
 	else if (s->size >= SLUB_PAGE_SIZE)
-		s->cpu_partial = 6;
+		s->cpu_partial = 2;
 	else if (s->size >= 1024)
-		s->cpu_partial = 24;
+		s->cpu_partial = 6;
 	else if (s->size >= 256)
-		s->cpu_partial = 52;
+		s->cpu_partial = 13;
 	else
-		s->cpu_partial = 120;
+		s->cpu_partial = 30;
 	return true;
 }
 
@@ -176,7 +178,7 @@ bool slab_update(struct slub_cache *s, struct slab *slab, const struct slab_word
 	if (slub_wants(SLUB_EV_CMPXCHG_FAIL)) {
 		struct slub_event ev;
 		struct slab_word seen = { expected.freelist, { .counters = expected.counters } };
-		int owner = READ_ONCE(slab->owner);
+		int owner = slab_owner_snapshot(slab, old);
 		ev_init(&ev, SLUB_EV_CMPXCHG_FAIL, s, c, slab);
 		ev.site = site;
 		ev.locked = locked ? 1 : 0;
@@ -246,11 +248,18 @@ void slub_set_track(struct slub_cache *s, void *object, int which, struct slub_c
 
 /* ---- poison and red zones ---- */
 
+/* Poison only objects without a constructor: a ctor's work must survive
+ * from free to the next allocation (__OBJECT_POISON in the kernel). */
+static inline bool object_poison(const struct slub_cache *s)
+{
+	return (s->flags & SLUB_F_POISON) && !s->ctor;
+}
+
 static void init_object(struct slub_cache *s, void *object, uint8_t red)
 {
 	char *p = object;
 
-	if (s->flags & SLUB_F_POISON) {
+	if (object_poison(s)) {
 		memset(p, POISON_FREE, s->object_size - 1);
 		p[s->object_size - 1] = (char)POISON_END;
 	}
@@ -308,7 +317,7 @@ void *alloc_debug_processing(struct slub_cache *s, struct slab *slab, void *obje
 			return NULL;
 		}
 	}
-	if ((s->flags & SLUB_F_POISON) &&
+	if (object_poison(s) &&
 	    (!check_bytes(object, POISON_FREE, s->object_size - 1, &bad) ||
 	     ((uint8_t *)object)[s->object_size - 1] != POISON_END)) {
 		if (((uint8_t *)object)[s->object_size - 1] != POISON_END &&

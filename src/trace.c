@@ -9,25 +9,22 @@
  * state word is 0 and slub_tp_enabled() is one predictable branch.
  *
  * Call stacks (SLUBTRACE_STACKS, SLUBTRACE_STACK_DEPTH) are captured only
- * for an enabled tracepoint of a selected type.  Two walkers, chosen by
- * whether the emitting thread holds an allocator lock:
+ * for an enabled tracepoint of a selected type, often while the emitting
+ * thread holds a list_lock or another allocator lock.  That rules out any
+ * walker that takes the dynamic loader's locks: libunwind's unw_backtrace()
+ * finds unwind tables with dl_iterate_phdr(), which holds the loader's
+ * dl_load_write_lock while it runs its callbacks (and libunwind may malloc).
+ * Thread B inside dl_iterate_phdr() -- LTTng-UST's statedump and dl
+ * tracking, libunwind in another thread, a C++ unwinder -- can call malloc
+ * from its callback; that malloc may need the list_lock we hold, while we
+ * wait in dl_iterate_phdr() for the loader lock B holds: an ABBA deadlock.
  *
- *  - no lock held: libunwind's unw_backtrace().  It finds unwind tables
- *    with dl_iterate_phdr(), which holds the dynamic loader's
- *    dl_load_write_lock while it runs callbacks, and it may malloc.
- *
- *  - a lock held (ev->locked, list operations, lock events): libunwind is
- *    not safe there.  Thread B inside dl_iterate_phdr() (LTTng-UST's
- *    statedump and its dl tracking, libunwind in another thread, a C++
- *    unwinder) can call malloc from its callback; that malloc may need the
- *    list_lock we hold, while we wait in dl_iterate_phdr() for the loader
- *    lock B holds: an ABBA deadlock.  So under a lock the stack is walked by
- *    libgcc's _Unwind_Backtrace(), and only where libgcc finds unwind tables
- *    with glibc's _dl_find_object() (glibc >= 2.35, GCC >= 12), which takes
- *    no lock and does not allocate.  Elsewhere such events carry no stack.
- *
- * Contract with the allocator: ev->locked is set whenever the emitting
- * thread holds a list_lock (or any other allocator lock).
+ * So stacks are walked by libgcc's _Unwind_Backtrace() where libgcc finds
+ * unwind tables with glibc's _dl_find_object() (glibc >= 2.35, GCC >= 12):
+ * no lock, no allocation, safe under any allocator lock.  Elsewhere
+ * libunwind walks the stack, but only for events emitted with no allocator
+ * lock held (slub_locks_held() == 0, counted by every lock the allocator
+ * takes); the others carry no stack.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -164,19 +161,10 @@ void slub_trace_init(void)
 	}
 }
 
-static bool holds_allocator_lock(const struct slub_event *ev)
+static __attribute__((unused)) bool holds_allocator_lock(const struct slub_event *ev)
 {
-	switch (ev->type) {
-	case SLUB_EV_ADD_PARTIAL:
-	case SLUB_EV_REMOVE_PARTIAL:
-	case SLUB_EV_ADD_FULL:
-	case SLUB_EV_REMOVE_FULL:
-	case SLUB_EV_LOCK_ACQUIRE:
-	case SLUB_EV_LOCK_RELEASE:
-		return true;
-	default:
-		return ev->locked != 0;
-	}
+	(void)ev;
+	return slub_locks_held() != 0;
 }
 
 #if SLUB_LOCKFREE_UNWIND
@@ -209,27 +197,30 @@ static __attribute__((noinline)) unsigned capture_stack(const struct slub_event 
 
 	if (!max)
 		return 0;
-	if (holds_allocator_lock(ev)) {
 #if SLUB_LOCKFREE_UNWIND
+	{
 		struct unwind_walk w = { buf, SLUB_STACK_SKIP, 0, max };
 
+		(void)ev;
 		_Unwind_Backtrace(unwind_frame, &w);
 		return w.n;
-#else
-		return 0;
-#endif
 	}
-#ifdef SLUB_HAVE_UNWIND
+#elif defined(SLUB_HAVE_UNWIND)
 	{
 		void *ips[SLUB_TP_STACK_MAX + SLUB_STACK_SKIP];
-		int n = unw_backtrace(ips, (int)(max + SLUB_STACK_SKIP));
 		unsigned got = 0;
+		int n;
 
+		if (holds_allocator_lock(ev))
+			return 0;
+		n = unw_backtrace(ips, (int)(max + SLUB_STACK_SKIP));
 		for (int i = SLUB_STACK_SKIP; i < n; i++)
 			buf[got++] = (uintptr_t)ips[i];
 		return got;
 	}
 #else
+	(void)ev;
+	(void)buf;
 	return 0;
 #endif
 }

@@ -17,6 +17,9 @@
 
 #include <slub/event.h>
 
+/* How many allocator locks the calling thread holds (any kind). */
+int slub_locks_held(void);
+
 #if SLUB_TRACE_ENABLED
 /* &tracepoint.state for each event type (never NULL; a static zero for
  * types with no tracepoint). */

@@ -39,7 +39,7 @@ static long check_free_chain(struct slub_cache *s, struct slab *slab, struct sla
 				errors++;
 			}
 		}
-		if (s->flags & SLUB_F_POISON) {
+		if ((s->flags & SLUB_F_POISON) && !s->ctor) {
 			const uint8_t *b = p;
 			for (size_t i = 0; i + 1 < s->object_size; i++)
 				if (b[i] != 0x6b) {
@@ -110,9 +110,14 @@ long slub_validate(struct slub_cache *s)
 	if (!s)
 		return -1;
 	struct slub_thread *t = slub_thread();
+	bool orphan = !t;
+	if (orphan)
+		t = slub_orphan_enter();
 	struct slub_cpu *c = get_cpu_slab(s, t);
 	flush_cpu_slab(s, c);
 	slub_flush_all_partials(s);
+	if (orphan)
+		slub_orphan_leave();
 
 	size_t max = __atomic_load_n(&s->total_slabs, __ATOMIC_RELAXED) * 2 + 1024;
 	size_t bytes = (max * sizeof(struct slab *) + SLUB_PAGE_SIZE - 1) & ~(SLUB_PAGE_SIZE - 1);

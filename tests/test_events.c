@@ -336,7 +336,8 @@ static struct lock_result check_locks(const char *phase, unsigned long n, int sh
 struct counts {
 	uint64_t type[SLUB_EV_NR];
 	uint64_t fail_locked, fail_site[SLUB_SITE_NR];
-	uint64_t deact_list[SLUB_DEST_NR], deact_node_mismatch;
+	uint64_t deact_list[SLUB_DEST_NR], deact_node_mismatch, deact_bypass;
+	uint64_t drain_limit; /* cpu_partial_drain by put_cpu_partial (not flushes) */
 	uint64_t unfreeze_partials_discard, unfreeze_get_freelist;
 	uint64_t freeze_slab_free, contended;
 };
@@ -360,8 +361,14 @@ static void count_events(unsigned long n, struct counts *cnt)
 			if (ev->site < SLUB_SITE_NR)
 				k->fail_site[ev->site]++;
 			break;
+		case SLUB_EV_CPU_PARTIAL_DRAIN:
+			k->drain_limit += ev->reason == SLUB_DEACT_CPU_PARTIAL_LIMIT;
+			break;
 		case SLUB_EV_DEACTIVATE:
-			if (ev->list < SLUB_DEST_NR)
+			/* get_freelist() found the slab full: DEACTIVATE_BYPASS */
+			if (ev->reason == SLUB_DEACT_EMPTY_FREELIST)
+				k->deact_bypass++;
+			else if (ev->list < SLUB_DEST_NR)
 				k->deact_list[ev->list]++;
 			k->deact_node_mismatch += ev->reason == SLUB_DEACT_NODE_MISMATCH;
 			break;
@@ -390,6 +397,43 @@ static long identity(const char *phase, const char *cache, const char *what, uin
 	return 1;
 }
 
+/*
+ * Invariant 9: a cpu's active slab changes only through cpu_slab_load and
+ * deactivate, alternating: a load finds the cpu without an active slab, a
+ * deactivate drops the slab that was loaded.  A thread's events sit in the
+ * buffer in its program order, and a recycled cpu id passes to its next
+ * thread through the thread registry's lock.
+ */
+#define MAX_CPU_IDS 8192
+static long check_cpu_slabs(const char *phase, unsigned long n, int show)
+{
+	static uint64_t active[NCACHES][MAX_CPU_IDS];
+	long bad = 0;
+
+	memset(active, 0, sizeof(active));
+	for (unsigned long i = 0; i < n; i++) {
+		const struct slub_event *ev = &evbuf[i];
+		int c;
+
+		if ((ev->type != SLUB_EV_CPU_SLAB_LOAD && ev->type != SLUB_EV_DEACTIVATE) ||
+		    !our_cache(ev->cache_id, &c) || ev->cpu < 0 || ev->cpu >= MAX_CPU_IDS)
+			continue;
+		uint64_t *a = &active[c][ev->cpu];
+		if (ev->type == SLUB_EV_CPU_SLAB_LOAD) {
+			if (*a && bad++ < show)
+				fprintf(stderr, "%s: cpu %d loads slab %#llx over active %#llx\n", phase,
+					ev->cpu, (unsigned long long)ev->slab, (unsigned long long)*a);
+			*a = ev->slab;
+		} else {
+			if (*a != ev->slab && bad++ < show)
+				fprintf(stderr, "%s: cpu %d deactivates %#llx, active is %#llx\n", phase,
+					ev->cpu, (unsigned long long)ev->slab, (unsigned long long)*a);
+			*a = 0;
+		}
+	}
+	return bad;
+}
+
 static long check_stats(const char *phase, const struct counts *cnt, const struct slub_stats *st)
 {
 	long bad = 0;
@@ -416,8 +460,10 @@ static long check_stats(const char *phase, const struct counts *cnt, const struc
 		}
 		ID("cpu_cmpxchg_fail = CMPXCHG_DOUBLE_CPU_FAIL", k->type[SLUB_EV_CPU_CMPXCHG_FAIL],
 		   it[SLUB_CMPXCHG_DOUBLE_CPU_FAIL]);
-		ID("cpu_partial_drain = CPU_PARTIAL_DRAIN", k->type[SLUB_EV_CPU_PARTIAL_DRAIN],
+		ID("cpu_partial_drain over the limit = CPU_PARTIAL_DRAIN", k->drain_limit,
 		   it[SLUB_CPU_PARTIAL_DRAIN]);
+		ID("deactivate empty_freelist = DEACTIVATE_BYPASS", k->deact_bypass,
+		   it[SLUB_DEACTIVATE_BYPASS]);
 		ID("deactivate head = DEACTIVATE_TO_HEAD", k->deact_list[SLUB_DEST_HEAD],
 		   it[SLUB_DEACTIVATE_TO_HEAD]);
 		ID("deactivate tail = DEACTIVATE_TO_TAIL", k->deact_list[SLUB_DEST_TAIL],
@@ -538,6 +584,8 @@ static struct phase_result run_phase(const struct phase *ph, unsigned checks)
 
 	res.chain = check_chains(ph->name, n, (checks & CHK_CHAIN) ? show : 0);
 	res.locks = check_locks(ph->name, n, (checks & CHK_LOCKS) ? show : 0);
+	long cpu_bad = check_cpu_slabs(ph->name, n, show);
+	CHECK(cpu_bad == 0, "%s: %ld cpu slab changes outside load/deactivate", ph->name, cpu_bad);
 	count_events(n, cnt);
 	for (int c = 0; c < NCACHES; c++)
 		for (int t = 0; t < SLUB_EV_NR; t++)

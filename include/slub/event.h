@@ -78,12 +78,15 @@ enum slub_site {
 	SLUB_SITE_NR
 };
 
-/* Why a cpu slab was deactivated (SLUB_EV_DEACTIVATE.reason). */
+/* Why a cpu slab was deactivated (SLUB_EV_DEACTIVATE.reason), or why a
+ * cpu partial chain was drained (SLUB_EV_CPU_PARTIAL_DRAIN.reason: FLUSH or
+ * CPU_PARTIAL_LIMIT). */
 enum slub_deactivate_reason {
 	SLUB_DEACT_EMPTY_FREELIST = 0, /* cpu freelist and slab freelist exhausted */
 	SLUB_DEACT_NODE_MISMATCH,      /* alloc asked for another node */
 	SLUB_DEACT_FLUSH,              /* thread exit, shrink, validate, fork */
 	SLUB_DEACT_DEBUG,              /* debug caches deactivate after every alloc */
+	SLUB_DEACT_CPU_PARTIAL_LIMIT,  /* cpu_partial_drain: the chain passed cpu_partial */
 	SLUB_DEACT_NR
 };
 

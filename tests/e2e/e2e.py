@@ -81,12 +81,33 @@ def run(argv, env=None, timeout=TIMEOUT, check=True, capture=True, what=None):
     try:
         out, _ = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
+        stacks = dump_stacks(p.pid)
         os.killpg(p.pid, signal.SIGKILL)
         out, _ = p.communicate()
-        raise Failure("%s hung: no exit after %d s\n%s" % (what, timeout, (out or "")[-4000:]))
+        raise Failure("%s hung: no exit after %d s\n%s\n%s" % (what, timeout,
+                                                           (out or "")[-4000:], stacks))
     if check and p.returncode != 0:
         raise Failure("%s exited with %d:\n%s" % (what, p.returncode, (out or "")[-4000:]))
     return p.returncode, out or ""
+
+
+def dump_stacks(pgid):
+    """Every thread's stack of a hung process group, for the log."""
+    if not shutil.which("gdb"):
+        return "(install gdb to see where it hung)"
+    out = []
+    pids = subprocess.run(["pgrep", "-g", str(pgid)], stdout=subprocess.PIPE,
+                          text=True).stdout.split()
+    for pid in pids:
+        try:
+            r = subprocess.run(["gdb", "-p", pid, "-batch", "-nx", "-ex",
+                                "thread apply all bt 30"], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, errors="replace",
+                               timeout=60)
+            out.append("---- pid %s\n%s" % (pid, r.stdout[-12000:]))
+        except subprocess.TimeoutExpired:
+            out.append("---- pid %s: gdb timed out" % pid)
+    return "\n".join(out)
 
 
 class Env:
@@ -461,7 +482,10 @@ def test_stress(env):
              st("cmpxchg_double_fail_locked")),
             ("cpu_cmpxchg_fail = cmpxchg_double_cpu_fail", ev("cpu_cmpxchg_fail"),
              st("cmpxchg_double_cpu_fail")),
-            ("cpu_partial_drain = cpu_partial_drain", ev("cpu_partial_drain"),
+            ("cpu_partial_drain over the limit = cpu_partial_drain",
+             sum(1 for e in events if e["_name"] == "cpu_partial_drain"
+                 and e["cache_id"] == cid and isinstance(e.get("reason"), tuple)
+                 and e["reason"][0] == "cpu_partial_limit"),
              st("cpu_partial_drain")),
             ("cpu_partial_take = cpu_partial_alloc", ev("cpu_partial_take"),
              st("cpu_partial_alloc")),
@@ -556,7 +580,30 @@ def test_fork(env):
     return errors
 
 
+def perf_cycles_available():
+    """Can this thread open a user-space cpu-cycles counter (what LTTng-UST's
+    perf:thread:cpu-cycles context needs)?  None when it cannot be tested."""
+    import ctypes
+    import platform
+    if platform.machine() != "x86_64":
+        return None
+    attr = bytearray(112)
+    attr[4:8] = (112).to_bytes(4, "little")          # size; type 0, config 0
+    attr[40:48] = (0x60).to_bytes(8, "little")       # exclude_kernel, exclude_hv
+    buf = ctypes.create_string_buffer(bytes(attr), len(attr))
+    libc = ctypes.CDLL(None, use_errno=True)
+    fd = libc.syscall(298, buf, 0, -1, -1, 0)
+    if fd < 0:
+        return False
+    os.close(fd)
+    return True
+
+
 def test_threads(env, perf=False):
+    if perf and perf_cycles_available() is False:
+        log("perf:thread:cpu-cycles is not available here (no hardware counter for "
+            "perf_event_open): skipped")
+        return SKIP
     trace_dir = os.path.join(env.work, "trace")
     args = ["-o", trace_dir]
     if perf:

@@ -55,14 +55,16 @@ static void *background(void *arg)
 {
 	unsigned seed = (unsigned)(uintptr_t)arg;
 
-	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED))
-		churn(seed++, 2000);
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
+		churn(seed++, 300);
+		usleep(5000);
+	}
 	return NULL;
 }
 
 static void *short_lived(void *arg)
 {
-	churn((unsigned)(uintptr_t)arg, 3000);
+	churn((unsigned)(uintptr_t)arg, 1000);
 	return NULL;
 }
 
@@ -106,13 +108,13 @@ static int do_fork(int children)
 		if (pid == 0) {
 			/* The child: the parent's other threads are gone; the
 			 * allocator and LTTng-UST must both work here. */
-			churn(100u + (unsigned)c, 5000);
+			churn(100u + (unsigned)c, 1000);
 			if (run_threads(3, 1000u * (unsigned)c) < 0)
 				_exit(3);
 			/* Long enough for the child to register with the
 			 * session daemon and record its own events. */
 			usleep(300 * 1000);
-			churn(200u + (unsigned)c, 5000);
+			churn(200u + (unsigned)c, 1000);
 			exit(failures ? 4 : 0);
 		}
 		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||

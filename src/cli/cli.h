@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The slubtrace command: one file per subcommand, shared helpers here.
+ */
+#ifndef SLUBTRACE_CLI_H
+#define SLUBTRACE_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Exit codes of slubtrace's own failures (as env(1) and timeout(1) use). */
+#define CLI_EXIT_USAGE    2
+#define CLI_EXIT_FAILURE  125 /* slubtrace or LTTng failed */
+#define CLI_EXIT_NOEXEC   126 /* CMD found but not executable */
+#define CLI_EXIT_NOTFOUND 127 /* CMD not found */
+
+extern const char *cli_progname;
+
+void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Full path of `name` searched in $PATH (or `name` itself when it holds a
+ * '/'), into out[size].  Returns 0, or -1 with errno ENOENT / EACCES. */
+int cli_find_program(const char *name, char *out, size_t size);
+
+/* Directory of the running executable, into out[size].  Returns 0 or -1. */
+int cli_exe_dir(char *out, size_t size);
+
+/* Output of a finished child run by cli_run(). */
+struct cli_output {
+	char *text;	/* stdout and stderr, NUL-terminated (malloc'd) */
+	size_t len;
+	int status;	/* waitpid() status */
+};
+
+/*
+ * Runs argv[0] (searched in $PATH) with argv, in its own process group so
+ * that a terminal's ^C reaches the traced program but not the tracing
+ * control commands.  Captures stdout+stderr into out when out is non-NULL,
+ * else discards them.  Returns the exit code (0..255), 128+signal when the
+ * child was killed, or -1 when it could not be started.
+ */
+int cli_run(char *const argv[], struct cli_output *out);
+void cli_output_free(struct cli_output *out);
+
+int cmd_record(int argc, char **argv);
+void cmd_record_usage(FILE *f);
+
+#endif /* SLUBTRACE_CLI_H */

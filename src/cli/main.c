@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slubtrace: record the slab state transitions of a program.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: slubtrace COMMAND [OPTIONS] [ARGS]\n"
+		"\n"
+		"Trace the slab state transitions of the slubtrace allocator with LTTng.\n"
+		"\n"
+		"Commands:\n"
+		"  record [OPTIONS] -- CMD [ARGS]   run CMD on the slubtrace allocator and\n"
+		"                                   record its transitions in an LTTng trace\n"
+		"  help [COMMAND]                   show this help, or a command's help\n"
+		"\n"
+		"Options:\n"
+		"  -h, --help       show this help\n"
+		"  --version        show the version\n"
+		"\n"
+		"Run `slubtrace COMMAND --help` for a command's options.\n"
+		"Read a trace with babeltrace2(1): `babeltrace2 TRACE_DIR`.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd;
+
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	cmd = argv[1];
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "--version")) {
+		printf("slubtrace %s\n", SLUBTRACE_VERSION);
+		return 0;
+	}
+	if (!strcmp(cmd, "help")) {
+		if (argc > 2 && !strcmp(argv[2], "record"))
+			cmd_record_usage(stdout);
+		else
+			usage(stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "record"))
+		return cmd_record(argc - 1, argv + 1);
+	cli_err("unknown command '%s'", cmd);
+	usage(stderr);
+	return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,862 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slubtrace record: run a program on the slubtrace allocator inside an
+ * LTTng user-space recording session.
+ *
+ *   1. a session daemon: the user's, or one started here (and stopped here)
+ *   2. a session writing to DIR (or a snapshot session), one channel in
+ *      discard mode (overwrite for snapshots), slub:* and the lttng-ust
+ *      statedump/dl/lib events that let the analysis symbolize stacks,
+ *      contexts vtid, vpid, procname
+ *   3. CMD with LD_PRELOAD = the malloc shim, the `slub` probe provider and
+ *      lttng-ust's fork and dl helpers
+ *   4. stop, count what was recorded and discarded, destroy
+ *
+ * The session is controlled with the lttng(1) command: its messages are
+ * the ones LTTng users know, and this file needs no LTTng library.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define DEFAULT_BUFFER_SIZE (8ull << 20)
+#define CHANNEL "slubtrace"
+#define SESSIOND_START_TIMEOUT_S 20
+#define SESSIOND_STOP_TIMEOUT_S 10
+#define MAX_CONTEXTS 8
+
+struct record_opts {
+	const char *output;
+	const char *stacks;
+	const char *stack_depth;
+	const char *nodes;
+	unsigned long long buffer_size;
+	bool objects;
+	bool snapshot;
+	bool full_lists;
+	const char *contexts[MAX_CONTEXTS];
+	unsigned nr_contexts;
+	char **cmd;
+};
+
+struct session {
+	char name[64];
+	char dir[PATH_MAX];
+	pid_t sessiond;		/* the daemon started here, or 0 */
+	char sessiond_log[PATH_MAX];
+	bool created;
+	bool started;
+	unsigned snapshots;
+};
+
+void cmd_record_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: slubtrace record [OPTIONS] -- CMD [ARGS]\n"
+		"\n"
+		"Run CMD with the slubtrace malloc and record every slab state transition\n"
+		"in an LTTng trace.  Exits with CMD's exit status (128+N when killed by\n"
+		"signal N); 125 when tracing failed, 126/127 when CMD cannot run.\n"
+		"\n"
+		"Options:\n"
+		"  -o, --output DIR       trace directory (default:\n"
+		"                         ./slubtrace-trace-YYYYmmdd-HHMMSS); must be new or empty\n"
+		"      --stacks LIST      events recorded with a call stack: comma-separated\n"
+		"                         event names, `all` or `none`\n"
+		"                         (default: cmpxchg_fail,error)\n"
+		"      --stack-depth N    frames per stack, at most 64 (default 16)\n"
+		"      --objects          also record one alloc/free event per object\n"
+		"      --snapshot         flight-recorder session: keep the latest events in\n"
+		"                         memory, write a snapshot at exit, on SIGUSR1 and on\n"
+		"                         SIGINT\n"
+		"      --buffer-size SIZE ring buffer per CPU, suffix K, M or G (default 8M)\n"
+		"      --nodes N          emulate N NUMA nodes (SLUBTRACE_NODES)\n"
+		"      --full-lists       keep full slabs on the node full lists, so that\n"
+		"                         add_full/remove_full are recorded (the default)\n"
+		"      --no-full-lists    the kernel's default: full slabs on no list\n"
+		"      --context TYPE     add an LTTng context (see `lttng add-context --list`)\n"
+		"                         to every event, besides vpid, vtid and procname\n"
+		"  -h, --help             show this help\n"
+		"\n"
+		"Environment:\n"
+		"  SLUBTRACE_LIBDIR       directory holding libslub-malloc.so and libslub-tp.so\n"
+		"  LTTNG_HOME             as for lttng(1): where a non-root session daemon lives\n"
+		"\n"
+		"A session daemon is started (lttng-sessiond --no-kernel) when none is\n"
+		"reachable, and stopped at the end.  Read the trace with babeltrace2(1).\n");
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+static int parse_size(const char *s, unsigned long long *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K':
+		v <<= 10;
+		end++;
+		break;
+	case 'm': case 'M':
+		v <<= 20;
+		end++;
+		break;
+	case 'g': case 'G':
+		v <<= 30;
+		end++;
+		break;
+	}
+	if (*end == 'i' && end[1] == 'B')
+		end += 2;
+	else if (*end == 'B')
+		end++;
+	if (*end || v < 8192)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_uint(const char *s, unsigned long max)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v > max)
+		return -1;
+	return (int)v;
+}
+
+enum {
+	OPT_STACKS = 256,
+	OPT_STACK_DEPTH,
+	OPT_OBJECTS,
+	OPT_SNAPSHOT,
+	OPT_BUFFER_SIZE,
+	OPT_NODES,
+	OPT_FULL_LISTS,
+	OPT_NO_FULL_LISTS,
+	OPT_CONTEXT,
+};
+
+static const struct option long_opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "stacks", required_argument, NULL, OPT_STACKS },
+	{ "stack-depth", required_argument, NULL, OPT_STACK_DEPTH },
+	{ "objects", no_argument, NULL, OPT_OBJECTS },
+	{ "snapshot", no_argument, NULL, OPT_SNAPSHOT },
+	{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
+	{ "nodes", required_argument, NULL, OPT_NODES },
+	{ "full-lists", no_argument, NULL, OPT_FULL_LISTS },
+	{ "no-full-lists", no_argument, NULL, OPT_NO_FULL_LISTS },
+	{ "context", required_argument, NULL, OPT_CONTEXT },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Returns -1 to continue, else the exit code. */
+static int parse_opts(int argc, char **argv, struct record_opts *o)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->buffer_size = DEFAULT_BUFFER_SIZE;
+	o->full_lists = true;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_STACKS:
+			o->stacks = optarg;
+			break;
+		case OPT_STACK_DEPTH:
+			if (parse_uint(optarg, 64) < 0) {
+				cli_err("--stack-depth: expected 0..64, got '%s'", optarg);
+				return CLI_EXIT_USAGE;
+			}
+			o->stack_depth = optarg;
+			break;
+		case OPT_OBJECTS:
+			o->objects = true;
+			break;
+		case OPT_SNAPSHOT:
+			o->snapshot = true;
+			break;
+		case OPT_BUFFER_SIZE:
+			if (parse_size(optarg, &o->buffer_size) < 0) {
+				cli_err("--buffer-size: expected a size of at least 8K such as 4M, got '%s'",
+					optarg);
+				return CLI_EXIT_USAGE;
+			}
+			break;
+		case OPT_NODES:
+			if (parse_uint(optarg, 8) < 1) {
+				cli_err("--nodes: expected 1..8, got '%s'", optarg);
+				return CLI_EXIT_USAGE;
+			}
+			o->nodes = optarg;
+			break;
+		case OPT_FULL_LISTS:
+			o->full_lists = true;
+			break;
+		case OPT_NO_FULL_LISTS:
+			o->full_lists = false;
+			break;
+		case OPT_CONTEXT:
+			if (o->nr_contexts == MAX_CONTEXTS) {
+				cli_err("--context: at most %d", MAX_CONTEXTS);
+				return CLI_EXIT_USAGE;
+			}
+			o->contexts[o->nr_contexts++] = optarg;
+			break;
+		case 'h':
+			cmd_record_usage(stdout);
+			return 0;
+		default:
+			cmd_record_usage(stderr);
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		cli_err("record: no command given (slubtrace record [OPTIONS] -- CMD [ARGS])");
+		return CLI_EXIT_USAGE;
+	}
+	o->cmd = argv + optind;
+	return -1;
+}
+
+/* ---- libraries ---------------------------------------------------------- */
+
+static bool file_exists(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+ * `name` from $SLUBTRACE_LIBDIR alone when set; else next to the executable
+ * in the install layout (bin/ -> lib/) or in the build tree.
+ */
+static int find_lib(const char *name, const char *build_rel, char *out, size_t size)
+{
+	const char *env = getenv("SLUBTRACE_LIBDIR");
+	char exe[PATH_MAX];
+	const char *rel[2] = { SLUBTRACE_INSTALL_REL_LIBDIR, build_rel };
+
+	if (env && *env) {
+		if (snprintf(out, size, "%s/%s", env, name) < (int)size && file_exists(out))
+			return 0;
+		cli_err("%s not found in SLUBTRACE_LIBDIR=%s", name, env);
+		return -1;
+	}
+	if (cli_exe_dir(exe, sizeof(exe)) < 0) {
+		cli_err("cannot find the slubtrace executable's directory: %s", strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < 2; i++) {
+		char path[PATH_MAX];
+
+		if (snprintf(path, sizeof(path), "%s/%s/%s", exe, rel[i], name) >= (int)sizeof(path))
+			continue;
+		if (file_exists(path) && realpath(path, out))
+			return 0;
+	}
+	cli_err("%s not found in %s/%s nor %s/%s (set SLUBTRACE_LIBDIR)", name, exe, rel[0],
+		exe, rel[1]);
+	return -1;
+}
+
+/* ---- the trace directory ------------------------------------------------ */
+
+static int mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, path, len + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+static bool dir_is_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	bool empty = true;
+
+	if (!d)
+		return false;
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			empty = false;
+			break;
+		}
+	}
+	closedir(d);
+	return empty;
+}
+
+static int prepare_dir(const struct record_opts *o, struct session *s)
+{
+	char def[64];
+	const char *dir = o->output;
+	struct stat st;
+
+	if (!dir) {
+		time_t now = time(NULL);
+		struct tm tm;
+
+		localtime_r(&now, &tm);
+		strftime(def, sizeof(def), "slubtrace-trace-%Y%m%d-%H%M%S", &tm);
+		dir = def;
+	}
+	if (stat(dir, &st) == 0) {
+		if (!S_ISDIR(st.st_mode)) {
+			cli_err("%s exists and is not a directory", dir);
+			return -1;
+		}
+		if (!dir_is_empty(dir)) {
+			cli_err("%s is not empty: choose a new trace directory with -o", dir);
+			return -1;
+		}
+	} else if (mkdir_p(dir) < 0) {
+		cli_err("cannot create %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (access(dir, W_OK | X_OK) < 0) {
+		cli_err("%s is not writable: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!realpath(dir, s->dir)) {
+		cli_err("%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- lttng(1) ----------------------------------------------------------- */
+
+static int lttng(struct cli_output *keep, ...) __attribute__((sentinel));
+
+/* Runs `lttng ARGS...`; on failure prints what lttng said. */
+static int lttng(struct cli_output *keep, ...)
+{
+	char *argv[24];
+	int argc = 0;
+	va_list ap;
+	struct cli_output out;
+	int rc;
+
+	argv[argc++] = "lttng";
+	va_start(ap, keep);
+	while (argc < 23) {
+		char *a = va_arg(ap, char *);
+
+		if (!a)
+			break;
+		argv[argc++] = a;
+	}
+	va_end(ap);
+	argv[argc] = NULL;
+	rc = cli_run(argv, &out);
+	if (rc != 0) {
+		char cmd[512] = "";
+
+		for (int i = 0; i < argc; i++) {
+			strncat(cmd, argv[i], sizeof(cmd) - strlen(cmd) - 2);
+			strncat(cmd, " ", sizeof(cmd) - strlen(cmd) - 1);
+		}
+		cli_err("`%s` failed (exit %d)%s%s", cmd, rc, out.len ? ":\n" : "",
+			out.text ? out.text : "");
+	}
+	if (keep && rc == 0)
+		*keep = out;
+	else
+		cli_output_free(&out);
+	return rc;
+}
+
+static bool sessiond_reachable(void)
+{
+	char *argv[] = { "lttng", "--no-sessiond", "list", NULL };
+
+	return cli_run(argv, NULL) == 0;
+}
+
+static volatile sig_atomic_t sessiond_ready;
+
+static void on_sessiond_ready(int sig)
+{
+	(void)sig;
+	sessiond_ready = 1;
+}
+
+/*
+ * Starts `lttng-sessiond --no-kernel` as a child in its own session, so that
+ * this process knows exactly which daemon it owns; --sig-parent tells when
+ * it accepts clients.
+ */
+static int start_sessiond(struct session *s)
+{
+	char path[PATH_MAX];
+	const char *tmp = getenv("TMPDIR");
+	struct sigaction sa = { .sa_handler = on_sessiond_ready }, old;
+	sigset_t block, prev;
+	int fd;
+	pid_t pid;
+
+	if (cli_find_program("lttng-sessiond", path, sizeof(path)) < 0) {
+		cli_err("lttng-sessiond not found in PATH: install lttng-tools");
+		return -1;
+	}
+	snprintf(s->sessiond_log, sizeof(s->sessiond_log), "%s/slubtrace-sessiond-XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(s->sessiond_log);
+	if (fd < 0) {
+		cli_err("cannot create the session daemon's log %s: %s", s->sessiond_log,
+			strerror(errno));
+		return -1;
+	}
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &block, &prev);
+	sigaction(SIGUSR1, &sa, &old);
+	sessiond_ready = 0;
+
+	pid = fork();
+	if (pid < 0) {
+		cli_err("fork: %s", strerror(errno));
+		close(fd);
+		sigaction(SIGUSR1, &old, NULL);
+		sigprocmask(SIG_SETMASK, &prev, NULL);
+		return -1;
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDONLY);
+
+		setsid();
+		if (nul >= 0)
+			dup2(nul, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		sigprocmask(SIG_SETMASK, &prev, NULL);
+		execl(path, "lttng-sessiond", "--no-kernel", "--sig-parent", (char *)NULL);
+		_exit(CLI_EXIT_NOTFOUND);
+	}
+	close(fd);
+	s->sessiond = pid;
+
+	for (int waited = 0; !sessiond_ready; waited++) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+		sigset_t wait_set = prev;
+		int status;
+
+		sigdelset(&wait_set, SIGUSR1);
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			s->sessiond = 0;
+			cli_err("the session daemon refused to start (log: %s)", s->sessiond_log);
+			break;
+		}
+		if (waited >= SESSIOND_START_TIMEOUT_S * 10) {
+			cli_err("the session daemon did not become ready in %d s (log: %s)",
+				SESSIOND_START_TIMEOUT_S, s->sessiond_log);
+			break;
+		}
+		/* SIGUSR1 stays blocked except inside this wait. */
+		sigprocmask(SIG_SETMASK, &wait_set, NULL);
+		nanosleep(&ts, NULL);
+		sigprocmask(SIG_BLOCK, &block, NULL);
+	}
+	sigaction(SIGUSR1, &old, NULL);
+	sigprocmask(SIG_SETMASK, &prev, NULL);
+	return sessiond_ready ? 0 : -1;
+}
+
+static void stop_sessiond(struct session *s, bool keep_log)
+{
+	int status;
+
+	if (s->sessiond > 0) {
+		kill(s->sessiond, SIGTERM);
+		for (int i = 0; i < SESSIOND_STOP_TIMEOUT_S * 10; i++) {
+			struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+			if (waitpid(s->sessiond, &status, WNOHANG) == s->sessiond) {
+				s->sessiond = 0;
+				break;
+			}
+			nanosleep(&ts, NULL);
+		}
+		if (s->sessiond > 0) {
+			kill(s->sessiond, SIGKILL);
+			waitpid(s->sessiond, &status, 0);
+			s->sessiond = 0;
+		}
+	}
+	if (s->sessiond_log[0] && !keep_log)
+		unlink(s->sessiond_log);
+}
+
+static int setup_session(const struct record_opts *o, struct session *s)
+{
+	char subbuf[32], nsub[16];
+	unsigned long long n = 8, size;
+
+	snprintf(s->name, sizeof(s->name), "slubtrace-%ld-%ld", (long)getpid(),
+		 (long)time(NULL));
+
+	if (o->snapshot) {
+		char out[PATH_MAX + 16];
+
+		snprintf(out, sizeof(out), "--output=%s", s->dir);
+		if (lttng(NULL, "create", s->name, "--snapshot", out, NULL))
+			return -1;
+	} else {
+		char out[PATH_MAX + 16];
+
+		snprintf(out, sizeof(out), "--output=%s", s->dir);
+		if (lttng(NULL, "create", s->name, out, NULL))
+			return -1;
+	}
+	s->created = true;
+
+	/* Sub-buffers: powers of two, 8 of them unless that makes them tiny. */
+	size = o->buffer_size / n;
+	while (n > 2 && size < (64u << 10)) {
+		n /= 2;
+		size = o->buffer_size / n;
+	}
+	for (unsigned long long p = 4096; ; p <<= 1) {
+		if (p * 2 > size) {
+			size = p;
+			break;
+		}
+	}
+	snprintf(subbuf, sizeof(subbuf), "--subbuf-size=%llu", size);
+	snprintf(nsub, sizeof(nsub), "--num-subbuf=%llu", n);
+	if (lttng(NULL, "enable-channel", "--userspace", "--session", s->name, subbuf, nsub,
+		  o->snapshot ? "--overwrite" : "--discard", CHANNEL, NULL))
+		return -1;
+
+	/* alloc/free sit at TRACE_DEBUG, every other slub event above it. */
+	if (o->objects) {
+		if (lttng(NULL, "enable-event", "--userspace", "--session", s->name,
+			  "--channel", CHANNEL, "slub:*", NULL))
+			return -1;
+	} else if (lttng(NULL, "enable-event", "--userspace", "--session", s->name,
+			 "--channel", CHANNEL, "--loglevel=TRACE_DEBUG_LINE", "slub:*", NULL)) {
+		return -1;
+	}
+	if (lttng(NULL, "enable-event", "--userspace", "--session", s->name, "--channel",
+		  CHANNEL, "lttng_ust_statedump:*,lttng_ust_dl:*,lttng_ust_lib:*", NULL))
+		return -1;
+	if (lttng(NULL, "add-context", "--userspace", "--session", s->name, "--channel",
+		  CHANNEL, "--type=vpid", "--type=vtid", "--type=procname", NULL))
+		return -1;
+	for (unsigned i = 0; i < o->nr_contexts; i++) {
+		char type[128];
+
+		snprintf(type, sizeof(type), "--type=%s", o->contexts[i]);
+		if (lttng(NULL, "add-context", "--userspace", "--session", s->name, "--channel",
+			  CHANNEL, type, NULL))
+			return -1;
+	}
+	if (lttng(NULL, "start", s->name, NULL))
+		return -1;
+	s->started = true;
+	return 0;
+}
+
+static int take_snapshot(struct session *s)
+{
+	if (lttng(NULL, "snapshot", "record", "--session", s->name, NULL))
+		return -1;
+	s->snapshots++;
+	return 0;
+}
+
+/* "Discarded events: N" and "Lost packets: N" of `lttng list SESSION`. */
+static void read_losses(struct session *s, unsigned long long *discarded,
+			unsigned long long *lost)
+{
+	struct cli_output out;
+
+	*discarded = 0;
+	*lost = 0;
+	if (lttng(&out, "list", s->name, NULL) || !out.text)
+		return;
+	for (char *p = out.text; (p = strstr(p, ":")); p++) {
+		const char *line = p;
+
+		while (line > out.text && line[-1] != '\n')
+			line--;
+		while (*line == ' ')
+			line++;
+		if (!strncmp(line, "Discarded events:", 17))
+			*discarded += strtoull(p + 1, NULL, 10);
+		else if (!strncmp(line, "Lost packets:", 13))
+			*lost += strtoull(p + 1, NULL, 10);
+	}
+	cli_output_free(&out);
+}
+
+static void finish_session(struct session *s)
+{
+	if (s->started)
+		lttng(NULL, "stop", s->name, NULL);
+	s->started = false;
+	if (s->created)
+		lttng(NULL, "destroy", s->name, NULL);
+	s->created = false;
+}
+
+/* Event messages babeltrace2 reads back from the trace, or -1. */
+static long long count_events(const char *dir)
+{
+	char path[PATH_MAX];
+	char *argv[] = { "babeltrace2", (char *)dir, "--component=sink.utils.counter",
+			 "--params=step=+0", NULL };
+	struct cli_output out;
+	long long n = -1;
+
+	if (cli_find_program("babeltrace2", path, sizeof(path)) < 0)
+		return -1;
+	if (cli_run(argv, &out) == 0 && out.text) {
+		char *p = NULL;
+
+		/* The last report is the total. */
+		for (char *q = out.text; (q = strstr(q, " Event messages")); q++)
+			p = q;
+		if (p) {
+			while (p > out.text && p[-1] >= '0' && p[-1] <= '9')
+				p--;
+			n = strtoll(p, NULL, 10);
+		}
+	}
+	cli_output_free(&out);
+	return n;
+}
+
+/* ---- the traced command ------------------------------------------------- */
+
+static volatile sig_atomic_t got_usr1, got_int, forward_sig;
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (sig == SIGUSR1) {
+		got_usr1 = 1;
+		return;
+	}
+	if (sig == SIGINT)
+		got_int = 1;
+	/* Sent to slubtrace itself (kill), not by the terminal to the whole
+	 * foreground group: pass it on to the traced program. */
+	if (si && (si->si_code == SI_USER || si->si_code == SI_QUEUE))
+		forward_sig = sig;
+}
+
+static pid_t spawn_cmd(const struct record_opts *o, const char *path, const char *preload)
+{
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid;
+
+	setenv("LD_PRELOAD", preload, 1);
+	if (o->full_lists)
+		setenv("SLUBTRACE_FULL_LISTS", "1", 1);
+	else
+		unsetenv("SLUBTRACE_FULL_LISTS");
+	if (o->nodes)
+		setenv("SLUBTRACE_NODES", o->nodes, 1);
+	if (o->stacks)
+		setenv("SLUBTRACE_STACKS", o->stacks, 1);
+	if (o->stack_depth)
+		setenv("SLUBTRACE_STACK_DEPTH", o->stack_depth, 1);
+	execv(path, o->cmd);
+	fprintf(stderr, "%s: cannot run %s: %s\n", cli_progname, path, strerror(errno));
+	_exit(errno == ENOENT ? CLI_EXIT_NOTFOUND : CLI_EXIT_NOEXEC);
+}
+
+static int wait_cmd(pid_t pid, struct session *s, bool snapshot)
+{
+	struct sigaction sa = { .sa_sigaction = on_signal, .sa_flags = SA_SIGINFO };
+	struct sigaction old[5];
+	const int sigs[5] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1 };
+	int status = 0;
+
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 5; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+
+	for (;;) {
+		pid_t r = waitpid(pid, &status, 0);
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			cli_err("waitpid: %s", strerror(errno));
+			status = -1;
+			break;
+		}
+		if (forward_sig) {
+			kill(pid, forward_sig);
+			forward_sig = 0;
+		}
+		if (got_usr1) {
+			got_usr1 = 0;
+			if (snapshot && !take_snapshot(s))
+				cli_info("snapshot %u recorded", s->snapshots);
+		}
+		if (got_int && snapshot && s->snapshots == 0) {
+			if (!take_snapshot(s))
+				cli_info("snapshot %u recorded", s->snapshots);
+		}
+	}
+	for (int i = 0; i < 5; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	return status;
+}
+
+/* ---- the command -------------------------------------------------------- */
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_opts o;
+	struct session s = { 0 };
+	char cmd_path[PATH_MAX], lttng_path[PATH_MAX];
+	char shim[PATH_MAX], tp[PATH_MAX];
+	char *preload = NULL;
+	const char *old_preload;
+	unsigned long long discarded = 0, lost = 0;
+	long long events;
+	int status, rc;
+	pid_t pid;
+
+	rc = parse_opts(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+
+	if (cli_find_program("lttng", lttng_path, sizeof(lttng_path)) < 0) {
+		cli_err("lttng not found in PATH: install lttng-tools (lttng, lttng-sessiond)");
+		return CLI_EXIT_FAILURE;
+	}
+	if (cli_find_program(o.cmd[0], cmd_path, sizeof(cmd_path)) < 0) {
+		if (errno == EACCES) {
+			cli_err("%s: permission denied", o.cmd[0]);
+			return CLI_EXIT_NOEXEC;
+		}
+		cli_err("%s: command not found", o.cmd[0]);
+		return CLI_EXIT_NOTFOUND;
+	}
+	if (find_lib("libslub-malloc.so", SLUBTRACE_BUILD_REL_SHIM, shim, sizeof(shim)) < 0 ||
+	    find_lib("libslub-tp.so", SLUBTRACE_BUILD_REL_TP, tp, sizeof(tp)) < 0)
+		return CLI_EXIT_FAILURE;
+	old_preload = getenv("LD_PRELOAD");
+	if (asprintf(&preload, "%s:%s:liblttng-ust-fork.so.1:liblttng-ust-dl.so.1%s%s", shim, tp,
+		     old_preload && *old_preload ? ":" : "",
+		     old_preload ? old_preload : "") < 0) {
+		cli_err("out of memory");
+		return CLI_EXIT_FAILURE;
+	}
+	if (prepare_dir(&o, &s) < 0) {
+		free(preload);
+		return CLI_EXIT_FAILURE;
+	}
+
+	if (!sessiond_reachable() && start_sessiond(&s) < 0) {
+		stop_sessiond(&s, true);
+		free(preload);
+		return CLI_EXIT_FAILURE;
+	}
+	if (setup_session(&o, &s) < 0) {
+		finish_session(&s);
+		stop_sessiond(&s, true);
+		free(preload);
+		return CLI_EXIT_FAILURE;
+	}
+
+	fflush(NULL);
+	pid = spawn_cmd(&o, cmd_path, preload);
+	free(preload);
+	if (pid < 0) {
+		cli_err("fork: %s", strerror(errno));
+		finish_session(&s);
+		stop_sessiond(&s, false);
+		return CLI_EXIT_FAILURE;
+	}
+	status = wait_cmd(pid, &s, o.snapshot);
+
+	if (o.snapshot && !got_int)
+		take_snapshot(&s);
+	else if (o.snapshot && s.snapshots == 0)
+		take_snapshot(&s);
+	if (s.started) {
+		lttng(NULL, "stop", s.name, NULL);
+		s.started = false;
+	}
+	read_losses(&s, &discarded, &lost);
+	finish_session(&s);
+	stop_sessiond(&s, false);
+
+	events = count_events(s.dir);
+	cli_info("trace: %s", s.dir);
+	if (events >= 0)
+		cli_info("events: %lld recorded, %llu discarded%s", events, discarded,
+			 o.snapshot ? " (snapshot: older events overwritten)" : "");
+	else
+		cli_info("events: %llu discarded (install babeltrace2 to count the recorded ones)",
+			 discarded);
+	if (lost)
+		cli_info("lost packets: %llu", lost);
+	if (discarded)
+		cli_info("increase --buffer-size to keep every event");
+
+	if (status == -1)
+		return CLI_EXIT_FAILURE;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return CLI_EXIT_FAILURE;
+}
