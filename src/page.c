@@ -223,6 +223,14 @@ static void purge_dirty_locked(void)
 	}
 }
 
+static bool another_free_segment(const struct segment *seg)
+{
+	for (struct segment *s = segments; s; s = s->next)
+		if (s != seg && s->nr_free == SEG_DATA_PAGES)
+			return true;
+	return false;
+}
+
 void slub_pages_free(struct slab *head)
 {
 	struct segment *seg = (struct segment *)((uintptr_t)head & ~(SEG_SIZE - 1));
@@ -239,9 +247,11 @@ void slub_pages_free(struct slab *head)
 	seg->nr_free += n;
 	seg->nr_dirty += n;
 	dirty_pages += n;
-	/* Idle memory goes back to the OS: a whole free segment at once, the
-	 * rest when enough free pages are resident. */
-	if (seg->nr_free == SEG_DATA_PAGES && nr_segments > 1) {
+	/* Idle memory goes back to the OS: a whole free segment at once when
+	 * another free segment is already kept warm (one spare absorbs a
+	 * program that allocates and frees the same large block in a loop),
+	 * the rest when enough free pages are resident. */
+	if (seg->nr_free == SEG_DATA_PAGES && another_free_segment(seg)) {
 		slub_os_purge((char *)seg + (SEG_DATA_START << SLUB_PAGE_SHIFT),
 			      SEG_DATA_PAGES << SLUB_PAGE_SHIFT);
 		dirty_pages -= seg->nr_dirty;

@@ -126,6 +126,8 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, cache_create,
 		lttng_ust_field_integer(uint32_t, min_partial, ev->info->min_partial)
 		lttng_ust_field_integer(uint32_t, cpu_partial, ev->info->cpu_partial)
 		lttng_ust_field_integer_hex(uint32_t, flags, ev->info->flags)
+		/* 1: created before the probes registered, announced now */
+		lttng_ust_field_integer(uint8_t, announced, ev->reason)
 		SLUB_TP_STACK
 	)
 )

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Benchmarks side by side with the peers: install what is missing, build
+# the two Release trees the harness compares (tracing compiled in, and
+# compiled out), run tests/bench/run-bench.sh.  Never pass/fail on time.
+#
+#   scripts/bench.sh [--quick] [--out FILE] [run-bench options...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+	sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+	exec tests/bench/run-bench.sh --help
+fi
+bash scripts/setup.sh bench
+for d in build-bench:ON build-bench-notrace:OFF; do
+	dir=${d%%:*} trace=${d##*:}
+	echo "bench: building $dir (SLUB_TRACE=$trace, Release)"
+	cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DSLUB_TRACE="$trace" \
+		-DSLUB_BUILD_TESTS=OFF -DSLUB_BUILD_BENCH=ON >"$dir.configure.log" 2>&1 ||
+		{ cat "$dir.configure.log"; exit 1; }
+	cmake --build "$dir" -j "$(nproc)" >"$dir.build.log" 2>&1 ||
+		{ cat "$dir.build.log"; exit 1; }
+done
+exec tests/bench/run-bench.sh "$@"
