@@ -19,6 +19,10 @@ Tests:
                 LTTng-UST allocates inside the probe on a thread's first event
   startup       short programs under `slubtrace record` (LTTng-UST allocates
                 in its constructors and listener threads)
+  probe_malloc  as threads, with a getcpu plugin that mallocs inside the probe
+                on each thread's first event (what perf contexts do): the
+                allocations made inside the allocator come from the shim's
+                arena, nothing hangs
 
 Every test runs its own lttng-sessiond --no-kernel under a private LTTNG_HOME
 in a temporary directory.  A root session daemon always uses the global
@@ -636,6 +640,38 @@ def test_threads(env, perf=False):
     return errors
 
 
+def test_probe_malloc(env):
+    plugin = env.path("tests/e2e/libe2e_getcpu_plugin.so")
+    counts = os.path.join(env.work, "plugin-counts")
+    trace_dir = os.path.join(env.work, "trace")
+    saved = dict(env.env)
+    env.env["LTTNG_UST_GETCPU_PLUGIN"] = plugin
+    env.env["E2E_PLUGIN_COUNT"] = counts
+    try:
+        rc, out = env.slubtrace(["-o", trace_dir, "--", env.path("tests/e2e/e2e_forker"),
+                                 "threads", "6"], timeout=180)
+    finally:
+        env.env.clear()
+        env.env.update(saved)
+    errors = []
+    check(rc == 0, "slubtrace record exited with %d" % rc, errors)
+    mallocs = outside = 0
+    if os.path.exists(counts):
+        for line in open(counts):
+            a, b = line.split()
+            mallocs += int(a)
+            outside += int(b)
+    t = Trace(trace_dir, env.env)
+    events = t.slub()
+    vtids = distinct(events, "vtid")
+    log("  %d slub events from %d threads; %d mallocs inside probes, %d of them "
+        "served by the shim's arena" % (len(events), len(vtids), mallocs, outside))
+    check(len(vtids) >= 20, "events from only %d threads" % len(vtids), errors)
+    check(mallocs >= 20, "the plugin allocated only %d times inside probes" % mallocs, errors)
+    check(outside > 0, "no probe allocation was nested inside the allocator", errors)
+    return errors
+
+
 def test_startup(env):
     env.start_sessiond()
     errors = []
@@ -658,6 +694,7 @@ TESTS = {
     "threads": test_threads,
     "perf": lambda env: test_threads(env, perf=True),
     "startup": test_startup,
+    "probe_malloc": test_probe_malloc,
 }
 
 
