@@ -354,10 +354,8 @@ int slub_cache_shrink(struct slub_cache *s)
 		errno = EINVAL;
 		return -1;
 	}
-	struct slub_thread *t = slub_thread();
-	bool orphan = !t;
-	if (orphan)
-		t = slub_orphan_enter();
+	bool orphan;
+	struct slub_thread *t = slub_thread_or_orphan(&orphan);
 	struct slub_cpu *c = get_cpu_slab(s, t);
 	unsigned long before = t->discards;
 	flush_cpu_slab(s, c);
@@ -401,10 +399,8 @@ long slub_cache_destroy(struct slub_cache *s)
 		errno = EINVAL;
 		return -1;
 	}
-	struct slub_thread *t = slub_thread();
-	bool orphan = !t;
-	if (orphan)
-		t = slub_orphan_enter();
+	bool orphan;
+	struct slub_thread *t = slub_thread_or_orphan(&orphan);
 	slub_destroy_cpu_slots(s);
 	struct slub_cpu *c = get_cpu_slab(s, t);
 	slub_shrink_node_lists(s, c);

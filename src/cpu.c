@@ -361,15 +361,7 @@ static struct slab *cpu_partial_pop(struct slub_cache *s, struct slub_cpu *c)
 		if (__atomic_compare_exchange_n(&c->partial, &slab, next, false, __ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE))
 			break;
-		attempt++;
-		stat(c, SLUB_CMPXCHG_DOUBLE_CPU_FAIL);
-		if (slub_wants(SLUB_EV_CPU_CMPXCHG_FAIL)) {
-			struct slub_event ev;
-			ev_init(&ev, SLUB_EV_CPU_CMPXCHG_FAIL, s, c, slab);
-			ev.site = SLUB_SITE_CPU_PARTIAL_TAKE;
-			ev.attempt = attempt;
-			slub_emit(&ev);
-		}
+		cpu_cmpxchg_failed(s, c, slab, SLUB_SITE_CPU_PARTIAL_TAKE, ++attempt);
 	}
 	return slab;
 }

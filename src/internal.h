@@ -310,6 +310,15 @@ static inline struct slub_thread *slub_thread(void)
 }
 
 SLUB_INTERNAL struct slub_thread *slub_orphan_enter(void);
+/* The calling thread, or the orphan slot (borrowed: *orphan set, give it
+ * back with slub_orphan_leave()) for a thread past its exit flush. */
+static inline struct slub_thread *slub_thread_or_orphan(bool *orphan)
+{
+	struct slub_thread *t = slub_thread();
+
+	*orphan = !t;
+	return t ? t : slub_orphan_enter();
+}
 SLUB_INTERNAL void slub_orphan_leave(void);
 SLUB_INTERNAL void *slub_orphan_alloc(struct slub_cache *s, int node);
 SLUB_INTERNAL void slub_orphan_free(struct slub_cache *s, struct slab *slab, void *object);
@@ -377,6 +386,8 @@ SLUB_INTERNAL void *get_partial(struct slub_cache *s, int node, struct slub_cpu 
 				struct slab **ret);
 SLUB_INTERNAL void put_cpu_partial(struct slub_cache *s, struct slab *slab, int drain,
 				   struct slub_cpu *c);
+SLUB_INTERNAL void cpu_cmpxchg_failed(struct slub_cache *s, struct slub_cpu *c, struct slab *slab,
+				      enum slub_site site, unsigned attempt);
 SLUB_INTERNAL void emit_partial_drain(struct slub_cache *s, struct slub_cpu *c, struct slab *chain,
 				      int reason);
 SLUB_INTERNAL void unfreeze_partials(struct slub_cache *s, struct slub_cpu *c,

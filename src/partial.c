@@ -432,6 +432,20 @@ static void unfreeze_partials_3_5(struct slub_cache *s, struct slub_cpu *c,
 	}
 }
 
+/* The cpu partial chain CAS (push or pop) lost a race with a flusher. */
+void cpu_cmpxchg_failed(struct slub_cache *s, struct slub_cpu *c, struct slab *slab,
+			enum slub_site site, unsigned attempt)
+{
+	stat(c, SLUB_CMPXCHG_DOUBLE_CPU_FAIL);
+	if (slub_wants(SLUB_EV_CPU_CMPXCHG_FAIL)) {
+		struct slub_event ev;
+		ev_init(&ev, SLUB_EV_CPU_CMPXCHG_FAIL, s, c, slab);
+		ev.site = site;
+		ev.attempt = attempt;
+		slub_emit(&ev);
+	}
+}
+
 /* A cpu partial chain was detached to be unfrozen: SLUB_DEACT_CPU_PARTIAL_LIMIT
  * when put_cpu_partial() drains it, SLUB_DEACT_FLUSH for a flush. */
 void emit_partial_drain(struct slub_cache *s, struct slub_cpu *c, struct slab *chain, int reason)
@@ -492,17 +506,7 @@ void put_cpu_partial(struct slub_cache *s, struct slab *slab, int drain, struct 
 		if (__atomic_compare_exchange_n(&c->partial, &expected, slab, false,
 						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			break;
-		attempt++;
-		stat(c, SLUB_CMPXCHG_DOUBLE_CPU_FAIL);
-		if (slub_wants(SLUB_EV_CPU_CMPXCHG_FAIL)) {
-			struct slub_event ev;
-			ev_init(&ev, SLUB_EV_CPU_CMPXCHG_FAIL, s, c, slab);
-			ev.site = SLUB_SITE_PUT_CPU_PARTIAL;
-			ev.attempt = attempt;
-			ev.object = (uint64_t)(uintptr_t)(oldslab ? oldslab->base : NULL);
-			ev.size = (uint64_t)(uintptr_t)(expected ? expected->base : NULL);
-			slub_emit(&ev);
-		}
+		cpu_cmpxchg_failed(s, c, slab, SLUB_SITE_PUT_CPU_PARTIAL, ++attempt);
 	}
 	if (slub_wants(SLUB_EV_CPU_PARTIAL_PUT)) {
 		struct slub_event ev;

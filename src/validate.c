@@ -109,10 +109,8 @@ long slub_validate(struct slub_cache *s)
 
 	if (!s)
 		return -1;
-	struct slub_thread *t = slub_thread();
-	bool orphan = !t;
-	if (orphan)
-		t = slub_orphan_enter();
+	bool orphan;
+	struct slub_thread *t = slub_thread_or_orphan(&orphan);
 	struct slub_cpu *c = get_cpu_slab(s, t);
 	flush_cpu_slab(s, c);
 	slub_flush_all_partials(s);
