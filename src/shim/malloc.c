@@ -16,7 +16,7 @@
  * THE RE-ENTRANCY RULE
  *
  * A thread is "in the allocator" from the moment an entry point below calls
- * into the core until it returns (shim_depth != 0, initial-exec TLS, so
+ * into the core until it returns (shim_depth > 1, initial-exec TLS, so
  * reading it never allocates).  While it is, the core may hold a list_lock
  * and fire a tracepoint; LTTng-UST, libunwind, dlsym, pthread_atfork may
  * then call malloc on the same thread.  Such a nested call must never reach
@@ -66,8 +66,15 @@
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
+/*
+ * The thread's state, one word so that the common case is one test:
+ *   0   not set up yet (first call on this thread)
+ *   1   set up and outside the allocator: the fast case
+ *   >1  inside the allocator, initialising, forking (+2 for the fork
+ *       window) or past its exit flush (+4, never dropped)
+ */
 static __thread unsigned shim_depth __attribute__((tls_model("initial-exec")));
-static __thread bool shim_thread_known __attribute__((tls_model("initial-exec")));
+#define SHIM_IDLE 1u
 
 enum shim_state { SHIM_UNINIT, SHIM_INITIALISING, SHIM_READY };
 static atomic_int shim_state;
@@ -81,18 +88,18 @@ static void *_Atomic shim_deferred;
 static void shim_thread_exit(void *arg)
 {
 	(void)arg;
-	shim_depth++; /* never dropped: see the rule above */
+	shim_depth += 4; /* never dropped: see the rule above */
 	slub_thread_flush();
 }
 
 static void shim_prefork(void)
 {
-	shim_depth++;
+	shim_depth += 2;
 }
 
 static void shim_postfork(void)
 {
-	shim_depth--;
+	shim_depth -= 2;
 }
 
 static bool shim_init_slow(void)
@@ -101,7 +108,7 @@ static bool shim_init_slow(void)
 
 	if (!atomic_compare_exchange_strong(&shim_state, &state, SHIM_INITIALISING))
 		return state == SHIM_READY;
-	shim_depth++;
+	shim_depth += 2;
 	shim_foreign_init();
 	/* before slub_init(): a smaller key runs its destructor first */
 	shim_have_key = pthread_key_create(&shim_thread_key, shim_thread_exit) == 0;
@@ -109,7 +116,7 @@ static bool shim_init_slow(void)
 	/* after slub_init(): prepare runs before the core's, the others after */
 	pthread_atfork(shim_prefork, shim_postfork, shim_postfork);
 	atomic_store_explicit(&shim_state, SHIM_READY, memory_order_release);
-	shim_depth--;
+	shim_depth -= 2;
 	return true;
 }
 
@@ -140,27 +147,36 @@ static void shim_defer_free(void *p)
  * Enter the allocator.  false: the caller must not call the core (nested
  * call, or another thread is initialising) and uses the arena instead.
  */
-static inline bool shim_enter(void)
+static __attribute__((noinline)) bool shim_enter_slow(void)
 {
-	if (unlikely(shim_depth))
-		return false;
-	if (unlikely(atomic_load_explicit(&shim_state, memory_order_acquire) != SHIM_READY) &&
+	if (shim_depth != 0)
+		return false; /* nested, initialising, forking or exited */
+	if (atomic_load_explicit(&shim_state, memory_order_acquire) != SHIM_READY &&
 	    !shim_init_slow())
 		return false;
-	shim_depth++;
-	if (unlikely(!shim_thread_known)) {
-		shim_thread_known = true;
-		if (shim_have_key)
-			pthread_setspecific(shim_thread_key, (void *)1);
-	}
+	/* First call on this thread: arm the exit flush. */
+	if (shim_have_key)
+		pthread_setspecific(shim_thread_key, (void *)1);
+	shim_depth = SHIM_IDLE + 1;
 	if (unlikely(atomic_load_explicit(&shim_deferred, memory_order_relaxed) != NULL))
 		shim_drain_deferred();
 	return true;
 }
 
+static inline bool shim_enter(void)
+{
+	if (likely(shim_depth == SHIM_IDLE)) {
+		shim_depth = SHIM_IDLE + 1;
+		if (unlikely(atomic_load_explicit(&shim_deferred, memory_order_relaxed) != NULL))
+			shim_drain_deferred();
+		return true;
+	}
+	return shim_enter_slow();
+}
+
 static inline void shim_leave(void)
 {
-	shim_depth--;
+	shim_depth = SHIM_IDLE;
 }
 
 static inline bool shim_ready(void)
