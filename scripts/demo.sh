@@ -91,11 +91,11 @@ END {
 	printf "%-24s %10s\n", "event", "count"
 	for (e in n) printf "%-24s %10d\n", e, n[e] | "sort -k2 -rn"
 	close("sort -k2 -rn")
-	printf "\ncmpxchg failures on slab words: %d (%d with list_lock held), longest run %d attempts\n",
+	printf "\ncmpxchg failures on slab words: %d (%d with list_lock held); most redos of one update: %d\n",
 		n["slub:cmpxchg_fail"], locked, maxattempt
 	for (s in site) printf "  %-24s %d\n", s, site[s]
-	if (acq) printf "\nlist_lock: %d acquisitions, %d contended (%.1f%%), %.0f ns waited, %.0f ns held on average\n",
-		acq, cont, 100.0 * cont / acq, wait, hold / acq
+	if (acq) printf "\nlist_lock: %d acquisitions, %d contended (%.1f%%), %.1f ms waited in all (%.0f us per contended wait), held %.0f ns on average\n",
+		acq, cont, 100.0 * cont / acq, wait / 1e6, cont ? wait / cont / 1e3 : 0, hold / acq
 }'
 echo
 echo "demo: read the whole trace with: babeltrace2 $out"
