@@ -374,6 +374,7 @@ static long count_inuse(struct slub_cache *s, unsigned long *slabs)
 	*slabs = 0;
 	for (int i = 0; i < slub_nodes; i++) {
 		struct slub_node *n = get_node(s, i);
+		witness_acquire(RANK_LIST);
 		slub_futex_lock(&n->list_lock);
 		for (struct slab *p = n->partial; p; p = p->next) {
 			inuse += slab_word_read(p).c.inuse;
@@ -384,6 +385,7 @@ static long count_inuse(struct slub_cache *s, unsigned long *slabs)
 			(*slabs)++;
 		}
 		slub_futex_unlock(&n->list_lock);
+		witness_release(RANK_LIST);
 	}
 	return inuse;
 }

@@ -327,9 +327,11 @@ void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, st
 			 * dropped as far as the trace can tell (the lock is
 			 * re-taken silently so this process stays sound). */
 			list_unlock(s, n, c);
+			witness_acquire(RANK_LIST);
 			slub_futex_lock(&n->list_lock);
 			add_partial(s, n, slab, mode, c);
 			slub_futex_unlock(&n->list_lock);
+			witness_release(RANK_LIST);
 		} else {
 			add_partial(s, n, slab, mode, c);
 			list_unlock(s, n, c);

@@ -236,6 +236,12 @@ static void print_addr(const char *prefix, uint64_t a)
 {
 	Dl_info info;
 
+	/* dladdr() takes the loader's lock, whose holder may be waiting in
+	 * malloc for a lock we hold: under an allocator lock, addresses only. */
+	if (slub_locks_held()) {
+		rwrite("%s 0x%" PRIx64 "\n", prefix, a);
+		return;
+	}
 	if (dladdr((void *)(uintptr_t)a, &info) && info.dli_sname)
 		rwrite("%s 0x%" PRIx64 " %s+0x%lx (%s)\n", prefix, a, info.dli_sname,
 		       (unsigned long)(a - (uint64_t)(uintptr_t)info.dli_saddr),

@@ -126,6 +126,7 @@ long slub_validate(struct slub_cache *s)
 		struct slub_node *n = get_node(s, nid);
 		unsigned long np = 0, nf = 0;
 
+		witness_acquire(RANK_LIST);
 		slub_futex_lock(&n->list_lock);
 		for (struct slab *p = n->partial; p; p = p->next) {
 			errors += check_listed(s, n, nid, p, SLAB_LIST_PARTIAL);
@@ -169,6 +170,7 @@ long slub_validate(struct slub_cache *s)
 			}
 		}
 		slub_futex_unlock(&n->list_lock);
+		witness_release(RANK_LIST);
 	}
 	if (all)
 		slub_os_unmap(all, bytes);
