@@ -26,12 +26,11 @@ static void __slab_free_locked_paths(struct slub_cache *s, struct slab *slab, vo
 void __slab_free(struct slub_cache *s, struct slab *slab, void *head, void *tail, unsigned cnt,
 		 struct slub_cpu *c)
 {
-	int saved_errno = errno; /* free() keeps errno: the lock may sleep */
-
+	/* free() keeps errno: the futex lock and the page layer restore it
+	 * around their system calls. */
 	if (kmem_cache_debug(s) && !free_debug_processing(s, slab, head, c))
 		return;
 	__slab_free_locked_paths(s, slab, head, tail, cnt, c);
-	errno = saved_errno;
 }
 
 static void __slab_free_locked_paths(struct slub_cache *s, struct slab *slab, void *head,

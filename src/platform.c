@@ -224,13 +224,18 @@ bool slub_futex_lock(uint32_t *word)
 		if (__atomic_load_n(word, __ATOMIC_RELAXED) == 0 && slub_futex_trylock(word))
 			return true;
 	}
+	int saved = errno; /* free() keeps errno: EAGAIN/EINTR stay here */
 	while (__atomic_exchange_n(word, 2, __ATOMIC_ACQUIRE) != 0)
 		futex(word, FUTEX_WAIT_PRIVATE, 2);
+	errno = saved;
 	return true;
 }
 
 void slub_futex_unlock(uint32_t *word)
 {
-	if (__atomic_exchange_n(word, 0, __ATOMIC_RELEASE) == 2)
+	if (__atomic_exchange_n(word, 0, __ATOMIC_RELEASE) == 2) {
+		int saved = errno;
 		futex(word, FUTEX_WAKE_PRIVATE, 1);
+		errno = saved;
+	}
 }

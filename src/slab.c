@@ -239,11 +239,13 @@ void slub_set_track(struct slub_cache *s, void *object, int which, struct slub_c
 {
 	struct slub_track *tr = (struct slub_track *)((char *)object + s->track_offset) + which;
 	struct slub_thread *t = slub_self;
+	int saved = errno; /* the unwinder may touch errno; free() must not */
 
 	tr->nr = capture_stack(tr->addrs, SLUB_TRACK_DEPTH);
 	tr->cpu = c ? c->id : -1;
 	tr->tid = t ? t->tid : 0;
 	tr->when_ns = slub_now_ns();
+	errno = saved;
 }
 
 /* ---- poison and red zones ---- */
