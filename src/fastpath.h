@@ -30,7 +30,7 @@ static inline __attribute__((always_inline)) void *slab_alloc_fast(struct slub_c
 		if (unlikely(!object))
 			return NULL;
 	}
-	if (unlikely(slub_wants(SLUB_EV_ALLOC)))
+	if (slub_wants_object(SLUB_EV_ALLOC))
 		slub_emit_object(SLUB_EV_ALLOC, s, c, NULL, object);
 	return object;
 }
@@ -45,7 +45,7 @@ static inline __attribute__((always_inline)) void slab_free_fast(struct slub_cac
 	}
 	struct slub_cpu *c = get_cpu_slab(s, t);
 
-	if (unlikely(slub_wants(SLUB_EV_FREE)))
+	if (slub_wants_object(SLUB_EV_FREE))
 		slub_emit_object(SLUB_EV_FREE, s, c, slab, object);
 	if (likely(slab == c->slab)) {
 		void *head = c->freelist;

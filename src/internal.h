@@ -433,6 +433,13 @@ static inline bool slub_wants(unsigned type)
 {
 	return unlikely(READ_ONCE(slub_observer_mask) & (1ull << type)) || slub_tp_enabled(type);
 }
+
+/* The same for alloc/free on the fast paths: one load per source. */
+static inline bool slub_wants_object(unsigned type)
+{
+	return unlikely(READ_ONCE(slub_observer_mask) & (1ull << type)) ||
+	       unlikely(slub_tp_object_enabled(type));
+}
 /* The event of a successful slab-word update (what it did: type). */
 SLUB_INTERNAL void __emit_word(unsigned type, struct slub_cache *s, struct slub_cpu *c,
 			       struct slab *slab, const struct slab_word *old,

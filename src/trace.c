@@ -91,6 +91,19 @@ const int *const slub_tp_state[SLUB_EV_NR] = {
 	[SLUB_EV_ERROR] = SLUB_TP_STATE(error),
 };
 
+/*
+ * The fast paths test the alloc and free tracepoints on every call: give
+ * their state words direct, hidden symbols so that test is one load (the
+ * table above costs two).  The offset is checked against the ABI struct.
+ */
+#define SLUB_TP_STATE_OFFSET 24
+_Static_assert(offsetof(struct lttng_ust_tracepoint, state) == SLUB_TP_STATE_OFFSET,
+	       "lttng_ust_tracepoint.state moved");
+__asm__(".globl slub_tp_alloc_state\n\t.hidden slub_tp_alloc_state\n\t"
+	".set slub_tp_alloc_state, lttng_ust_tracepoint_slub___alloc + 24\n\t"
+	".globl slub_tp_free_state\n\t.hidden slub_tp_free_state\n\t"
+	".set slub_tp_free_state, lttng_ust_tracepoint_slub___free + 24\n");
+
 /* Set once by slub_trace_init(), read-only afterwards. */
 static uint64_t stack_types;	/* bit (1 << SLUB_EV_*) per type with stacks */
 static unsigned stack_depth = SLUB_STACK_DEFAULT_DEPTH;

@@ -31,10 +31,17 @@ extern const int *const slub_tp_state[SLUB_EV_NR];
  * directly (LTTng-UST may call malloc: the shim's re-entrancy guard serves
  * that without allocator locks). */
 void slub_trace_emit(const struct slub_event *ev);
+/* The state words of the alloc and free tracepoints, for the fast paths. */
+extern const int slub_tp_alloc_state __attribute__((visibility("hidden")));
+extern const int slub_tp_free_state __attribute__((visibility("hidden")));
+#define slub_tp_object_enabled(t)                                                 \
+	(__atomic_load_n((t) == SLUB_EV_ALLOC ? &slub_tp_alloc_state : &slub_tp_free_state, \
+			 __ATOMIC_RELAXED) != 0)
 /* Reads SLUBTRACE_STACKS and SLUBTRACE_STACK_DEPTH; called by slub_init(). */
 void slub_trace_init(void);
 #else
 #define slub_tp_enabled(t) 0
+#define slub_tp_object_enabled(t) 0
 static inline void slub_trace_emit(const struct slub_event *ev) { (void)ev; }
 static inline void slub_trace_init(void) { }
 #endif
