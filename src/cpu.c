@@ -545,11 +545,10 @@ static void emit_thread_flush(struct slub_thread *t, unsigned count)
 }
 
 /* Every slot of thread t: deactivate, unfreeze partials, fold counters. */
-void slub_flush_thread_caches(struct slub_thread *t, int reason)
+void slub_flush_thread_caches(struct slub_thread *t)
 {
 	unsigned flushed = 0;
 
-	(void)reason;
 	for (int i = 0; i < SLUB_MAX_CACHES; i++) {
 		struct slub_cpu *c = __atomic_load_n(&t->cpu[i], __ATOMIC_ACQUIRE);
 		if (!c || !c->cache)
@@ -638,7 +637,7 @@ void slub_thread_flush(void)
 
 	if (t && !t->orphan) {
 		flush_lock_take(t);
-		slub_flush_thread_caches(t, SLUB_DEACT_FLUSH);
+		slub_flush_thread_caches(t);
 		flush_lock_drop(t);
 	}
 }
@@ -724,7 +723,7 @@ static void thread_exit(void *arg)
 	if (!t)
 		return;
 	flush_lock_take(t);
-	slub_flush_thread_caches(t, SLUB_DEACT_FLUSH);
+	slub_flush_thread_caches(t);
 	__atomic_store_n(&t->live, 0, __ATOMIC_RELEASE);
 	flush_lock_drop(t);
 	slub_self = NULL;
@@ -768,7 +767,7 @@ void slub_threads_reinit_child(void)
 		if (t == self)
 			continue;
 		if (__atomic_load_n(&t->live, __ATOMIC_ACQUIRE))
-			slub_flush_thread_caches(t, SLUB_DEACT_FLUSH);
+			slub_flush_thread_caches(t);
 		if (t->orphan)
 			continue; /* stays the orphan slot, now empty */
 		t->live = 0;

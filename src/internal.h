@@ -361,7 +361,7 @@ SLUB_INTERNAL void *___slab_alloc(struct slub_cache *s, int node, struct slub_cp
 SLUB_INTERNAL void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist,
 				   struct slub_cpu *c, int reason);
 SLUB_INTERNAL void flush_cpu_slab(struct slub_cache *s, struct slub_cpu *c);
-SLUB_INTERNAL void slub_flush_thread_caches(struct slub_thread *t, int reason);
+SLUB_INTERNAL void slub_flush_thread_caches(struct slub_thread *t);
 SLUB_INTERNAL void slub_flush_all_partials(struct slub_cache *s);
 SLUB_INTERNAL void slub_destroy_cpu_slots(struct slub_cache *s);
 SLUB_INTERNAL void slub_threads_lock_all(void);

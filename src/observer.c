@@ -145,8 +145,6 @@ static const char *const site_names[SLUB_SITE_NR] = {
 	[SLUB_SITE_SLAB_FREE] = "__slab_free",
 	[SLUB_SITE_PUT_CPU_PARTIAL] = "put_cpu_partial",
 	[SLUB_SITE_NEW_SLAB] = "new_slab",
-	[SLUB_SITE_FREE_DEBUG] = "free_debug",
-	[SLUB_SITE_INJECT_PLAIN_STORE] = "inject_plain_store",
 	[SLUB_SITE_CPU_PARTIAL_TAKE] = "cpu_partial_take",
 };
 

@@ -29,7 +29,6 @@ static const char *const stat_names[SLUB_NR_STAT_ITEMS] = {
 	[SLUB_DEACTIVATE_TO_TAIL] = "deactivate_to_tail",
 	[SLUB_DEACTIVATE_REMOTE_FREES] = "deactivate_remote_frees",
 	[SLUB_DEACTIVATE_BYPASS] = "deactivate_bypass",
-	[SLUB_ORDER_FALLBACK] = "order_fallback",
 	[SLUB_CMPXCHG_DOUBLE_CPU_FAIL] = "cmpxchg_double_cpu_fail",
 	[SLUB_CMPXCHG_DOUBLE_FAIL] = "cmpxchg_double_fail",
 	[SLUB_CPU_PARTIAL_ALLOC] = "cpu_partial_alloc",

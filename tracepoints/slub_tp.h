@@ -48,8 +48,6 @@ LTTNG_UST_TRACEPOINT_ENUM(slub, site,
 		lttng_ust_field_enum_value("__slab_free", SLUB_SITE_SLAB_FREE)
 		lttng_ust_field_enum_value("put_cpu_partial", SLUB_SITE_PUT_CPU_PARTIAL)
 		lttng_ust_field_enum_value("new_slab", SLUB_SITE_NEW_SLAB)
-		lttng_ust_field_enum_value("free_debug", SLUB_SITE_FREE_DEBUG)
-		lttng_ust_field_enum_value("inject_plain_store", SLUB_SITE_INJECT_PLAIN_STORE)
 		lttng_ust_field_enum_value("cpu_partial_take", SLUB_SITE_CPU_PARTIAL_TAKE)
 	)
 )
@@ -192,7 +190,8 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, cmpxchg_fail,
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cmpxchg_fail, LTTNG_UST_TRACEPOINT_LOGLEVEL_WARNING)
 
-/* A failed cpu partial chain CAS in put_cpu_partial. */
+/* A failed cpu partial chain CAS: a push (put_cpu_partial) or a pop
+ * (cpu_partial_take) lost against a flush run from another thread. */
 LTTNG_UST_TRACEPOINT_EVENT(slub, cpu_cmpxchg_fail,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
@@ -200,8 +199,6 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, cpu_cmpxchg_fail,
 		lttng_ust_field_integer_hex(uint64_t, slab, ev->slab)
 		lttng_ust_field_enum(slub, site, uint8_t, site, ev->site)
 		lttng_ust_field_integer(uint32_t, attempt, ev->attempt)
-		lttng_ust_field_integer(uint32_t, count, ev->count)
-		lttng_ust_field_integer(uint32_t, pages, ev->pages)
 		SLUB_TP_STACK
 	)
 )

@@ -72,8 +72,6 @@ enum slub_site {
 	SLUB_SITE_SLAB_FREE,           /* "__slab_free" */
 	SLUB_SITE_PUT_CPU_PARTIAL,     /* cpu chain CAS in put_cpu_partial */
 	SLUB_SITE_NEW_SLAB,            /* "new_slab" */
-	SLUB_SITE_FREE_DEBUG,          /* debug-cache free path */
-	SLUB_SITE_INJECT_PLAIN_STORE,  /* injected fault: word written without CAS */
 	SLUB_SITE_CPU_PARTIAL_TAKE,    /* cpu chain CAS popping a slab to load it */
 	SLUB_SITE_NR
 };

@@ -100,7 +100,8 @@ SLUB_API int slub_ptr_lookup(const void *ptr, struct slub_ptr_info *info);
 SLUB_API long slub_validate(struct slub_cache *s);
 SLUB_API long slub_validate_all(void);
 
-/* ---- statistics: the kernel's enum stat_item (CONFIG_SLUB_STATS) ---- */
+/* ---- statistics: the kernel's enum stat_item (CONFIG_SLUB_STATS) ----
+ * All items that apply; ORDER_FALLBACK does not (one slab order per cache). */
 enum slub_stat_item {
 	SLUB_ALLOC_FASTPATH,        /* allocation from cpu slab */
 	SLUB_ALLOC_SLOWPATH,        /* allocation by getting a new cpu slab */
@@ -121,7 +122,6 @@ enum slub_stat_item {
 	SLUB_DEACTIVATE_TO_TAIL,    /* cpu slab was moved to the tail of partials */
 	SLUB_DEACTIVATE_REMOTE_FREES, /* slab contained remotely freed objects */
 	SLUB_DEACTIVATE_BYPASS,     /* implicit deactivation */
-	SLUB_ORDER_FALLBACK,        /* number of times fallback was necessary */
 	SLUB_CMPXCHG_DOUBLE_CPU_FAIL, /* failures of the cpu partial chain cmpxchg */
 	SLUB_CMPXCHG_DOUBLE_FAIL,   /* failures of the slab word cmpxchg */
 	SLUB_CPU_PARTIAL_ALLOC,     /* used cpu partial on alloc */
