@@ -701,6 +701,20 @@ int main(int argc, char **argv)
 				CHECK(r.total[SLUB_EV_DRAIN_FREELIST] == 0,
 				      "%s: %llu drain_freelist events without the per-object variant",
 				      vars[i].name, (unsigned long long)r.total[SLUB_EV_DRAIN_FREELIST]);
+			/* put_cpu_partial() without `oldpage = NULL` after a drain
+			 * fails its chain CAS once per drain; with the 2012 fix
+			 * (and no flush racing from another thread) never. */
+			if (vars[i].bit == SLUB_VAR_KEEP_OLDPAGE)
+				CHECK(r.total[SLUB_EV_CPU_CMPXCHG_FAIL] > 0 &&
+					      r.total[SLUB_EV_CPU_PARTIAL_DRAIN] > 0,
+				      "keep-oldpage: %llu cpu_cmpxchg_fail for %llu drains",
+				      (unsigned long long)r.total[SLUB_EV_CPU_CMPXCHG_FAIL],
+				      (unsigned long long)r.total[SLUB_EV_CPU_PARTIAL_DRAIN]);
+			else
+				CHECK(r.total[SLUB_EV_CPU_CMPXCHG_FAIL] == 0,
+				      "%s: %llu cpu_cmpxchg_fail with the oldpage fix",
+				      vars[i].name,
+				      (unsigned long long)r.total[SLUB_EV_CPU_CMPXCHG_FAIL]);
 		}
 	}
 	/* Injected faults: the checks must find them. */
