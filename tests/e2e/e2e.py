@@ -19,6 +19,10 @@ Tests:
                 LTTng-UST allocates inside the probe on a thread's first event
   startup       short programs under `slubtrace record` (LTTng-UST allocates
                 in its constructors and listener threads)
+  options       `slubtrace record` options: --objects (alloc/free events, one
+                per object), --no-full-lists (no full-list events),
+                --snapshot (a flight-recorder snapshot written at exit),
+                --buffer-size, --nodes
   probe_malloc  as threads, with a getcpu plugin that mallocs inside the probe
                 on each thread's first event (what perf contexts do): the
                 allocations made inside the allocator come from the shim's
@@ -672,6 +676,51 @@ def test_probe_malloc(env):
     return errors
 
 
+def test_options(env):
+    work = env.path("examples/slub-workload")
+    wargs = ["-g", "2", "-t", "2", "-m", "1500", "-r", "1"]
+    msgs = 2 * 2 * 1500
+    errors = []
+    env.start_sessiond()
+    try:
+        # --objects: one alloc and one free event per message at least
+        d = os.path.join(env.work, "objects")
+        env.slubtrace(["-o", d, "--objects", "--nodes", "2", "--"] + [work] + wargs)
+        ev = Trace(d, env.env).slub()
+        n = {k: sum(1 for e in ev if e["_name"] == k) for k in ("alloc", "free", "add_full")}
+        log("  --objects: %d alloc, %d free events for %d messages" % (n["alloc"], n["free"], msgs))
+        check(n["alloc"] >= msgs and n["free"] >= msgs,
+              "--objects recorded %d alloc / %d free events for %d messages"
+              % (n["alloc"], n["free"], msgs), errors)
+        check(n["add_full"] > 0, "full lists are the default, but no add_full event", errors)
+        nodes = {e["node"] for e in ev if "node" in e}
+        check(len(nodes) >= 2, "--nodes 2 but events from nodes %s" % sorted(nodes), errors)
+
+        # default: no object events; --no-full-lists: no full-list events
+        d = os.path.join(env.work, "nofull")
+        env.slubtrace(["-o", d, "--no-full-lists", "--"] + [work] + wargs)
+        ev = Trace(d, env.env).slub()
+        check(not any(e["_name"] in ("alloc", "free") for e in ev),
+              "object events without --objects", errors)
+        check(not any(e["_name"] in ("add_full", "remove_full") for e in ev),
+              "full-list events with --no-full-lists", errors)
+        check(any(e["_name"] == "free_remote" for e in ev), "no transitions recorded", errors)
+
+        # --snapshot: the flight recorder's contents are written at exit
+        d = os.path.join(env.work, "snap")
+        rc, out = env.slubtrace(["-o", d, "--snapshot", "--buffer-size", "1M", "--"]
+                                + [work] + wargs)
+        check("snapshot" in out, "no snapshot mentioned in: %s" % out.strip()[-200:], errors)
+        ev = Trace(d, env.env).slub()
+        log("  --snapshot: %d slub events in the snapshot" % len(ev))
+        check(len(ev) > 0, "the snapshot holds no slub event", errors)
+        check(any(e["_name"] == "thread_flush" for e in ev),
+              "the snapshot misses the last events (thread_flush)", errors)
+    finally:
+        env.stop_sessiond()
+    return errors
+
+
 def test_startup(env):
     env.start_sessiond()
     errors = []
@@ -695,6 +744,7 @@ TESTS = {
     "perf": lambda env: test_threads(env, perf=True),
     "startup": test_startup,
     "probe_malloc": test_probe_malloc,
+    "options": test_options,
 }
 
 
