@@ -425,7 +425,6 @@ SLUB_INTERNAL void *slub_meta_alloc(size_t size);
 SLUB_INTERNAL void slub_pages_lock_all(void);
 SLUB_INTERNAL void slub_pages_unlock_all(void);
 SLUB_INTERNAL void slub_pages_reinit_child(void);
-SLUB_INTERNAL void slub_page_stats(uint64_t *mapped, uint64_t *resident_est);
 
 /* ---- observer, reports (observer.c) ---- */
 SLUB_INTERNAL void slub_emit(struct slub_event *ev);

@@ -519,15 +519,6 @@ void slub_page_census(struct slub_page_census *out)
 	pages_lock_drop();
 }
 
-void slub_page_stats(uint64_t *mapped, uint64_t *resident_est)
-{
-	struct slub_page_census c;
-
-	slub_page_census(&c);
-	*mapped = c.segments * SEG_SIZE + c.huge_bytes;
-	*resident_est = (c.pages_used + c.pages_free_dirty) * SLUB_PAGE_SIZE + c.huge_bytes;
-}
-
 /* Every live slab of cache s (at most max), for validation. */
 size_t slub_collect_slabs(struct slub_cache *s, struct slab **out, size_t max)
 {

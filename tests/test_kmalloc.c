@@ -387,6 +387,32 @@ static void test_page_failure(void)
 	CHECK_EQ(slub_error_count(), 0);
 }
 
+/* The page layer gives memory back: a dedicated mapping is unmapped on
+ * free, page runs of large allocations return to the segment. */
+static void test_page_census(void)
+{
+	struct slub_page_census a, b, c;
+
+	slub_page_census(&a);
+	void *huge = slub_malloc(3u << 20);   /* > 1 MiB: its own mapping */
+	void *run = slub_malloc(64u << 10);   /* a page run in a segment */
+	CHECK(huge && run, "large allocations failed: errno %d", errno);
+	memset(huge, 1, 3u << 20);
+	memset(run, 2, 64u << 10);
+	slub_page_census(&b);
+	CHECK_EQ(b.huge_allocs, a.huge_allocs + 1);
+	CHECK(b.huge_bytes >= a.huge_bytes + (3u << 20), "huge bytes %lu -> %lu", a.huge_bytes,
+	      b.huge_bytes);
+	CHECK(b.pages_used >= a.pages_used + 16, "pages used %lu -> %lu", a.pages_used,
+	      b.pages_used);
+	slub_free(huge);
+	slub_free(run);
+	slub_page_census(&c);
+	CHECK_EQ(c.huge_allocs, a.huge_allocs);
+	CHECK_EQ(c.huge_bytes, a.huge_bytes);
+	CHECK_EQ(c.pages_used, b.pages_used - 16);
+}
+
 int main(void)
 {
 	test_size_classes();
@@ -397,6 +423,7 @@ int main(void)
 	test_free_rules();
 	test_node_alloc();
 	test_page_failure();
+	test_page_census();
 	CHECK_EQ(slub_validate_all(), 0);
 	return test_summary("test_kmalloc");
 }
