@@ -387,7 +387,7 @@ static void count_events(unsigned long n, struct counts *cnt)
 	}
 }
 
-static long identity(const char *phase, const char *cache, const char *what, uint64_t events,
+static __attribute__((unused)) long identity(const char *phase, const char *cache, const char *what, uint64_t events,
 		     uint64_t stats)
 {
 	if (events == stats)
