@@ -276,6 +276,19 @@ static inline struct slub_node *get_node(struct slub_cache *s, int node)
 	return &s->node[node];
 }
 
+/* ---- poison and red zone bytes (P, Z) ---- */
+#define POISON_FREE 0x6b
+#define POISON_END 0xa5
+#define RED_ACTIVE 0xcc
+#define RED_INACTIVE 0xbb
+
+/* Poison only objects without a constructor: a ctor's work must survive
+ * from free to the next allocation (__OBJECT_POISON in the kernel). */
+static inline bool object_poison(const struct slub_cache *s)
+{
+	return (s->flags & SLUB_F_POISON) && !s->ctor;
+}
+
 /* ---- free pointers ---- */
 static inline void *get_freepointer(const struct slub_cache *s, void *object)
 {

@@ -15,10 +15,6 @@
 #include <libunwind.h>
 #endif
 
-#define POISON_FREE 0x6b
-#define POISON_END 0xa5
-#define RED_ACTIVE 0xcc
-#define RED_INACTIVE 0xbb
 
 static unsigned ilog2(unsigned long v)
 {
@@ -249,13 +245,6 @@ void slub_set_track(struct slub_cache *s, void *object, int which, struct slub_c
 }
 
 /* ---- poison and red zones ---- */
-
-/* Poison only objects without a constructor: a ctor's work must survive
- * from free to the next allocation (__OBJECT_POISON in the kernel). */
-static inline bool object_poison(const struct slub_cache *s)
-{
-	return (s->flags & SLUB_F_POISON) && !s->ctor;
-}
 
 static void init_object(struct slub_cache *s, void *object, uint8_t red)
 {

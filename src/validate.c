@@ -39,10 +39,10 @@ static long check_free_chain(struct slub_cache *s, struct slab *slab, struct sla
 				errors++;
 			}
 		}
-		if ((s->flags & SLUB_F_POISON) && !s->ctor) {
+		if (object_poison(s)) {
 			const uint8_t *b = p;
 			for (size_t i = 0; i + 1 < s->object_size; i++)
-				if (b[i] != 0x6b) {
+				if (b[i] != POISON_FREE) {
 					slub_report(s, slab, p, SLUB_ERR_POISON,
 						    "free object written at offset %zu (0x%02x)", i, b[i]);
 					errors++;
@@ -52,7 +52,7 @@ static long check_free_chain(struct slub_cache *s, struct slab *slab, struct sla
 		if (s->flags & SLUB_F_RED_ZONE) {
 			const uint8_t *b = (const uint8_t *)p + s->object_size;
 			for (size_t i = 0; i < s->inuse - s->object_size; i++)
-				if (b[i] != 0xbb) {
+				if (b[i] != RED_INACTIVE) {
 					slub_report(s, slab, p, SLUB_ERR_REDZONE,
 						    "free object's red zone at offset %zu (0x%02x)",
 						    s->object_size + i, b[i]);
