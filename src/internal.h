@@ -480,6 +480,15 @@ enum {
 SLUB_INTERNAL void witness_acquire(unsigned rank);
 SLUB_INTERNAL void witness_release(unsigned rank);
 
+/* ---- environment (env.c): an unknown word stops the process ---- */
+SLUB_INTERNAL void slub_env_fail(const char *var, const char *what, const char *word, size_t len,
+				 const char *accepted) __attribute__((noreturn));
+SLUB_INTERNAL bool slub_env_bool(const char *var, bool dflt);
+SLUB_INTERNAL long slub_env_number(const char *var, long min, long max, long dflt);
+SLUB_INTERNAL unsigned slub_env_debug(void);
+SLUB_INTERNAL unsigned slub_env_variants(void);
+SLUB_INTERNAL void slub_env_check_stacks(void);
+
 /* ---- cache.c ---- */
 SLUB_INTERNAL extern const uint8_t slub_size_index[25];
 /* kmalloc_slab(): the kernel's size_index[] for <= 192 bytes (8-byte
