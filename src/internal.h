@@ -432,6 +432,8 @@ SLUB_INTERNAL struct slab *slub_pages_alloc(unsigned npages, size_t align, int k
 SLUB_INTERNAL void slub_pages_free(struct slab *slab);
 SLUB_INTERNAL struct slab *slub_virt_to_slab(const void *p);
 SLUB_INTERNAL void *slub_large_alloc(size_t size, size_t align);
+/* The same, reading as zero; clears only pages that may be dirty. */
+SLUB_INTERNAL void *slub_large_calloc(size_t size);
 SLUB_INTERNAL void slub_large_free(struct slab *slab, void *p);
 SLUB_INTERNAL size_t slub_large_usable(struct slab *slab, const void *p);
 SLUB_INTERNAL void *slub_meta_alloc(size_t size);

@@ -109,6 +109,10 @@ void *slub_calloc(size_t nmemb, size_t size)
 		errno = ENOMEM;
 		return NULL;
 	}
+	if (total > SLUB_KMALLOC_MAX_CACHE_SIZE) {
+		slub_init();
+		return slub_large_calloc(total);
+	}
 	void *p = slub_malloc(total);
 	if (p)
 		memset(p, 0, total);

@@ -149,7 +149,9 @@ static unsigned long count_dirty(struct segment *seg, unsigned start, unsigned n
 	return d;
 }
 
-struct slab *slub_pages_alloc(unsigned npages, size_t align, int kind)
+/* A run of npages; *dirty (when asked) tells how many of its pages were
+ * freed by someone and not purged since: the others read as zero. */
+static struct slab *pages_alloc(unsigned npages, size_t align, int kind, unsigned long *dirty)
 {
 	unsigned align_pages = align > SLUB_PAGE_SIZE ? (unsigned)(align >> SLUB_PAGE_SHIFT) : 1;
 	struct segment *seg;
@@ -176,6 +178,8 @@ struct slab *slub_pages_alloc(unsigned npages, size_t align, int kind)
 		return NULL;
 	}
 	unsigned long d = count_dirty(seg, (unsigned)start, npages);
+	if (dirty)
+		*dirty = d;
 	bits_assign(seg->used, (unsigned)start, npages, true);
 	bits_assign(seg->dirty, (unsigned)start, npages, false);
 	if ((unsigned)start <= seg->first_free)
@@ -199,6 +203,11 @@ struct slab *slub_pages_alloc(unsigned npages, size_t align, int kind)
 	__atomic_store_n(&head->kind, (uint8_t)kind, __ATOMIC_RELEASE);
 	pages_lock_drop();
 	return head;
+}
+
+struct slab *slub_pages_alloc(unsigned npages, size_t align, int kind)
+{
+	return pages_alloc(npages, align, kind, NULL);
 }
 
 static void purge_dirty_locked(void)
@@ -317,7 +326,13 @@ static struct huge_entry *huge_find_locked(const void *p)
 	return NULL;
 }
 
-void *slub_large_alloc(size_t size, size_t align)
+/*
+ * kmalloc_large: a page run in a segment up to 1 MiB, a dedicated mapping
+ * beyond.  With `zero` the block reads as zero (calloc): fresh mappings and
+ * purged pages already do, so only pages that were freed dirty are
+ * cleared -- calloc(1, 1 GiB) touches nothing.
+ */
+static void *large_alloc(size_t size, size_t align, bool zero)
 {
 	if (align < 16)
 		align = 16;
@@ -327,19 +342,22 @@ void *slub_large_alloc(size_t size, size_t align)
 	}
 	if (size <= LARGE_IN_SEGMENT_MAX && align <= (SEG_SIZE >> 2)) {
 		size_t bytes = (size + SLUB_PAGE_SIZE - 1) & ~(SLUB_PAGE_SIZE - 1);
-		struct slab *d = slub_pages_alloc((unsigned)(bytes >> SLUB_PAGE_SHIFT),
-						  align, SLAB_KIND_LARGE);
+		unsigned long dirty;
+		struct slab *d = pages_alloc((unsigned)(bytes >> SLUB_PAGE_SHIFT), align,
+					     SLAB_KIND_LARGE, &dirty);
 		if (!d)
 			return NULL;
 		d->large_offset = 0;
 		d->large_size = size;
 		d->cache = NULL;
+		if (zero && dirty)
+			memset(d->base, 0, size);
 		return d->base;
 	}
 	/* A dedicated mapping; the pointer is the key for free and lookup. */
 	size_t a = align > SLUB_PAGE_SIZE ? align : SLUB_PAGE_SIZE;
 	size_t map_size = (size + SLUB_PAGE_SIZE - 1) & ~(SLUB_PAGE_SIZE - 1);
-	if (map_size < size) {
+	if (map_size < size || map_size + a < map_size) {
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -358,6 +376,16 @@ void *slub_large_alloc(size_t size, size_t align)
 		return NULL;
 	}
 	return m;
+}
+
+void *slub_large_alloc(size_t size, size_t align)
+{
+	return large_alloc(size, align, false);
+}
+
+void *slub_large_calloc(size_t size)
+{
+	return large_alloc(size, 16, true);
 }
 
 /* Returns true if p was a huge allocation (and frees it). */

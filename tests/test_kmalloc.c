@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 
 #include <slub/slub.h>
 
@@ -165,6 +166,91 @@ static void test_calloc(void)
 
 		slub_free(z);
 	}
+}
+
+/* Resident bytes of this process (statm). */
+static size_t rss_bytes(void)
+{
+	unsigned long size = 0, resident = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f) {
+		if (fscanf(f, "%lu %lu", &size, &resident) != 2)
+			resident = 0;
+		fclose(f);
+	}
+	return resident * PAGE;
+}
+
+/* calloc of fresh mappings does not touch them: 1 GiB costs no RSS. */
+static void test_calloc_fresh(void)
+{
+	size_t n = (size_t)1 << 30, before = rss_bytes();
+	unsigned char *p = slub_calloc(1, n);
+
+	if (!CHECK(p != NULL, "calloc(1, 1 GiB): errno %d", errno))
+		return;
+	size_t grew = rss_bytes() - before;
+	CHECK(grew < (16ul << 20), "calloc(1, 1 GiB) made %zu KiB resident", grew >> 10);
+	CHECK(p[0] == 0 && p[n / 2] == 0 && p[n - 1] == 0, "calloc(1, 1 GiB) not zero");
+	slub_free(p);
+	/* a run of recycled pages: cleared, since they are dirty */
+	p = slub_malloc(512u << 10);
+	memset(p, 0x5a, 512u << 10);
+	slub_free(p);
+	p = slub_calloc(512, 1024);
+	CHECK(p != NULL, "calloc(512, 1 KiB)");
+	for (size_t k = 0; p && k < (512u << 10); k++)
+		if (p[k]) {
+			CHECK(0, "recycled calloc(512, 1 KiB) byte %zu = %#x", k, p[k]);
+			break;
+		}
+	slub_free(p);
+}
+
+/*
+ * Sizes no machine can back fail as with glibc, because mappings are
+ * accounted (no MAP_NORESERVE): the kernel's overcommit policy answers.
+ * Under heuristic (0) or strict (2) accounting, on a machine with less
+ * than 1 TiB of RAM + swap, these fail with ENOMEM; under "always" (1)
+ * the kernel says yes and only the explicit bound (2^46) is checked.
+ */
+static void test_absurd_sizes(void)
+{
+	struct sysinfo si;
+	int mode = -1;
+	FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
+
+	if (f) {
+		if (fscanf(f, "%d", &mode) != 1)
+			mode = -1;
+		fclose(f);
+	}
+	errno = 0;
+	CHECK(slub_malloc(((size_t)1 << 46) + 1) == NULL && errno == ENOMEM,
+	      "malloc(2^46 + 1): errno %d", errno);
+	if (sysinfo(&si) != 0 ||
+	    (unsigned long long)(si.totalram + si.totalswap) * si.mem_unit >= (1ull << 40) ||
+	    (mode != 0 && mode != 2)) {
+		printf("test_kmalloc: overcommit_memory=%d: absurd sizes not checked\n", mode);
+		return;
+	}
+	errno = 0;
+	void *p = slub_malloc((size_t)1 << 46);
+	CHECK(p == NULL && errno == ENOMEM, "malloc(2^46) = %p, errno %d", p, errno);
+	errno = 0;
+	p = slub_calloc((size_t)1 << 20, (size_t)1 << 20);
+	CHECK(p == NULL && errno == ENOMEM, "calloc(2^20, 2^20) = %p, errno %d", p, errno);
+	errno = 0;
+	p = slub_aligned_alloc((size_t)1 << 40, 10);
+	CHECK(p == NULL && errno == ENOMEM, "aligned_alloc(2^40, 10) = %p, errno %d", p, errno);
+	errno = 0;
+	p = slub_realloc(slub_malloc(100), (size_t)1 << 45);
+	CHECK(p == NULL && errno == ENOMEM, "realloc(p, 2^45) = %p, errno %d", p, errno);
+	/* the same sizes' neighbours that a machine can back still work */
+	p = slub_malloc(64u << 20);
+	CHECK(p != NULL, "malloc(64 MiB): errno %d", errno);
+	slub_free(p);
 }
 
 static void test_realloc(void)
@@ -418,6 +504,8 @@ int main(void)
 	test_size_classes();
 	test_natural_alignment();
 	test_calloc();
+	test_calloc_fresh();
+	test_absurd_sizes();
 	test_realloc();
 	test_aligned();
 	test_free_rules();
