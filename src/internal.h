@@ -435,6 +435,10 @@ SLUB_INTERNAL void *slub_large_alloc(size_t size, size_t align);
 /* The same, reading as zero; clears only pages that may be dirty. */
 SLUB_INTERNAL void *slub_large_calloc(size_t size);
 SLUB_INTERNAL void slub_large_free(struct slab *slab, void *p);
+/* realloc in place (page run) or by mremap (dedicated mapping, slab NULL);
+ * NULL: the caller allocates, copies and frees. */
+SLUB_INTERNAL void *slub_large_resize(struct slab *slab, void *p, size_t size);
+SLUB_INTERNAL extern unsigned long slub_realloc_copies, slub_realloc_copied_bytes;
 SLUB_INTERNAL size_t slub_large_usable(struct slab *slab, const void *p);
 SLUB_INTERNAL void *slub_meta_alloc(size_t size);
 SLUB_INTERNAL void slub_pages_lock_all(void);

@@ -192,16 +192,23 @@ void *slub_realloc(void *ptr, size_t size)
 	}
 	/* Stay in place when the size class would not change (kernel krealloc
 	 * keeps the object while ksize() covers the new size). */
-	if (size <= info.usable) {
-		if (info.kind == SLUB_OWNER_SLAB && size > info.usable / 2)
-			return ptr;
-		if (info.kind == SLUB_OWNER_LARGE && size > info.usable / 2)
-			return ptr;
+	if (info.kind == SLUB_OWNER_SLAB && size <= info.usable && size > info.usable / 2)
+		return ptr;
+	/* A large block grows or shrinks where it is, or by mremap(); only
+	 * one that becomes a kmalloc object, or a run that cannot grow in
+	 * its segment, is copied. */
+	if (info.kind == SLUB_OWNER_LARGE && size > SLUB_KMALLOC_MAX_CACHE_SIZE) {
+		void *q = slub_large_resize(slub_virt_to_slab(ptr), ptr, size);
+		if (q)
+			return q;
 	}
 	void *n = slub_malloc(size);
 	if (!n)
 		return NULL;
-	memcpy(n, ptr, size < info.usable ? size : info.usable);
+	size_t copy = size < info.usable ? size : info.usable;
+	memcpy(n, ptr, copy);
+	__atomic_fetch_add(&slub_realloc_copies, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&slub_realloc_copied_bytes, copy, __ATOMIC_RELAXED);
 	slub_free(ptr);
 	return n;
 }

@@ -280,7 +280,8 @@ static size_t huge_hash(const void *p, size_t cap)
 	return (size_t)(h >> 20) & (cap - 1);
 }
 
-static bool huge_insert_locked(struct huge_entry e)
+/* Room for one more entry without growing the table. */
+static bool huge_reserve_locked(void)
 {
 	if ((huge_used + 1) * 2 > huge_cap) {
 		size_t ncap = huge_cap ? huge_cap : 256;
@@ -303,6 +304,13 @@ static bool huge_insert_locked(struct huge_entry e)
 		huge_cap = ncap;
 		huge_used = huge_count;
 	}
+	return true;
+}
+
+static bool huge_insert_locked(struct huge_entry e)
+{
+	if (!huge_reserve_locked())
+		return false;
 	size_t j = huge_hash(e.ptr, huge_cap);
 	while (huge_tab[j].ptr && huge_tab[j].ptr != (void *)1)
 		j = (j + 1) & (huge_cap - 1);
@@ -437,6 +445,118 @@ size_t slub_large_usable(struct slab *d, const void *p)
 	return huge_usable(p);
 }
 
+/*
+ * realloc of a large block without copying it.
+ *
+ * A page run grows into the free pages that follow it in its segment, or
+ * gives its tail pages back; a dedicated mapping is resized by mremap(),
+ * which moves page tables, not bytes, so a buffer grown step by step to
+ * any size is never copied and never held twice.  Returns the block's
+ * (possibly new) address, or NULL when the caller must allocate, copy and
+ * free: a run that would pass 1 MiB or whose next pages are taken, or
+ * mremap() refused (errno ENOMEM).
+ */
+unsigned long slub_realloc_copies, slub_realloc_copied_bytes;
+
+static bool run_resize_locked(struct slab *head, unsigned new_n)
+{
+	struct segment *seg = (struct segment *)((uintptr_t)head & ~(SEG_SIZE - 1));
+	unsigned start = (unsigned)(head - seg->desc);
+	unsigned n = head->npages;
+
+	if (new_n > n) {
+		unsigned more = new_n - n;
+
+		if (start + new_n > SEG_PAGES || next_bit(seg->used, start + n, true) < start + new_n)
+			return false;
+		unsigned long d = count_dirty(seg, start + n, more);
+		bits_assign(seg->used, start + n, more, true);
+		bits_assign(seg->dirty, start + n, more, false);
+		if (seg->first_free >= start + n && seg->first_free < start + new_n)
+			seg->first_free = next_bit(seg->used, start + n, false);
+		seg->nr_free -= more;
+		seg->nr_dirty -= (uint32_t)d;
+		dirty_pages -= d;
+		for (unsigned i = n; i < new_n; i++) {
+			struct slab *t = &seg->desc[start + i];
+			t->head_off = i;
+			__atomic_store_n(&t->kind, SLAB_KIND_TAIL, __ATOMIC_RELEASE);
+		}
+		head->npages = new_n;
+		return true;
+	}
+	unsigned less = n - new_n;
+	head->npages = new_n;
+	for (unsigned i = new_n; i < n; i++)
+		__atomic_store_n(&seg->desc[start + i].kind, SLAB_KIND_FREE, __ATOMIC_RELEASE);
+	bits_assign(seg->used, start + new_n, less, false);
+	bits_assign(seg->dirty, start + new_n, less, true);
+	if (start + new_n < seg->first_free)
+		seg->first_free = start + new_n;
+	seg->nr_free += less;
+	seg->nr_dirty += less;
+	dirty_pages += less;
+	if (dirty_pages > PURGE_THRESHOLD_PAGES)
+		purge_dirty_locked();
+	return true;
+}
+
+static void *huge_resize(void *p, size_t size)
+{
+	size_t map_size = (size + SLUB_PAGE_SIZE - 1) & ~(SLUB_PAGE_SIZE - 1);
+	void *q = NULL;
+
+	if (map_size < size)
+		return NULL;
+	pages_lock_take();
+	struct huge_entry *e = huge_find_locked(p);
+	/* The entry moves when the mapping does: make room first, so that
+	 * nothing can fail once mremap() has moved it. */
+	if (e && e->ptr == e->map && huge_reserve_locked()) {
+		e = huge_find_locked(p); /* the table may have been rebuilt */
+		/* Growth takes a quarter more than asked, so that a buffer grown
+		 * by small steps remaps O(log n) times, not once per step; the
+		 * slack is address space until it is written.  A small shrink
+		 * keeps the mapping as it is. */
+		if (map_size > e->map_size && map_size < e->map_size + e->map_size / 4)
+			map_size = (e->map_size + e->map_size / 4 + SLUB_PAGE_SIZE - 1) &
+				   ~(SLUB_PAGE_SIZE - 1);
+		if (map_size <= e->map_size && map_size > e->map_size - e->map_size / 4)
+			map_size = e->map_size;
+		q = map_size == e->map_size ? e->map
+					    : slub_os_remap(e->map, e->map_size, map_size);
+		if (q) {
+			struct huge_entry n = { q, q, map_size, size };
+			huge_bytes += map_size - e->map_size;
+			if (q == e->ptr) {
+				*e = n;
+			} else {
+				e->ptr = (void *)1; /* tombstone */
+				huge_count--;
+				huge_insert_locked(n); /* reserved: cannot fail */
+			}
+		}
+	}
+	pages_lock_drop();
+	return q;
+}
+
+void *slub_large_resize(struct slab *d, void *p, size_t size)
+{
+	if (!d)
+		return huge_resize(p, size);
+	size_t need = size + d->large_offset;
+	if (need > LARGE_IN_SEGMENT_MAX || need < size)
+		return NULL;
+	unsigned new_n = (unsigned)((need + SLUB_PAGE_SIZE - 1) >> SLUB_PAGE_SHIFT);
+	pages_lock_take();
+	bool ok = run_resize_locked(d, new_n);
+	if (ok)
+		d->large_size = size;
+	pages_lock_drop();
+	return ok ? p : NULL;
+}
+
 /* Public-ish lookup helper for huge allocations (kmalloc.c). */
 SLUB_INTERNAL bool slub_huge_lookup(const void *p, size_t *usable);
 bool slub_huge_lookup(const void *p, size_t *usable)
@@ -544,6 +664,8 @@ void slub_page_census(struct slub_page_census *out)
 	}
 	out->huge_allocs = huge_count;
 	out->huge_bytes = huge_bytes;
+	out->realloc_copies = __atomic_load_n(&slub_realloc_copies, __ATOMIC_RELAXED);
+	out->realloc_copied_bytes = __atomic_load_n(&slub_realloc_copied_bytes, __ATOMIC_RELAXED);
 	pages_lock_drop();
 }
 

@@ -63,6 +63,20 @@ void *slub_os_map(size_t size, size_t align)
 	return a;
 }
 
+void *slub_os_remap(void *addr, size_t old_size, size_t new_size)
+{
+	if (new_size > old_size && injected_failure()) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	void *p = mremap(addr, old_size, new_size, MREMAP_MAYMOVE);
+	if (p == MAP_FAILED) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return p;
+}
+
 void slub_os_unmap(void *addr, size_t size)
 {
 	munmap(addr, size);

@@ -33,6 +33,11 @@
  * size + align and trimming, so the whole of it must pass that check.
  */
 void *slub_os_map(size_t size, size_t align);
+/* Resize a mapping made by slub_os_map, moving it if it must (mremap
+ * MREMAP_MAYMOVE: page tables move, bytes are not copied; the alignment
+ * given to slub_os_map is not kept).  NULL with errno ENOMEM on failure,
+ * the old mapping then intact. */
+void *slub_os_remap(void *addr, size_t old_size, size_t new_size);
 /* Unmap a region returned by slub_os_map (whole). */
 void slub_os_unmap(void *addr, size_t size);
 /* Give the pages back to the OS; the range stays mapped and reads as zero. */
