@@ -439,6 +439,8 @@ SLUB_INTERNAL void slub_large_free(struct slab *slab, void *p);
  * NULL: the caller allocates, copies and frees. */
 SLUB_INTERNAL void *slub_large_resize(struct slab *slab, void *p, size_t size);
 SLUB_INTERNAL extern unsigned long slub_realloc_copies, slub_realloc_copied_bytes;
+enum { SLUB_STALE_NONE, SLUB_STALE_FREED, SLUB_STALE_INSIDE };
+SLUB_INTERNAL int slub_large_stale(const void *p, const void **block);
 SLUB_INTERNAL size_t slub_large_usable(struct slab *slab, const void *p);
 SLUB_INTERNAL void *slub_meta_alloc(size_t size);
 SLUB_INTERNAL void slub_pages_lock_all(void);

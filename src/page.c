@@ -335,6 +335,23 @@ static struct huge_entry *huge_find_locked(const void *p)
 }
 
 /*
+ * Dedicated mappings freed lately, so that a second free of one is
+ * reported as what it is (its address is unmapped and in no table).  A
+ * new mapping at a remembered address is forgotten here.
+ */
+#define HUGE_FREED_RING 64
+static struct { void *ptr; size_t size; } huge_freed[HUGE_FREED_RING];
+static unsigned huge_freed_next;
+
+static void huge_freed_forget_locked(const void *p, size_t size)
+{
+	for (unsigned i = 0; i < HUGE_FREED_RING; i++)
+		if ((const char *)huge_freed[i].ptr < (const char *)p + size &&
+		    (const char *)p < (const char *)huge_freed[i].ptr + huge_freed[i].size)
+			huge_freed[i].ptr = NULL;
+}
+
+/*
  * kmalloc_large: a page run in a segment up to 1 MiB, a dedicated mapping
  * beyond.  With `zero` the block reads as zero (calloc): fresh mappings and
  * purged pages already do, so only pages that were freed dirty are
@@ -374,6 +391,7 @@ static void *large_alloc(size_t size, size_t align, bool zero)
 		return NULL;
 	struct huge_entry e = { m, m, map_size, size };
 	pages_lock_take();
+	huge_freed_forget_locked(m, map_size);
 	bool ok = huge_insert_locked(e);
 	if (ok)
 		huge_bytes += map_size;
@@ -408,6 +426,9 @@ bool slub_huge_free(void *p)
 		e->ptr = (void *)1; /* tombstone */
 		huge_count--;
 		huge_bytes -= copy.map_size;
+		huge_freed[huge_freed_next].ptr = copy.ptr;
+		huge_freed[huge_freed_next].size = copy.map_size;
+		huge_freed_next = (huge_freed_next + 1) % HUGE_FREED_RING;
 	}
 	pages_lock_drop();
 	if (!e)
@@ -527,6 +548,7 @@ static void *huge_resize(void *p, size_t size)
 					    : slub_os_remap(e->map, e->map_size, map_size);
 		if (q) {
 			struct huge_entry n = { q, q, map_size, size };
+			huge_freed_forget_locked(q, map_size);
 			huge_bytes += map_size - e->map_size;
 			if (q == e->ptr) {
 				*e = n;
@@ -555,6 +577,49 @@ void *slub_large_resize(struct slab *d, void *p, size_t size)
 		d->large_size = size;
 	pages_lock_drop();
 	return ok ? p : NULL;
+}
+
+/*
+ * A pointer no live block starts at, on its way to free(): was it ours?
+ * SLUB_STALE_FREED when it lies in pages of ours that are free, or is a
+ * dedicated mapping freed lately (a second free); SLUB_STALE_INSIDE when
+ * it lies inside a live dedicated mapping (*block: its start) or in a
+ * segment's header; SLUB_STALE_NONE when the page layer never had it.
+ * Only the free path of pointers that are not ours pays for this.
+ */
+int slub_large_stale(const void *p, const void **block)
+{
+	uintptr_t chunk = (uintptr_t)p >> SEG_SHIFT;
+	int r = SLUB_STALE_NONE;
+
+	*block = NULL;
+	if (chunk < SEGMAP_BITS &&
+	    ((__atomic_load_n(&slub_segmap[chunk / 64], __ATOMIC_ACQUIRE) >> (chunk % 64)) & 1)) {
+		struct segment *seg = (struct segment *)(chunk << SEG_SHIFT);
+		size_t idx = ((uintptr_t)p - (uintptr_t)seg) >> SLUB_PAGE_SHIFT;
+
+		*block = seg;
+		if (idx < SEG_DATA_START)
+			return SLUB_STALE_INSIDE;
+		/* virt_to_slab() found no live slab or block here */
+		return SLUB_STALE_FREED;
+	}
+	pages_lock_take();
+	for (size_t i = 0; i < huge_cap && r == SLUB_STALE_NONE; i++) {
+		const struct huge_entry *e = &huge_tab[i];
+		if (e->ptr && e->ptr != (void *)1 && (const char *)p >= (const char *)e->map &&
+		    (const char *)p < (const char *)e->map + e->map_size) {
+			*block = e->ptr;
+			r = SLUB_STALE_INSIDE;
+		}
+	}
+	for (unsigned i = 0; i < HUGE_FREED_RING && r == SLUB_STALE_NONE; i++)
+		if (huge_freed[i].ptr == p) {
+			*block = p;
+			r = SLUB_STALE_FREED;
+		}
+	pages_lock_drop();
+	return r;
 }
 
 /* Public-ish lookup helper for huge allocations (kmalloc.c). */

@@ -296,6 +296,47 @@ static void test_kmalloc_debug(void)
 	expect_quiet("validate_all", slub_error_count());
 }
 
+/*
+ * Large blocks, page runs (100 KB) and dedicated mappings (8 MiB) alike: a
+ * pointer inside one is "Invalid object pointer", a second free "Object
+ * already free", whatever the debug flags (ctest runs this file with FZP
+ * and with none).
+ */
+static void test_large_misuse(void)
+{
+	static const size_t sizes[] = { 100000, 8u << 20 };
+	unsigned long before;
+	const char *text;
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		size_t n = sizes[i];
+		char *p = slub_malloc(n), what[64];
+
+		if (!CHECK(p != NULL, "malloc(%zu): errno %d", n, errno))
+			continue;
+		memset(p, 1, n);
+		snprintf(what, sizeof(what), "free(p + 4096) of %zu bytes", n);
+		before = slub_error_count();
+		slub_free(p + 4096);
+		text = expect_report(what, before, "Invalid object pointer", NULL);
+		CHECK(text_has_addr(text, p + 4096), "%s: report does not name %p:\n%s", what,
+		      (void *)(p + 4096), text);
+		CHECK(p[0] == 1 && p[n - 1] == 1, "%s: the block was touched", what);
+		before = slub_error_count();
+		slub_free(p);
+		expect_quiet("free of a large block", before);
+		snprintf(what, sizeof(what), "double free of %zu bytes", n);
+		before = slub_error_count();
+		slub_free(p);
+		text = expect_report(what, before, "Object already free", NULL);
+		CHECK(text_has_addr(text, p), "%s: report does not name %p:\n%s", what, (void *)p,
+		      text);
+		CHECK(slub_try_free(p) == 1, "%s: slub_try_free says not ours", what);
+		capture_take(&cap);
+	}
+	CHECK_EQ(slub_validate_all(), 0);
+}
+
 static void test_abort_child(void)
 {
 	pid_t pid;
@@ -349,7 +390,9 @@ int main(void)
 	test_interior();
 	test_redzone();
 	test_poison();
-	test_kmalloc_debug();
+	if (strchr(getenv("SLUBTRACE_DEBUG"), 'Z'))
+		test_kmalloc_debug();
+	test_large_misuse();
 	test_abort_child();
 	return test_summary("test_misuse");
 }
