@@ -222,6 +222,7 @@ struct slub_cache {
 	size_t align;
 	size_t inuse;                   /* end of object + red zone */
 	size_t offset;                  /* free pointer offset */
+	uintptr_t slab_mask;            /* ~(slab_bytes - 1): slabs are aligned to their size */
 	size_t track_offset;            /* U: two struct slub_track */
 	unsigned order;
 	unsigned objects;               /* per slab */
@@ -426,6 +427,8 @@ SLUB_INTERNAL bool free_debug_processing(struct slub_cache *s, struct slab *slab
 SLUB_INTERNAL void slub_set_track(struct slub_cache *s, void *object, int which,
 				  struct slub_cpu *c);
 SLUB_INTERNAL bool slub_check_freelist_ptr(struct slub_cache *s, struct slab *slab, void *fp);
+SLUB_INTERNAL void *slub_freepointer_check(struct slub_cache *s, struct slab *slab, void *object,
+					   void *fp) __attribute__((noinline, cold));
 
 /* ---- page layer (page.c) ---- */
 SLUB_INTERNAL struct slab *slub_pages_alloc(unsigned npages, size_t align, int kind);

@@ -114,6 +114,7 @@ bool slub_calculate_sizes(struct slub_cache *s)
 	if (s->objects == 0 || s->objects >= (1u << 15))
 		return false;
 	s->reciprocal = ((1ull << 32) + s->size - 1) / s->size;
+	s->slab_mask = ~(uintptr_t)(s->slab_bytes - 1);
 
 	/* set_min_partial(): ilog2(size) / 2, clamped to [5, 10]. */
 	unsigned mp = ilog2(s->size) / 2;
@@ -276,6 +277,23 @@ bool slub_check_freelist_ptr(struct slub_cache *s, struct slab *slab, void *fp)
 	if (p < slab->base || p >= slab->base + (size_t)s->objects * s->size)
 		return false;
 	return (size_t)(p - slab->base) % s->size == 0;
+}
+
+/*
+ * The fast path found that the free pointer of `object`, which it is
+ * handing out, does not point into the same slab: the end of the cpu
+ * freelist (NULL), or a free object written after its free.  Returns the
+ * next object to use, NULL when the chain is corrupt (reported; the rest
+ * of it is left alone, and the next allocation takes the slow path).
+ */
+void *slub_freepointer_check(struct slub_cache *s, struct slab *slab, void *object, void *fp)
+{
+	if (!fp || slub_check_freelist_ptr(s, slab, fp))
+		return fp;
+	slub_report(s, slab, object, SLUB_ERR_FREEPOINTER,
+		    "free pointer 0x%lx of a free object is outside its slab (written after free?)",
+		    (unsigned long)(uintptr_t)fp);
+	return NULL;
 }
 
 static bool map_test_and_set(struct slub_cache *s, struct slab *slab, unsigned idx, bool set)
