@@ -21,6 +21,7 @@ struct slub_cache *slub_caches[SLUB_MAX_CACHES];
 struct slub_cache *slub_kmalloc_caches[SLUB_NR_KMALLOC];
 uint32_t slub_caches_lock;
 int slub_initialized;
+int slub_kmalloc_plain;
 static int stats_at_exit;
 static uint32_t init_tid;
 
@@ -129,8 +130,8 @@ void slub_init(void)
 		if (a > SLUB_PAGE_SIZE)
 			a = SLUB_PAGE_SIZE;
 		slub_kmalloc_caches[i] = cache_create_locked(
-			name, kmalloc_sizes[i], a, slub_debug_flags_env | slub_kmalloc_extra_flags,
-			NULL);
+			name, kmalloc_sizes[i], a,
+			slub_debug_flags_env | slub_kmalloc_extra_flags | SLUB_F_KMALLOC, NULL);
 	}
 	slub_caches_lock_release();
 	pthread_atfork(slub_prefork, slub_postfork_parent, slub_postfork_child);
@@ -139,6 +140,8 @@ void slub_init(void)
 		atexit(stats_atexit);
 	}
 	__atomic_store_n(&slub_initialized, 2, __ATOMIC_RELEASE);
+	if (!(slub_debug_flags_env & SLUB_F_RED_ZONE))
+		__atomic_store_n(&slub_kmalloc_plain, 1, __ATOMIC_RELEASE);
 }
 
 const uint8_t slub_size_index[25] = {
@@ -194,7 +197,7 @@ static struct slub_cache *cache_create_locked(const char *name, size_t size, siz
 	s->info.objects = s->objects;
 	s->info.min_partial = s->min_partial;
 	s->info.cpu_partial = s->cpu_partial;
-	s->info.flags = s->flags;
+	s->info.flags = s->flags & ~SLUB_F_KMALLOC;
 	__atomic_store_n(&slub_caches[id], s, __ATOMIC_RELEASE);
 
 	if (slub_wants(SLUB_EV_CACHE_CREATE)) {

@@ -29,7 +29,7 @@ static inline __attribute__((always_inline)) void *slab_alloc_fast(struct slub_c
 		 * the chain (NULL) and a pointer written after free go out of
 		 * line, so a use-after-free is reported, not a SIGSEGV later. */
 		if (unlikely(((uintptr_t)next ^ (uintptr_t)object) & s->slab_mask))
-			next = slub_freepointer_check(s, slab, object, next);
+			next = slub_freepointer_check_cpu(s, c, object, next);
 		c->freelist = next;
 		stat(c, SLUB_ALLOC_FASTPATH);
 	} else {

@@ -194,8 +194,15 @@ struct slub_thread {
 /*
  * Object layout (offsets from the object start):
  *
- *   0            object_size          inuse        offset?      size
- *   | object ...  | red zone (Z) ...   | free ptr (*) | track (U)  | pad |
+ *   0            object_size          inuse        offset?      orig?      track_offset      size
+ *   | object ...  | red zone (Z) ...   | free ptr (*) | size (Z+k) | track (U) | pad | left rz (Z) |
+ *
+ * With Z the last word of a stride is the left red zone of the next
+ * object, and the slab's objects start red_left_pad bytes into its pages
+ * (slab->base points at the first object), so the word before every
+ * object is a red zone.  On kmalloc caches with Z, the word at
+ * orig_size_offset holds the size asked for, and the bytes from there to
+ * object_size are red zone too (the kernel's kmalloc red zone, 6.1).
  *
  * (*) the free pointer sits in the middle of the object (offset =
  *     object_size / 2 rounded down to a word) unless P, Z or a ctor need
@@ -224,6 +231,8 @@ struct slub_cache {
 	size_t offset;                  /* free pointer offset */
 	uintptr_t slab_mask;            /* ~(slab_bytes - 1): slabs are aligned to their size */
 	size_t track_offset;            /* U: two struct slub_track */
+	size_t orig_size_offset;        /* Z on kmalloc caches: the size asked for */
+	size_t red_left_pad;            /* Z: bytes before the first object */
 	unsigned order;
 	unsigned objects;               /* per slab */
 	size_t slab_bytes;
@@ -241,6 +250,9 @@ struct slub_cache {
 	uint32_t destroyed;
 };
 
+/* Internal cache flag (never accepted from callers): a kmalloc cache. */
+#define SLUB_F_KMALLOC (1u << 30)
+
 /* ---- globals ---- */
 SLUB_INTERNAL extern int slub_nodes;
 SLUB_INTERNAL extern unsigned slub_variant_mask;
@@ -251,6 +263,8 @@ SLUB_INTERNAL extern struct slub_cache *slub_caches[SLUB_MAX_CACHES];
 SLUB_INTERNAL extern struct slub_cache *slub_kmalloc_caches[SLUB_NR_KMALLOC];
 SLUB_INTERNAL extern uint32_t slub_caches_lock;
 SLUB_INTERNAL extern int slub_initialized;
+/* Initialised, and kmalloc records no requested sizes (no Z). */
+SLUB_INTERNAL extern int slub_kmalloc_plain;
 
 static inline bool variant(unsigned bit)
 {
@@ -424,11 +438,17 @@ SLUB_INTERNAL void *alloc_debug_processing(struct slub_cache *s, struct slab *sl
 					   void *object, struct slub_cpu *c);
 SLUB_INTERNAL bool free_debug_processing(struct slub_cache *s, struct slab *slab,
 					 void *object, struct slub_cpu *c);
+SLUB_INTERNAL void slub_set_orig_size(const struct slub_cache *s, void *object, size_t size);
+/* What was asked for (object_size when the cache does not record it). */
+SLUB_INTERNAL size_t slub_orig_size(const struct slub_cache *s, const void *object);
 SLUB_INTERNAL void slub_set_track(struct slub_cache *s, void *object, int which,
 				  struct slub_cpu *c);
 SLUB_INTERNAL bool slub_check_freelist_ptr(struct slub_cache *s, struct slab *slab, void *fp);
 SLUB_INTERNAL void *slub_freepointer_check(struct slub_cache *s, struct slab *slab, void *object,
 					   void *fp) __attribute__((noinline, cold));
+/* The same for the cpu slab of c (the fast path: c->slab is read only here). */
+SLUB_INTERNAL void *slub_freepointer_check_cpu(struct slub_cache *s, struct slub_cpu *c,
+					       void *object, void *fp) __attribute__((noinline, cold));
 
 /* ---- page layer (page.c) ---- */
 SLUB_INTERNAL struct slab *slub_pages_alloc(unsigned npages, size_t align, int kind);

@@ -352,6 +352,58 @@ static void huge_freed_forget_locked(const void *p, size_t size)
 }
 
 /*
+ * Red zones of large blocks (Z in SLUBTRACE_DEBUG): the block starts
+ * large_rz_left() bytes into its pages and at least LARGE_RZ_RIGHT bytes
+ * follow it; both, up to the end of its last page, hold RED_ACTIVE and are
+ * checked when the block is freed or resized.  Usable size is then the
+ * size asked for, so that malloc_usable_size() never invites a write into
+ * them.
+ */
+#define LARGE_RZ_RIGHT 16
+
+static inline bool large_red_zones(void)
+{
+	return unlikely(slub_debug_flags_env & SLUB_F_RED_ZONE);
+}
+
+static size_t large_rz_left(size_t align)
+{
+	return large_red_zones() ? (align > 16 ? align : 16) : 0;
+}
+
+static size_t large_rz_extra(size_t align)
+{
+	return large_red_zones() ? large_rz_left(align) + LARGE_RZ_RIGHT : 0;
+}
+
+static void large_paint(char *user, size_t size, size_t left, char *end)
+{
+	memset(user - left, RED_ACTIVE, left);
+	memset(user + size, RED_ACTIVE, (size_t)(end - (user + size)));
+}
+
+static bool large_check(const char *user, size_t size, size_t left, const char *end,
+			const char *what)
+{
+	const char *bad = NULL;
+
+	for (const char *q = user - left; q < user && !bad; q++)
+		if ((uint8_t)*q != RED_ACTIVE)
+			bad = q;
+	for (const char *q = user + size; q < end && !bad; q++)
+		if ((uint8_t)*q != RED_ACTIVE)
+			bad = q;
+	if (!bad)
+		return true;
+	slub_report(NULL, NULL, user, SLUB_ERR_REDZONE,
+		    "%s(0x%lx): large block of %zu bytes, byte 0x%02x at offset %ld (%s red zone)",
+		    what, (unsigned long)(uintptr_t)user, size, (uint8_t)*bad, (long)(bad - user),
+		    bad < user ? "left" : "right");
+	large_paint((char *)user, size, left, (char *)end);
+	return false;
+}
+
+/*
  * kmalloc_large: a page run in a segment up to 1 MiB, a dedicated mapping
  * beyond.  With `zero` the block reads as zero (calloc): fresh mappings and
  * purged pages already do, so only pages that were freed dirty are
@@ -365,31 +417,34 @@ static void *large_alloc(size_t size, size_t align, bool zero)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (size <= LARGE_IN_SEGMENT_MAX && align <= (SEG_SIZE >> 2)) {
-		size_t bytes = (size + SLUB_PAGE_SIZE - 1) & ~(SLUB_PAGE_SIZE - 1);
+	size_t left = large_rz_left(align), need = size + large_rz_extra(align);
+	if (need <= LARGE_IN_SEGMENT_MAX && align <= (SEG_SIZE >> 2)) {
+		size_t bytes = (need + SLUB_PAGE_SIZE - 1) & ~(SLUB_PAGE_SIZE - 1);
 		unsigned long dirty;
 		struct slab *d = pages_alloc((unsigned)(bytes >> SLUB_PAGE_SHIFT), align,
 					     SLAB_KIND_LARGE, &dirty);
 		if (!d)
 			return NULL;
-		d->large_offset = 0;
+		d->large_offset = (uint32_t)left;
 		d->large_size = size;
 		d->cache = NULL;
 		if (zero && dirty)
-			memset(d->base, 0, size);
-		return d->base;
+			memset(d->base + left, 0, size);
+		if (large_red_zones())
+			large_paint(d->base + left, size, left, d->base + bytes);
+		return d->base + left;
 	}
 	/* A dedicated mapping; the pointer is the key for free and lookup. */
 	size_t a = align > SLUB_PAGE_SIZE ? align : SLUB_PAGE_SIZE;
-	size_t map_size = (size + SLUB_PAGE_SIZE - 1) & ~(SLUB_PAGE_SIZE - 1);
-	if (map_size < size || map_size + a < map_size) {
+	size_t map_size = (need + SLUB_PAGE_SIZE - 1) & ~(SLUB_PAGE_SIZE - 1);
+	if (need < size || map_size < need || map_size + a < map_size) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	void *m = slub_os_map(map_size, a);
+	char *m = slub_os_map(map_size, a);
 	if (!m)
 		return NULL;
-	struct huge_entry e = { m, m, map_size, size };
+	struct huge_entry e = { m + left, m, map_size, size };
 	pages_lock_take();
 	huge_freed_forget_locked(m, map_size);
 	bool ok = huge_insert_locked(e);
@@ -401,7 +456,9 @@ static void *large_alloc(size_t size, size_t align, bool zero)
 		errno = ENOMEM;
 		return NULL;
 	}
-	return m;
+	if (large_red_zones())
+		large_paint(m + left, size, left, m + map_size);
+	return m + left;
 }
 
 void *slub_large_alloc(size_t size, size_t align)
@@ -433,6 +490,9 @@ bool slub_huge_free(void *p)
 	pages_lock_drop();
 	if (!e)
 		return false;
+	if (large_red_zones())
+		large_check(copy.ptr, copy.size, (size_t)((char *)copy.ptr - (char *)copy.map),
+			    (char *)copy.map + copy.map_size, "free");
 	slub_os_unmap(copy.map, copy.map_size);
 	return true;
 }
@@ -444,7 +504,8 @@ static size_t huge_usable(const void *p)
 	pages_lock_take();
 	struct huge_entry *e = huge_find_locked(p);
 	if (e)
-		r = e->map_size - (size_t)((const char *)p - (const char *)e->map);
+		r = large_red_zones() ? e->size
+				      : e->map_size - (size_t)((const char *)p - (const char *)e->map);
 	pages_lock_drop();
 	return r;
 }
@@ -452,6 +513,9 @@ static size_t huge_usable(const void *p)
 void slub_large_free(struct slab *d, void *p)
 {
 	if (d) {
+		if (large_red_zones())
+			large_check(p, d->large_size, d->large_offset,
+				    d->base + ((size_t)d->npages << SLUB_PAGE_SHIFT), "free");
 		slub_pages_free(d);
 		return;
 	}
@@ -461,6 +525,10 @@ void slub_large_free(struct slab *d, void *p)
 
 size_t slub_large_usable(struct slab *d, const void *p)
 {
+	if (d && large_red_zones()) {
+		size_t off = (size_t)((const char *)p - (d->base + d->large_offset));
+		return off < d->large_size ? d->large_size - off : 0;
+	}
 	if (d)
 		return ((size_t)d->npages << SLUB_PAGE_SHIFT) - (size_t)((const char *)p - d->base);
 	return huge_usable(p);
@@ -524,16 +592,24 @@ static bool run_resize_locked(struct slab *head, unsigned new_n)
 
 static void *huge_resize(void *p, size_t size)
 {
-	size_t map_size = (size + SLUB_PAGE_SIZE - 1) & ~(SLUB_PAGE_SIZE - 1);
-	void *q = NULL;
+	char *q = NULL;
+	size_t left = 0, need = size, map_size;
 
-	if (map_size < size)
-		return NULL;
 	pages_lock_take();
 	struct huge_entry *e = huge_find_locked(p);
+	if (e && large_red_zones()) {
+		left = (size_t)((char *)e->ptr - (char *)e->map);
+		need = size + left + LARGE_RZ_RIGHT;
+		struct huge_entry copy = *e;
+		pages_lock_drop();
+		large_check(copy.ptr, copy.size, left, (char *)copy.map + copy.map_size, "realloc");
+		pages_lock_take();
+		e = huge_find_locked(p);
+	}
+	map_size = (need + SLUB_PAGE_SIZE - 1) & ~(SLUB_PAGE_SIZE - 1);
 	/* The entry moves when the mapping does: make room first, so that
 	 * nothing can fail once mremap() has moved it. */
-	if (e && e->ptr == e->map && huge_reserve_locked()) {
+	if (e && need >= size && map_size >= need && huge_reserve_locked()) {
 		e = huge_find_locked(p); /* the table may have been rebuilt */
 		/* Growth takes a quarter more than asked, so that a buffer grown
 		 * by small steps remaps O(log n) times, not once per step; the
@@ -547,10 +623,10 @@ static void *huge_resize(void *p, size_t size)
 		q = map_size == e->map_size ? e->map
 					    : slub_os_remap(e->map, e->map_size, map_size);
 		if (q) {
-			struct huge_entry n = { q, q, map_size, size };
+			struct huge_entry n = { q + left, q, map_size, size };
 			huge_freed_forget_locked(q, map_size);
 			huge_bytes += map_size - e->map_size;
-			if (q == e->ptr) {
+			if (n.ptr == e->ptr) {
 				*e = n;
 			} else {
 				e->ptr = (void *)1; /* tombstone */
@@ -560,22 +636,29 @@ static void *huge_resize(void *p, size_t size)
 		}
 	}
 	pages_lock_drop();
-	return q;
+	if (q && large_red_zones())
+		large_paint(q + left, size, left, q + map_size);
+	return q ? q + left : NULL;
 }
 
 void *slub_large_resize(struct slab *d, void *p, size_t size)
 {
 	if (!d)
 		return huge_resize(p, size);
-	size_t need = size + d->large_offset;
+	size_t need = size + d->large_offset + (large_red_zones() ? LARGE_RZ_RIGHT : 0);
 	if (need > LARGE_IN_SEGMENT_MAX || need < size)
 		return NULL;
+	if (large_red_zones())
+		large_check(p, d->large_size, d->large_offset,
+			    d->base + ((size_t)d->npages << SLUB_PAGE_SHIFT), "realloc");
 	unsigned new_n = (unsigned)((need + SLUB_PAGE_SIZE - 1) >> SLUB_PAGE_SHIFT);
 	pages_lock_take();
 	bool ok = run_resize_locked(d, new_n);
 	if (ok)
 		d->large_size = size;
 	pages_lock_drop();
+	if (ok && large_red_zones())
+		large_paint(p, size, d->large_offset, d->base + ((size_t)new_n << SLUB_PAGE_SHIFT));
 	return ok ? p : NULL;
 }
 

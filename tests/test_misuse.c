@@ -382,6 +382,83 @@ static void test_freepointer_corrupt(void)
 	capture_take(&cap);
 }
 
+/*
+ * Z on the kmalloc caches: the requested size is recorded, so a write one
+ * byte past it is caught whatever the class (the kernel's kmalloc red zone
+ * since 6.1); the word before every object is a red zone too; and large
+ * blocks, runs and mappings, have red zones on both sides.  Usable size is
+ * the size asked for.  Writes that stay inside the request are quiet.
+ */
+static void test_kmalloc_redzones(void)
+{
+	static const size_t sizes[] = { 13, 24, 40, 100, 200, 1000, 3000, 8000,
+					9000, 100000, 3u << 20 };
+	unsigned long before;
+	const char *text;
+	char what[80];
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		size_t n = sizes[i];
+		char *p = slub_malloc(n);
+
+		if (!CHECK(p != NULL, "malloc(%zu): errno %d", n, errno))
+			continue;
+		CHECK(slub_usable_size(p) == n, "usable size of malloc(%zu) is %zu", n,
+		      slub_usable_size(p));
+		memset(p, 0x33, n); /* all of it: quiet */
+		before = slub_error_count();
+		slub_free(p);
+		snprintf(what, sizeof(what), "malloc(%zu) written in full", n);
+		expect_quiet(what, before);
+
+		p = slub_malloc(n);
+		p[n] = 1;
+		before = slub_error_count();
+		slub_free(p);
+		snprintf(what, sizeof(what), "malloc(%zu), p[%zu] = 1", n, n);
+		text = expect_report(what, before, "Redzone overwritten", NULL);
+		CHECK(text_has_addr(text, p), "%s: report does not name %p:\n%s", what, (void *)p,
+		      text);
+		if (n <= 8192)
+			CHECK(strstr(text, "kmalloc-") != NULL, "%s: no cache named:\n%s", what, text);
+
+		p = slub_malloc(n);
+		p[-1] = 1;
+		before = slub_error_count();
+		slub_free(p);
+		snprintf(what, sizeof(what), "malloc(%zu), p[-1] = 1", n);
+		text = expect_report(what, before, "Redzone overwritten", "left");
+		CHECK(text_has_addr(text, p), "%s: report does not name %p:\n%s", what, (void *)p,
+		      text);
+	}
+	/* realloc within the object moves the red zone with the size */
+	char *p = slub_malloc(50), *q;
+	q = slub_realloc(p, 60);
+	CHECK(q == p, "realloc(50 -> 60) moved");
+	memset(q, 1, 60);
+	q = slub_realloc(q, 40);
+	q[40] = 1;
+	before = slub_error_count();
+	slub_free(q);
+	expect_report("realloc to 40, q[40] = 1", before, "Redzone overwritten", "requested 40");
+	/* a large block grown in place keeps its red zones at its new end */
+	p = slub_malloc(20000);
+	q = slub_realloc(p, 30000);
+	CHECK(q != NULL, "realloc(20000 -> 30000)");
+	memset(q, 2, 30000);
+	before = slub_error_count();
+	q = slub_realloc(q, 3u << 20);
+	memset(q, 2, 3u << 20);
+	q = slub_realloc(q, 5u << 20);
+	expect_quiet("large reallocs written in full", before);
+	q[5u << 20] = 1;
+	before = slub_error_count();
+	slub_free(q);
+	expect_report("5 MiB after reallocs, q[n] = 1", before, "Redzone overwritten", "right");
+	CHECK_EQ(slub_validate_all(), 0);
+	expect_quiet("validate_all", slub_error_count());
+}
+
 static void test_abort_child(void)
 {
 	pid_t pid;
@@ -435,8 +512,10 @@ int main(void)
 	test_interior();
 	test_redzone();
 	test_poison();
-	if (strchr(getenv("SLUBTRACE_DEBUG"), 'Z'))
+	if (strchr(getenv("SLUBTRACE_DEBUG"), 'Z')) {
 		test_kmalloc_debug();
+		test_kmalloc_redzones();
+	}
 	test_large_misuse();
 	if (!strpbrk(getenv("SLUBTRACE_DEBUG"), "PpZz"))
 		test_freepointer_corrupt();

@@ -257,7 +257,8 @@ static void *shim_malloc(size_t size)
 
 	if (!shim_enter())
 		return shim_nested_alloc(size, 0);
-	p = slub_malloc(size ? size : 1);
+	/* malloc(0): slub_malloc(0) is a kmalloc-8 object, unique as glibc's */
+	p = slub_malloc(size);
 	shim_leave();
 	return p;
 }
