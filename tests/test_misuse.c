@@ -455,6 +455,17 @@ static void test_kmalloc_redzones(void)
 	before = slub_error_count();
 	slub_free(q);
 	expect_report("5 MiB after reallocs, q[n] = 1", before, "Redzone overwritten", "right");
+	/* validate checks the left red zone of free objects too */
+	char *keep = slub_malloc(48);
+	p = slub_malloc(48);
+	slub_free(p);
+	p[-1] = 0x44;
+	before = slub_error_count();
+	CHECK(slub_validate_all() >= 1, "validate missed a free object's left red zone");
+	text = capture_take(&cap);
+	CHECK(strstr(text, "left red zone") != NULL, "validate's report:\n%s", text);
+	p[-1] = (char)0xbb; /* RED_INACTIVE again */
+	slub_free(keep);
 	CHECK_EQ(slub_validate_all(), 0);
 	expect_quiet("validate_all", slub_error_count());
 }
