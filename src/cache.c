@@ -21,6 +21,7 @@ struct slub_cache *slub_caches[SLUB_MAX_CACHES];
 struct slub_cache *slub_kmalloc_caches[SLUB_NR_KMALLOC];
 uint32_t slub_caches_lock;
 int slub_initialized;
+int slub_kmalloc_plain;
 static int stats_at_exit;
 static uint32_t init_tid;
 
@@ -60,57 +61,6 @@ int slub_nr_nodes(void)
 {
 	slub_init();
 	return slub_nodes;
-}
-
-static unsigned parse_debug(const char *v)
-{
-	unsigned f = 0;
-
-	for (; v && *v && *v != ','; v++) {
-		switch (*v) {
-		case 'F': case 'f': f |= SLUB_F_CONSISTENCY; break;
-		case 'Z': case 'z': f |= SLUB_F_RED_ZONE; break;
-		case 'P': case 'p': f |= SLUB_F_POISON; break;
-		case 'U': case 'u': f |= SLUB_F_STORE_USER; break;
-		case '-': f = 0; break;
-		default: break;
-		}
-	}
-	return f;
-}
-
-static const struct { const char *name; unsigned bit; } variant_names[] = {
-	{ "old-unfreeze-partials", SLUB_VAR_OLD_UNFREEZE_PARTIALS },
-	{ "perobj-deactivate", SLUB_VAR_PEROBJ_DEACTIVATE },
-	{ "keep-oldpage", SLUB_VAR_KEEP_OLDPAGE },
-	{ "free-keep-lock", SLUB_VAR_FREE_KEEP_LOCK },
-	{ "unlocked-list", SLUB_INJ_UNLOCKED_LIST },
-	{ "lost-update", SLUB_INJ_LOST_UPDATE },
-	{ "race-window", SLUB_INJ_RACE_WINDOW },
-};
-
-static unsigned parse_variants(const char *v)
-{
-	unsigned mask = 0;
-
-	while (v && *v) {
-		size_t len = strcspn(v, ",");
-		for (size_t i = 0; i < sizeof(variant_names) / sizeof(variant_names[0]); i++)
-			if (strlen(variant_names[i].name) == len &&
-			    !strncmp(v, variant_names[i].name, len))
-				mask |= variant_names[i].bit;
-		v += len;
-		if (*v == ',')
-			v++;
-	}
-	return mask;
-}
-
-static bool env_true(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v && strcmp(v, "0") && strcmp(v, "no") && strcmp(v, "off");
 }
 
 /* Programs may close stderr in their own atexit handlers (coreutils'
@@ -157,17 +107,14 @@ void slub_init(void)
 	}
 	__atomic_store_n(&init_tid, me, __ATOMIC_RELEASE);
 
-	const char *v = getenv("SLUBTRACE_NODES");
-	if (v && *v) {
-		long n = strtol(v, NULL, 10);
-		slub_nodes = n < 1 ? 1 : n > SLUB_MAX_NODES ? SLUB_MAX_NODES : (int)n;
-	}
-	slub_debug_flags_env = parse_debug(getenv("SLUBTRACE_DEBUG"));
-	if (env_true("SLUBTRACE_FULL_LISTS"))
+	/* env.c: an unknown word stops the process here, with one line */
+	slub_nodes = (int)slub_env_number("SLUBTRACE_NODES", 1, SLUB_MAX_NODES, 1);
+	slub_debug_flags_env = slub_env_debug();
+	if (slub_env_bool("SLUBTRACE_FULL_LISTS", false))
 		slub_kmalloc_extra_flags |= SLUB_F_TRACK_FULL;
-	slub_variant_mask = parse_variants(getenv("SLUBTRACE_VARIANT")) |
-			    parse_variants(getenv("SLUBTRACE_INJECT"));
-	stats_at_exit = env_true("SLUBTRACE_STATS");
+	slub_variant_mask = slub_env_variants();
+	stats_at_exit = slub_env_bool("SLUBTRACE_STATS", false);
+	slub_env_check_stacks();
 	slub_report_env();
 	slub_trace_init();
 	slub_threads_init();
@@ -183,8 +130,8 @@ void slub_init(void)
 		if (a > SLUB_PAGE_SIZE)
 			a = SLUB_PAGE_SIZE;
 		slub_kmalloc_caches[i] = cache_create_locked(
-			name, kmalloc_sizes[i], a, slub_debug_flags_env | slub_kmalloc_extra_flags,
-			NULL);
+			name, kmalloc_sizes[i], a,
+			slub_debug_flags_env | slub_kmalloc_extra_flags | SLUB_F_KMALLOC, NULL);
 	}
 	slub_caches_lock_release();
 	pthread_atfork(slub_prefork, slub_postfork_parent, slub_postfork_child);
@@ -193,6 +140,8 @@ void slub_init(void)
 		atexit(stats_atexit);
 	}
 	__atomic_store_n(&slub_initialized, 2, __ATOMIC_RELEASE);
+	if (!(slub_debug_flags_env & SLUB_F_RED_ZONE))
+		__atomic_store_n(&slub_kmalloc_plain, 1, __ATOMIC_RELEASE);
 }
 
 const uint8_t slub_size_index[25] = {
@@ -248,7 +197,7 @@ static struct slub_cache *cache_create_locked(const char *name, size_t size, siz
 	s->info.objects = s->objects;
 	s->info.min_partial = s->min_partial;
 	s->info.cpu_partial = s->cpu_partial;
-	s->info.flags = s->flags;
+	s->info.flags = s->flags & ~SLUB_F_KMALLOC;
 	__atomic_store_n(&slub_caches[id], s, __ATOMIC_RELEASE);
 
 	if (slub_wants(SLUB_EV_CACHE_CREATE)) {

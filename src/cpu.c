@@ -275,7 +275,11 @@ void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, st
 
 	/* Stage one: count the cpu freelist and find its tail. */
 	for (void *p = freelist; p; p = get_freepointer(s, p)) {
-		slub_assert_expensive(slub_check_freelist_ptr(s, slab, p));
+		if (unlikely(!slub_check_freelist_ptr(s, slab, get_freepointer(s, p)))) {
+			/* written after free: cut the chain here (reported) */
+			slub_freepointer_check(s, slab, p, get_freepointer(s, p));
+			set_freepointer(s, p, NULL);
+		}
 		freelist_tail = p;
 		free_delta++;
 	}

@@ -23,7 +23,14 @@ static inline __attribute__((always_inline)) void *slab_alloc_fast(struct slub_c
 	struct slab *slab = c->slab;
 
 	if (likely(object != NULL) && likely(node < 0 || slab->node == node)) {
-		c->freelist = get_freepointer(s, object);
+		void *next = get_freepointer(s, object);
+		/* Hardened freelist, at the cost of an xor and a test: the next
+		 * free object lies in the same size-aligned slab.  The end of
+		 * the chain (NULL) and a pointer written after free go out of
+		 * line, so a use-after-free is reported, not a SIGSEGV later. */
+		if (unlikely(((uintptr_t)next ^ (uintptr_t)object) & s->slab_mask))
+			next = slub_freepointer_check_cpu(s, c, object, next);
+		c->freelist = next;
 		stat(c, SLUB_ALLOC_FASTPATH);
 	} else {
 		object = ___slab_alloc(s, node, c);

@@ -194,8 +194,15 @@ struct slub_thread {
 /*
  * Object layout (offsets from the object start):
  *
- *   0            object_size          inuse        offset?      size
- *   | object ...  | red zone (Z) ...   | free ptr (*) | track (U)  | pad |
+ *   0            object_size          inuse        offset?      orig?      track_offset      size
+ *   | object ...  | red zone (Z) ...   | free ptr (*) | size (Z+k) | track (U) | pad | left rz (Z) |
+ *
+ * With Z the last word of a stride is the left red zone of the next
+ * object, and the slab's objects start red_left_pad bytes into its pages
+ * (slab->base points at the first object), so the word before every
+ * object is a red zone.  On kmalloc caches with Z, the word at
+ * orig_size_offset holds the size asked for, and the bytes from there to
+ * object_size are red zone too (the kernel's kmalloc red zone, 6.1).
  *
  * (*) the free pointer sits in the middle of the object (offset =
  *     object_size / 2 rounded down to a word) unless P, Z or a ctor need
@@ -222,7 +229,10 @@ struct slub_cache {
 	size_t align;
 	size_t inuse;                   /* end of object + red zone */
 	size_t offset;                  /* free pointer offset */
+	uintptr_t slab_mask;            /* ~(slab_bytes - 1): slabs are aligned to their size */
 	size_t track_offset;            /* U: two struct slub_track */
+	size_t orig_size_offset;        /* Z on kmalloc caches: the size asked for */
+	size_t red_left_pad;            /* Z: bytes before the first object */
 	unsigned order;
 	unsigned objects;               /* per slab */
 	size_t slab_bytes;
@@ -240,6 +250,9 @@ struct slub_cache {
 	uint32_t destroyed;
 };
 
+/* Internal cache flag (never accepted from callers): a kmalloc cache. */
+#define SLUB_F_KMALLOC (1u << 30)
+
 /* ---- globals ---- */
 SLUB_INTERNAL extern int slub_nodes;
 SLUB_INTERNAL extern unsigned slub_variant_mask;
@@ -250,6 +263,8 @@ SLUB_INTERNAL extern struct slub_cache *slub_caches[SLUB_MAX_CACHES];
 SLUB_INTERNAL extern struct slub_cache *slub_kmalloc_caches[SLUB_NR_KMALLOC];
 SLUB_INTERNAL extern uint32_t slub_caches_lock;
 SLUB_INTERNAL extern int slub_initialized;
+/* Initialised, and kmalloc records no requested sizes (no Z). */
+SLUB_INTERNAL extern int slub_kmalloc_plain;
 
 static inline bool variant(unsigned bit)
 {
@@ -423,16 +438,32 @@ SLUB_INTERNAL void *alloc_debug_processing(struct slub_cache *s, struct slab *sl
 					   void *object, struct slub_cpu *c);
 SLUB_INTERNAL bool free_debug_processing(struct slub_cache *s, struct slab *slab,
 					 void *object, struct slub_cpu *c);
+SLUB_INTERNAL void slub_set_orig_size(const struct slub_cache *s, void *object, size_t size);
+/* What was asked for (object_size when the cache does not record it). */
+SLUB_INTERNAL size_t slub_orig_size(const struct slub_cache *s, const void *object);
 SLUB_INTERNAL void slub_set_track(struct slub_cache *s, void *object, int which,
 				  struct slub_cpu *c);
 SLUB_INTERNAL bool slub_check_freelist_ptr(struct slub_cache *s, struct slab *slab, void *fp);
+SLUB_INTERNAL void *slub_freepointer_check(struct slub_cache *s, struct slab *slab, void *object,
+					   void *fp) __attribute__((noinline, cold));
+/* The same for the cpu slab of c (the fast path: c->slab is read only here). */
+SLUB_INTERNAL void *slub_freepointer_check_cpu(struct slub_cache *s, struct slub_cpu *c,
+					       void *object, void *fp) __attribute__((noinline, cold));
 
 /* ---- page layer (page.c) ---- */
 SLUB_INTERNAL struct slab *slub_pages_alloc(unsigned npages, size_t align, int kind);
 SLUB_INTERNAL void slub_pages_free(struct slab *slab);
 SLUB_INTERNAL struct slab *slub_virt_to_slab(const void *p);
 SLUB_INTERNAL void *slub_large_alloc(size_t size, size_t align);
+/* The same, reading as zero; clears only pages that may be dirty. */
+SLUB_INTERNAL void *slub_large_calloc(size_t size);
 SLUB_INTERNAL void slub_large_free(struct slab *slab, void *p);
+/* realloc in place (page run) or by mremap (dedicated mapping, slab NULL);
+ * NULL: the caller allocates, copies and frees. */
+SLUB_INTERNAL void *slub_large_resize(struct slab *slab, void *p, size_t size);
+SLUB_INTERNAL extern unsigned long slub_realloc_copies, slub_realloc_copied_bytes;
+enum { SLUB_STALE_NONE, SLUB_STALE_FREED, SLUB_STALE_INSIDE };
+SLUB_INTERNAL int slub_large_stale(const void *p, const void **block);
 SLUB_INTERNAL size_t slub_large_usable(struct slab *slab, const void *p);
 SLUB_INTERNAL void *slub_meta_alloc(size_t size);
 SLUB_INTERNAL void slub_pages_lock_all(void);
@@ -479,6 +510,15 @@ enum {
 };
 SLUB_INTERNAL void witness_acquire(unsigned rank);
 SLUB_INTERNAL void witness_release(unsigned rank);
+
+/* ---- environment (env.c): an unknown word stops the process ---- */
+SLUB_INTERNAL void slub_env_fail(const char *var, const char *what, const char *word, size_t len,
+				 const char *accepted) __attribute__((noreturn));
+SLUB_INTERNAL bool slub_env_bool(const char *var, bool dflt);
+SLUB_INTERNAL long slub_env_number(const char *var, long min, long max, long dflt);
+SLUB_INTERNAL unsigned slub_env_debug(void);
+SLUB_INTERNAL unsigned slub_env_variants(void);
+SLUB_INTERNAL void slub_env_check_stacks(void);
 
 /* ---- cache.c ---- */
 SLUB_INTERNAL extern const uint8_t slub_size_index[25];

@@ -13,10 +13,8 @@
 
 SLUB_INTERNAL bool slub_huge_lookup(const void *p, size_t *usable);
 
-static inline void *kmalloc_node(size_t size, int node)
+static inline __attribute__((always_inline)) void *__kmalloc_node(size_t size, int node)
 {
-	if (unlikely(READ_ONCE(slub_initialized) != 2))
-		slub_init();
 	if (likely(size <= SLUB_KMALLOC_MAX_CACHE_SIZE)) {
 		struct slub_cache *s = kmalloc_slab(size);
 		void *p = slab_alloc_fast(s, node);
@@ -27,6 +25,29 @@ static inline void *kmalloc_node(size_t size, int node)
 		return p;
 	}
 	return slub_large_alloc(size, 16);
+}
+
+/*
+ * Not initialised yet, or Z on the kmalloc caches: then the size asked
+ * for is recorded and the bytes after it, up to the object's end, become
+ * red zone (large blocks get theirs in the page layer).
+ */
+static __attribute__((noinline)) void *kmalloc_slow(size_t size, int node)
+{
+	slub_init();
+	void *p = __kmalloc_node(size, node);
+	if (p && size <= SLUB_KMALLOC_MAX_CACHE_SIZE && (slub_debug_flags_env & SLUB_F_RED_ZONE))
+		slub_set_orig_size(kmalloc_slab(size), p, size);
+	return p;
+}
+
+/* One test on the way in: slub_kmalloc_plain is set once slub_init() is
+ * done, when the kmalloc caches record no requested sizes. */
+static inline __attribute__((always_inline)) void *kmalloc_node(size_t size, int node)
+{
+	if (unlikely(!READ_ONCE(slub_kmalloc_plain)))
+		return kmalloc_slow(size, node);
+	return __kmalloc_node(size, node);
 }
 
 void *slub_malloc(size_t size)
@@ -41,6 +62,32 @@ void *slub_malloc_node(size_t size, int node)
 }
 
 SLUB_INTERNAL bool slub_huge_free(void *p);
+
+/*
+ * A free of a pointer no live block starts at, that the page layer knows:
+ * pages of ours that are free (a large block freed twice, or an object
+ * whose slab is gone), a dedicated mapping freed lately, or a pointer
+ * inside a live mapping.  Reported as the same mistakes are for small
+ * objects and 100 KB runs; false when the pointer was never ours.
+ */
+static __attribute__((noinline, cold)) bool large_report_stale(void *ptr)
+{
+	const void *block;
+
+	switch (slub_large_stale(ptr, &block)) {
+	case SLUB_STALE_FREED:
+		slub_report(NULL, NULL, ptr, SLUB_ERR_DOUBLE_FREE,
+			    "free(0x%lx): a large block that is already free",
+			    (unsigned long)(uintptr_t)ptr);
+		return true;
+	case SLUB_STALE_INSIDE:
+		slub_report(NULL, NULL, ptr, SLUB_ERR_NOT_OBJECT_START,
+			    "free(0x%lx): inside a large allocation at 0x%lx",
+			    (unsigned long)(uintptr_t)ptr, (unsigned long)(uintptr_t)block);
+		return true;
+	}
+	return false;
+}
 
 /*
  * Free ptr if it is ours.  Returns false, touching and reporting nothing,
@@ -77,7 +124,7 @@ static inline __attribute__((always_inline)) bool kfree(void *ptr)
 				    (unsigned long)(uintptr_t)ptr,
 				    (unsigned long)(uintptr_t)slab->base);
 	} else {
-		ours = slub_huge_free(ptr);
+		ours = slub_huge_free(ptr) || large_report_stale(ptr);
 	}
 	errno = saved;
 	return ours;
@@ -109,6 +156,10 @@ void *slub_calloc(size_t nmemb, size_t size)
 		errno = ENOMEM;
 		return NULL;
 	}
+	if (total > SLUB_KMALLOC_MAX_CACHE_SIZE) {
+		slub_init();
+		return slub_large_calloc(total);
+	}
 	void *p = slub_malloc(total);
 	if (p)
 		memset(p, 0, total);
@@ -131,7 +182,8 @@ int slub_ptr_lookup(const void *ptr, struct slub_ptr_info *info)
 			return 0;
 		if ((const char *)ptr >= slab->base + (size_t)s->objects * s->size)
 			return 0; /* slab tail padding or the F bitmap */
-		unsigned idx = obj_to_index(s, slab, ptr);
+		/* Z: before the first object, its left red zone */
+		unsigned idx = (const char *)ptr < slab->base ? 0 : obj_to_index(s, slab, ptr);
 		info->kind = SLUB_OWNER_SLAB;
 		info->cache = s;
 		info->slab = slab->base;
@@ -139,7 +191,10 @@ int slub_ptr_lookup(const void *ptr, struct slub_ptr_info *info)
 		info->object = slab->base + (size_t)idx * s->size;
 		info->start = info->object == ptr;
 		size_t off = (size_t)((const char *)ptr - (const char *)info->object);
-		info->usable = off < s->object_size ? s->object_size - off : 0;
+		/* with Z on kmalloc caches: what was asked for */
+		size_t usable = s->orig_size_offset && info->start
+				? slub_orig_size(s, ptr) : s->object_size;
+		info->usable = off < usable ? usable - off : 0;
 		return 1;
 	}
 	if (slab && slab->kind == SLAB_KIND_LARGE) {
@@ -188,16 +243,29 @@ void *slub_realloc(void *ptr, size_t size)
 	}
 	/* Stay in place when the size class would not change (kernel krealloc
 	 * keeps the object while ksize() covers the new size). */
-	if (size <= info.usable) {
-		if (info.kind == SLUB_OWNER_SLAB && size > info.usable / 2)
-			return ptr;
-		if (info.kind == SLUB_OWNER_LARGE && size > info.usable / 2)
-			return ptr;
+	if (info.kind == SLUB_OWNER_SLAB && info.cache->orig_size_offset &&
+	    size <= info.cache->object_size && size > info.cache->object_size / 2) {
+		/* Z: the object stays, with its new size and red zone */
+		slub_set_orig_size(info.cache, ptr, size);
+		return ptr;
+	}
+	if (info.kind == SLUB_OWNER_SLAB && size <= info.usable && size > info.usable / 2)
+		return ptr;
+	/* A large block grows or shrinks where it is, or by mremap(); only
+	 * one that becomes a kmalloc object, or a run that cannot grow in
+	 * its segment, is copied. */
+	if (info.kind == SLUB_OWNER_LARGE && size > SLUB_KMALLOC_MAX_CACHE_SIZE) {
+		void *q = slub_large_resize(slub_virt_to_slab(ptr), ptr, size);
+		if (q)
+			return q;
 	}
 	void *n = slub_malloc(size);
 	if (!n)
 		return NULL;
-	memcpy(n, ptr, size < info.usable ? size : info.usable);
+	size_t copy = size < info.usable ? size : info.usable;
+	memcpy(n, ptr, copy);
+	__atomic_fetch_add(&slub_realloc_copies, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&slub_realloc_copied_bytes, copy, __ATOMIC_RELAXED);
 	slub_free(ptr);
 	return n;
 }

@@ -204,11 +204,16 @@ void slub_report_env(void)
 	const char *a = getenv("SLUBTRACE_ON_ERROR");
 	if (a && !strcmp(a, "abort"))
 		error_action = SLUB_ON_ERROR_ABORT;
+	else if (a && *a && strcmp(a, "continue"))
+		slub_env_fail("SLUBTRACE_ON_ERROR", "unknown action", a, strlen(a),
+			      "abort continue");
 	const char *log = getenv("SLUBTRACE_LOG");
 	if (log && *log) {
 		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-		if (fd >= 0)
-			report_fd = fd;
+		if (fd < 0)
+			slub_env_fail("SLUBTRACE_LOG", "cannot open", log, strlen(log),
+				      "a file this process can append to");
+		report_fd = fd;
 	}
 }
 

@@ -149,7 +149,9 @@ static unsigned long count_dirty(struct segment *seg, unsigned start, unsigned n
 	return d;
 }
 
-struct slab *slub_pages_alloc(unsigned npages, size_t align, int kind)
+/* A run of npages; *dirty (when asked) tells how many of its pages were
+ * freed by someone and not purged since: the others read as zero. */
+static struct slab *pages_alloc(unsigned npages, size_t align, int kind, unsigned long *dirty)
 {
 	unsigned align_pages = align > SLUB_PAGE_SIZE ? (unsigned)(align >> SLUB_PAGE_SHIFT) : 1;
 	struct segment *seg;
@@ -176,6 +178,8 @@ struct slab *slub_pages_alloc(unsigned npages, size_t align, int kind)
 		return NULL;
 	}
 	unsigned long d = count_dirty(seg, (unsigned)start, npages);
+	if (dirty)
+		*dirty = d;
 	bits_assign(seg->used, (unsigned)start, npages, true);
 	bits_assign(seg->dirty, (unsigned)start, npages, false);
 	if ((unsigned)start <= seg->first_free)
@@ -199,6 +203,11 @@ struct slab *slub_pages_alloc(unsigned npages, size_t align, int kind)
 	__atomic_store_n(&head->kind, (uint8_t)kind, __ATOMIC_RELEASE);
 	pages_lock_drop();
 	return head;
+}
+
+struct slab *slub_pages_alloc(unsigned npages, size_t align, int kind)
+{
+	return pages_alloc(npages, align, kind, NULL);
 }
 
 static void purge_dirty_locked(void)
@@ -271,7 +280,8 @@ static size_t huge_hash(const void *p, size_t cap)
 	return (size_t)(h >> 20) & (cap - 1);
 }
 
-static bool huge_insert_locked(struct huge_entry e)
+/* Room for one more entry without growing the table. */
+static bool huge_reserve_locked(void)
 {
 	if ((huge_used + 1) * 2 > huge_cap) {
 		size_t ncap = huge_cap ? huge_cap : 256;
@@ -294,6 +304,13 @@ static bool huge_insert_locked(struct huge_entry e)
 		huge_cap = ncap;
 		huge_used = huge_count;
 	}
+	return true;
+}
+
+static bool huge_insert_locked(struct huge_entry e)
+{
+	if (!huge_reserve_locked())
+		return false;
 	size_t j = huge_hash(e.ptr, huge_cap);
 	while (huge_tab[j].ptr && huge_tab[j].ptr != (void *)1)
 		j = (j + 1) & (huge_cap - 1);
@@ -317,7 +334,82 @@ static struct huge_entry *huge_find_locked(const void *p)
 	return NULL;
 }
 
-void *slub_large_alloc(size_t size, size_t align)
+/*
+ * Dedicated mappings freed lately, so that a second free of one is
+ * reported as what it is (its address is unmapped and in no table).  A
+ * new mapping at a remembered address is forgotten here.
+ */
+#define HUGE_FREED_RING 64
+static struct { void *ptr; size_t size; } huge_freed[HUGE_FREED_RING];
+static unsigned huge_freed_next;
+
+static void huge_freed_forget_locked(const void *p, size_t size)
+{
+	for (unsigned i = 0; i < HUGE_FREED_RING; i++)
+		if ((const char *)huge_freed[i].ptr < (const char *)p + size &&
+		    (const char *)p < (const char *)huge_freed[i].ptr + huge_freed[i].size)
+			huge_freed[i].ptr = NULL;
+}
+
+/*
+ * Red zones of large blocks (Z in SLUBTRACE_DEBUG): the block starts
+ * large_rz_left() bytes into its pages and at least LARGE_RZ_RIGHT bytes
+ * follow it; both, up to the end of its last page, hold RED_ACTIVE and are
+ * checked when the block is freed or resized.  Usable size is then the
+ * size asked for, so that malloc_usable_size() never invites a write into
+ * them.
+ */
+#define LARGE_RZ_RIGHT 16
+
+static inline bool large_red_zones(void)
+{
+	return unlikely(slub_debug_flags_env & SLUB_F_RED_ZONE);
+}
+
+static size_t large_rz_left(size_t align)
+{
+	return large_red_zones() ? (align > 16 ? align : 16) : 0;
+}
+
+static size_t large_rz_extra(size_t align)
+{
+	return large_red_zones() ? large_rz_left(align) + LARGE_RZ_RIGHT : 0;
+}
+
+static void large_paint(char *user, size_t size, size_t left, char *end)
+{
+	memset(user - left, RED_ACTIVE, left);
+	memset(user + size, RED_ACTIVE, (size_t)(end - (user + size)));
+}
+
+static bool large_check(const char *user, size_t size, size_t left, const char *end,
+			const char *what)
+{
+	const char *bad = NULL;
+
+	for (const char *q = user - left; q < user && !bad; q++)
+		if ((uint8_t)*q != RED_ACTIVE)
+			bad = q;
+	for (const char *q = user + size; q < end && !bad; q++)
+		if ((uint8_t)*q != RED_ACTIVE)
+			bad = q;
+	if (!bad)
+		return true;
+	slub_report(NULL, NULL, user, SLUB_ERR_REDZONE,
+		    "%s(0x%lx): large block of %zu bytes, byte 0x%02x at offset %ld (%s red zone)",
+		    what, (unsigned long)(uintptr_t)user, size, (uint8_t)*bad, (long)(bad - user),
+		    bad < user ? "left" : "right");
+	large_paint((char *)user, size, left, (char *)end);
+	return false;
+}
+
+/*
+ * kmalloc_large: a page run in a segment up to 1 MiB, a dedicated mapping
+ * beyond.  With `zero` the block reads as zero (calloc): fresh mappings and
+ * purged pages already do, so only pages that were freed dirty are
+ * cleared -- calloc(1, 1 GiB) touches nothing.
+ */
+static void *large_alloc(size_t size, size_t align, bool zero)
 {
 	if (align < 16)
 		align = 16;
@@ -325,29 +417,36 @@ void *slub_large_alloc(size_t size, size_t align)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (size <= LARGE_IN_SEGMENT_MAX && align <= (SEG_SIZE >> 2)) {
-		size_t bytes = (size + SLUB_PAGE_SIZE - 1) & ~(SLUB_PAGE_SIZE - 1);
-		struct slab *d = slub_pages_alloc((unsigned)(bytes >> SLUB_PAGE_SHIFT),
-						  align, SLAB_KIND_LARGE);
+	size_t left = large_rz_left(align), need = size + large_rz_extra(align);
+	if (need <= LARGE_IN_SEGMENT_MAX && align <= (SEG_SIZE >> 2)) {
+		size_t bytes = (need + SLUB_PAGE_SIZE - 1) & ~(SLUB_PAGE_SIZE - 1);
+		unsigned long dirty;
+		struct slab *d = pages_alloc((unsigned)(bytes >> SLUB_PAGE_SHIFT), align,
+					     SLAB_KIND_LARGE, &dirty);
 		if (!d)
 			return NULL;
-		d->large_offset = 0;
+		d->large_offset = (uint32_t)left;
 		d->large_size = size;
 		d->cache = NULL;
-		return d->base;
+		if (zero && dirty)
+			memset(d->base + left, 0, size);
+		if (large_red_zones())
+			large_paint(d->base + left, size, left, d->base + bytes);
+		return d->base + left;
 	}
 	/* A dedicated mapping; the pointer is the key for free and lookup. */
 	size_t a = align > SLUB_PAGE_SIZE ? align : SLUB_PAGE_SIZE;
-	size_t map_size = (size + SLUB_PAGE_SIZE - 1) & ~(SLUB_PAGE_SIZE - 1);
-	if (map_size < size) {
+	size_t map_size = (need + SLUB_PAGE_SIZE - 1) & ~(SLUB_PAGE_SIZE - 1);
+	if (need < size || map_size < need || map_size + a < map_size) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	void *m = slub_os_map(map_size, a);
+	char *m = slub_os_map(map_size, a);
 	if (!m)
 		return NULL;
-	struct huge_entry e = { m, m, map_size, size };
+	struct huge_entry e = { m + left, m, map_size, size };
 	pages_lock_take();
+	huge_freed_forget_locked(m, map_size);
 	bool ok = huge_insert_locked(e);
 	if (ok)
 		huge_bytes += map_size;
@@ -357,7 +456,19 @@ void *slub_large_alloc(size_t size, size_t align)
 		errno = ENOMEM;
 		return NULL;
 	}
-	return m;
+	if (large_red_zones())
+		large_paint(m + left, size, left, m + map_size);
+	return m + left;
+}
+
+void *slub_large_alloc(size_t size, size_t align)
+{
+	return large_alloc(size, align, false);
+}
+
+void *slub_large_calloc(size_t size)
+{
+	return large_alloc(size, 16, true);
 }
 
 /* Returns true if p was a huge allocation (and frees it). */
@@ -372,10 +483,16 @@ bool slub_huge_free(void *p)
 		e->ptr = (void *)1; /* tombstone */
 		huge_count--;
 		huge_bytes -= copy.map_size;
+		huge_freed[huge_freed_next].ptr = copy.ptr;
+		huge_freed[huge_freed_next].size = copy.map_size;
+		huge_freed_next = (huge_freed_next + 1) % HUGE_FREED_RING;
 	}
 	pages_lock_drop();
 	if (!e)
 		return false;
+	if (large_red_zones())
+		large_check(copy.ptr, copy.size, (size_t)((char *)copy.ptr - (char *)copy.map),
+			    (char *)copy.map + copy.map_size, "free");
 	slub_os_unmap(copy.map, copy.map_size);
 	return true;
 }
@@ -387,7 +504,8 @@ static size_t huge_usable(const void *p)
 	pages_lock_take();
 	struct huge_entry *e = huge_find_locked(p);
 	if (e)
-		r = e->map_size - (size_t)((const char *)p - (const char *)e->map);
+		r = large_red_zones() ? e->size
+				      : e->map_size - (size_t)((const char *)p - (const char *)e->map);
 	pages_lock_drop();
 	return r;
 }
@@ -395,6 +513,9 @@ static size_t huge_usable(const void *p)
 void slub_large_free(struct slab *d, void *p)
 {
 	if (d) {
+		if (large_red_zones())
+			large_check(p, d->large_size, d->large_offset,
+				    d->base + ((size_t)d->npages << SLUB_PAGE_SHIFT), "free");
 		slub_pages_free(d);
 		return;
 	}
@@ -404,9 +525,184 @@ void slub_large_free(struct slab *d, void *p)
 
 size_t slub_large_usable(struct slab *d, const void *p)
 {
+	if (d && large_red_zones()) {
+		size_t off = (size_t)((const char *)p - (d->base + d->large_offset));
+		return off < d->large_size ? d->large_size - off : 0;
+	}
 	if (d)
 		return ((size_t)d->npages << SLUB_PAGE_SHIFT) - (size_t)((const char *)p - d->base);
 	return huge_usable(p);
+}
+
+/*
+ * realloc of a large block without copying it.
+ *
+ * A page run grows into the free pages that follow it in its segment, or
+ * gives its tail pages back; a dedicated mapping is resized by mremap(),
+ * which moves page tables, not bytes, so a buffer grown step by step to
+ * any size is never copied and never held twice.  Returns the block's
+ * (possibly new) address, or NULL when the caller must allocate, copy and
+ * free: a run that would pass 1 MiB or whose next pages are taken, or
+ * mremap() refused (errno ENOMEM).
+ */
+unsigned long slub_realloc_copies, slub_realloc_copied_bytes;
+
+static bool run_resize_locked(struct slab *head, unsigned new_n)
+{
+	struct segment *seg = (struct segment *)((uintptr_t)head & ~(SEG_SIZE - 1));
+	unsigned start = (unsigned)(head - seg->desc);
+	unsigned n = head->npages;
+
+	if (new_n > n) {
+		unsigned more = new_n - n;
+
+		if (start + new_n > SEG_PAGES || next_bit(seg->used, start + n, true) < start + new_n)
+			return false;
+		unsigned long d = count_dirty(seg, start + n, more);
+		bits_assign(seg->used, start + n, more, true);
+		bits_assign(seg->dirty, start + n, more, false);
+		if (seg->first_free >= start + n && seg->first_free < start + new_n)
+			seg->first_free = next_bit(seg->used, start + n, false);
+		seg->nr_free -= more;
+		seg->nr_dirty -= (uint32_t)d;
+		dirty_pages -= d;
+		for (unsigned i = n; i < new_n; i++) {
+			struct slab *t = &seg->desc[start + i];
+			t->head_off = i;
+			__atomic_store_n(&t->kind, SLAB_KIND_TAIL, __ATOMIC_RELEASE);
+		}
+		head->npages = new_n;
+		return true;
+	}
+	unsigned less = n - new_n;
+	head->npages = new_n;
+	for (unsigned i = new_n; i < n; i++)
+		__atomic_store_n(&seg->desc[start + i].kind, SLAB_KIND_FREE, __ATOMIC_RELEASE);
+	bits_assign(seg->used, start + new_n, less, false);
+	bits_assign(seg->dirty, start + new_n, less, true);
+	if (start + new_n < seg->first_free)
+		seg->first_free = start + new_n;
+	seg->nr_free += less;
+	seg->nr_dirty += less;
+	dirty_pages += less;
+	if (dirty_pages > PURGE_THRESHOLD_PAGES)
+		purge_dirty_locked();
+	return true;
+}
+
+static void *huge_resize(void *p, size_t size)
+{
+	char *q = NULL;
+	size_t left = 0, need = size, map_size;
+
+	pages_lock_take();
+	struct huge_entry *e = huge_find_locked(p);
+	if (e && large_red_zones()) {
+		left = (size_t)((char *)e->ptr - (char *)e->map);
+		need = size + left + LARGE_RZ_RIGHT;
+		struct huge_entry copy = *e;
+		pages_lock_drop();
+		large_check(copy.ptr, copy.size, left, (char *)copy.map + copy.map_size, "realloc");
+		pages_lock_take();
+		e = huge_find_locked(p);
+	}
+	map_size = (need + SLUB_PAGE_SIZE - 1) & ~(SLUB_PAGE_SIZE - 1);
+	/* The entry moves when the mapping does: make room first, so that
+	 * nothing can fail once mremap() has moved it. */
+	if (e && need >= size && map_size >= need && huge_reserve_locked()) {
+		e = huge_find_locked(p); /* the table may have been rebuilt */
+		/* Growth takes a quarter more than asked, so that a buffer grown
+		 * by small steps remaps O(log n) times, not once per step; the
+		 * slack is address space until it is written.  A small shrink
+		 * keeps the mapping as it is. */
+		if (map_size > e->map_size && map_size < e->map_size + e->map_size / 4)
+			map_size = (e->map_size + e->map_size / 4 + SLUB_PAGE_SIZE - 1) &
+				   ~(SLUB_PAGE_SIZE - 1);
+		if (map_size <= e->map_size && map_size > e->map_size - e->map_size / 4)
+			map_size = e->map_size;
+		q = map_size == e->map_size ? e->map
+					    : slub_os_remap(e->map, e->map_size, map_size);
+		if (q) {
+			struct huge_entry n = { q + left, q, map_size, size };
+			huge_freed_forget_locked(q, map_size);
+			huge_bytes += map_size - e->map_size;
+			if (n.ptr == e->ptr) {
+				*e = n;
+			} else {
+				e->ptr = (void *)1; /* tombstone */
+				huge_count--;
+				huge_insert_locked(n); /* reserved: cannot fail */
+			}
+		}
+	}
+	pages_lock_drop();
+	if (q && large_red_zones())
+		large_paint(q + left, size, left, q + map_size);
+	return q ? q + left : NULL;
+}
+
+void *slub_large_resize(struct slab *d, void *p, size_t size)
+{
+	if (!d)
+		return huge_resize(p, size);
+	size_t need = size + d->large_offset + (large_red_zones() ? LARGE_RZ_RIGHT : 0);
+	if (need > LARGE_IN_SEGMENT_MAX || need < size)
+		return NULL;
+	if (large_red_zones())
+		large_check(p, d->large_size, d->large_offset,
+			    d->base + ((size_t)d->npages << SLUB_PAGE_SHIFT), "realloc");
+	unsigned new_n = (unsigned)((need + SLUB_PAGE_SIZE - 1) >> SLUB_PAGE_SHIFT);
+	pages_lock_take();
+	bool ok = run_resize_locked(d, new_n);
+	if (ok)
+		d->large_size = size;
+	pages_lock_drop();
+	if (ok && large_red_zones())
+		large_paint(p, size, d->large_offset, d->base + ((size_t)new_n << SLUB_PAGE_SHIFT));
+	return ok ? p : NULL;
+}
+
+/*
+ * A pointer no live block starts at, on its way to free(): was it ours?
+ * SLUB_STALE_FREED when it lies in pages of ours that are free, or is a
+ * dedicated mapping freed lately (a second free); SLUB_STALE_INSIDE when
+ * it lies inside a live dedicated mapping (*block: its start) or in a
+ * segment's header; SLUB_STALE_NONE when the page layer never had it.
+ * Only the free path of pointers that are not ours pays for this.
+ */
+int slub_large_stale(const void *p, const void **block)
+{
+	uintptr_t chunk = (uintptr_t)p >> SEG_SHIFT;
+	int r = SLUB_STALE_NONE;
+
+	*block = NULL;
+	if (chunk < SEGMAP_BITS &&
+	    ((__atomic_load_n(&slub_segmap[chunk / 64], __ATOMIC_ACQUIRE) >> (chunk % 64)) & 1)) {
+		struct segment *seg = (struct segment *)(chunk << SEG_SHIFT);
+		size_t idx = ((uintptr_t)p - (uintptr_t)seg) >> SLUB_PAGE_SHIFT;
+
+		*block = seg;
+		if (idx < SEG_DATA_START)
+			return SLUB_STALE_INSIDE;
+		/* virt_to_slab() found no live slab or block here */
+		return SLUB_STALE_FREED;
+	}
+	pages_lock_take();
+	for (size_t i = 0; i < huge_cap && r == SLUB_STALE_NONE; i++) {
+		const struct huge_entry *e = &huge_tab[i];
+		if (e->ptr && e->ptr != (void *)1 && (const char *)p >= (const char *)e->map &&
+		    (const char *)p < (const char *)e->map + e->map_size) {
+			*block = e->ptr;
+			r = SLUB_STALE_INSIDE;
+		}
+	}
+	for (unsigned i = 0; i < HUGE_FREED_RING && r == SLUB_STALE_NONE; i++)
+		if (huge_freed[i].ptr == p) {
+			*block = p;
+			r = SLUB_STALE_FREED;
+		}
+	pages_lock_drop();
+	return r;
 }
 
 /* Public-ish lookup helper for huge allocations (kmalloc.c). */
@@ -516,6 +812,8 @@ void slub_page_census(struct slub_page_census *out)
 	}
 	out->huge_allocs = huge_count;
 	out->huge_bytes = huge_bytes;
+	out->realloc_copies = __atomic_load_n(&slub_realloc_copies, __ATOMIC_RELAXED);
+	out->realloc_copied_bytes = __atomic_load_n(&slub_realloc_copied_bytes, __ATOMIC_RELAXED);
 	pages_lock_drop();
 }
 

@@ -40,7 +40,7 @@ void *slub_os_map(size_t size, size_t align)
 	}
 	if (align <= SLUB_PAGE_SIZE) {
 		void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED) {
 			errno = ENOMEM;
 			return NULL;
@@ -50,7 +50,7 @@ void *slub_os_map(size_t size, size_t align)
 	/* Over-map and trim to get the alignment. */
 	size_t len = size + align;
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		errno = ENOMEM;
 		return NULL;
@@ -61,6 +61,20 @@ void *slub_os_map(size_t size, size_t align)
 	if (a + size < p + len)
 		munmap(a + size, p + len - (a + size));
 	return a;
+}
+
+void *slub_os_remap(void *addr, size_t old_size, size_t new_size)
+{
+	if (new_size > old_size && injected_failure()) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	void *p = mremap(addr, old_size, new_size, MREMAP_MAYMOVE);
+	if (p == MAP_FAILED) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return p;
 }
 
 void slub_os_unmap(void *addr, size_t size)

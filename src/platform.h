@@ -23,8 +23,21 @@
  * Map `size` bytes (a multiple of the page size) aligned to `align` (a power
  * of two >= page size), read-write, zero-filled.  Returns NULL with errno
  * ENOMEM on failure (also when failure injection says so).
+ *
+ * The mapping is committed memory, accounted by the kernel as glibc's
+ * mmap()ed chunks are (no MAP_NORESERVE): the overcommit policy
+ * (/proc/sys/vm/overcommit_memory) answers for absurd sizes.  Under the
+ * default heuristic (0) a request larger than RAM + swap fails, under
+ * strict accounting (2) one beyond the commit limit, under 1 only the
+ * address space bounds it.  An alignment is obtained by mapping
+ * size + align and trimming, so the whole of it must pass that check.
  */
 void *slub_os_map(size_t size, size_t align);
+/* Resize a mapping made by slub_os_map, moving it if it must (mremap
+ * MREMAP_MAYMOVE: page tables move, bytes are not copied; the alignment
+ * given to slub_os_map is not kept).  NULL with errno ENOMEM on failure,
+ * the old mapping then intact. */
+void *slub_os_remap(void *addr, size_t old_size, size_t new_size);
 /* Unmap a region returned by slub_os_map (whole). */
 void slub_os_unmap(void *addr, size_t size);
 /* Give the pages back to the OS; the range stays mapped and reads as zero. */

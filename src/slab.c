@@ -66,9 +66,23 @@ bool slub_calculate_sizes(struct slub_cache *s)
 	} else {
 		s->offset = (s->object_size / 2) & ~(word - 1);
 	}
+	s->orig_size_offset = 0;
+	if ((s->flags & (SLUB_F_RED_ZONE | SLUB_F_KMALLOC)) == (SLUB_F_RED_ZONE | SLUB_F_KMALLOC)) {
+		s->orig_size_offset = size;
+		size += word;
+	}
 	if (s->flags & SLUB_F_STORE_USER) {
 		s->track_offset = size;
 		size += 2 * sizeof(struct slub_track);
+	}
+	/* Z: the word before every object is its left red zone: the last
+	 * word of the previous stride, and for the first object the end of
+	 * red_left_pad, by which the slab's objects start late (their
+	 * alignment kept). */
+	s->red_left_pad = 0;
+	if (s->flags & SLUB_F_RED_ZONE) {
+		size += word;
+		s->red_left_pad = s->align > word ? s->align : word;
 	}
 	size = (size + s->align - 1) & ~(s->align - 1);
 	s->size = size;
@@ -83,7 +97,7 @@ bool slub_calculate_sizes(struct slub_cache *s)
 	for (; min_objects >= 1 && order < 0; min_objects--) {
 		for (unsigned fract = 16; fract >= 4 && order < 0; fract /= 2) {
 			for (unsigned o = 0; o <= SLUB_MAX_ORDER; o++) {
-				size_t bytes = (size_t)SLUB_PAGE_SIZE << o;
+				size_t bytes = ((size_t)SLUB_PAGE_SIZE << o) - s->red_left_pad;
 				if (bytes / size < min_objects)
 					continue;
 				if (bytes % size <= bytes / fract) {
@@ -96,7 +110,7 @@ bool slub_calculate_sizes(struct slub_cache *s)
 	if (order < 0) {
 		/* Take the largest order that holds at least one object. */
 		for (unsigned o = 0; o <= SLUB_MAX_ORDER; o++)
-			if (((size_t)SLUB_PAGE_SIZE << o) >= size) {
+			if (((size_t)SLUB_PAGE_SIZE << o) >= size + s->red_left_pad) {
 				order = (int)o;
 				break;
 			}
@@ -105,15 +119,17 @@ bool slub_calculate_sizes(struct slub_cache *s)
 		return false;
 	s->order = (unsigned)order;
 	s->slab_bytes = (size_t)SLUB_PAGE_SIZE << order;
-	s->objects = objects_for(s, s->slab_bytes, &s->map_offset);
+	/* objects and the F bitmap are counted from the first object */
+	s->objects = objects_for(s, s->slab_bytes - s->red_left_pad, &s->map_offset);
 	while (s->objects == 0 && s->order < SLUB_MAX_ORDER) {
 		s->order++;
 		s->slab_bytes <<= 1;
-		s->objects = objects_for(s, s->slab_bytes, &s->map_offset);
+		s->objects = objects_for(s, s->slab_bytes - s->red_left_pad, &s->map_offset);
 	}
 	if (s->objects == 0 || s->objects >= (1u << 15))
 		return false;
 	s->reciprocal = ((1ull << 32) + s->size - 1) / s->size;
+	s->slab_mask = ~(uintptr_t)(s->slab_bytes - 1);
 
 	/* set_min_partial(): ilog2(size) / 2, clamped to [5, 10]. */
 	unsigned mp = ilog2(s->size) / 2;
@@ -246,18 +262,6 @@ void slub_set_track(struct slub_cache *s, void *object, int which, struct slub_c
 
 /* ---- poison and red zones ---- */
 
-static void init_object(struct slub_cache *s, void *object, uint8_t red)
-{
-	char *p = object;
-
-	if (object_poison(s)) {
-		memset(p, POISON_FREE, s->object_size - 1);
-		p[s->object_size - 1] = (char)POISON_END;
-	}
-	if (s->flags & SLUB_F_RED_ZONE)
-		memset(p + s->object_size, red, s->inuse - s->object_size);
-}
-
 static bool check_bytes(const uint8_t *p, uint8_t v, size_t n, size_t *bad)
 {
 	for (size_t i = 0; i < n; i++)
@@ -268,6 +272,53 @@ static bool check_bytes(const uint8_t *p, uint8_t v, size_t n, size_t *bad)
 	return true;
 }
 
+static void init_object(struct slub_cache *s, void *object, uint8_t red)
+{
+	char *p = object;
+
+	if (object_poison(s)) {
+		memset(p, POISON_FREE, s->object_size - 1);
+		p[s->object_size - 1] = (char)POISON_END;
+	}
+	if (s->flags & SLUB_F_RED_ZONE) {
+		memset(p - sizeof(void *), red, sizeof(void *));
+		memset(p + s->object_size, red, s->inuse - s->object_size);
+	}
+}
+
+/* kmalloc with Z: the size asked for, and the bytes after it painted as
+ * red zone up to the object's end (the kernel's orig_size, since 6.1). */
+static inline size_t get_orig_size(const struct slub_cache *s, const void *object)
+{
+	return *(const size_t *)((const char *)object + s->orig_size_offset);
+}
+
+void slub_set_orig_size(const struct slub_cache *s, void *object, size_t size)
+{
+	*(size_t *)((char *)object + s->orig_size_offset) = size;
+	memset((char *)object + size, RED_ACTIVE, s->object_size - size);
+}
+
+size_t slub_orig_size(const struct slub_cache *s, const void *object)
+{
+	return s->orig_size_offset ? get_orig_size(s, object) : s->object_size;
+}
+
+/* Z: the word before the object, RED_ACTIVE or RED_INACTIVE. */
+static bool check_left_red(struct slub_cache *s, struct slab *slab, void *object, uint8_t red,
+			   const char *when)
+{
+	const uint8_t *l = (const uint8_t *)object - sizeof(void *);
+	size_t bad;
+
+	if (check_bytes(l, red, sizeof(void *), &bad))
+		return true;
+	slub_report(s, slab, object, SLUB_ERR_REDZONE,
+		    "0x%lx: left red zone (%s), written before the object, byte 0x%02x",
+		    (unsigned long)(uintptr_t)(l + bad), when, l[bad]);
+	return false;
+}
+
 bool slub_check_freelist_ptr(struct slub_cache *s, struct slab *slab, void *fp)
 {
 	if (!fp)
@@ -276,6 +327,28 @@ bool slub_check_freelist_ptr(struct slub_cache *s, struct slab *slab, void *fp)
 	if (p < slab->base || p >= slab->base + (size_t)s->objects * s->size)
 		return false;
 	return (size_t)(p - slab->base) % s->size == 0;
+}
+
+/*
+ * The fast path found that the free pointer of `object`, which it is
+ * handing out, does not point into the same slab: the end of the cpu
+ * freelist (NULL), or a free object written after its free.  Returns the
+ * next object to use, NULL when the chain is corrupt (reported; the rest
+ * of it is left alone, and the next allocation takes the slow path).
+ */
+void *slub_freepointer_check(struct slub_cache *s, struct slab *slab, void *object, void *fp)
+{
+	if (!fp || slub_check_freelist_ptr(s, slab, fp))
+		return fp;
+	slub_report(s, slab, object, SLUB_ERR_FREEPOINTER,
+		    "free pointer 0x%lx of a free object is outside its slab (written after free?)",
+		    (unsigned long)(uintptr_t)fp);
+	return NULL;
+}
+
+void *slub_freepointer_check_cpu(struct slub_cache *s, struct slub_cpu *c, void *object, void *fp)
+{
+	return slub_freepointer_check(s, c->slab, object, fp);
 }
 
 static bool map_test_and_set(struct slub_cache *s, struct slab *slab, unsigned idx, bool set)
@@ -328,7 +401,11 @@ void *alloc_debug_processing(struct slub_cache *s, struct slab *slab, void *obje
 			    "0x%lx: free object's red zone, byte 0x%02x",
 			    (unsigned long)((uintptr_t)object + s->object_size + bad),
 			    ((uint8_t *)object)[s->object_size + bad]);
+	if (s->flags & SLUB_F_RED_ZONE)
+		check_left_red(s, slab, object, RED_INACTIVE, "free object");
 	init_object(s, object, RED_ACTIVE);
+	if (s->orig_size_offset) /* kmalloc sets the size asked for */
+		*(size_t *)((char *)object + s->orig_size_offset) = s->object_size;
 	if (s->flags & SLUB_F_STORE_USER)
 		slub_set_track(s, object, 0, c);
 	return object;
@@ -357,7 +434,15 @@ bool free_debug_processing(struct slub_cache *s, struct slab *slab, void *object
 			return false;
 		}
 	}
-	if ((s->flags & SLUB_F_RED_ZONE) &&
+	size_t orig = slub_orig_size(s, object);
+	if (orig < s->object_size &&
+	    !check_bytes((const uint8_t *)object + orig, RED_ACTIVE, s->object_size - orig, &bad))
+		slub_report(s, slab, object, SLUB_ERR_REDZONE,
+			    "0x%lx-0x%lx @offset=%zu: written past the requested %zu bytes, first byte 0x%02x",
+			    (unsigned long)((uintptr_t)object + orig + bad),
+			    (unsigned long)((uintptr_t)object + s->object_size - 1), orig + bad, orig,
+			    ((const uint8_t *)object)[orig + bad]);
+	else if ((s->flags & SLUB_F_RED_ZONE) &&
 	    !check_bytes((const uint8_t *)object + s->object_size, RED_ACTIVE,
 			 s->inuse - s->object_size, &bad))
 		slub_report(s, slab, object, SLUB_ERR_REDZONE,
@@ -365,6 +450,8 @@ bool free_debug_processing(struct slub_cache *s, struct slab *slab, void *object
 			    (unsigned long)((uintptr_t)object + s->object_size + bad),
 			    (unsigned long)((uintptr_t)object + s->inuse - 1), s->object_size + bad,
 			    s->object_size, ((const uint8_t *)object)[s->object_size + bad]);
+	if (s->flags & SLUB_F_RED_ZONE)
+		check_left_red(s, slab, object, RED_ACTIVE, "allocated object");
 	if (s->flags & SLUB_F_STORE_USER)
 		slub_set_track(s, object, 1, c);
 	init_object(s, object, RED_INACTIVE);
@@ -387,6 +474,7 @@ struct slab *new_slab(struct slub_cache *s, int node, struct slub_cpu *c, void *
 
 	if (!slab)
 		return NULL;
+	slab->base += s->red_left_pad; /* the first object's left red zone */
 	slab->cache = s;
 	slab->node = (uint16_t)node;
 	slab->order = s->order;

@@ -4,7 +4,7 @@
  * Flush this thread's slot and every parked partial chain, then, per node
  * under its list_lock: walk the partial and full lists (state, list, node,
  * free chain length == objects - inuse, free pointers inside the slab, F
- * bitmap, poison and red zones of free objects), and check every unfrozen
+ * bitmap, poison and both red zones of free objects), and check every unfrozen
  * slab of that node found in the page layer is where its state says.
  *
  * Under list_lock the free chain of an unfrozen slab is stable from any
@@ -56,6 +56,15 @@ static long check_free_chain(struct slub_cache *s, struct slab *slab, struct sla
 					slub_report(s, slab, p, SLUB_ERR_REDZONE,
 						    "free object's red zone at offset %zu (0x%02x)",
 						    s->object_size + i, b[i]);
+					errors++;
+					break;
+				}
+			b = (const uint8_t *)p - sizeof(void *); /* the left red zone */
+			for (size_t i = 0; i < sizeof(void *); i++)
+				if (b[i] != RED_INACTIVE) {
+					slub_report(s, slab, p, SLUB_ERR_REDZONE,
+						    "free object's left red zone at offset -%zu (0x%02x)",
+						    sizeof(void *) - i, b[i]);
 					errors++;
 					break;
 				}

@@ -4,10 +4,12 @@
  * allocation, errno rules) and recovery from page-layer failures.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysinfo.h>
 
 #include <slub/slub.h>
 
@@ -165,6 +167,91 @@ static void test_calloc(void)
 
 		slub_free(z);
 	}
+}
+
+/* Resident bytes of this process (statm). */
+static size_t rss_bytes(void)
+{
+	unsigned long size = 0, resident = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f) {
+		if (fscanf(f, "%lu %lu", &size, &resident) != 2)
+			resident = 0;
+		fclose(f);
+	}
+	return resident * PAGE;
+}
+
+/* calloc of fresh mappings does not touch them: 1 GiB costs no RSS. */
+static void test_calloc_fresh(void)
+{
+	size_t n = (size_t)1 << 30, before = rss_bytes();
+	unsigned char *p = slub_calloc(1, n);
+
+	if (!CHECK(p != NULL, "calloc(1, 1 GiB): errno %d", errno))
+		return;
+	size_t grew = rss_bytes() - before;
+	CHECK(grew < (16ul << 20), "calloc(1, 1 GiB) made %zu KiB resident", grew >> 10);
+	CHECK(p[0] == 0 && p[n / 2] == 0 && p[n - 1] == 0, "calloc(1, 1 GiB) not zero");
+	slub_free(p);
+	/* a run of recycled pages: cleared, since they are dirty */
+	p = slub_malloc(512u << 10);
+	memset(p, 0x5a, 512u << 10);
+	slub_free(p);
+	p = slub_calloc(512, 1024);
+	CHECK(p != NULL, "calloc(512, 1 KiB)");
+	for (size_t k = 0; p && k < (512u << 10); k++)
+		if (p[k]) {
+			CHECK(0, "recycled calloc(512, 1 KiB) byte %zu = %#x", k, p[k]);
+			break;
+		}
+	slub_free(p);
+}
+
+/*
+ * Sizes no machine can back fail as with glibc, because mappings are
+ * accounted (no MAP_NORESERVE): the kernel's overcommit policy answers.
+ * Under heuristic (0) or strict (2) accounting, on a machine with less
+ * than 1 TiB of RAM + swap, these fail with ENOMEM; under "always" (1)
+ * the kernel says yes and only the explicit bound (2^46) is checked.
+ */
+static void test_absurd_sizes(void)
+{
+	struct sysinfo si;
+	int mode = -1;
+	FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
+
+	if (f) {
+		if (fscanf(f, "%d", &mode) != 1)
+			mode = -1;
+		fclose(f);
+	}
+	errno = 0;
+	CHECK(slub_malloc(((size_t)1 << 46) + 1) == NULL && errno == ENOMEM,
+	      "malloc(2^46 + 1): errno %d", errno);
+	if (sysinfo(&si) != 0 ||
+	    (unsigned long long)(si.totalram + si.totalswap) * si.mem_unit >= (1ull << 40) ||
+	    (mode != 0 && mode != 2)) {
+		printf("test_kmalloc: overcommit_memory=%d: absurd sizes not checked\n", mode);
+		return;
+	}
+	errno = 0;
+	void *p = slub_malloc((size_t)1 << 46);
+	CHECK(p == NULL && errno == ENOMEM, "malloc(2^46) = %p, errno %d", p, errno);
+	errno = 0;
+	p = slub_calloc((size_t)1 << 20, (size_t)1 << 20);
+	CHECK(p == NULL && errno == ENOMEM, "calloc(2^20, 2^20) = %p, errno %d", p, errno);
+	errno = 0;
+	p = slub_aligned_alloc((size_t)1 << 40, 10);
+	CHECK(p == NULL && errno == ENOMEM, "aligned_alloc(2^40, 10) = %p, errno %d", p, errno);
+	errno = 0;
+	p = slub_realloc(slub_malloc(100), (size_t)1 << 45);
+	CHECK(p == NULL && errno == ENOMEM, "realloc(p, 2^45) = %p, errno %d", p, errno);
+	/* the same sizes' neighbours that a machine can back still work */
+	p = slub_malloc(64u << 20);
+	CHECK(p != NULL, "malloc(64 MiB): errno %d", errno);
+	slub_free(p);
 }
 
 static void test_realloc(void)
@@ -389,6 +476,111 @@ static void test_page_failure(void)
 
 /* The page layer gives memory back: a dedicated mapping is unmapped on
  * free, page runs of large allocations return to the segment. */
+/* VmHWM after resetting it (clear_refs 5): the peak from now on; 0 when
+ * the kernel does not let us reset it. */
+static bool reset_peak(void)
+{
+	FILE *f = fopen("/proc/self/clear_refs", "w");
+	bool ok = f && fputs("5", f) >= 0;
+
+	if (f && fclose(f) != 0)
+		ok = false;
+	return ok;
+}
+
+static size_t peak_bytes(void)
+{
+	char line[128];
+	size_t kb = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %zu kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb << 10;
+}
+
+/*
+ * Growing a buffer never copies it once it is large: a page run grows into
+ * the pages after it, a dedicated mapping by mremap().  The page layer
+ * counts the reallocs that copied and their bytes; those are the figures
+ * checked (time is not).
+ */
+static void test_realloc_growth(void)
+{
+	struct slub_page_census a, b, c;
+	unsigned char *p = slub_malloc(PAGE), *q;
+	size_t n;
+
+	slub_page_census(&a);
+	/* 4 KiB steps to 16 MiB: a byte at each step's end, checked below */
+	for (n = 2 * PAGE; p && n <= (16ul << 20); n += PAGE) {
+		q = slub_realloc(p, n);
+		if (!CHECK(q != NULL, "realloc to %zu: errno %d", n, errno))
+			break;
+		p = q;
+		p[n - 1] = (unsigned char)(n / PAGE);
+	}
+	slub_page_census(&b);
+	unsigned long copies = b.realloc_copies - a.realloc_copies;
+	unsigned long bytes = b.realloc_copied_bytes - a.realloc_copied_bytes;
+	printf("test_kmalloc: 4 KiB steps to 16 MiB: %lu copies, %lu KiB copied\n", copies,
+	       bytes >> 10);
+	/* before: a copy per step, 32 GiB in all */
+	CHECK(copies <= 32, "4 KiB steps to 16 MiB copied %lu times", copies);
+	CHECK(bytes <= (4ul << 20), "4 KiB steps to 16 MiB copied %lu KiB", bytes >> 10);
+	for (n = 2 * PAGE; p && n <= (16ul << 20); n += PAGE)
+		if (p[n - 1] != (unsigned char)(n / PAGE)) {
+			CHECK(0, "byte %zu lost in the growth: %#x", n - 1, p[n - 1]);
+			break;
+		}
+	/* and on to 256 MiB, by the same steps: no copy at all */
+	for (; p && n <= (256ul << 20); n += PAGE) {
+		q = slub_realloc(p, n);
+		if (!CHECK(q != NULL, "realloc to %zu: errno %d", n, errno))
+			break;
+		p = q;
+		if (!(n & ((1ul << 20) - 1)))
+			p[n - 1] = (unsigned char)(n >> 20);
+	}
+	slub_page_census(&c);
+	CHECK_EQ(c.realloc_copies, b.realloc_copies);
+	for (n = 1ul << 20; p && n <= (256ul << 20); n += 1ul << 20)
+		if (p[n - 1] != (unsigned char)(n >> 20) && n > (16ul << 20)) {
+			CHECK(0, "byte %zu lost in the growth to 256 MiB: %#x", n - 1, p[n - 1]);
+			break;
+		}
+	/* shrinking a mapping keeps its bytes and gives memory back */
+	q = slub_realloc(p, 2ul << 20);
+	CHECK(q != NULL && q[(1ul << 20) + PAGE - 1] == 1, "shrink to 2 MiB lost bytes");
+	p = q ? q : p;
+	slub_free(p);
+
+	/* geometric growth, every byte written: the peak is the last size,
+	 * not the last two */
+	if (!reset_peak()) {
+		printf("test_kmalloc: VmHWM cannot be reset: geometric peak not checked\n");
+		return;
+	}
+	size_t base = rss_bytes(), last = 256ul << 20;
+	p = NULL;
+	for (n = 1ul << 20; n <= last; n *= 2) {
+		q = slub_realloc(p, n);
+		if (!CHECK(q != NULL, "realloc to %zu: errno %d", n, errno))
+			break;
+		p = q;
+		memset(p + n / 2, (int)(n >> 20), n / 2);
+	}
+	size_t peak = peak_bytes() - base;
+	printf("test_kmalloc: geometric growth to 256 MiB: peak %zu MiB over the start\n",
+	       peak >> 20);
+	CHECK(peak < last + last / 4, "geometric growth to %zu MiB peaked at %zu MiB", last >> 20,
+	      peak >> 20);
+	slub_free(p);
+}
+
 static void test_page_census(void)
 {
 	struct slub_page_census a, b, c;
@@ -418,7 +610,10 @@ int main(void)
 	test_size_classes();
 	test_natural_alignment();
 	test_calloc();
+	test_calloc_fresh();
+	test_absurd_sizes();
 	test_realloc();
+	test_realloc_growth();
 	test_aligned();
 	test_free_rules();
 	test_node_alloc();

@@ -296,6 +296,180 @@ static void test_kmalloc_debug(void)
 	expect_quiet("validate_all", slub_error_count());
 }
 
+/*
+ * Large blocks, page runs (100 KB) and dedicated mappings (8 MiB) alike: a
+ * pointer inside one is "Invalid object pointer", a second free "Object
+ * already free", whatever the debug flags (ctest runs this file with FZP
+ * and with none).
+ */
+static void test_large_misuse(void)
+{
+	static const size_t sizes[] = { 100000, 8u << 20 };
+	unsigned long before;
+	const char *text;
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		size_t n = sizes[i];
+		char *p = slub_malloc(n), what[64];
+
+		if (!CHECK(p != NULL, "malloc(%zu): errno %d", n, errno))
+			continue;
+		memset(p, 1, n);
+		snprintf(what, sizeof(what), "free(p + 4096) of %zu bytes", n);
+		before = slub_error_count();
+		slub_free(p + 4096);
+		text = expect_report(what, before, "Invalid object pointer", NULL);
+		CHECK(text_has_addr(text, p + 4096), "%s: report does not name %p:\n%s", what,
+		      (void *)(p + 4096), text);
+		CHECK(p[0] == 1 && p[n - 1] == 1, "%s: the block was touched", what);
+		before = slub_error_count();
+		slub_free(p);
+		expect_quiet("free of a large block", before);
+		snprintf(what, sizeof(what), "double free of %zu bytes", n);
+		before = slub_error_count();
+		slub_free(p);
+		text = expect_report(what, before, "Object already free", NULL);
+		CHECK(text_has_addr(text, p), "%s: report does not name %p:\n%s", what, (void *)p,
+		      text);
+		CHECK(slub_try_free(p) == 1, "%s: slub_try_free says not ours", what);
+		capture_take(&cap);
+	}
+	CHECK_EQ(slub_validate_all(), 0);
+}
+
+/*
+ * A write after free over a free object's free pointer (no P or Z, so the
+ * pointer sits inside the object): the fast path that hands the object out
+ * finds the next pointer outside the slab and reports, and so does a flush
+ * that walks the cpu freelist; neither follows the bad pointer.
+ */
+static void test_freepointer_corrupt(void)
+{
+	struct slub_cache *s = slub_cache_create("fp-corrupt", 64, 0, 0, NULL);
+	unsigned long before;
+	const char *text;
+	char *a, *b, *x, *y;
+
+	if (!CHECK(s != NULL, "cache_create: errno %d", errno))
+		return;
+	a = slub_cache_alloc(s);
+	b = slub_cache_alloc(s);
+	slub_cache_free(s, b);
+	slub_cache_free(s, a); /* cpu freelist: a -> b -> ... */
+	memset(a + 24, 0x41, 24); /* over the free pointer at 32 */
+	before = slub_error_count();
+	x = slub_cache_alloc(s);
+	text = expect_report("free pointer corrupt (alloc)", before, "Freepointer corrupt",
+			     "fp-corrupt");
+	CHECK(text_has_addr(text, a), "report does not name %p:\n%s", (void *)a, text);
+	CHECK(strstr(text, "Slab 0x") != NULL, "report does not name the slab:\n%s", text);
+	CHECK(x == a, "alloc after the write gave %p, want %p", (void *)x, (void *)a);
+	y = slub_cache_alloc(s); /* the slow path, not 0x4141414141414141 */
+	CHECK(y != NULL && y != a, "alloc after the report gave %p", (void *)y);
+	expect_quiet("alloc after the report", slub_error_count());
+
+	/* deeper in the chain: found by the flush's walk */
+	a = slub_cache_alloc(s);
+	b = slub_cache_alloc(s);
+	slub_cache_free(s, b);
+	slub_cache_free(s, a); /* a -> b -> ... */
+	memset(b + 32, 0x42, 8);
+	before = slub_error_count();
+	slub_cache_shrink(s);
+	text = expect_report("free pointer corrupt (flush)", before, "Freepointer corrupt",
+			     "fp-corrupt");
+	CHECK(text_has_addr(text, b), "report does not name %p:\n%s", (void *)b, text);
+	capture_take(&cap);
+}
+
+/*
+ * Z on the kmalloc caches: the requested size is recorded, so a write one
+ * byte past it is caught whatever the class (the kernel's kmalloc red zone
+ * since 6.1); the word before every object is a red zone too; and large
+ * blocks, runs and mappings, have red zones on both sides.  Usable size is
+ * the size asked for.  Writes that stay inside the request are quiet.
+ */
+static void test_kmalloc_redzones(void)
+{
+	static const size_t sizes[] = { 13, 24, 40, 100, 200, 1000, 3000, 8000,
+					9000, 100000, 3u << 20 };
+	unsigned long before;
+	const char *text;
+	char what[80];
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		size_t n = sizes[i];
+		char *p = slub_malloc(n);
+
+		if (!CHECK(p != NULL, "malloc(%zu): errno %d", n, errno))
+			continue;
+		CHECK(slub_usable_size(p) == n, "usable size of malloc(%zu) is %zu", n,
+		      slub_usable_size(p));
+		memset(p, 0x33, n); /* all of it: quiet */
+		before = slub_error_count();
+		slub_free(p);
+		snprintf(what, sizeof(what), "malloc(%zu) written in full", n);
+		expect_quiet(what, before);
+
+		p = slub_malloc(n);
+		p[n] = 1;
+		before = slub_error_count();
+		slub_free(p);
+		snprintf(what, sizeof(what), "malloc(%zu), p[%zu] = 1", n, n);
+		text = expect_report(what, before, "Redzone overwritten", NULL);
+		CHECK(text_has_addr(text, p), "%s: report does not name %p:\n%s", what, (void *)p,
+		      text);
+		if (n <= 8192)
+			CHECK(strstr(text, "kmalloc-") != NULL, "%s: no cache named:\n%s", what, text);
+
+		p = slub_malloc(n);
+		p[-1] = 1;
+		before = slub_error_count();
+		slub_free(p);
+		snprintf(what, sizeof(what), "malloc(%zu), p[-1] = 1", n);
+		text = expect_report(what, before, "Redzone overwritten", "left");
+		CHECK(text_has_addr(text, p), "%s: report does not name %p:\n%s", what, (void *)p,
+		      text);
+	}
+	/* realloc within the object moves the red zone with the size */
+	char *p = slub_malloc(50), *q;
+	q = slub_realloc(p, 60);
+	CHECK(q == p, "realloc(50 -> 60) moved");
+	memset(q, 1, 60);
+	q = slub_realloc(q, 40);
+	q[40] = 1;
+	before = slub_error_count();
+	slub_free(q);
+	expect_report("realloc to 40, q[40] = 1", before, "Redzone overwritten", "requested 40");
+	/* a large block grown in place keeps its red zones at its new end */
+	p = slub_malloc(20000);
+	q = slub_realloc(p, 30000);
+	CHECK(q != NULL, "realloc(20000 -> 30000)");
+	memset(q, 2, 30000);
+	before = slub_error_count();
+	q = slub_realloc(q, 3u << 20);
+	memset(q, 2, 3u << 20);
+	q = slub_realloc(q, 5u << 20);
+	expect_quiet("large reallocs written in full", before);
+	q[5u << 20] = 1;
+	before = slub_error_count();
+	slub_free(q);
+	expect_report("5 MiB after reallocs, q[n] = 1", before, "Redzone overwritten", "right");
+	/* validate checks the left red zone of free objects too */
+	char *keep = slub_malloc(48);
+	p = slub_malloc(48);
+	slub_free(p);
+	p[-1] = 0x44;
+	before = slub_error_count();
+	CHECK(slub_validate_all() >= 1, "validate missed a free object's left red zone");
+	text = capture_take(&cap);
+	CHECK(strstr(text, "left red zone") != NULL, "validate's report:\n%s", text);
+	p[-1] = (char)0xbb; /* RED_INACTIVE again */
+	slub_free(keep);
+	CHECK_EQ(slub_validate_all(), 0);
+	expect_quiet("validate_all", slub_error_count());
+}
+
 static void test_abort_child(void)
 {
 	pid_t pid;
@@ -349,7 +523,13 @@ int main(void)
 	test_interior();
 	test_redzone();
 	test_poison();
-	test_kmalloc_debug();
+	if (strchr(getenv("SLUBTRACE_DEBUG"), 'Z')) {
+		test_kmalloc_debug();
+		test_kmalloc_redzones();
+	}
+	test_large_misuse();
+	if (!strpbrk(getenv("SLUBTRACE_DEBUG"), "PpZz"))
+		test_freepointer_corrupt();
 	test_abort_child();
 	return test_summary("test_misuse");
 }

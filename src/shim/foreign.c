@@ -41,8 +41,9 @@ void shim_foreign_init(void)
 	const char *dbg = getenv("SLUBTRACE_DEBUG");
 	const char *rep = getenv("SLUBTRACE_REPORT_FOREIGN");
 
+	/* a value that is not a yes or a no stops the process (env.c) */
 	if (rep && *rep)
-		shim_foreign_verbose = strcmp(rep, "0") != 0;
+		shim_foreign_verbose = slub_env_bool("SLUBTRACE_REPORT_FOREIGN", false);
 	else if (dbg)
 		shim_foreign_verbose = !*dbg || strchr(dbg, 'F') || strchr(dbg, 'f');
 }

@@ -72,9 +72,20 @@
  *   1   set up and outside the allocator: the fast case
  *   >1  inside the allocator, initialising, forking (+2 for the fork
  *       window) or past its exit flush (+4, never dropped)
+ * Bits 16 and up count the arena allocations the thread made while inside
+ * the allocator; leaving it (the store of SHIM_IDLE) clears them for free.
+ * A thread that longjmp()s out of a signal handler which interrupted
+ * malloc never leaves: from then on its count only grows, and past
+ * SHIM_NESTED_NOTE a note says why its allocations come from the arena.
  */
 static __thread unsigned shim_depth __attribute__((tls_model("initial-exec")));
 #define SHIM_IDLE 1u
+#define SHIM_NESTED_SHIFT 16
+#define SHIM_STATE_MASK ((1u << SHIM_NESTED_SHIFT) - 1)
+#define SHIM_EXITED 4u
+/* Real nesting (a tracepoint, dlsym, unwinding) makes a few allocations
+ * per entry point; thousands without leaving mean the thread is stuck. */
+#define SHIM_NESTED_NOTE 4096u
 
 enum shim_state { SHIM_UNINIT, SHIM_INITIALISING, SHIM_READY };
 static atomic_int shim_state;
@@ -197,6 +208,47 @@ static enum slub_owner_kind shim_owner(const void *p)
 	return info.kind;
 }
 
+/* One line on stderr, once per process: nothing here allocates. */
+static void shim_note_once(atomic_bool *done, const char *msg)
+{
+	int saved = errno;
+	ssize_t w;
+
+	if (!atomic_exchange_explicit(done, true, memory_order_relaxed))
+		w = write(STDERR_FILENO, msg, strlen(msg));
+	(void)w;
+	errno = saved;
+}
+
+static atomic_bool shim_noted_stuck, shim_noted_exhausted;
+
+/*
+ * An allocation the core must not see (see the re-entrancy rule): from the
+ * arena, counted against the thread while it is inside the allocator.
+ */
+static __attribute__((noinline)) void *shim_nested_alloc(size_t size, size_t align)
+{
+	unsigned d = shim_depth, state = d & SHIM_STATE_MASK;
+	void *p;
+
+	if (state > SHIM_IDLE && !(state & SHIM_EXITED) &&
+	    (d >> SHIM_NESTED_SHIFT) < SHIM_NESTED_NOTE) {
+		shim_depth = d + (1u << SHIM_NESTED_SHIFT);
+		if ((d >> SHIM_NESTED_SHIFT) + 1 == SHIM_NESTED_NOTE)
+			shim_note_once(&shim_noted_stuck,
+				       "slubtrace: note: a thread made 4096 allocations without "
+				       "leaving the allocator (a longjmp out of a signal handler "
+				       "that interrupted malloc?): they come from the fallback "
+				       "arena (64 MiB, never traced) from now on\n");
+	}
+	p = shim_fb_alloc(size, align);
+	if (!p)
+		shim_note_once(&shim_noted_exhausted,
+			       "slubtrace: note: the fallback arena (64 MiB) is exhausted: "
+			       "allocations made inside the allocator fail with ENOMEM\n");
+	return p;
+}
+
 /* ---- the operations, once ---- */
 
 static void *shim_malloc(size_t size)
@@ -204,8 +256,9 @@ static void *shim_malloc(size_t size)
 	void *p;
 
 	if (!shim_enter())
-		return shim_fb_alloc(size, 0);
-	p = slub_malloc(size ? size : 1);
+		return shim_nested_alloc(size, 0);
+	/* malloc(0): slub_malloc(0) is a kmalloc-8 object, unique as glibc's */
+	p = slub_malloc(size);
 	shim_leave();
 	return p;
 }
@@ -250,7 +303,7 @@ static void *shim_calloc(size_t nmemb, size_t size)
 		return NULL;
 	}
 	if (!shim_enter()) {
-		p = shim_fb_alloc(total, 0);
+		p = shim_nested_alloc(total, 0);
 		if (p)
 			memset(p, 0, total);
 		return p;
@@ -335,7 +388,7 @@ static void *shim_memalign(size_t align, size_t size)
 	if (align & (align - 1))
 		align = (size_t)1 << (64 - __builtin_clzl(align));
 	if (!shim_enter())
-		return shim_fb_alloc(size, align);
+		return shim_nested_alloc(size, align);
 	/* slub_aligned_alloc(16, n) is slub_malloc(n), which gives kmalloc-8
 	 * (8-aligned) for n <= 8: ask for at least `align` bytes */
 	p = slub_aligned_alloc(align, size < align ? align : size);

@@ -42,6 +42,7 @@ size_t shim_fb_usable(const void *p);
 
 /* ---- foreign pointers (foreign.c) ---- */
 /* Reads SLUBTRACE_DEBUG / SLUBTRACE_REPORT_FOREIGN; no allocation. */
+__attribute__((visibility("hidden"))) bool slub_env_bool(const char *var, bool dflt);
 void shim_foreign_init(void);
 /* `what` is the function that received p ("free", "realloc"...).  Writes one
  * line to stderr the first time p is seen, if reporting is on. */

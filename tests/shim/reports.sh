@@ -9,6 +9,10 @@
 #   reports.sh stats LIBSLUB_MALLOC SHIM_SEMANTICS
 #       SLUBTRACE_STATS=1 prints the slabinfo report of the kmalloc caches
 #       at exit of a real program, whose output is unchanged
+#   reports.sh env LIBSLUB_MALLOC SHIM_SEMANTICS
+#       an unknown word in a SLUBTRACE_* variable stops the program at its
+#       first allocation: exit status 2 and one line naming the variable,
+#       the word and the accepted values; valid words run as usual
 set -u
 
 mode=$1
@@ -93,8 +97,49 @@ stats)
 	no_bug sem
 	grep -A3 '^Slabcache: kmalloc-64 ' "$tmp/stats.err" | sed 's/^/  /'
 	;;
+env)
+	# VAR=VALUE|word the line must quote|an accepted value it must list
+	cases=(
+		"SLUBTRACE_DEBUG=FZX|'X'|P U"
+		"SLUBTRACE_DEBUG=F,kmalloc-64|',kmalloc-64'|F Z"
+		"SLUBTRACE_VARIANT=keep-oldpag|'keep-oldpag'|keep-oldpage"
+		"SLUBTRACE_VARIANT=race-window|'race-window'|free-keep-lock"
+		"SLUBTRACE_INJECT=lost_update|'lost_update'|lost-update"
+		"SLUBTRACE_STACKS=error,cmpxchg_failed|'cmpxchg_failed'|cmpxchg_fail"
+		"SLUBTRACE_STACK_DEPTH=deep|'deep'|a number"
+		"SLUBTRACE_NODES=two|'two'|from 1 to 8"
+		"SLUBTRACE_STATS=please|'please'|yes"
+		"SLUBTRACE_FULL_LISTS=2|'2'|yes"
+		"SLUBTRACE_ON_ERROR=stop|'stop'|abort"
+		"SLUBTRACE_REPORT_FOREIGN=maybe|'maybe'|yes"
+	)
+	i=0
+	for c in "${cases[@]}"; do
+		IFS='|' read -r assign word accepted <<<"$c"
+		var=${assign%%=*}
+		i=$((i + 1))
+		env "$assign" LD_PRELOAD="$shim" timeout 60 "$sem" shim \
+			>"$tmp/e$i.out" 2>"$tmp/e$i.err"
+		rc=$?
+		[ $rc = 2 ] || bad "$assign: exit status $rc, want 2"
+		n=$(wc -l <"$tmp/e$i.err")
+		[ "$n" = 1 ] || bad "$assign: $n lines on stderr, want 1"
+		line=$(head -n1 "$tmp/e$i.err")
+		case $line in
+		"slubtrace: $var: "*"$word"*"accepted: "*"$accepted"*) ;;
+		*) bad "$assign: unexpected line: $line" ;;
+		esac
+		[ -s "$tmp/e$i.out" ] && bad "$assign: the program ran"
+		echo "  $line"
+	done
+	run good LD_PRELOAD="$shim" SLUBTRACE_DEBUG=fz-U SLUBTRACE_VARIANT=keep-oldpage,free-keep-lock \
+		SLUBTRACE_INJECT= SLUBTRACE_STACKS=slub:error,all SLUBTRACE_STACK_DEPTH=8 \
+		SLUBTRACE_NODES=2 SLUBTRACE_STATS=0 SLUBTRACE_FULL_LISTS=yes \
+		SLUBTRACE_ON_ERROR=continue SLUBTRACE_REPORT_FOREIGN=off -- "$sem" shim
+	no_bug good
+	;;
 *)
-	echo "usage: $0 foreign|stats LIBSLUB_MALLOC SHIM_SEMANTICS"
+	echo "usage: $0 foreign|stats|env LIBSLUB_MALLOC SHIM_SEMANTICS"
 	exit 2
 	;;
 esac
