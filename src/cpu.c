@@ -171,10 +171,11 @@ static void emit_cpu(unsigned type, struct slub_cache *s, struct slub_cpu *c, st
 	struct slab_word w = slab_word_read(slab);
 
 	ev_init(&ev, type, s, c, slab);
+	ev.slot = c->id;
 	ev.reason = (uint32_t)reason;
 	ev.list = (uint32_t)dest;
 	ev.count = count;
-	ev_word(&ev.old, &w, slab_owner_snapshot(slab, &w));
+	ev_word(&ev.old, &w, word_owner_unknown(&w));
 	ev.new = ev.old;
 	slub_emit(&ev);
 }
@@ -220,7 +221,7 @@ static void *get_freelist(struct slub_cache *s, struct slab *slab, struct slub_c
 		emit_word(SLUB_EV_TAKE_FREELIST, s, c, slab, &old, &new, SLUB_SITE_GET_FREELIST,
 			  n != NULL, c->id, c->id, SLUB_DEST_NONE);
 	} else {
-		WRITE_ONCE(slab->owner, -1);
+		slab_owner_clear(slab, c->id);
 		emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new, SLUB_SITE_GET_FREELIST,
 			  n != NULL, c->id, -1, SLUB_DEST_FULL);
 		if (n) {
@@ -313,7 +314,7 @@ void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, st
 		if (locked)
 			list_unlock(s, n, c);
 	}
-	WRITE_ONCE(slab->owner, -1);
+	slab_owner_clear(slab, owner);
 	emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new, SLUB_SITE_UNFREEZING_SLAB, locked, owner,
 		  -1, mode);
 	if (slub_wants(SLUB_EV_DEACTIVATE))
@@ -535,9 +536,8 @@ static void emit_thread_flush(struct slub_thread *t, unsigned count)
 {
 	if (slub_wants(SLUB_EV_THREAD_FLUSH)) {
 		struct slub_event ev;
-		memset(&ev, 0, sizeof(ev));
-		ev.type = SLUB_EV_THREAD_FLUSH;
-		ev.cpu = t->id;
+		ev_init(&ev, SLUB_EV_THREAD_FLUSH, NULL, NULL, NULL);
+		ev.slot = t->id;
 		ev.node = t->node;
 		ev.count = count;
 		slub_emit(&ev);

@@ -106,7 +106,9 @@ static void emit_list(unsigned type, struct slub_cache *s, struct slub_node *n,
 	ev.lock_id = lock_id(s, n);
 	ev.lock_seq = n->lock_seq;
 	ev.locked = n->holder == (slub_self ? slub_self->tid : 0);
-	ev_word(&ev.old, &w, slab_owner_snapshot(slab, &w));
+	/* Under list_lock a listed slab's frozen state is stable, and the
+	 * owner of one frozen here has already published its id. */
+	ev_word(&ev.old, &w, w.c.frozen ? READ_ONCE(slab->owner) : SLUB_NO_OWNER);
 	ev.new = ev.old;
 	ev.count = (uint32_t)n->nr_partial;
 	slub_emit(&ev);
@@ -242,7 +244,7 @@ static void *acquire_slab(struct slub_cache *s, struct slub_node *n, struct slab
 	new.c.frozen = 1;
 	if (!slab_update(s, slab, &old, &new, SLUB_SITE_ACQUIRE_SLAB, 1, c, &attempt))
 		return NULL;
-	WRITE_ONCE(slab->owner, c->id);
+	slab_owner_set(slab, c->id);
 	if (slub_wants(SLUB_EV_FREEZE))
 		emit_word(SLUB_EV_FREEZE, s, c, slab, &old, &new, SLUB_SITE_ACQUIRE_SLAB, 1, -1,
 			  c->id, SLUB_DEST_NONE);
@@ -324,7 +326,6 @@ void unfreeze_partials(struct slub_cache *s, struct slub_cpu *c, struct slab *ch
 	while ((slab = chain)) {
 		struct slab_word old, new;
 		unsigned attempt = 0;
-		int owner = READ_ONCE(slab->owner);
 
 		chain = READ_ONCE(slab->next);
 		n2 = get_node(s, slab->node);
@@ -341,16 +342,16 @@ void unfreeze_partials(struct slub_cache *s, struct slub_cpu *c, struct slab *ch
 			new.c.frozen = 0;
 		} while (!slab_update(s, slab, &old, &new, SLUB_SITE_UNFREEZE_PARTIALS, 1, actor,
 				      &attempt));
-		WRITE_ONCE(slab->owner, -1);
+		slab_owner_clear(slab, c->id);
 		WRITE_ONCE(slab->next, NULL);
 		if (unlikely(!new.c.inuse && n->nr_partial >= s->min_partial)) {
-			emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new,
-				  SLUB_SITE_UNFREEZE_PARTIALS, 1, owner, -1, SLUB_DEST_DISCARD);
+			emit_word(SLUB_EV_UNFREEZE, s, actor, slab, &old, &new,
+				  SLUB_SITE_UNFREEZE_PARTIALS, 1, c->id, -1, SLUB_DEST_DISCARD);
 			slab->next = discard_list;
 			discard_list = slab;
 		} else {
-			emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new,
-				  SLUB_SITE_UNFREEZE_PARTIALS, 1, owner, -1, SLUB_DEST_TAIL);
+			emit_word(SLUB_EV_UNFREEZE, s, actor, slab, &old, &new,
+				  SLUB_SITE_UNFREEZE_PARTIALS, 1, c->id, -1, SLUB_DEST_TAIL);
 			add_partial(s, n, slab, SLUB_DEST_TAIL, actor);
 			stat(actor, SLUB_FREE_ADD_PARTIAL);
 		}
@@ -380,7 +381,6 @@ static void unfreeze_partials_3_5(struct slub_cache *s, struct slub_cpu *c,
 	while ((slab = chain)) {
 		struct slab_word old, new;
 		unsigned attempt = 0;
-		int owner = READ_ONCE(slab->owner);
 		enum { M_NONE, M_PARTIAL, M_FREE } l = M_NONE, m = M_NONE;
 
 		chain = READ_ONCE(slab->next);
@@ -414,9 +414,9 @@ static void unfreeze_partials_3_5(struct slub_cache *s, struct slub_cpu *c,
 			}
 		} while (!slab_update(s, slab, &old, &new, SLUB_SITE_UNFREEZE_PARTIALS, n != NULL,
 				      actor, &attempt));
-		WRITE_ONCE(slab->owner, -1);
-		emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new, SLUB_SITE_UNFREEZE_PARTIALS,
-			  n != NULL, owner, -1, m == M_FREE ? SLUB_DEST_DISCARD : SLUB_DEST_TAIL);
+		slab_owner_clear(slab, c->id);
+		emit_word(SLUB_EV_UNFREEZE, s, actor, slab, &old, &new, SLUB_SITE_UNFREEZE_PARTIALS,
+			  n != NULL, c->id, -1, m == M_FREE ? SLUB_DEST_DISCARD : SLUB_DEST_TAIL);
 		if (m == M_FREE) {
 			slab->next = discard_list;
 			discard_list = slab;
@@ -454,6 +454,7 @@ void emit_partial_drain(struct slub_cache *s, struct slub_cpu *c, struct slab *c
 		return;
 	struct slub_event ev;
 	ev_init(&ev, SLUB_EV_CPU_PARTIAL_DRAIN, s, c, chain);
+	ev.slot = c->id;
 	ev.count = READ_ONCE(chain->pages);
 	ev.pages = ev.count;
 	ev.reason = (uint32_t)reason;
@@ -512,7 +513,8 @@ void put_cpu_partial(struct slub_cache *s, struct slab *slab, int drain, struct 
 		struct slub_event ev;
 		struct slab_word w = slab_word_read(slab);
 		ev_init(&ev, SLUB_EV_CPU_PARTIAL_PUT, s, c, slab);
-		ev_word(&ev.old, &w, slab_owner_snapshot(slab, &w));
+		ev.slot = c->id;
+		ev_word(&ev.old, &w, word_owner_unknown(&w));
 		ev.new = ev.old;
 		ev.count = pobjects;
 		ev.pages = pages;

@@ -15,8 +15,10 @@
  *   d) event counts equal the CONFIG_SLUB_STATS-style counters;
  *   e) the workload really did remote frees, cpu partial drains and (with
  *      the widened race window) failed slab-word CAS;
- *   f) the historical variants keep a)-d); the injected faults are caught:
- *      an unlocked list operation by c), a lost update by a).
+ *   f) the historical variants keep a)-d), g); the injected faults are
+ *      caught: an unlocked list operation by c), a lost update by a);
+ *   g) the owner rule (testutil.h) holds on every slab's chain, and every
+ *      list operation carries a word of its slab's chain (exact, by seq).
  *
  *   test_events [-t threads] [-o ops per thread]
  */
@@ -159,7 +161,47 @@ static int our_cache(unsigned id, int *idx)
 	return 0;
 }
 
-/* a), b) */
+/* g) a list operation's word is the chain's word of that seq */
+static int cmp_rec_key(const void *key, const void *elt)
+{
+	const struct slub_event *ev = key;
+	const struct chain_rec *r = elt;
+
+	if (ev->slab != r->slab)
+		return ev->slab < r->slab ? -1 : 1;
+	return ev->new.seq < r->new.seq ? -1 : ev->new.seq > r->new.seq;
+}
+
+static long list_words_bad;
+
+static void check_list_words(const char *phase, unsigned long n, const struct chain_rec *r,
+			     size_t m, int show)
+{
+	int shown = 0;
+
+	list_words_bad = 0;
+	for (unsigned long i = 0; i < n; i++) {
+		const struct slub_event *ev = &evbuf[i];
+		const struct chain_rec *w;
+
+		if ((ev->type != SLUB_EV_ADD_PARTIAL && ev->type != SLUB_EV_REMOVE_PARTIAL &&
+		     ev->type != SLUB_EV_ADD_FULL && ev->type != SLUB_EV_REMOVE_FULL) ||
+		    !our_cache(ev->cache_id, NULL))
+			continue;
+		w = bsearch(ev, r, m, sizeof(*r), cmp_rec_key);
+		if (w && chain_word_eq(&w->new, &ev->new) &&
+		    (ev->new.frozen ? ev->new.owner >= 0 : ev->new.owner == -1))
+			continue;
+		list_words_bad++;
+		if (shown++ < show)
+			fprintf(stderr, "  %s: %s on slab %#llx carries seq %u frozen %u owner %d: %s\n",
+				phase, slub_event_name(ev->type), (unsigned long long)ev->slab,
+				ev->new.seq, ev->new.frozen, ev->new.owner,
+				w ? "not the chain's word of that seq" : "no such word in the chain");
+	}
+}
+
+/* a), b), g) */
 static struct chain_result check_chains(const char *phase, unsigned long n, int show)
 {
 	struct chain_rec *r = calloc(n ? n : 1, sizeof(*r));
@@ -172,6 +214,7 @@ static struct chain_result check_chains(const char *phase, unsigned long n, int 
 		if (chain_is_word_event(evbuf[i].type) && our_cache(evbuf[i].cache_id, NULL))
 			chain_rec_from(&r[m++], &evbuf[i]);
 	res = chain_check(r, m, phase, show);
+	check_list_words(phase, n, r, m, show);
 	free(r);
 	return res;
 }
@@ -416,18 +459,18 @@ static long check_cpu_slabs(const char *phase, unsigned long n, int show)
 		int c;
 
 		if ((ev->type != SLUB_EV_CPU_SLAB_LOAD && ev->type != SLUB_EV_DEACTIVATE) ||
-		    !our_cache(ev->cache_id, &c) || ev->cpu < 0 || ev->cpu >= MAX_CPU_IDS)
+		    !our_cache(ev->cache_id, &c) || ev->slot < 0 || ev->slot >= MAX_CPU_IDS)
 			continue;
-		uint64_t *a = &active[c][ev->cpu];
+		uint64_t *a = &active[c][ev->slot];
 		if (ev->type == SLUB_EV_CPU_SLAB_LOAD) {
 			if (*a && bad++ < show)
-				fprintf(stderr, "%s: cpu %d loads slab %#llx over active %#llx\n", phase,
-					ev->cpu, (unsigned long long)ev->slab, (unsigned long long)*a);
+				fprintf(stderr, "%s: slot %d loads slab %#llx over active %#llx\n", phase,
+					ev->slot, (unsigned long long)ev->slab, (unsigned long long)*a);
 			*a = ev->slab;
 		} else {
 			if (*a != ev->slab && bad++ < show)
-				fprintf(stderr, "%s: cpu %d deactivates %#llx, active is %#llx\n", phase,
-					ev->cpu, (unsigned long long)ev->slab, (unsigned long long)*a);
+				fprintf(stderr, "%s: slot %d deactivates %#llx, active is %#llx\n", phase,
+					ev->slot, (unsigned long long)ev->slab, (unsigned long long)*a);
 			*a = 0;
 		}
 	}
@@ -600,6 +643,10 @@ static struct phase_result run_phase(const struct phase *ph, unsigned checks)
 		      res.chain.frozen_bad);
 		CHECK(res.chain.discard_bad == 0, "%s: %ld bad discards", ph->name,
 		      res.chain.discard_bad);
+		CHECK(res.chain.owner_bad == 0, "%s: %ld events break the owner rule", ph->name,
+		      res.chain.owner_bad);
+		CHECK(list_words_bad == 0, "%s: %ld list operations without their chain's word",
+		      ph->name, list_words_bad);
 		CHECK(res.chain.slabs > 0, "%s: no slab recorded", ph->name);
 	}
 	if (checks & CHK_LOCKS) {
@@ -672,7 +719,9 @@ int main(int argc, char **argv)
 	}
 	/* The widened race window makes slab-word CAS failures certain. */
 	{
-		struct phase ph = { "ev-race", SLUB_INJ_RACE_WINDOW, t, vo, 2 };
+		/* Long enough that an unfreeze and a freeze by another slot
+		 * meet between the CAS and the owner clear (the owner rule). */
+		struct phase ph = { "ev-race", SLUB_INJ_RACE_WINDOW, t, 2 * o, 3 };
 
 		r = run_phase(&ph, CHK_ALL);
 		CHECK(r.total[SLUB_EV_CMPXCHG_FAIL] > 0, "no cmpxchg_fail with the race window open");
