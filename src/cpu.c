@@ -97,6 +97,7 @@ struct slub_thread *slub_thread_slow(void)
 	t->tid = slub_os_tid();
 	t->node = t->id % (slub_nodes > 0 ? slub_nodes : 1);
 	t->nr_held = 0;
+	t->flushed = 0;
 	for (int i = 0; i < SLUB_MAX_CACHES; i++) {
 		struct slub_cpu *c = t->cpu[i];
 		if (c)
@@ -558,7 +559,19 @@ void slub_flush_thread_caches(struct slub_thread *t)
 		flush_cpu_slab(c->cache, c);
 		slub_fold_stats(c->cache, c);
 	}
+	t->flushed = 1;
 	emit_thread_flush(t, flushed);
+}
+
+/* Does any slot of t hold a cpu slab or a partial chain? */
+static bool thread_holds_slabs(struct slub_thread *t)
+{
+	for (int i = 0; i < SLUB_MAX_CACHES; i++) {
+		struct slub_cpu *c = __atomic_load_n(&t->cpu[i], __ATOMIC_ACQUIRE);
+		if (c && c->cache && (c->slab || READ_ONCE(c->partial)))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -723,7 +736,17 @@ static void thread_exit(void *arg)
 	if (!t)
 		return;
 	flush_lock_take(t);
-	slub_flush_thread_caches(t);
+	if (t->flushed && !thread_holds_slabs(t)) {
+		/* Flushed already (the malloc shim's exit hook runs first):
+		 * only counters are left to fold, and no second thread_flush. */
+		for (int i = 0; i < SLUB_MAX_CACHES; i++) {
+			struct slub_cpu *c = __atomic_load_n(&t->cpu[i], __ATOMIC_ACQUIRE);
+			if (c && c->cache)
+				slub_fold_stats(c->cache, c);
+		}
+	} else {
+		slub_flush_thread_caches(t);
+	}
 	__atomic_store_n(&t->live, 0, __ATOMIC_RELEASE);
 	flush_lock_drop(t);
 	slub_self = NULL;

@@ -199,6 +199,7 @@ struct slub_thread {
 	uint32_t tid;
 	uint32_t live;                  /* 1 while the thread runs */
 	uint32_t flushing;
+	uint32_t flushed;               /* slots flushed since registration */
 	struct slub_thread *next_all;   /* registry, append-only */
 	struct slub_thread *next_free;
 	unsigned long discards;         /* slabs this thread discarded */

@@ -285,22 +285,42 @@ static void *get_partial_node(struct slub_cache *s, struct slub_node *n, struct 
 	return object;
 }
 
-/* get_partial(): the wanted node first (the cpu's own for node -1), then
- * the others, as get_any_partial() does on a NUMA machine. */
+/*
+ * get_any_partial() (Linux 6.1): for an allocation on no particular node,
+ * take from another node only now and then (remote_node_defrag_ratio, the
+ * kernel's default 1000 of 1024), and only from a node that keeps more
+ * than min_partial partial slabs: a remote node's last few partial slabs
+ * are left to its own cpus.
+ */
+#define REMOTE_NODE_DEFRAG_RATIO 1000
+
+static void *get_any_partial(struct slub_cache *s, int searchnode, struct slub_cpu *c,
+			     struct slab **ret)
+{
+	if (slub_now_ns() % 1024 > REMOTE_NODE_DEFRAG_RATIO)
+		return NULL;
+	for (int i = 1; i < slub_nodes; i++) {
+		struct slub_node *n = get_node(s, (searchnode + i) % slub_nodes);
+
+		if (READ_ONCE(n->nr_partial) <= s->min_partial)
+			continue;
+		void *object = get_partial_node(s, n, c, ret);
+		if (object)
+			return object;
+	}
+	return NULL;
+}
+
+/* get_partial() (Linux 6.1): the wanted node first (the cpu's own for
+ * node -1), then, for node -1 only, get_any_partial(). */
 void *get_partial(struct slub_cache *s, int node, struct slub_cpu *c, struct slab **ret)
 {
 	int searchnode = node < 0 ? c->node : node;
 	void *object = get_partial_node(s, get_node(s, searchnode), c, ret);
 
-	if (object || node >= 0)
+	if (object || node >= 0 || slub_nodes < 2)
 		return object;
-	for (int i = 1; i < slub_nodes; i++) {
-		int nid = (searchnode + i) % slub_nodes;
-		object = get_partial_node(s, get_node(s, nid), c, ret);
-		if (object)
-			return object;
-	}
-	return NULL;
+	return get_any_partial(s, searchnode, c, ret);
 }
 
 /*

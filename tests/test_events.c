@@ -22,12 +22,14 @@
  *
  *   test_events [-t threads] [-o ops per thread]
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <slub/slub.h>
 
@@ -680,6 +682,120 @@ static struct phase_result run_phase(const struct phase *ph, unsigned checks)
 	return res;
 }
 
+/* Item: one thread_flush per flush.  A thread that flushes its slots
+ * itself before exiting (as the malloc shim's exit hook does) is not
+ * flushed a second time by the allocator's own exit hook. */
+static uint32_t flusher_tid;
+
+static void *flush_then_exit(void *arg)
+{
+	struct slub_cache *s = arg;
+	void *p[100];
+
+	flusher_tid = (uint32_t)gettid();
+	for (int i = 0; i < 100; i++)
+		p[i] = slub_cache_alloc(s);
+	for (int i = 0; i < 100; i += 2)
+		slub_cache_free(s, p[i]);
+	slub_thread_flush();
+	return NULL;
+}
+
+static void check_one_thread_flush(void)
+{
+	struct slub_cache *s = slub_cache_create("ev-thread-flush", 64, 0, 0, NULL);
+	pthread_t th;
+	unsigned long flushes = 0, slots = 0;
+
+	if (!CHECK(s != NULL, "create: errno %d", errno))
+		return;
+	evlen = 0;
+	slub_set_observer(observe, NULL, 1ull << SLUB_EV_THREAD_FLUSH);
+	if (pthread_create(&th, NULL, flush_then_exit, s))
+		FATAL("pthread_create");
+	pthread_join(th, NULL);
+	slub_set_observer(NULL, NULL, 0);
+	for (unsigned long i = 0; i < evlen && i < EVCAP; i++)
+		if (evbuf[i].type == SLUB_EV_THREAD_FLUSH && evbuf[i].tid == flusher_tid) {
+			flushes++;
+			slots += evbuf[i].count;
+			CHECK(evbuf[i].slot == evbuf[i].cpu, "own flush: slot %d, cpu %d",
+			      evbuf[i].slot, evbuf[i].cpu);
+		}
+	CHECK(flushes == 1, "a thread that flushed and exited: %lu thread_flush events", flushes);
+	CHECK(slots == 1, "thread_flush counted %lu slots holding slabs, want 1", slots);
+	CHECK_EQ(slub_cache_destroy(s), 50);
+}
+
+/*
+ * get_any_partial(): an allocation on no particular node takes a partial
+ * slab from another node only when that node keeps more than min_partial
+ * of them.  Here the remote node keeps 3 (min_partial is at least 5): the
+ * allocation must make a new slab on its own node.
+ */
+static void check_remote_partial_guard(void)
+{
+	struct slub_cache *probe = slub_cache_create("ev-home-probe", 64, 0, 0, NULL);
+	struct slub_cache *s = slub_cache_create("ev-remote-guard", 256, 0,
+						 SLUB_F_NO_CPU_PARTIAL, NULL);
+	enum { K = 3, MAXOBJ = 4096 };
+	static void *objs[MAXOBJ];
+	int home = -1, remote, n = 0, objects = 0, took_remote = 0, new_home = 0;
+	void *p, *q;
+
+	if (!CHECK(probe && s, "create: errno %d", errno))
+		return;
+	/* This thread's node: that of the first slab it makes (another cache). */
+	evlen = 0;
+	slub_set_observer(observe, NULL, 1ull << SLUB_EV_SLAB_NEW);
+	p = slub_cache_alloc(probe);
+	slub_set_observer(NULL, NULL, 0);
+	for (unsigned long i = 0; i < evlen; i++)
+		if (evbuf[i].cache_id == slub_cache_id(probe))
+			home = evbuf[i].node;
+	slub_cache_free(probe, p);
+	if (!CHECK(home >= 0, "no slab_new for the probe cache"))
+		return;
+	remote = 1 - home;
+	evlen = 0;
+	slub_set_observer(observe, NULL, 1ull << SLUB_EV_SLAB_NEW);
+	q = slub_cache_alloc_node(s, remote);
+	slub_set_observer(NULL, NULL, 0);
+	for (unsigned long i = 0; i < evlen; i++)
+		if (evbuf[i].cache_id == slub_cache_id(s))
+			objects = (int)evbuf[i].count;
+	if (!CHECK(objects > 0 && K * objects <= MAXOBJ, "objects per slab %d", objects))
+		return;
+	/* K full slabs on the remote node, then one free each: K partial. */
+	objs[0] = q;
+	for (n = 1; n < K * objects; n++)
+		objs[n] = slub_cache_alloc_node(s, remote);
+	slub_thread_flush();
+	for (int k = 0; k < K; k++)
+		slub_cache_free(s, objs[k * objects]);
+
+	evlen = 0;
+	slub_set_observer(observe, NULL, (1ull << SLUB_EV_SLAB_NEW) | (1ull << SLUB_EV_REMOVE_PARTIAL));
+	p = slub_cache_alloc(s);
+	slub_set_observer(NULL, NULL, 0);
+	for (unsigned long i = 0; i < evlen; i++) {
+		if (evbuf[i].cache_id != slub_cache_id(s))
+			continue;
+		took_remote += evbuf[i].type == SLUB_EV_REMOVE_PARTIAL && evbuf[i].node == remote;
+		new_home += evbuf[i].type == SLUB_EV_SLAB_NEW && evbuf[i].node == home;
+	}
+	CHECK(took_remote == 0 && new_home == 1,
+	      "remote node with %d partial slabs (min_partial >= 5): %d taken from it, %d new "
+	      "slabs at home", K, took_remote, new_home);
+	slub_cache_free(s, p);
+	for (int k = 0; k < n; k++)
+		if (k % objects)
+			slub_cache_free(s, objs[k]);
+	slub_thread_flush();
+	CHECK_EQ(slub_cache_destroy(s), 0);
+	CHECK_EQ(slub_cache_destroy(probe), 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct test_opt opts[] = {
@@ -783,6 +899,8 @@ int main(int argc, char **argv)
 		      "the injected lost update went unnoticed (%ld slab-word events checked)",
 		      r.chain.events);
 	}
+	check_one_thread_flush();
+	check_remote_partial_guard();
 	free(evbuf);
 	return test_summary("test_events");
 }
