@@ -456,7 +456,7 @@ static void unfreeze_partials_3_5(struct slub_cache *s, struct slub_cpu *c,
 void cpu_cmpxchg_failed(struct slub_cache *s, struct slub_cpu *c, struct slab *slab,
 			enum slub_site site, unsigned attempt)
 {
-	stat(c, SLUB_CMPXCHG_DOUBLE_CPU_FAIL);
+	stat(c, SLUB_CPU_PARTIAL_CMPXCHG_FAIL);
 	if (slub_wants(SLUB_EV_CPU_CMPXCHG_FAIL)) {
 		struct slub_event ev;
 		ev_init(&ev, SLUB_EV_CPU_CMPXCHG_FAIL, s, c, slab);

@@ -503,8 +503,10 @@ static long check_stats(const char *phase, const struct counts *cnt, const struc
 				 slub_site_name(s));
 			ID(what, k->fail_site[s], st[c].cmpxchg_fail_site[s]);
 		}
-		ID("cpu_cmpxchg_fail = CMPXCHG_DOUBLE_CPU_FAIL", k->type[SLUB_EV_CPU_CMPXCHG_FAIL],
-		   it[SLUB_CMPXCHG_DOUBLE_CPU_FAIL]);
+		ID("cpu_cmpxchg_fail = CPU_PARTIAL_CMPXCHG_FAIL", k->type[SLUB_EV_CPU_CMPXCHG_FAIL],
+		   it[SLUB_CPU_PARTIAL_CMPXCHG_FAIL]);
+		/* The kernel's item counts fast-path cmpxchg failures: none here. */
+		ID("no fast-path cmpxchg = CMPXCHG_DOUBLE_CPU_FAIL", 0, it[SLUB_CMPXCHG_DOUBLE_CPU_FAIL]);
 		ID("cpu_partial_drain over the limit = CPU_PARTIAL_DRAIN", k->drain_limit,
 		   it[SLUB_CPU_PARTIAL_DRAIN]);
 		ID("deactivate empty_freelist = DEACTIVATE_BYPASS", k->deact_bypass,
