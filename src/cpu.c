@@ -382,6 +382,7 @@ static void *____slab_alloc(struct slub_cache *s, int node, struct slub_cpu *c);
  * objects in use even when the page layer fails. */
 void *___slab_alloc(struct slub_cache *s, int node, struct slub_cpu *c)
 {
+	adopt_forked_slots();
 	void *object = ____slab_alloc(s, node, c);
 
 	if (likely(object))
@@ -771,12 +772,20 @@ void slub_threads_unlock_all(void)
 
 /*
  * In the child only the forking thread exists.  The slots of every other
- * thread still hold frozen cpu slabs and partial chains: adopt them by
- * flushing each as its cpu, then recycle the thread structures.
+ * thread still hold frozen cpu slabs and partial chains; they must be
+ * flushed (adopted), but not here: this runs inside fork(), before the
+ * tracer has learnt that it is in a new process, so every event would be
+ * recorded as the parent's.  The handler only marks those threads; the
+ * first slow path of the child after fork() returned adopts them.  Threads
+ * that had already exited are free for reuse at once.  The orphan slot
+ * stays the orphan slot, shared by the child's exited threads.
  */
+uint32_t slub_adopt_pending;
+
 void slub_threads_reinit_child(void)
 {
 	struct slub_thread *self = slub_self;
+	bool pending = false;
 
 	threads_lock = 0;
 	if (self) {
@@ -787,14 +796,49 @@ void slub_threads_reinit_child(void)
 	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all)
 		t->flush_lock = 0;
 	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all) {
-		if (t == self)
+		if (t == self || t->orphan)
 			continue;
-		if (__atomic_load_n(&t->live, __ATOMIC_ACQUIRE))
-			slub_flush_thread_caches(t);
-		if (t->orphan)
-			continue; /* stays the orphan slot, now empty */
-		t->live = 0;
+		if (__atomic_load_n(&t->live, __ATOMIC_ACQUIRE) || t->adopt) {
+			t->live = 0;
+			t->adopt = 1;
+			pending = true;
+			continue;
+		}
 		t->next_free = threads_free;
 		threads_free = t;
+	}
+	slub_adopt_pending = pending;
+}
+
+/*
+ * Adoption, run by the first thread of the child to take a slow path: every
+ * marked thread's slots are flushed as the kernel flushes a dead cpu's, the
+ * events name this thread as the actor (cpu) and the dead slot (slot), and
+ * the thread structure becomes reusable.  Holds no lock on entry.
+ */
+void slub_adopt_forked_slots(void)
+{
+	/* An exited thread borrowing the orphan slot holds its flush_lock:
+	 * leave the adoption to a thread of the child with a slot of its own. */
+	if (!slub_self || slub_self->orphan)
+		return;
+	if (!__atomic_exchange_n(&slub_adopt_pending, 0, __ATOMIC_ACQ_REL))
+		return;
+	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all) {
+		if (!READ_ONCE(t->adopt) || t == slub_self)
+			continue;
+		flush_lock_take(t);
+		bool mine = t->adopt;
+		if (mine) {
+			slub_flush_thread_caches(t);
+			t->adopt = 0;
+		}
+		flush_lock_drop(t);
+		if (!mine)
+			continue;
+		threads_lock_take();
+		t->next_free = threads_free;
+		threads_free = t;
+		threads_lock_drop();
 	}
 }

@@ -30,6 +30,7 @@ void __slab_free(struct slub_cache *s, struct slab *slab, void *head, void *tail
 	 * around their system calls. */
 	if (kmem_cache_debug(s) && !free_debug_processing(s, slab, head, c))
 		return;
+	adopt_forked_slots();
 	__slab_free_locked_paths(s, slab, head, tail, cnt, c);
 }
 

@@ -585,7 +585,72 @@ def test_fork(env):
     vpids = distinct(events, "vpid")
     log("  %d slub events from %d processes" % (len(events), len(vpids)))
     check(len(vpids) >= 2, "no event from a forked child (pids %s)" % sorted(vpids), errors)
+    check_attribution(events, errors)
     return errors
+
+
+def word_seq(e):
+    """The seq of the word an event produced (format 1: new_seq; format 2:
+    the upper half of counters)."""
+    if "new_seq" in e:
+        return e["new_seq"]
+    return e["counters"] >> 32
+
+
+def check_attribution(events, errors):
+    """Every event belongs to the process that made it: within one process,
+    a slab's updates form one history (each seq produced once, each update
+    continuing the previous one) and each list_lock acquisition number is
+    taken once.  A child that recorded its adoption of the parent's slots
+    under the parent's identity shows the same seq twice in the parent."""
+    seen = {}
+    dup_words = dup_locks = 0
+    for e in events:
+        n = e["_name"]
+        if n in WORD_UPDATES or n == "slab_new":
+            key = ("w", e["vpid"], e["slab"], word_seq(e))
+        elif n == "lock_acquire":
+            key = ("l", e["vpid"], e["lock_id"], e["lock_seq"])
+        else:
+            continue
+        if key in seen:
+            if key[0] == "w":
+                dup_words += 1
+            else:
+                dup_locks += 1
+            if dup_words + dup_locks <= 5:
+                a = seen[key]
+                errors.append("pid %d: %s seq %d made twice: %s by tid %s, %s by tid %s"
+                              % (e["vpid"], ("slab %#x" % key[2]) if key[0] == "w"
+                                 else ("lock %d" % key[2]), key[3], a["_name"],
+                                 a.get("vtid"), n, e.get("vtid")))
+        else:
+            seen[key] = e
+    by_proc = {}
+    for e in events:
+        by_proc.setdefault(e["vpid"], []).append(e)
+    breaks = 0
+    for vpid, evs in by_proc.items():
+        errs = []
+        if "old_seq" in (evs[0] if evs else {}):
+            for slab in {e["slab"] for e in evs if e["_name"] in WORD_UPDATES}:
+                ups = sorted((e for e in evs if e["_name"] in WORD_UPDATES and e["slab"] == slab),
+                             key=lambda e: e["new_seq"])
+                for a, b in zip(ups, ups[1:]):
+                    if b["old_seq"] == a["new_seq"] and \
+                       (b["old_freelist"], b["old_inuse"], b["old_frozen"]) != \
+                       (a["new_freelist"], a["new_inuse"], a["new_frozen"]):
+                        breaks += 1
+                        if breaks <= 5:
+                            errs.append("pid %d: slab %#x: %s seq %d does not continue %s "
+                                        "seq %d" % (vpid, slab, b["_name"], b["new_seq"],
+                                                    a["_name"], a["new_seq"]))
+        errors.extend(errs)
+    log("  attribution: %d slab-word seqs made twice in one process, %d lock acquisitions "
+        "taken twice, %d chain breaks" % (dup_words, dup_locks, breaks))
+    check(dup_words == 0 and dup_locks == 0 and breaks == 0,
+          "events of one process recorded under another (%d words, %d lock acquisitions, "
+          "%d breaks)" % (dup_words, dup_locks, breaks), errors)
 
 
 def perf_cycles_available():
