@@ -379,6 +379,50 @@ def check_chains(events, errors):
     check(updates > 0, "no slab-word update in the trace", errors)
 
 
+LIST_OPS = ("add_partial", "remove_partial", "add_full", "remove_full")
+
+
+def check_list_seqs(events, errors):
+    """Every list operation carries the seq of the slab word it saw, and
+    that word is one of the slab's chain: an add finds it unfrozen, with
+    free objects on the partial list and none on the full list, so
+    invariant 4 is checked by seq, not by timestamp."""
+    words = {}
+    for e in events:
+        if e["_name"] in WORD_UPDATES or e["_name"] == "slab_new":
+            if "new_seq" in e:
+                words[(e["vpid"], e["slab"], e["new_seq"])] = (e["new_frozen"],
+                                                              e["new_freelist"])
+            else:
+                c = e["counters"]
+                words[(e["vpid"], e["slab"], c >> 32)] = ((c >> 31) & 1, e["freelist"])
+    ops = [e for e in events if e["_name"] in LIST_OPS]
+    missing = bad = 0
+    for e in ops:
+        if "seq" not in e:
+            missing += 1
+            continue
+        w = words.get((e["vpid"], e["slab"], e["seq"]))
+        if w is None:
+            missing += 1
+            if missing <= 3:
+                errors.append("%s on slab %#x names seq %d, not in the slab's chain"
+                              % (e["_name"], e["slab"], e["seq"]))
+            continue
+        frozen, freelist = w
+        if e["_name"] == "add_partial" and (frozen or not freelist) or \
+           e["_name"] == "add_full" and (frozen or freelist):
+            bad += 1
+            if bad <= 3:
+                errors.append("%s on slab %#x at seq %d: word frozen %d freelist %#x"
+                              % (e["_name"], e["slab"], e["seq"], frozen, freelist))
+    log("  list operations: %d, %d without a chain seq, %d on a word that forbids them"
+        % (len(ops), missing, bad))
+    check(ops and missing == 0 and bad == 0,
+          "%d of %d list operations carry no seq of their slab's chain, %d break invariant 4"
+          % (missing, len(ops), bad), errors)
+
+
 def check_labels(events, names, errors):
     """Enumeration labels in the trace are the slub_*_name() strings."""
     fields = {"site": "site", "dest": "dest", "list": "dest"}
@@ -510,6 +554,7 @@ def test_stress(env):
 
     # 4. slab-word chains, labels, threads, stacks
     check_chains(events, errors)
+    check_list_seqs(events, errors)
     check_labels(events, c["names"], errors)
     vtids = {e["vtid"] for e in events}
     check(len(vtids) >= 4, "events from only %d threads" % len(vtids), errors)
@@ -748,28 +793,54 @@ def test_options(env):
     errors = []
     env.start_sessiond()
     try:
-        # --objects: one alloc and one free event per message at least
+        # --objects: one alloc and one free event per message at least;
+        # --full-lists: full slabs listed, add_full recorded
         d = os.path.join(env.work, "objects")
-        env.slubtrace(["-o", d, "--objects", "--nodes", "2", "--"] + [work] + wargs)
+        env.slubtrace(["-o", d, "--objects", "--full-lists", "--nodes", "2", "--"]
+                      + [work] + wargs)
         ev = Trace(d, env.env).slub()
         n = {k: sum(1 for e in ev if e["_name"] == k) for k in ("alloc", "free", "add_full")}
         log("  --objects: %d alloc, %d free events for %d messages" % (n["alloc"], n["free"], msgs))
         check(n["alloc"] >= msgs and n["free"] >= msgs,
               "--objects recorded %d alloc / %d free events for %d messages"
               % (n["alloc"], n["free"], msgs), errors)
-        check(n["add_full"] > 0, "full lists are the default, but no add_full event", errors)
+        check(n["add_full"] > 0, "--full-lists, but no add_full event", errors)
         nodes = {e["node"] for e in ev if "node" in e}
         check(len(nodes) >= 2, "--nodes 2 but events from nodes %s" % sorted(nodes), errors)
 
-        # default: no object events; --no-full-lists: no full-list events
-        d = os.path.join(env.work, "nofull")
-        env.slubtrace(["-o", d, "--no-full-lists", "--"] + [work] + wargs)
-        ev = Trace(d, env.env).slub()
-        check(not any(e["_name"] in ("alloc", "free") for e in ev),
-              "object events without --objects", errors)
-        check(not any(e["_name"] in ("add_full", "remove_full") for e in ev),
-              "full-list events with --no-full-lists", errors)
-        check(any(e["_name"] == "free_remote" for e in ev), "no transitions recorded", errors)
+        # default: no object events and, as in the kernel, no full lists
+        for name, opts in (("default", []), ("nofull", ["--no-full-lists"])):
+            d = os.path.join(env.work, name)
+            env.slubtrace(["-o", d] + opts + ["--"] + [work] + wargs)
+            ev = Trace(d, env.env).slub()
+            check(not any(e["_name"] in ("alloc", "free") for e in ev),
+                  "%s: object events without --objects" % name, errors)
+            check(not any(e["_name"] in ("add_full", "remove_full") for e in ev),
+                  "%s: full-list events without --full-lists" % name, errors)
+            check(any(e["_name"] == "free_remote" for e in ev),
+                  "%s: no transitions recorded" % name, errors)
+
+        # a run that discards: the total slubtrace prints is the sum of the
+        # per-stream counts modulo 2^64 (babeltrace2 2.0 reports some
+        # stream counts stepping back, as 2^64 - n)
+        d = os.path.join(env.work, "discard")
+        rc, out = env.slubtrace(["-o", d, "--buffer-size", "16K", "--", work, "-g", "2",
+                                 "-t", "2", "-m", "20000", "-r", "1"])
+        m = re.search(r"events: (?:(\d+) recorded, )?(\d+) discarded", out)
+        said = int(m.group(2)) if m else -1
+        t = Trace(d, env.env)
+        counts = [int(n) for n in re.findall(r'discarded (\d+) events', t.warnings, re.I)]
+        streams = len(set(re.findall(r'stream ID: (\d+)', t.warnings)))
+        total = sum(counts) % (1 << 64)
+        log("  --buffer-size 16K: slubtrace says %d discarded; babeltrace2: %d notices, "
+            "%d modulo 2^64 over %d streams, largest notice %d"
+            % (said, len(counts), total, streams, max(counts or [0])))
+        check(counts, "the 16K run discarded nothing: no test of the count", errors)
+        check(0 < said < (1 << 40),
+              "slubtrace record printed %d discarded events" % said, errors)
+        check(abs(said - total) <= max(streams, 1),
+              "slubtrace says %d discarded, the trace's notices add up to %d" % (said, total),
+              errors)
 
         # --snapshot: the flight recorder's contents are written at exit
         d = os.path.join(env.work, "snap")
