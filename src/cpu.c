@@ -189,7 +189,7 @@ static void load_cpu_slab(struct slub_cache *s, struct slub_cpu *c, struct slab 
 }
 
 /*
- * get_freelist(): the owner takes the slab's whole freelist (objects freed
+ * get_freelist() (Linux 6.1): the owner takes the slab's whole freelist (objects freed
  * remotely since it became the cpu slab).  An empty freelist unfreezes the
  * slab: it is full and leaves the cpu (on the full list when tracked, with
  * list_lock taken before the CAS so a racing free finds it listed).
@@ -234,11 +234,11 @@ static void *get_freelist(struct slub_cache *s, struct slab *slab, struct slub_c
 }
 
 /*
- * deactivate_slab(): the cpu gives up its slab.  The cpu freelist is
- * spliced onto the slab freelist and the slab unfrozen in one CAS
- * ("unfreezing slab"); the SLUB_VAR_PEROBJ_DEACTIVATE variant first drains
- * it one object per CAS ("drain percpu freelist") as kernels before the
- * 2012 series did.  The slab then goes to the node partial list (head, or
+ * deactivate_slab() (Linux 6.1): the cpu gives up its slab.  The cpu
+ * freelist is spliced onto the slab freelist and the slab unfrozen in one
+ * CAS ("unfreezing slab"), as since 5.12; the SLUB_VAR_PEROBJ_DEACTIVATE
+ * variant first drains it one object per CAS ("drain percpu freelist") as
+ * kernels 3.1 to 5.11 did.  The slab then goes to the node partial list (head, or
  * tail when remote frees refilled it), the full list, or is discarded.
  */
 void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, struct slub_cpu *c,
@@ -371,10 +371,11 @@ static struct slab *cpu_partial_pop(struct slub_cache *s, struct slub_cpu *c)
 }
 
 /*
- * ___slab_alloc(): the slow path.  Refill from the cpu slab's freelist,
- * else the next cpu partial slab, else a node partial slab, else a new
- * slab.  Debug caches hand out one object and deactivate the slab again,
- * so every allocation and free of theirs passes the checks.
+ * ___slab_alloc() (Linux 6.1): the slow path.  Refill from the cpu slab's
+ * freelist, else the next cpu partial slab, else a node partial slab, else
+ * a new slab.  Debug caches hand out one object and deactivate the slab
+ * again (6.1 and earlier; 6.2 serves them without a cpu slab), so every
+ * allocation and free of theirs passes the checks.
  */
 static void *____slab_alloc(struct slub_cache *s, int node, struct slub_cpu *c);
 
@@ -515,7 +516,8 @@ void slab_free(struct slub_cache *s, struct slab *slab, void *object)
 
 /* ---- flushing ---- */
 
-/* flush_slab() + unfreeze of the partial chain, acting as cpu c. */
+/* flush_slab() + unfreeze of the partial chain, acting as cpu c (Linux 6.1
+ * flush_cpu_slab()). */
 void flush_cpu_slab(struct slub_cache *s, struct slub_cpu *c)
 {
 	struct slab *slab = c->slab;
