@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sys/prctl.h>
 
 __thread struct slub_thread *slub_self __attribute__((tls_model("initial-exec")));
 /* Set by the exit flush: this thread no longer gets a cpu slot of its own. */
@@ -66,6 +67,23 @@ void slub_threads_init(void)
 		thread_key_ok = 1;
 }
 
+/*
+ * LTTng-UST's own threads (listener threads, named "<process>-ust") live as
+ * long as the process, allocate rarely, and would otherwise hold a cpu slot
+ * with frozen slabs that every fork()ed child has to adopt, even one that
+ * only execs.  They use the shared orphan slot instead.
+ */
+static bool tracer_thread(void)
+{
+	char name[17] = "";
+	size_t n;
+
+	if (prctl(PR_GET_NAME, name, 0, 0, 0))
+		return false;
+	n = strlen(name);
+	return n > 4 && !strcmp(name + n - 4, "-ust");
+}
+
 struct slub_thread *slub_thread_slow(void)
 {
 	struct slub_thread *t;
@@ -75,6 +93,10 @@ struct slub_thread *slub_thread_slow(void)
 		return slub_self;
 	if (slub_exited)
 		return NULL; /* after the exit flush: the orphan slot serves it */
+	if (tracer_thread()) {
+		slub_exited = 1; /* the orphan slot serves it, as an exited thread */
+		return NULL;
+	}
 	threads_lock_take();
 	t = threads_free;
 	if (t) {

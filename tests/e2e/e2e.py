@@ -631,7 +631,41 @@ def test_fork(env):
     log("  %d slub events from %d processes" % (len(events), len(vpids)))
     check(len(vpids) >= 2, "no event from a forked child (pids %s)" % sorted(vpids), errors)
     check_attribution(events, errors)
+    check_no_tracer_slots(events, errors)
+
+    # fork + exec: /usr/bin/time runs the program in a child that execs
+    if os.path.exists("/usr/bin/time"):
+        trace_dir = os.path.join(env.work, "trace-exec")
+        env.start_sessiond()
+        try:
+            env.slubtrace(["-o", trace_dir, "--", "/usr/bin/time", "-o", os.devnull,
+                           env.path("tests/e2e/e2e_forker"), "threads", "1"], timeout=180)
+        finally:
+            env.stop_sessiond()
+        events = Trace(trace_dir, env.env).slub()
+        log("  fork+exec: %d slub events, procnames %s"
+            % (len(events), sorted({e.get("procname") for e in events})))
+        check_attribution(events, errors)
+        check_no_tracer_slots(events, errors)
     return errors
+
+
+def check_no_tracer_slots(events, errors):
+    """LTTng-UST's listener threads ("<name>-ust") keep no cpu slot of their
+    own: a forked child never adopts one (thread_flush acting on another
+    slot whose id a listener thread used in the parent)."""
+    tracer_slots = {}
+    for e in events:
+        if str(e.get("procname", "")).endswith("-ust") and e["_name"] == "cpu_slab_load":
+            tracer_slots.setdefault(e["vpid"], set()).add(e["cpu"])
+    adopted = [e for e in events if e["_name"] == "thread_flush" and "slot" in e
+               and e["slot"] != e["cpu"]
+               and any(e["slot"] in s for v, s in tracer_slots.items() if v != e["vpid"])]
+    own = sum(len(s) for s in tracer_slots.values())
+    log("  tracer threads: %d cpu slots loaded by them, %d adopted by a child"
+        % (own, len(adopted)))
+    check(not adopted, "a child adopted %d cpu slots of LTTng-UST's threads" % len(adopted),
+          errors)
 
 
 def word_seq(e):
@@ -650,12 +684,25 @@ def check_attribution(events, errors):
     under the parent's identity shows the same seq twice in the parent."""
     seen = {}
     dup_words = dup_locks = 0
+    # An exec starts a new incarnation of the process: its caches are
+    # created again (a cache id seen before in that pid), so its slabs and
+    # locks start new histories.
+    gen, caches = {}, {}
     for e in events:
         n = e["_name"]
+        vpid = e["vpid"]
+        if n == "cache_create":
+            known = caches.setdefault(vpid, set())
+            if e["cache_id"] in known:
+                gen[vpid] = gen.get(vpid, 0) + 1
+                known.clear()
+            known.add(e["cache_id"])
+            continue
+        inc = e["_inc"] = (vpid, gen.get(vpid, 0))
         if n in WORD_UPDATES or n == "slab_new":
-            key = ("w", e["vpid"], e["slab"], word_seq(e))
+            key = ("w", inc, e["slab"], word_seq(e))
         elif n == "lock_acquire":
-            key = ("l", e["vpid"], e["lock_id"], e["lock_seq"])
+            key = ("l", inc, e["lock_id"], e["lock_seq"])
         else:
             continue
         if key in seen:
@@ -666,16 +713,17 @@ def check_attribution(events, errors):
             if dup_words + dup_locks <= 5:
                 a = seen[key]
                 errors.append("pid %d: %s seq %d made twice: %s by tid %s, %s by tid %s"
-                              % (e["vpid"], ("slab %#x" % key[2]) if key[0] == "w"
+                              % (vpid, ("slab %#x" % key[2]) if key[0] == "w"
                                  else ("lock %d" % key[2]), key[3], a["_name"],
                                  a.get("vtid"), n, e.get("vtid")))
         else:
             seen[key] = e
     by_proc = {}
     for e in events:
-        by_proc.setdefault(e["vpid"], []).append(e)
+        if "_inc" in e:
+            by_proc.setdefault(e["_inc"], []).append(e)
     breaks = 0
-    for vpid, evs in by_proc.items():
+    for (vpid, _), evs in by_proc.items():
         errs = []
         if "old_seq" in (evs[0] if evs else {}):
             for slab in {e["slab"] for e in evs if e["_name"] in WORD_UPDATES}:
