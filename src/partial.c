@@ -164,7 +164,7 @@ void remove_partial(struct slub_cache *s, struct slub_node *n, struct slab *slab
 }
 
 /* Full slabs are listed only for caches that track them (debug caches in
- * the kernel; SLUB_F_TRACK_FULL here, which `slubtrace record` turns on). */
+ * the kernel; SLUB_F_TRACK_FULL here, which `slubtrace record --full-lists` turns on). */
 void add_full(struct slub_cache *s, struct slub_node *n, struct slab *slab, struct slub_cpu *c)
 {
 	if (!kmem_cache_track_full(s))

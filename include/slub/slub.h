@@ -196,7 +196,7 @@ SLUB_API int slub_nr_nodes(void);
 
 /* ---- variants and injected faults (slow paths only) ---- */
 #define SLUB_VAR_OLD_UNFREEZE_PARTIALS (1u << 0) /* list work inside the CAS loop (pre-3.6) */
-#define SLUB_VAR_PEROBJ_DEACTIVATE     (1u << 1) /* drain cpu freelist one object per CAS (3.1-5.11) */
+#define SLUB_VAR_PEROBJ_DEACTIVATE     (1u << 1) /* drain cpu freelist per object (3.1-5.11) */
 #define SLUB_VAR_KEEP_OLDPAGE          (1u << 2) /* put_cpu_partial without oldpage = NULL */
 #define SLUB_VAR_FREE_KEEP_LOCK        (1u << 3) /* __slab_free keeps list_lock across redos */
 #define SLUB_INJ_UNLOCKED_LIST         (1u << 8) /* a list op without list_lock */
