@@ -106,7 +106,9 @@ static void emit_list(unsigned type, struct slub_cache *s, struct slub_node *n,
 	ev.lock_id = lock_id(s, n);
 	ev.lock_seq = n->lock_seq;
 	ev.locked = n->holder == (slub_self ? slub_self->tid : 0);
-	ev_word(&ev.old, &w, slab_owner_snapshot(slab, &w));
+	/* Under list_lock a listed slab's frozen state is stable, and the
+	 * owner of one frozen here has already published its id. */
+	ev_word(&ev.old, &w, w.c.frozen ? READ_ONCE(slab->owner) : SLUB_NO_OWNER);
 	ev.new = ev.old;
 	ev.count = (uint32_t)n->nr_partial;
 	slub_emit(&ev);
@@ -162,7 +164,7 @@ void remove_partial(struct slub_cache *s, struct slub_node *n, struct slab *slab
 }
 
 /* Full slabs are listed only for caches that track them (debug caches in
- * the kernel; SLUB_F_TRACK_FULL here, which `slubtrace record` turns on). */
+ * the kernel; SLUB_F_TRACK_FULL here, which `slubtrace record --full-lists` turns on). */
 void add_full(struct slub_cache *s, struct slub_node *n, struct slab *slab, struct slub_cpu *c)
 {
 	if (!kmem_cache_track_full(s))
@@ -219,7 +221,7 @@ void __emit_word(unsigned type, struct slub_cache *s, struct slub_cpu *c, struct
 }
 
 /*
- * acquire_slab(): under list_lock, freeze a node partial slab for cpu c.
+ * acquire_slab() (Linux 6.1): under list_lock, freeze a node partial slab for cpu c.
  * mode 1: take its whole freelist (it becomes the cpu slab); mode 0: leave
  * the freelist (it goes on the cpu partial chain).  One attempt: a failed
  * CAS means a racing free; the caller stops scanning, as SLUB does.
@@ -242,7 +244,7 @@ static void *acquire_slab(struct slub_cache *s, struct slub_node *n, struct slab
 	new.c.frozen = 1;
 	if (!slab_update(s, slab, &old, &new, SLUB_SITE_ACQUIRE_SLAB, 1, c, &attempt))
 		return NULL;
-	WRITE_ONCE(slab->owner, c->id);
+	slab_owner_set(slab, c->id);
 	if (slub_wants(SLUB_EV_FREEZE))
 		emit_word(SLUB_EV_FREEZE, s, c, slab, &old, &new, SLUB_SITE_ACQUIRE_SLAB, 1, -1,
 			  c->id, SLUB_DEST_NONE);
@@ -251,6 +253,11 @@ static void *acquire_slab(struct slub_cache *s, struct slub_node *n, struct slab
 	return old.freelist;
 }
 
+/*
+ * get_partial_node() (Linux 6.1, with the cpu partial accounting of 5.14
+ * and earlier: stop once the slabs taken hold more than cpu_partial / 2
+ * free objects).
+ */
 static void *get_partial_node(struct slub_cache *s, struct slub_node *n, struct slub_cpu *c,
 			      struct slab **ret)
 {
@@ -283,26 +290,47 @@ static void *get_partial_node(struct slub_cache *s, struct slub_node *n, struct 
 	return object;
 }
 
-/* get_partial(): the wanted node first (the cpu's own for node -1), then
- * the others, as get_any_partial() does on a NUMA machine. */
-void *get_partial(struct slub_cache *s, int node, struct slub_cpu *c, struct slab **ret)
-{
-	int searchnode = node < 0 ? c->node : node;
-	void *object = get_partial_node(s, get_node(s, searchnode), c, ret);
+/*
+ * get_any_partial() (Linux 6.1): for an allocation on no particular node,
+ * take from another node only now and then (remote_node_defrag_ratio, the
+ * kernel's default 1000 of 1024), and only from a node that keeps more
+ * than min_partial partial slabs: a remote node's last few partial slabs
+ * are left to its own cpus.
+ */
+#define REMOTE_NODE_DEFRAG_RATIO 1000
 
-	if (object || node >= 0)
-		return object;
+static void *get_any_partial(struct slub_cache *s, int searchnode, struct slub_cpu *c,
+			     struct slab **ret)
+{
+	if (slub_now_ns() % 1024 > REMOTE_NODE_DEFRAG_RATIO)
+		return NULL;
 	for (int i = 1; i < slub_nodes; i++) {
-		int nid = (searchnode + i) % slub_nodes;
-		object = get_partial_node(s, get_node(s, nid), c, ret);
+		struct slub_node *n = get_node(s, (searchnode + i) % slub_nodes);
+
+		if (READ_ONCE(n->nr_partial) <= s->min_partial)
+			continue;
+		void *object = get_partial_node(s, n, c, ret);
 		if (object)
 			return object;
 	}
 	return NULL;
 }
 
+/* get_partial() (Linux 6.1): the wanted node first (the cpu's own for
+ * node -1), then, for node -1 only, get_any_partial(). */
+void *get_partial(struct slub_cache *s, int node, struct slub_cpu *c, struct slab **ret)
+{
+	int searchnode = node < 0 ? c->node : node;
+	void *object = get_partial_node(s, get_node(s, searchnode), c, ret);
+
+	if (object || node >= 0 || slub_nodes < 2)
+		return object;
+	return get_any_partial(s, searchnode, c, ret);
+}
+
 /*
- * unfreeze_partials(): every slab of `chain` (detached from c->partial by
+ * unfreeze_partials() (Linux 6.1 __unfreeze_partials()): every slab of
+ * `chain` (detached from c->partial by
  * the caller) becomes unfrozen and goes to its node's partial list, or is
  * discarded when empty and the node has min_partial slabs.  The list_lock
  * switches when the node changes.  `actor` is the thread's own slot that
@@ -324,7 +352,6 @@ void unfreeze_partials(struct slub_cache *s, struct slub_cpu *c, struct slab *ch
 	while ((slab = chain)) {
 		struct slab_word old, new;
 		unsigned attempt = 0;
-		int owner = READ_ONCE(slab->owner);
 
 		chain = READ_ONCE(slab->next);
 		n2 = get_node(s, slab->node);
@@ -341,16 +368,16 @@ void unfreeze_partials(struct slub_cache *s, struct slub_cpu *c, struct slab *ch
 			new.c.frozen = 0;
 		} while (!slab_update(s, slab, &old, &new, SLUB_SITE_UNFREEZE_PARTIALS, 1, actor,
 				      &attempt));
-		WRITE_ONCE(slab->owner, -1);
+		slab_owner_clear(slab, c->id);
 		WRITE_ONCE(slab->next, NULL);
 		if (unlikely(!new.c.inuse && n->nr_partial >= s->min_partial)) {
-			emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new,
-				  SLUB_SITE_UNFREEZE_PARTIALS, 1, owner, -1, SLUB_DEST_DISCARD);
+			emit_word(SLUB_EV_UNFREEZE, s, actor, slab, &old, &new,
+				  SLUB_SITE_UNFREEZE_PARTIALS, 1, c->id, -1, SLUB_DEST_DISCARD);
 			slab->next = discard_list;
 			discard_list = slab;
 		} else {
-			emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new,
-				  SLUB_SITE_UNFREEZE_PARTIALS, 1, owner, -1, SLUB_DEST_TAIL);
+			emit_word(SLUB_EV_UNFREEZE, s, actor, slab, &old, &new,
+				  SLUB_SITE_UNFREEZE_PARTIALS, 1, c->id, -1, SLUB_DEST_TAIL);
 			add_partial(s, n, slab, SLUB_DEST_TAIL, actor);
 			stat(actor, SLUB_FREE_ADD_PARTIAL);
 		}
@@ -366,7 +393,7 @@ void unfreeze_partials(struct slub_cache *s, struct slub_cpu *c, struct slab *ch
 }
 
 /*
- * The 3.5 unfreeze_partials(), before the 2012 refactoring: the list
+ * The 3.5 unfreeze_partials() (Linux 3.5), before the 2012 refactoring: the list
  * decision and the list operation sit inside the cmpxchg loop, so a slab
  * is put on the partial list while still frozen and moved again when a
  * racing free changes the decision.  The longer loop fails more often.
@@ -380,7 +407,6 @@ static void unfreeze_partials_3_5(struct slub_cache *s, struct slub_cpu *c,
 	while ((slab = chain)) {
 		struct slab_word old, new;
 		unsigned attempt = 0;
-		int owner = READ_ONCE(slab->owner);
 		enum { M_NONE, M_PARTIAL, M_FREE } l = M_NONE, m = M_NONE;
 
 		chain = READ_ONCE(slab->next);
@@ -414,9 +440,9 @@ static void unfreeze_partials_3_5(struct slub_cache *s, struct slub_cpu *c,
 			}
 		} while (!slab_update(s, slab, &old, &new, SLUB_SITE_UNFREEZE_PARTIALS, n != NULL,
 				      actor, &attempt));
-		WRITE_ONCE(slab->owner, -1);
-		emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new, SLUB_SITE_UNFREEZE_PARTIALS,
-			  n != NULL, owner, -1, m == M_FREE ? SLUB_DEST_DISCARD : SLUB_DEST_TAIL);
+		slab_owner_clear(slab, c->id);
+		emit_word(SLUB_EV_UNFREEZE, s, actor, slab, &old, &new, SLUB_SITE_UNFREEZE_PARTIALS,
+			  n != NULL, c->id, -1, m == M_FREE ? SLUB_DEST_DISCARD : SLUB_DEST_TAIL);
 		if (m == M_FREE) {
 			slab->next = discard_list;
 			discard_list = slab;
@@ -436,7 +462,7 @@ static void unfreeze_partials_3_5(struct slub_cache *s, struct slub_cpu *c,
 void cpu_cmpxchg_failed(struct slub_cache *s, struct slub_cpu *c, struct slab *slab,
 			enum slub_site site, unsigned attempt)
 {
-	stat(c, SLUB_CMPXCHG_DOUBLE_CPU_FAIL);
+	stat(c, SLUB_CPU_PARTIAL_CMPXCHG_FAIL);
 	if (slub_wants(SLUB_EV_CPU_CMPXCHG_FAIL)) {
 		struct slub_event ev;
 		ev_init(&ev, SLUB_EV_CPU_CMPXCHG_FAIL, s, c, slab);
@@ -454,6 +480,7 @@ void emit_partial_drain(struct slub_cache *s, struct slub_cpu *c, struct slab *c
 		return;
 	struct slub_event ev;
 	ev_init(&ev, SLUB_EV_CPU_PARTIAL_DRAIN, s, c, chain);
+	ev.slot = c->id;
 	ev.count = READ_ONCE(chain->pages);
 	ev.pages = ev.count;
 	ev.reason = (uint32_t)reason;
@@ -461,7 +488,9 @@ void emit_partial_drain(struct slub_cache *s, struct slub_cpu *c, struct slab *c
 }
 
 /*
- * put_cpu_partial(): push a frozen slab on c's partial chain.  With drain,
+ * put_cpu_partial() (Linux 5.14 and earlier: a cmpxchg loop on the chain,
+ * pobjects and pages kept in its first slab; 5.15 moved to a local lock and
+ * counts slabs): push a frozen slab on c's partial chain.  With drain,
  * a chain holding more than cpu_partial free objects is first unfrozen to
  * the node lists.  The push is a CAS on c->partial because a flusher may
  * detach the chain from another thread.
@@ -512,7 +541,8 @@ void put_cpu_partial(struct slub_cache *s, struct slab *slab, int drain, struct 
 		struct slub_event ev;
 		struct slab_word w = slab_word_read(slab);
 		ev_init(&ev, SLUB_EV_CPU_PARTIAL_PUT, s, c, slab);
-		ev_word(&ev.old, &w, slab_owner_snapshot(slab, &w));
+		ev.slot = c->id;
+		ev_word(&ev.old, &w, word_owner_unknown(&w));
 		ev.new = ev.old;
 		ev.count = pobjects;
 		ev.pages = pages;

@@ -31,6 +31,9 @@ static void test_create_bad_args(void)
 	expect_create_einval("NULL name", NULL, 64, 0, 0);
 	expect_create_einval("size 0", "api-size0", 0, 0, 0);
 	expect_create_einval("size 2^24", "api-16m", (size_t)1 << 24, 0, 0);
+	/* The real limit: one object in a 2 MiB (order 9) slab. */
+	expect_create_einval("size 2 MiB + 1", "api-2m1", ((size_t)2 << 20) + 1, 0, 0);
+	expect_create_einval("size 4 MiB", "api-4m", (size_t)4 << 20, 0, 0);
 	expect_create_einval("size 2^40", "api-huge", (size_t)1 << 40, 0, 0);
 	expect_create_einval("size SIZE_MAX", "api-sizemax", SIZE_MAX, 0, 0);
 	expect_create_einval("align 3", "api-align3", 64, 3, 0);
@@ -345,6 +348,138 @@ static int stop_first(struct slub_cache *s __attribute__((unused)), void *arg)
 	return 1;
 }
 
+/* Objects over 32 KiB: higher orders, up to one object per 2 MiB slab. */
+static void test_large_objects(void)
+{
+	static const size_t sizes[] = { 32768 + 8, 65536, 200000, 1u << 20, 2u << 20 };
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		char name[32];
+		unsigned char *p[5];
+		struct slub_ptr_info info;
+		struct slub_cache *s;
+
+		snprintf(name, sizeof(name), "api-big-%zu", sizes[i]);
+		errno = 0;
+		s = slub_cache_create(name, sizes[i], 0, 0, NULL);
+		if (!CHECK(s != NULL, "%s: create failed, errno %d", name, errno))
+			continue;
+		for (int k = 0; k < 5; k++) {
+			p[k] = slub_cache_alloc(s);
+			if (!CHECK(p[k] != NULL, "%s: alloc %d: errno %d", name, k, errno))
+				continue;
+			memset(p[k], 0x40 + k, sizes[i]);
+			/* The last byte belongs to the object that starts at p[k]. */
+			CHECK(slub_ptr_lookup(p[k] + sizes[i] - 1, &info) == 1 &&
+				      info.object == p[k] && info.usable == 1,
+			      "%s: last byte looked up to %p (object %p)", name, info.object,
+			      (void *)p[k]);
+		}
+		for (int k = 0; k < 5; k++) {
+			if (!p[k])
+				continue;
+			CHECK(p[k][0] == 0x40 + k && p[k][sizes[i] - 1] == 0x40 + k,
+			      "%s: object %d overwritten", name, k);
+			slub_cache_free(s, p[k]);
+		}
+		CHECK_EQ(slub_validate(s), 0);
+		CHECK_EQ(slub_cache_destroy(s), 0);
+	}
+}
+
+/* include/slub/event.h documents every site with the name the trace uses. */
+static void test_site_names_documented(void)
+{
+	FILE *f = fopen(SLUB_SOURCE_DIR "/include/slub/event.h", "r");
+	char line[256];
+	int found = 0;
+
+	if (!CHECK(f != NULL, "open event.h: errno %d", errno))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *id = strstr(line, "SLUB_SITE_"), *q, *e;
+		char want[64];
+
+		if (!id || !strchr(id, ',') || strstr(id, "SLUB_SITE_NR"))
+			continue;
+		snprintf(want, sizeof(want), "%.40s", id);
+		want[strcspn(want, " ,=")] = 0;
+		q = strchr(id, '"');
+		e = q ? strchr(q + 1, '"') : NULL;
+		if (e && found < SLUB_SITE_NR) {
+			*e = 0;
+			CHECK(strcmp(q + 1, slub_site_name(found)) == 0,
+			      "event.h documents %s as \"%s\", the trace calls it \"%s\"", want,
+			      q + 1, slub_site_name(found));
+		}
+		found++;
+	}
+	fclose(f);
+	CHECK(found == SLUB_SITE_NR, "event.h lists %d sites, want %d", found, SLUB_SITE_NR);
+}
+
+/*
+ * Every slow-path function says at its top which kernel version it
+ * follows: a comment naming "Linux N" within the lines just above its
+ * definition (or above the forward declaration it is documented at).
+ */
+static void test_slow_paths_say_versions(void)
+{
+	static const struct {
+		const char *file, *def;
+	} fns[] = {
+		{ "cpu.c", "static void *get_freelist(" },
+		{ "cpu.c", "void deactivate_slab(" },
+		{ "cpu.c", "static void *____slab_alloc(struct slub_cache *s, int node, struct slub_cpu *c);" },
+		{ "cpu.c", "void flush_cpu_slab(" },
+		{ "partial.c", "static void *acquire_slab(" },
+		{ "partial.c", "static void *get_partial_node(" },
+		{ "partial.c", "static void *get_any_partial(" },
+		{ "partial.c", "void *get_partial(" },
+		{ "partial.c", "static void unfreeze_partials_3_5(struct slub_cache *s, struct slub_cpu *c,\n\t\t\t\t  struct slab *chain, struct slub_cpu *actor);" },
+		{ "partial.c", "static void unfreeze_partials_3_5(struct slub_cache *s, struct slub_cpu *c,\n\t\t\t\t  struct slab *chain, struct slub_cpu *actor)\n{" },
+		{ "partial.c", "void put_cpu_partial(" },
+		{ "free.c", "void __slab_free(" },
+		{ "slab.c", "struct slab *new_slab(" },
+		{ "slab.c", "void discard_slab(" },
+	};
+	static char text[1 << 17];
+
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		char path[512];
+		FILE *f;
+		size_t n;
+		const char *at, *from, *p;
+		int found = 0;
+
+		snprintf(path, sizeof(path), "%s/src/%s", SLUB_SOURCE_DIR, fns[i].file);
+		f = fopen(path, "r");
+		if (!CHECK(f != NULL, "open %s: errno %d", path, errno))
+			continue;
+		n = fread(text, 1, sizeof(text) - 1, f);
+		text[n] = 0;
+		fclose(f);
+		at = strstr(text, fns[i].def);
+		if (!CHECK(at != NULL, "%s: no definition '%.40s'", fns[i].file, fns[i].def))
+			continue;
+		/* The lines right above, up to 12, not past the end of the
+		 * previous function. */
+		from = at;
+		for (int lines = 0; from > text && lines < 12; lines++) {
+			from--;
+			while (from > text && from[-1] != '\n')
+				from--;
+			if (*from == '}')
+				break;
+		}
+		for (p = from; p < at; p++)
+			if (!strncmp(p, "Linux ", 6) && p[6] >= '1' && p[6] <= '9')
+				found = 1;
+		CHECK(found, "%s: '%.40s' does not say which kernel version it follows", fns[i].file,
+		      fns[i].def);
+	}
+}
+
 static void test_stats_and_misc(void)
 {
 	struct slub_cache *s = slub_cache_create("api-each-1", 64, 0, 0, NULL);
@@ -422,5 +557,8 @@ int main(void)
 	test_destroy();
 	test_ptr_lookup();
 	test_stats_and_misc();
+	test_large_objects();
+	test_site_names_documented();
+	test_slow_paths_say_versions();
 	return test_summary("test_api");
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * slubtrace — a userspace reproduction of classic Linux SLUB (3.5–6.7).
+ * slubtrace — a userspace reproduction of classic Linux SLUB: frozen cpu slabs
+ * and cpu partial chains, as from 3.5 to 6.7 (README: "Kernel versions").
  *
  * Public API.  Every function is thread-safe.  Errors: functions returning
  * pointers return NULL and set errno (EINVAL for bad arguments, ENOMEM when
@@ -122,7 +123,8 @@ enum slub_stat_item {
 	SLUB_DEACTIVATE_TO_TAIL,    /* cpu slab was moved to the tail of partials */
 	SLUB_DEACTIVATE_REMOTE_FREES, /* slab contained remotely freed objects */
 	SLUB_DEACTIVATE_BYPASS,     /* implicit deactivation */
-	SLUB_CMPXCHG_DOUBLE_CPU_FAIL, /* failures of the cpu partial chain cmpxchg */
+	SLUB_CMPXCHG_DOUBLE_CPU_FAIL, /* fast-path this_cpu_cmpxchg failures: always 0
+				       * here (a thread's slot needs no cmpxchg) */
 	SLUB_CMPXCHG_DOUBLE_FAIL,   /* failures of the slab word cmpxchg */
 	SLUB_CPU_PARTIAL_ALLOC,     /* used cpu partial on alloc */
 	SLUB_CPU_PARTIAL_FREE,      /* refill cpu partial on free */
@@ -132,6 +134,7 @@ enum slub_stat_item {
 	SLUB_CMPXCHG_DOUBLE_FAIL_LOCKED, /* of CMPXCHG_DOUBLE_FAIL: with list_lock held */
 	SLUB_LOCK_ACQUIRE,          /* list_lock acquisitions */
 	SLUB_LOCK_CONTENDED,        /* ... that had to wait */
+	SLUB_CPU_PARTIAL_CMPXCHG_FAIL, /* cpu partial chain CAS failures (put/take) */
 	SLUB_NR_STAT_ITEMS
 };
 
@@ -193,7 +196,7 @@ SLUB_API int slub_nr_nodes(void);
 
 /* ---- variants and injected faults (slow paths only) ---- */
 #define SLUB_VAR_OLD_UNFREEZE_PARTIALS (1u << 0) /* list work inside the CAS loop (pre-3.6) */
-#define SLUB_VAR_PEROBJ_DEACTIVATE     (1u << 1) /* drain cpu freelist one object per CAS */
+#define SLUB_VAR_PEROBJ_DEACTIVATE     (1u << 1) /* drain cpu freelist per object (3.1-5.11) */
 #define SLUB_VAR_KEEP_OLDPAGE          (1u << 2) /* put_cpu_partial without oldpage = NULL */
 #define SLUB_VAR_FREE_KEEP_LOCK        (1u << 3) /* __slab_free keeps list_lock across redos */
 #define SLUB_INJ_UNLOCKED_LIST         (1u << 8) /* a list op without list_lock */
