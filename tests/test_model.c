@@ -42,6 +42,9 @@ static struct slub_model_event *add(struct seqb *b, unsigned type, uint32_t tid,
 	memset(e, 0, sizeof(*e));
 	e->ev.type = type;
 	e->ev.cpu = cpu;
+	e->ev.slot = -1;
+	e->ev.old.owner = -1;
+	e->ev.new.owner = -1;
 	e->ev.cache_id = 1;
 	e->ev.node = 0;
 	e->ev.slab = b->slab;
@@ -63,6 +66,8 @@ static void word(struct slub_model_event *e, unsigned site, uint64_t fl, unsigne
 	e->ev.new.frozen = frozen;
 	e->ev.new.seq = seq;
 	e->ev.new.owner = frozen ? e->ev.cpu : -1;
+	if (e->ev.type == SLUB_EV_UNFREEZE)
+		e->ev.old.owner = e->ev.cpu; /* the slot it leaves */
 	e->ev.list = dest;
 	e->ev.locked = locked;
 }
@@ -94,6 +99,7 @@ static void cpu_ev(struct seqb *b, unsigned type, uint32_t tid, int cpu, unsigne
 {
 	struct slub_model_event *e = add(b, type, tid, cpu);
 
+	e->ev.slot = cpu;
 	e->ev.reason = reason;
 	e->ev.list = dest;
 }
@@ -353,6 +359,57 @@ static void test_rules(void)
 	life(&B, M_DELTA);
 	r = run(&B, NULL, -1);
 	CHECK(r.nr_history >= 3, "history of %u events", r.nr_history);
+}
+
+/*
+ * The owner rule's exception: a thread flushing another slot (shrink,
+ * destroy) unfreezes that slot's slabs.  Slab frozen by slot 0 (thread
+ * 10); thread 20 on cpu 5 flushes it.
+ */
+static void test_flush_other_slot(void)
+{
+	for (int k = 0; k < 4; k++) {
+		struct slub_model_event *e;
+		struct result r;
+
+		seq_init(&B, 100, SLAB);
+		e = add(&B, SLUB_EV_SLAB_NEW, 10, 0);
+		word(e, SLUB_SITE_NEW_SLAB, 0, OBJS, 1, 1, 0, 0);
+		cpu_ev(&B, SLUB_EV_CPU_SLAB_LOAD, 10, 0, 0, 0);
+		if (k < 2) {
+			/* deactivate_slab() for slot 0 by cpu 5: a flush, or not */
+			e = add(&B, SLUB_EV_UNFREEZE, 20, 5);
+			word(e, SLUB_SITE_UNFREEZING_SLAB, 0x40, OBJS - 1, 0, 2, SLUB_DEST_TAIL, 1);
+			e->ev.old.owner = 0;
+			lock(&B, SLUB_EV_LOCK_ACQUIRE, 20, 5, LOCK0, 1);
+			cpu_ev(&B, SLUB_EV_DEACTIVATE, 20, 5, k == 0 ? SLUB_DEACT_FLUSH
+							     : SLUB_DEACT_NODE_MISMATCH,
+			       SLUB_DEST_TAIL);
+			B.ev[B.n - 1].ev.slot = 0;
+		} else {
+			/* unfreeze_partials() of slot 0's chain by cpu 5: the slab
+			 * went on slot 0's chain by acquire_slab keeping its freelist */
+			B.n = 0;
+			e = add(&B, SLUB_EV_FREEZE, 10, 0);
+			word(e, SLUB_SITE_ACQUIRE_SLAB, 0x40, OBJS - 1, 1, 2, 0, 1);
+			cpu_ev(&B, SLUB_EV_CPU_PARTIAL_PUT, 10, 0, 0, 0);
+			if (k == 2) {
+				cpu_ev(&B, SLUB_EV_CPU_PARTIAL_DRAIN, 20, 5, SLUB_DEACT_FLUSH, 0);
+				B.ev[B.n - 1].ev.slot = 0;
+			}
+			lock(&B, SLUB_EV_LOCK_ACQUIRE, 20, 5, LOCK0, 1);
+			e = add(&B, SLUB_EV_UNFREEZE, 20, 5);
+			word(e, SLUB_SITE_UNFREEZE_PARTIALS, 0x40, OBJS - 1, 0, 3, SLUB_DEST_TAIL, 1);
+			e->ev.old.owner = 0;
+		}
+		r = run(&B, NULL, -1);
+		if (k == 0 || k == 2)
+			CHECK(r.violations == 0, "flush of another slot (%d): %s", k, r.first);
+		else
+			CHECK(r.by_rule[SLUB_RULE_OWNER] >= 1,
+			      "unfreeze for another slot outside a flush (%d): %lu violations, %s", k,
+			      r.violations, r.first);
+	}
 }
 
 /* Object rules (family 8) need the object events. */
@@ -663,6 +720,7 @@ int main(void)
 {
 	test_tables();
 	test_rules();
+	test_flush_other_slot();
 	test_objects();
 	test_reorder_and_discards();
 	test_processes();

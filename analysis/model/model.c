@@ -166,10 +166,11 @@ static int is_cpu_event(unsigned t)
 	       t == SLUB_EV_CPU_PARTIAL_DRAIN;
 }
 
-/* The cpu slot an event acts upon. */
+/* The cpu slot an event acts upon (cpu slot events carry it apart from
+ * the acting cpu: they differ when a thread flushes another slot). */
 static int32_t ev_slot(const struct slub_event *ev)
 {
-	return ev->cpu;
+	return ev->slot >= 0 ? ev->slot : ev->cpu;
 }
 
 static uint32_t lock_id_of(uint32_t cache_id, int32_t node)
@@ -729,19 +730,37 @@ static int check_word(struct slub_model *m, struct mslab *s, const struct slub_m
 	return 0;
 }
 
-/* The actor of an owner-only edge: the slot for cpu events, the cpu else. */
+/*
+ * Owner-only edges.  The actor is the slot acted upon for cpu slot events
+ * and the acting cpu otherwise.  Another cpu may act for the owner only in
+ * a flush: unfreeze_partials() after a cpu_partial_drain of that slot with
+ * reason flush, or deactivate_slab(), whose deactivate event (slot, reason)
+ * is checked on arrival.  An unfreeze also names the slot it leaves
+ * (old.owner when the producer gives it): it must be the owner.
+ */
 static int owner_ok(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
-		    int32_t owner)
+		    int32_t owner, int32_t *who)
 {
 	const struct slub_event *ev = &e->ev;
 	int32_t actor = is_cpu_event(ev->type) ? ev_slot(ev) : ev->cpu;
 	struct mthread *t;
 
-	if (owner < 0 || actor == owner)
+	*who = actor;
+	if (owner < 0)
 		return 1;
-	/* A flush of another slot acts for that slot's owner. */
+	if (ev->type == SLUB_EV_UNFREEZE && ev->old.owner >= 0 && ev->old.owner != owner) {
+		*who = ev->old.owner;
+		return 0;
+	}
+	if (actor == owner)
+		return 1;
+	if (ev->type != SLUB_EV_UNFREEZE)
+		return 0;
+	if (ev->site == SLUB_SITE_UNFREEZING_SLAB)
+		return 1; /* its deactivate says whose slot and why */
 	t = (struct mthread *)ht_find(&m->threads, e->vpid, e->vtid);
-	return t && t->flush_slot == owner && t->flush_cache == ev->cache_id;
+	return ev->site == SLUB_SITE_UNFREEZE_PARTIALS && t && t->flush_slot == owner &&
+	       t->flush_cache == ev->cache_id;
 }
 
 /*
@@ -868,11 +887,14 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 	if (edge && !flagged) {
 		int32_t owner = ev->type == SLUB_EV_DEACTIVATE ? s->last_owner : s->owner;
 
+		int32_t who;
+
 		if ((edge->cond & SLUB_COND_OWNER) && ev->type != SLUB_EV_SLAB_NEW &&
-		    !owner_ok(m, s, e, owner)) {
+		    !owner_ok(m, s, e, owner, &who)) {
 			report(m, SLUB_RULE_OWNER, &r, s, k1, 0,
-			       "%s by cpu %d (slot %d) of a slab owned by slot %d",
-			       slub_event_name(ev->type), ev->cpu, ev_slot(ev), owner);
+			       "%s at %s by cpu %d for slot %d of a slab owned by slot %d",
+			       slub_event_name(ev->type), slub_site_name(ev->site), ev->cpu, who,
+			       owner);
 			flagged = 1;
 		} else if ((edge->cond & SLUB_COND_LOCKED) && !is_list_op(ev->type) && !ev->locked) {
 			report(m, SLUB_RULE_TRANSITION, &r, s, k1, 0,
@@ -1597,6 +1619,11 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 				c->known = 1;
 				break;
 			case SLUB_EV_DEACTIVATE:
+				if (slot != ev->cpu && ev->reason != SLUB_DEACT_FLUSH)
+					report(m, SLUB_RULE_OWNER, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
+					       "cpu %d deactivates slot %d's slab %#llx, reason %s (not a flush)",
+					       ev->cpu, slot, (unsigned long long)ev->slab,
+					       slub_deactivate_reason_name(ev->reason));
 				if (c->known && c->active != ev->slab)
 					report(m, SLUB_RULE_CPU_SLAB, &r, get_slab(m, k1, ev->slab, 0),
 					       k1, 0, "slot %d deactivates slab %#llx, its active slab is %#llx",
@@ -1617,6 +1644,8 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 				if (ev->reason == SLUB_DEACT_FLUSH && slot != ev->cpu) {
 					t->flush_slot = slot;
 					t->flush_cache = ev->cache_id;
+				} else {
+					t->flush_slot = -1;
 				}
 				break;
 			case SLUB_EV_TAKE_FREELIST:

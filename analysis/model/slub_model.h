@@ -101,10 +101,14 @@ struct slub_model_config {
 /* ---- input ---- */
 
 /*
- * One event.  `ev` is the normalized event; ev.tid is ignored in favour of
- * vtid.  old_valid: ev.old holds the true old word (the in-process
+ * One event.  `ev` is the normalized event (include/slub/event.h: cpu is
+ * the acting slot, slot the slot acted upon); ev.tid is ignored in favour
+ * of vtid.  old_valid: ev.old holds the true old word (the in-process
  * observer: always; a decoded trace: only for cmpxchg_fail).  When it is
- * not valid, rules use the new word and the seq chain.
+ * not valid, rules use the new word and the seq chain.  Whatever
+ * old_valid says, an unfreeze's ev.old.owner is read as the slot the slab
+ * leaves when >= 0 (the decoder puts the wire's `owner` there, -1 if it
+ * has none) and ev.new.seq of a list operation as the seq it saw.
  */
 struct slub_model_event {
 	struct slub_event ev;
