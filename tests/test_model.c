@@ -259,12 +259,16 @@ struct result {
 	int summaries;
 	char first[512];
 	unsigned nr_history;
+	unsigned stack_nr;
+	uint64_t stack0;
 };
 
 static void on_violation(const struct slub_model_violation *v, void *arg)
 {
 	struct result *r = arg;
 
+	if (v->stack_nr && v->stack)
+		r->stack_nr = v->stack_nr, r->stack0 = v->stack[0];
 	if (!r->violations)
 		snprintf(r->first, sizeof(r->first), "%s: %s (%s)", v->rule_id, v->detail,
 			 v->meaning);
@@ -655,6 +659,34 @@ static void test_processes(void)
 	}
 }
 
+/* A violation waits for the stack of its event when that type has stacks. */
+static void test_stack(void)
+{
+	struct result r;
+	struct slub_model_callbacks cb = { on_violation, NULL, on_summary, &r };
+	struct slub_model_config cfg = { .stack_types = 1ull << SLUB_EV_FREE_REMOTE };
+	struct slub_model *m;
+	uint64_t ips[3] = { 0x401000, 0x401100, 0x401200 };
+
+	seq_init(&B, 100, SLAB);
+	life(&B, M_DELTA);
+	memset(&r, 0, sizeof(r));
+	m = slub_model_new(&cfg, &cb);
+	if (!m)
+		FATAL("slub_model_new");
+	for (int i = 0; i < B.n; i++) {
+		slub_model_event(m, &B.ev[i]);
+		if (B.ev[i].ev.type == SLUB_EV_FREE_REMOTE)
+			slub_model_stack(m, B.ev[i].vpid, B.ev[i].vtid, SLUB_EV_FREE_REMOTE,
+					 B.ev[i].ev.slab, ips, 3);
+	}
+	slub_model_finish(m);
+	slub_model_free(m);
+	CHECK(r.by_rule[SLUB_RULE_WORD_DELTA] >= 1, "%s", r.first);
+	CHECK(r.stack_nr == 3 && r.stack0 == 0x401000, "stack of %u ips, first %#llx", r.stack_nr,
+	      (unsigned long long)r.stack0);
+}
+
 /* Memory comes from the hook when one is given. */
 static size_t hook_bytes;
 static void *hook_alloc(size_t n, void *arg)
@@ -724,6 +756,7 @@ int main(void)
 	test_objects();
 	test_reorder_and_discards();
 	test_processes();
+	test_stack();
 	test_memory_hook();
 	return test_summary("test_model");
 }

@@ -130,6 +130,10 @@ struct slub_model {
 	struct slub_model_record vrec;
 	struct slub_model_record *vhist;
 	char detail[256];
+	/* a violation waiting for the stack of its event */
+	int held;
+	struct slub_model_violation hv;
+	uint64_t hips[SLUB_MODEL_MAX_STACK];
 };
 
 /* ---- small helpers ---- */
@@ -457,12 +461,21 @@ static void report(struct slub_model *m, unsigned rule, const struct slub_model_
 		   struct mslab *s, uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 
+static void flush_held(struct slub_model *m)
+{
+	if (!m->held)
+		return;
+	m->held = 0;
+	m->cb.violation(&m->hv, m->cb.arg);
+}
+
 static void report(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
 		   struct mslab *s, uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
 {
 	struct slub_model_violation v;
 	va_list ap;
 
+	flush_held(m); /* its buffers are about to be reused */
 	m->sum.violations++;
 	if (rule < 32)
 		m->sum.violations_by_rule[rule]++;
@@ -495,6 +508,11 @@ static void report(struct slub_model *m, unsigned rule, const struct slub_model_
 			m->vhist[i] = s->hist[(first + i) % n];
 		v.history = m->vhist;
 		v.nr_history = s->hist_n;
+	}
+	if (r->type < 64 && (m->cfg.stack_types & (1ull << r->type))) {
+		m->hv = v;
+		m->held = 1;
+		return;
 	}
 	m->cb.violation(&v, m->cb.arg);
 }
@@ -1497,6 +1515,9 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	uint64_t k1;
 
 	m->sum.events++;
+	/* The thread went on without the stack its violation waited for. */
+	if (m->held && m->hv.vpid == e->vpid && m->hv.vtid == e->vtid)
+		flush_held(m);
 	if (type >= SLUB_EV_NR)
 		return 0;
 	if (e->ts > m->now)
@@ -1688,12 +1709,24 @@ void slub_model_stack(struct slub_model *m, uint32_t vpid, uint32_t vtid, unsign
 	struct mproc *p = (struct mproc *)ht_find(&m->procs, vpid, 0);
 	struct mslab *s;
 
+	if (type < 64)
+		m->cfg.stack_types |= 1ull << type;
+	if (m->held && m->hv.vpid == vpid && m->hv.vtid == vtid && m->hv.event->type == type &&
+	    (!slab || m->hv.event->slab == slab)) {
+		uint32_t n = nr < SLUB_MODEL_MAX_STACK ? nr : SLUB_MODEL_MAX_STACK;
+
+		memcpy(m->hips, ips, n * sizeof(*ips));
+		m->hv.stack = m->hips;
+		m->hv.stack_nr = n;
+		m->vrec.stack_nr = n;
+		flush_held(m);
+	}
 	if (!p || !slab)
 		return;
 	s = get_slab(m, pkey(vpid, p->inc), slab, 0);
 	if (!s || !s->hist_n)
 		return;
-	/* The stack belongs to the slab's latest record of that thread and type. */
+	/* The slab's latest record of that thread and type had this stack. */
 	for (uint32_t i = 0; i < s->hist_n; i++) {
 		uint32_t n = m->cfg.history;
 		struct slub_model_record *r = &s->hist[(s->hist_head + n - 1 - i) % n];
@@ -1703,7 +1736,6 @@ void slub_model_stack(struct slub_model *m, uint32_t vpid, uint32_t vtid, unsign
 			break;
 		}
 	}
-	(void)ips;
 }
 
 void slub_model_discarded(struct slub_model *m, const struct slub_model_discard *d)
@@ -1768,6 +1800,7 @@ void slub_model_finish(struct slub_model *m)
 	/* Nothing more will come: every gap still open is final. */
 	while (m->wq_head)
 		give_up(m, m->wq_head);
+	flush_held(m);
 	slub_model_get_summary(m, &s);
 	if (m->cb.summary)
 		m->cb.summary(&s, m->cb.arg);
