@@ -224,6 +224,7 @@ static void check_words(const char *phase, unsigned long n, int show)
 struct model_result {
 	struct slub_model_summary sum;
 	unsigned long shown;
+	double seconds; /* the model alone, one thread: a figure, never judged */
 };
 
 static void model_violation(const struct slub_model_violation *v, void *arg)
@@ -253,6 +254,7 @@ static struct model_result check_model(unsigned long n, int show)
 	if (!m)
 		FATAL("slub_model_new");
 	memset(&e, 0, sizeof(e));
+	double t0 = test_now();
 	for (unsigned long i = 0; i < n; i++) {
 		e.ev = evbuf[i];
 		e.ts = 1000000 + i * 100; /* arrival order, 100 ns apart */
@@ -262,6 +264,7 @@ static struct model_result check_model(unsigned long n, int show)
 		slub_model_event(m, &e);
 	}
 	slub_model_finish(m);
+	res.seconds = test_now() - t0;
 	slub_model_get_summary(m, &res.sum);
 	slub_model_free(m);
 	return res;
@@ -503,7 +506,8 @@ static struct phase_result run_phase(const struct phase *ph, unsigned checks)
 	}
 	printf("%s: %lu events, %llu slabs, %llu free_remote, %llu cpu_partial_drain, "
 	       "%llu cmpxchg_fail, %llu drain_freelist, %llu lock acquisitions; "
-	       "model: %llu violations (%llu %s, %llu %s), max %llu waiting; stats mismatches %ld\n",
+	       "model: %llu violations (%llu %s, %llu %s), max %llu waiting, %.0f kevents/s, "
+	       "peak %llu KiB; stats mismatches %ld\n",
 	       ph->name, res.events, (unsigned long long)ms->slabs,
 	       (unsigned long long)res.total[SLUB_EV_FREE_REMOTE],
 	       (unsigned long long)res.total[SLUB_EV_CPU_PARTIAL_DRAIN],
@@ -515,7 +519,8 @@ static struct phase_result run_phase(const struct phase *ph, unsigned checks)
 	       slub_rule_id(SLUB_RULE_LIST_UNLOCKED),
 	       (unsigned long long)ms->violations_by_rule[SLUB_RULE_WORD_CHAIN],
 	       slub_rule_id(SLUB_RULE_WORD_CHAIN), (unsigned long long)ms->reorder_max_pending,
-	       res.stats_bad);
+	       res.model.seconds > 0 ? ms->events / res.model.seconds / 1000 : 0.0,
+	       (unsigned long long)ms->peak_mem_bytes >> 10, res.stats_bad);
 	fflush(stdout);
 
 	for (int c = 0; c < NCACHES; c++) {
