@@ -243,7 +243,44 @@ static void model_violation(const struct slub_model_violation *v, void *arg)
 			v->history[i].seq, v->history[i].inuse, v->history[i].frozen);
 }
 
-static struct model_result check_model(unsigned long n, int show)
+/*
+ * What a decoded trace gives the model (tracepoints/slub_tp.h, format 2):
+ * no old word but for cmpxchg_fail (an unfreeze's owner is the slot it
+ * leaves), list operations with only the seq they saw, cpu slot events
+ * without a word.
+ */
+static void as_decoded(struct slub_event *ev)
+{
+	int32_t leaves = ev->old.owner;
+
+	if (ev->type == SLUB_EV_CMPXCHG_FAIL)
+		return;
+	memset(&ev->old, 0, sizeof(ev->old));
+	ev->old.owner = ev->type == SLUB_EV_UNFREEZE ? leaves : -1;
+	switch (ev->type) {
+	case SLUB_EV_ADD_PARTIAL:
+	case SLUB_EV_REMOVE_PARTIAL:
+	case SLUB_EV_ADD_FULL:
+	case SLUB_EV_REMOVE_FULL: {
+		uint32_t seq = ev->new.seq;
+
+		memset(&ev->new, 0, sizeof(ev->new));
+		ev->new.seq = seq;
+		ev->new.owner = -1;
+		break;
+	}
+	case SLUB_EV_CPU_SLAB_LOAD:
+	case SLUB_EV_DEACTIVATE:
+	case SLUB_EV_CPU_PARTIAL_PUT:
+	case SLUB_EV_CPU_PARTIAL_TAKE:
+	case SLUB_EV_CPU_PARTIAL_DRAIN:
+		memset(&ev->new, 0, sizeof(ev->new));
+		ev->new.owner = -1;
+		break;
+	}
+}
+
+static struct model_result check_model_as(unsigned long n, int show, int decoded)
 {
 	struct model_result res = { .shown = show ? 0 : ~0ul / 2 };
 	struct slub_model_callbacks cb = { model_violation, NULL, NULL, &res };
@@ -260,7 +297,9 @@ static struct model_result check_model(unsigned long n, int show)
 		e.ts = 1000000 + i * 100; /* arrival order, 100 ns apart */
 		e.vpid = pid;
 		e.vtid = evbuf[i].tid;
-		e.old_valid = 1;
+		e.old_valid = !decoded || evbuf[i].type == SLUB_EV_CMPXCHG_FAIL;
+		if (decoded)
+			as_decoded(&e.ev);
 		slub_model_event(m, &e);
 	}
 	slub_model_finish(m);
@@ -268,6 +307,11 @@ static struct model_result check_model(unsigned long n, int show)
 	slub_model_get_summary(m, &res.sum);
 	slub_model_free(m);
 	return res;
+}
+
+static struct model_result check_model(unsigned long n, int show)
+{
+	return check_model_as(n, show, 0);
 }
 
 /* d) */
@@ -413,6 +457,7 @@ static long check_stats(const char *phase, const struct counts *cnt, const struc
 
 struct phase_result {
 	struct model_result model;
+	struct model_result decoded; /* the same stream as a trace would give it */
 	long stats_bad;
 	uint64_t total[SLUB_EV_NR];
 	unsigned long events;
@@ -484,6 +529,7 @@ static struct phase_result run_phase(const struct phase *ph, unsigned checks)
 		n = EVCAP;
 
 	res.model = check_model(n, (checks & CHK_MODEL) ? show : 0);
+	res.decoded = check_model_as(n, (checks & CHK_MODEL) ? show : 0, 1);
 	check_words(ph->name, n, (checks & CHK_MODEL) ? show : 0);
 	count_events(n, cnt);
 	for (int c = 0; c < NCACHES; c++)
@@ -500,13 +546,16 @@ static struct phase_result run_phase(const struct phase *ph, unsigned checks)
 		CHECK(ms->skipped_rules == 0, "%s: rules skipped: %#llx", ph->name,
 		      (unsigned long long)ms->skipped_rules);
 		CHECK_EQ(ms->reorder_exceeded, 0);
+		CHECK(res.decoded.sum.violations == 0,
+		      "%s: %llu violations on the stream as a trace decodes it", ph->name,
+		      (unsigned long long)res.decoded.sum.violations);
 		CHECK(list_words_bad == 0, "%s: %ld list operations without their chain's word",
 		      ph->name, list_words_bad);
 		CHECK(res.total[SLUB_EV_ADD_PARTIAL] > 0, "%s: no list operation recorded", ph->name);
 	}
 	printf("%s: %lu events, %llu slabs, %llu free_remote, %llu cpu_partial_drain, "
 	       "%llu cmpxchg_fail, %llu drain_freelist, %llu lock acquisitions; "
-	       "model: %llu violations (%llu %s, %llu %s), max %llu waiting, %.0f kevents/s, "
+	       "model: %llu violations (%llu %s, %llu %s; as decoded %llu), max %llu waiting, %.0f kevents/s, "
 	       "peak %llu KiB; stats mismatches %ld\n",
 	       ph->name, res.events, (unsigned long long)ms->slabs,
 	       (unsigned long long)res.total[SLUB_EV_FREE_REMOTE],
@@ -518,7 +567,8 @@ static struct phase_result run_phase(const struct phase *ph, unsigned checks)
 	       (unsigned long long)ms->violations_by_rule[SLUB_RULE_LIST_UNLOCKED],
 	       slub_rule_id(SLUB_RULE_LIST_UNLOCKED),
 	       (unsigned long long)ms->violations_by_rule[SLUB_RULE_WORD_CHAIN],
-	       slub_rule_id(SLUB_RULE_WORD_CHAIN), (unsigned long long)ms->reorder_max_pending,
+	       slub_rule_id(SLUB_RULE_WORD_CHAIN), (unsigned long long)res.decoded.sum.violations,
+	       (unsigned long long)ms->reorder_max_pending,
 	       res.model.seconds > 0 ? ms->events / res.model.seconds / 1000 : 0.0,
 	       (unsigned long long)ms->peak_mem_bytes >> 10, res.stats_bad);
 	fflush(stdout);
@@ -737,9 +787,12 @@ int main(int argc, char **argv)
 		struct phase ph = { "ev-inject-unlocked-list", SLUB_INJ_UNLOCKED_LIST, t, vo, 2 };
 
 		r = run_phase(&ph, 0);
-		CHECK(r.model.sum.violations_by_rule[SLUB_RULE_LIST_UNLOCKED] > 0,
-		      "the injected unlocked list operation went unnoticed (%llu add_partial)",
-		      (unsigned long long)r.total[SLUB_EV_ADD_PARTIAL]);
+		CHECK(r.model.sum.violations_by_rule[SLUB_RULE_LIST_UNLOCKED] > 0 &&
+			      r.decoded.sum.violations_by_rule[SLUB_RULE_LIST_UNLOCKED] ==
+				      r.model.sum.violations_by_rule[SLUB_RULE_LIST_UNLOCKED],
+		      "the injected unlocked list operation: %llu in-process, %llu as decoded",
+		      (unsigned long long)r.model.sum.violations_by_rule[SLUB_RULE_LIST_UNLOCKED],
+		      (unsigned long long)r.decoded.sum.violations_by_rule[SLUB_RULE_LIST_UNLOCKED]);
 	}
 	{
 		struct phase ph = { "ev-inject-lost-update", SLUB_INJ_LOST_UPDATE, t, vo, 2 };
@@ -748,6 +801,10 @@ int main(int argc, char **argv)
 		CHECK(r.model.sum.violations_by_rule[SLUB_RULE_WORD_CHAIN] > 0,
 		      "the injected lost update went unnoticed (%llu free_remote)",
 		      (unsigned long long)r.total[SLUB_EV_FREE_REMOTE]);
+		/* Without old words the lost free shows in the next free's delta. */
+		CHECK(r.decoded.sum.violations_by_rule[SLUB_RULE_WORD_DELTA] > 0,
+		      "the injected lost update went unnoticed as decoded (%llu violations)",
+		      (unsigned long long)r.decoded.sum.violations);
 	}
 	check_one_thread_flush();
 	check_remote_partial_guard();
