@@ -552,6 +552,25 @@ static void test_processes(void)
 		free(tail);
 	}
 
+	/* Mid-run, the slab's first event an unfreeze_partials: then emptied
+	 * by a remote free, listed off and discarded. */
+	seq_init(&B, 100, SLAB);
+	lock(&B, SLUB_EV_LOCK_ACQUIRE, 10, 0, LOCK0, 7);
+	e = add(&B, SLUB_EV_UNFREEZE, 10, 0);
+	word(e, SLUB_SITE_UNFREEZE_PARTIALS, 0x40, 1, 0, 608, SLUB_DEST_TAIL, 1);
+	list_op(&B, SLUB_EV_ADD_PARTIAL, 10, 0, 7, 608, SLUB_DEST_TAIL);
+	lock(&B, SLUB_EV_LOCK_RELEASE, 10, 0, LOCK0, 7);
+	lock(&B, SLUB_EV_LOCK_ACQUIRE, 10, 0, LOCK0, 8);
+	e = add(&B, SLUB_EV_FREE_REMOTE, 10, 0);
+	word(e, SLUB_SITE_SLAB_FREE, 0x80, 0, 0, 609, 0, 1);
+	list_op(&B, SLUB_EV_REMOVE_PARTIAL, 10, 0, 8, 609, 0);
+	lock(&B, SLUB_EV_LOCK_RELEASE, 10, 0, LOCK0, 8);
+	e = add(&B, SLUB_EV_SLAB_DISCARD, 10, 0);
+	word(e, SLUB_SITE_NONE, 0x80, 0, 0, 609, 0, 0);
+	r = run(&B, NULL, -1);
+	CHECK(r.violations == 0, "mid-run unfreeze then discard: %s", r.first);
+	CHECK_EQ(r.sum.live_slabs, 0);
+
 	/* fork: the child (new vpid) has the parent's slab frozen for its
 	 * (inherited) cpu 0 and starts with a remote free and an unfreeze. */
 	seq_init(&B, 100, SLAB);

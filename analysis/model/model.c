@@ -582,6 +582,7 @@ static void baseline(struct slub_model *m, struct mslab *s, const struct slub_ev
 			s->base_seq = ev->new.seq;
 		s->have_seq = 1;
 	}
+	s->pages = t != SLUB_EV_SLAB_DISCARD; /* an event of a live slab: it has pages */
 	switch (t) {
 	case SLUB_EV_SLAB_NEW:
 		s->state = SLUB_STATE_CPU_ACTIVE;
