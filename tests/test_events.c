@@ -225,6 +225,7 @@ struct model_result {
 	struct slub_model_summary sum;
 	unsigned long shown;
 	double seconds; /* the model alone, one thread: a figure, never judged */
+	unsigned long notices;
 };
 
 static void model_violation(const struct slub_model_violation *v, void *arg)
@@ -280,11 +281,18 @@ static void as_decoded(struct slub_event *ev)
 	}
 }
 
+/*
+ * decoded 2: as decoded, and LTTng's discard mode lost bursts of 40 events
+ * every 3000, each reported by a discarded-events notice: nothing may be
+ * flagged, every burst is a gap.
+ */
 static struct model_result check_model_as(unsigned long n, int show, int decoded)
 {
 	struct model_result res = { .shown = show ? 0 : ~0ul / 2 };
 	struct slub_model_callbacks cb = { model_violation, NULL, NULL, &res };
-	struct slub_model *m = slub_model_new(NULL, &cb);
+	/* ts below are arrival numbers, 100 ns apart: 20 ms = 200 000 arrivals */
+	struct slub_model_config cfg = { .reorder_ns = 20000000 };
+	struct slub_model *m = slub_model_new(&cfg, &cb);
 	struct slub_model_event e;
 	uint32_t pid = (uint32_t)getpid();
 
@@ -293,6 +301,14 @@ static struct model_result check_model_as(unsigned long n, int show, int decoded
 	memset(&e, 0, sizeof(e));
 	double t0 = test_now();
 	for (unsigned long i = 0; i < n; i++) {
+		if (decoded == 2 && i % 3000 == 1500 && i + 40 < n) {
+			struct slub_model_discard d = { 0, 40, 1000000 + i * 100,
+							1000000 + (i + 39) * 100, 1 };
+
+			i += 40;
+			slub_model_discarded(m, &d);
+			res.notices++;
+		}
 		e.ev = evbuf[i];
 		e.ts = 1000000 + i * 100; /* arrival order, 100 ns apart */
 		e.vpid = pid;
@@ -458,6 +474,7 @@ static long check_stats(const char *phase, const struct counts *cnt, const struc
 struct phase_result {
 	struct model_result model;
 	struct model_result decoded; /* the same stream as a trace would give it */
+	struct model_result lossy;   /* ... with bursts lost and reported */
 	long stats_bad;
 	uint64_t total[SLUB_EV_NR];
 	unsigned long events;
@@ -530,6 +547,7 @@ static struct phase_result run_phase(const struct phase *ph, unsigned checks)
 
 	res.model = check_model(n, (checks & CHK_MODEL) ? show : 0);
 	res.decoded = check_model_as(n, (checks & CHK_MODEL) ? show : 0, 1);
+	res.lossy = check_model_as(n, (checks & CHK_MODEL) ? show : 0, 2);
 	check_words(ph->name, n, (checks & CHK_MODEL) ? show : 0);
 	count_events(n, cnt);
 	for (int c = 0; c < NCACHES; c++)
@@ -549,6 +567,12 @@ static struct phase_result run_phase(const struct phase *ph, unsigned checks)
 		CHECK(res.decoded.sum.violations == 0,
 		      "%s: %llu violations on the stream as a trace decodes it", ph->name,
 		      (unsigned long long)res.decoded.sum.violations);
+		CHECK(res.lossy.sum.violations == 0 && res.lossy.sum.gaps == res.lossy.notices &&
+			      res.lossy.sum.slabs_resynced > 0,
+		      "%s: with lost bursts: %llu violations, %llu gaps, %llu slabs resynchronised",
+		      ph->name, (unsigned long long)res.lossy.sum.violations,
+		      (unsigned long long)res.lossy.sum.gaps,
+		      (unsigned long long)res.lossy.sum.slabs_resynced);
 		CHECK(list_words_bad == 0, "%s: %ld list operations without their chain's word",
 		      ph->name, list_words_bad);
 		CHECK(res.total[SLUB_EV_ADD_PARTIAL] > 0, "%s: no list operation recorded", ph->name);
