@@ -15,9 +15,10 @@
  * in seq order and list operations in lock_seq order, holding early events
  * in a bounded reorder buffer (slub_model_config.reorder_ns / _events).
  *
- * Lost events.  After slub_model_discarded(), every slab, lock and cpu slot
- * whose events may be missing is resynchronised from its next event: a
- * missing event never produces a violation; gaps are counted instead.  A
+ * Lost events.  After slub_model_discarded(), the model records without
+ * judging until the reorder window around the loss has passed, then every
+ * slab, lock and cpu slot resynchronises from its next event: a missing
+ * event never produces a violation; gaps are counted instead.  A
  * trace that starts mid-run behaves the same way: a slab's first event is
  * its baseline.
  *
