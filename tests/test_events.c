@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <slub/slub.h>
@@ -720,6 +721,89 @@ static void check_remote_partial_guard(void)
 	CHECK_EQ(slub_cache_destroy(probe), 0);
 }
 
+/*
+ * fork: the child adopts the cpu slots of the threads fork() left behind,
+ * lazily, at its first slow path, as the acting slot (cpu) on the dead one
+ * (slot).  A thread named like LTTng-UST's listener threads ("...-ust")
+ * keeps no slot of its own (it uses the orphan slot), so a child never
+ * adopts one.
+ */
+static pthread_barrier_t fork_barrier;
+
+static void *forked_away(void *arg)
+{
+	struct slub_cache *s = arg;
+	void *p[20];
+
+	for (int i = 0; i < 20; i++)
+		p[i] = slub_cache_alloc(s);
+	for (int i = 0; i < 20; i += 2)
+		slub_cache_free(s, p[i]);
+	pthread_barrier_wait(&fork_barrier); /* allocated */
+	pthread_barrier_wait(&fork_barrier); /* forked */
+	for (int i = 1; i < 20; i += 2)
+		slub_cache_free(s, p[i]);
+	return NULL;
+}
+
+static void *tracer_like(void *arg)
+{
+	pthread_setname_np(pthread_self(), "events-ust");
+	return forked_away(arg);
+}
+
+static void check_fork_adoption(void)
+{
+	struct slub_cache *s = slub_cache_create("ev-fork", 96, 0, 0, NULL);
+	pthread_t th[2];
+	pid_t pid;
+	int status;
+
+	if (!CHECK(s != NULL, "create: errno %d", errno))
+		return;
+	pthread_barrier_init(&fork_barrier, NULL, 3);
+	evlen = 0;
+	slub_set_observer(observe, NULL, (1ull << SLUB_EV_NR) - 1);
+	if (pthread_create(&th[0], NULL, forked_away, s) ||
+	    pthread_create(&th[1], NULL, tracer_like, s))
+		FATAL("pthread_create");
+	pthread_barrier_wait(&fork_barrier);
+	pid = fork();
+	if (pid == 0) {
+		/* The child: a slow path adopts what the other threads left. */
+		unsigned long adopted = 0, flushes_bad = 0;
+		int32_t self_cpu = -1;
+		void *q;
+
+		evlen = 0;
+		q = slub_cache_alloc(slub_cache_create("ev-fork-child", 200, 0, 0, NULL));
+		for (unsigned long i = 0; i < evlen; i++) {
+			const struct slub_event *ev = &evbuf[i];
+
+			if (ev->type == SLUB_EV_CPU_SLAB_LOAD)
+				self_cpu = ev->cpu;
+			if (ev->type != SLUB_EV_THREAD_FLUSH)
+				continue;
+			adopted++;
+			flushes_bad += ev->slot == ev->cpu || ev->tid != (uint32_t)getpid();
+		}
+		/* Exactly the ordinary thread's slot, by this thread. */
+		_exit(q && adopted == 1 && !flushes_bad && self_cpu >= 0 ? 0 : 10 + (int)adopted);
+	}
+	pthread_barrier_wait(&fork_barrier);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	slub_set_observer(NULL, NULL, 0);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status), "child status %#x", status);
+	CHECK(WEXITSTATUS(status) == 0,
+	      "forked child: adoption wrong (exit %d: 10 + thread_flush events seen; want one, "
+	      "for the ordinary thread's slot only, acting as the child's own slot)",
+	      WEXITSTATUS(status));
+	pthread_barrier_destroy(&fork_barrier);
+	slub_thread_flush();
+	CHECK_EQ(slub_cache_destroy(s), 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct test_opt opts[] = {
@@ -832,6 +916,7 @@ int main(int argc, char **argv)
 	}
 	check_one_thread_flush();
 	check_remote_partial_guard();
+	check_fork_adoption();
 	free(evbuf);
 	return test_summary("test_events");
 }

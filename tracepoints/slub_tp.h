@@ -91,7 +91,7 @@ LTTNG_UST_TRACEPOINT_ENUM(slub, error_kind,
 	LTTNG_UST_TP_ARGS(const struct slub_event *, ev,		\
 			  const uint64_t *, stack, unsigned int, depth)
 
-/* Where the event happened: cache, acting cpu slot and its node. */
+/* Where the event happened: cache, acting cpu slot, node (event.h). */
 #define SLUB_TP_WHERE							\
 	lttng_ust_field_integer(uint32_t, cache_id, ev->cache_id)	\
 	lttng_ust_field_integer(int32_t, cpu, ev->cpu)			\
@@ -210,6 +210,7 @@ LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, cpu_slab,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
 		SLUB_TP_WHERE
+		lttng_ust_field_integer(int16_t, slot, ev->slot)
 		lttng_ust_field_integer_hex(uint64_t, slab, ev->slab)
 		lttng_ust_field_enum(slub, deactivate_reason, uint8_t, reason, ev->reason)
 		lttng_ust_field_enum(slub, slab_dest, uint8_t, dest, ev->list)
@@ -241,6 +242,8 @@ LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, list_op,
 		lttng_ust_field_integer(uint8_t, locked, ev->locked)
 		lttng_ust_field_integer(uint32_t, lock_id, ev->lock_id)
 		lttng_ust_field_integer(uint64_t, lock_seq, ev->lock_seq)
+		/* the seq of the slab word seen at the list operation */
+		lttng_ust_field_integer(uint32_t, seq, ev->new.seq)
 		SLUB_TP_STACK
 	)
 )
@@ -282,6 +285,7 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, thread_flush,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
 		SLUB_TP_WHERE
+		lttng_ust_field_integer(int16_t, slot, ev->slot)
 		lttng_ust_field_integer(uint32_t, count, ev->count)
 		SLUB_TP_STACK
 	)
