@@ -17,6 +17,8 @@ static void usage(FILE *f)
 		"Commands:\n"
 		"  record [OPTIONS] -- CMD [ARGS]   run CMD on the slubtrace allocator and\n"
 		"                                   record its transitions in an LTTng trace\n"
+		"  rules [--dot]                    the checker's rules and the slab state\n"
+		"                                   transition table (text or Graphviz)\n"
 		"  help [COMMAND]                   show this help, or a command's help\n"
 		"\n"
 		"Options:\n"
@@ -47,12 +49,16 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "help")) {
 		if (argc > 2 && !strcmp(argv[2], "record"))
 			cmd_record_usage(stdout);
+		else if (argc > 2 && !strcmp(argv[2], "rules"))
+			cmd_rules_usage(stdout);
 		else
 			usage(stdout);
 		return 0;
 	}
 	if (!strcmp(cmd, "record"))
 		return cmd_record(argc - 1, argv + 1);
+	if (!strcmp(cmd, "rules"))
+		return cmd_rules(argc - 1, argv + 1);
 	cli_err("unknown command '%s'", cmd);
 	usage(stderr);
 	return CLI_EXIT_USAGE;
