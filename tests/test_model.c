@@ -126,6 +126,7 @@ enum mut {
 	M_LOCK_ORDER,     /* a second node lock while holding one */
 	M_LOCK_SEQ,       /* acquisition 2 then 4 */
 	M_CPU_SLAB,       /* cpu_slab_load over the active slab */
+	M_CPU_WORD,       /* in-process cpu_slab_load sees another word at the same seq */
 	M_NR
 };
 
@@ -149,6 +150,7 @@ static const unsigned mut_rule[M_NR] = {
 	[M_LOCK_ORDER] = SLUB_RULE_LOCK_ORDER,
 	[M_LOCK_SEQ] = SLUB_RULE_LOCK_SEQ,
 	[M_CPU_SLAB] = SLUB_RULE_CPU_SLAB,
+	[M_CPU_WORD] = SLUB_RULE_WORD_CHAIN,
 };
 
 /*
@@ -163,6 +165,13 @@ static void life(struct seqb *b, enum mut m)
 	e = add(b, SLUB_EV_SLAB_NEW, 10, 0);
 	word(e, SLUB_SITE_NEW_SLAB, 0, OBJS, 1, s, 0, 0);
 	cpu_ev(b, SLUB_EV_CPU_SLAB_LOAD, 10, 0, 0, 0);
+	/* in-process, a cpu slot event carries the word it read */
+	e = &b->ev[b->n - 1];
+	e->old_valid = 1;
+	e->ev.new = b->ev[b->n - 2].ev.new;
+	e->ev.old = e->ev.new;
+	if (m == M_CPU_WORD)
+		e->ev.new.frozen = 0;
 	if (m == M_CPU_SLAB)
 		cpu_ev(b, SLUB_EV_CPU_SLAB_LOAD, 10, 0, 0, 0);
 	if (m == M_TRANSITION)

@@ -910,6 +910,19 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 			       slub_event_name(ev->type), slub_model_list_name(s->list));
 			flagged = 1;
 		}
+	} else if (e->old_valid && is_cpu_event(ev->type) && s->have_seq && ev->new.objects &&
+		   ev->new.seq == s->seq &&
+		   (ev->new.inuse != s->inuse || ev->new.frozen != s->frozen)) {
+		/* In-process cpu slot events carry the word read when they
+		 * fire.  Its counters half (inuse, frozen, seq) is one atomic
+		 * load: at the seq the chain is at, it must be the chain's
+		 * word; anything else was written without a counted CAS. */
+		report(m, SLUB_RULE_WORD_CHAIN, &r, s, k1, 0,
+		       "%s of slot %d saw {inuse %u frozen %u} at seq %u, the chain has "
+		       "{inuse %u frozen %u} at that seq: lost update",
+		       slub_event_name(ev->type), ev_slot(ev), ev->new.inuse, ev->new.frozen,
+		       ev->new.seq, s->inuse, s->frozen);
+		flagged = 1;
 	} else if ((ev->type == SLUB_EV_CPU_SLAB_LOAD || ev->type == SLUB_EV_CPU_PARTIAL_PUT ||
 		    ev->type == SLUB_EV_CPU_PARTIAL_TAKE) &&
 		   (s->state != SLUB_STATE_CPU_ACTIVE && s->state != SLUB_STATE_CPU_PARTIAL)) {
