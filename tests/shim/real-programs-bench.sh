@@ -12,7 +12,7 @@
 #   -t SLUBTRACE  also two traced columns: `SLUBTRACE record` (transition
 #             events, its default buffers) and glibc with LTTng's libc
 #             wrapper (lttng_ust_libc:*, a session set up here with the same
-#             contexts vpid, vtid, procname and 32M x 2 buffers per CPU);
+#             contexts vpid, vtid, procname, 4M x 8 buffers per CPU);
 #             wall time and trace size, then the time each tracer adds to
 #             its untraced run (slubtrace, glibc) and their ratio
 #
