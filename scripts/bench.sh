@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Benchmarks side by side with the peers: install what is missing, build
 # the two Release trees the harness compares (tracing compiled in, and
-# compiled out), run tests/bench/run-bench.sh.  Never pass/fail on time.
+# compiled out), run tests/bench/run-bench.sh (which also times the
+# `lock cmpxchg16b` floor and one event of each class), then
+# tests/bench/record-figures.sh.  Never pass/fail on time.
 #
 #   scripts/bench.sh [--quick] [--out FILE] [run-bench options...]
 set -euo pipefail
@@ -20,4 +22,8 @@ for d in build-bench:ON build-bench-notrace:OFF; do
 	cmake --build "$dir" -j "$(nproc)" >"$dir.build.log" 2>&1 ||
 		{ cat "$dir.build.log"; exit 1; }
 done
-exec tests/bench/run-bench.sh "$@"
+tests/bench/run-bench.sh "$@"
+# What slubtrace record with its default buffers writes and loses.
+echo
+echo "bench: slubtrace record figures (tests/bench/record-figures.sh)"
+tests/bench/record-figures.sh -r 3 build-bench

@@ -458,10 +458,43 @@ SLUB_INTERNAL void slub_node_locks_release(struct slub_cache *s);
 SLUB_INTERNAL void slub_node_locks_reinit(struct slub_cache *s);
 
 /* ---- slab word, slabs (slab.c) ---- */
-SLUB_INTERNAL bool slab_update(struct slub_cache *s, struct slab *slab,
-			       const struct slab_word *old, struct slab_word *new,
-			       enum slub_site site, int locked, struct slub_cpu *c,
-			       unsigned *attempt);
+SLUB_INTERNAL void slab_update_injected(const struct slab_word *old, struct slab_word *new,
+					enum slub_site site);
+SLUB_INTERNAL void slab_update_unfreeze_window(void);
+SLUB_INTERNAL void slab_update_failed(struct slub_cache *s, struct slab *slab,
+				      const struct slab_word *old,
+				      const struct slub_dword *seen_word, enum slub_site site,
+				      int locked, struct slub_cpu *c, unsigned *attempt);
+/*
+ * The one writer of a slab's (freelist, counters): __cmpxchg_double_slab().
+ * On success new->c.seq = old->c.seq + 1 and the caller emits the event of
+ * what it did.  On failure the failure is counted per site, a cmpxchg_fail
+ * event carries the expected and the observed word, and the caller retries.
+ * Inline, with the failure and the injected faults out of line: every free
+ * that is not to the thread's own cpu slab runs it, and a call with the
+ * failure path's frame costs as much as the rest of the update.
+ */
+static inline __attribute__((always_inline)) bool
+slab_update(struct slub_cache *s, struct slab *slab, const struct slab_word *old,
+	    struct slab_word *new, enum slub_site site, int locked, struct slub_cpu *c,
+	    unsigned *attempt)
+{
+	struct slub_dword expected = { old->freelist, old->c.counters };
+
+	slub_assert(new->c.objects == old->c.objects);
+	slub_assert(new->c.inuse <= new->c.objects);
+	new->c.seq = old->c.seq + 1;
+	if (variant(SLUB_INJ_RACE_WINDOW | SLUB_INJ_LOST_UPDATE))
+		slab_update_injected(old, new, site);
+	struct slub_dword desired = { new->freelist, new->c.counters };
+	if (likely(slub_dwcas(&slab->word, &expected, desired, &slab->dwlock))) {
+		if (unlikely(variant(SLUB_INJ_RACE_WINDOW)) && old->c.frozen && !new->c.frozen)
+			slab_update_unfreeze_window();
+		return true;
+	}
+	slab_update_failed(s, slab, old, &expected, site, locked, c, attempt);
+	return false;
+}
 SLUB_INTERNAL struct slab *new_slab(struct slub_cache *s, int node, struct slub_cpu *c,
 				    void **freelist);
 SLUB_INTERNAL void discard_slab(struct slub_cache *s, struct slab *slab, struct slub_cpu *c);

@@ -117,43 +117,8 @@ unsigned slub_os_ncpus(void)
  * old freelist. */
 #define DWORD_BUSY ((void *)1)
 
-struct slub_dword slub_dword_read(struct slub_dword *word)
-{
-	struct slub_dword w;
-
-	for (;;) {
-		uint64_t c = __atomic_load_n(&word->counters, __ATOMIC_ACQUIRE);
-		w.freelist = __atomic_load_n(&word->freelist, __ATOMIC_ACQUIRE);
-		w.counters = __atomic_load_n(&word->counters, __ATOMIC_ACQUIRE);
-		/* Every update bumps the seq in the counters, so equal counters
-		 * around the freelist load mean the pair was not torn. */
-		if (w.counters == c && (SLUB_DWCAS || w.freelist != DWORD_BUSY))
-			return w;
-	}
-}
-
 #if SLUB_DWCAS
-bool slub_dwcas(struct slub_dword *word, struct slub_dword *expected,
-		struct slub_dword desired, uint32_t *fallback_lock)
-{
-	bool ok;
-	uint64_t old_lo = (uint64_t)(uintptr_t)expected->freelist;
-	uint64_t old_hi = expected->counters;
-
-	(void)fallback_lock;
-	__asm__ __volatile__("lock cmpxchg16b %[mem]\n\t"
-			     "sete %[ok]"
-			     : [mem] "+m"(*word), [ok] "=q"(ok),
-			       "+a"(old_lo), "+d"(old_hi)
-			     : "b"((uint64_t)(uintptr_t)desired.freelist),
-			       "c"(desired.counters)
-			     : "memory", "cc");
-	if (!ok) {
-		expected->freelist = (void *)(uintptr_t)old_lo;
-		expected->counters = old_hi;
-	}
-	return ok;
-}
+/* slub_dwcas() and slub_dword_read() are inline, in platform.h. */
 void slub_dwcas_prefork(void) { }
 void slub_dwcas_postfork(void) { }
 #else
@@ -171,6 +136,22 @@ void slub_dwcas_prefork(void)
 	__atomic_store_n(&fork_pending, 1, __ATOMIC_SEQ_CST);
 	while (__atomic_load_n(&writers, __ATOMIC_SEQ_CST))
 		sched_yield();
+}
+
+struct slub_dword slub_dword_read(struct slub_dword *word)
+{
+	struct slub_dword w;
+
+	for (;;) {
+		uint64_t c = __atomic_load_n(&word->counters, __ATOMIC_ACQUIRE);
+		w.freelist = __atomic_load_n(&word->freelist, __ATOMIC_ACQUIRE);
+		w.counters = __atomic_load_n(&word->counters, __ATOMIC_ACQUIRE);
+		/* Every update bumps the seq in the counters, so equal counters
+		 * around the freelist load mean the pair was not torn; a parked
+		 * busy mark means a writer is between its two stores. */
+		if (w.counters == c && w.freelist != DWORD_BUSY)
+			return w;
+	}
 }
 
 void slub_dwcas_postfork(void)

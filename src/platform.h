@@ -64,14 +64,62 @@ struct slub_dword {
 _Static_assert(sizeof(struct slub_dword) == 16, "slab word must be 16 bytes");
 _Static_assert(_Alignof(struct slub_dword) == 16, "slab word must be 16-byte aligned");
 
-bool slub_dwcas(struct slub_dword *word, struct slub_dword *expected,
-		struct slub_dword desired, uint32_t *fallback_lock);
 /* fork(): with SLUB_DWCAS=0, no writer may be inside slub_dwcas() when the
  * process is copied.  Called last in prefork, in the parent and child after. */
 void slub_dwcas_prefork(void);
 void slub_dwcas_postfork(void);
+
+#if SLUB_DWCAS
+/*
+ * Inline: every free that is not to the thread's own cpu slab pays one
+ * slub_dwcas() and one slub_dword_read(); out of line they cost two calls
+ * around the one instruction that is the path's floor.
+ */
+static inline __attribute__((always_inline)) bool
+slub_dwcas(struct slub_dword *word, struct slub_dword *expected, struct slub_dword desired,
+	   uint32_t *fallback_lock)
+{
+	bool ok;
+	uint64_t old_lo = (uint64_t)(uintptr_t)expected->freelist;
+	uint64_t old_hi = expected->counters;
+
+	(void)fallback_lock;
+	__asm__ __volatile__("lock cmpxchg16b %[mem]\n\t"
+			     "sete %[ok]"
+			     : [mem] "+m"(*word), [ok] "=q"(ok),
+			       "+a"(old_lo), "+d"(old_hi)
+			     : "b"((uint64_t)(uintptr_t)desired.freelist),
+			       "c"(desired.counters)
+			     : "memory", "cc");
+	if (!ok) {
+		expected->freelist = (void *)(uintptr_t)old_lo;
+		expected->counters = old_hi;
+	}
+	return ok;
+}
+
+/* A consistent snapshot of the word (two loads, retried until stable):
+ * every update bumps the seq in the counters, so equal counters around the
+ * freelist load mean the pair was not torn. */
+static inline __attribute__((always_inline)) struct slub_dword
+slub_dword_read(struct slub_dword *word)
+{
+	struct slub_dword w;
+
+	for (;;) {
+		uint64_t c = __atomic_load_n(&word->counters, __ATOMIC_ACQUIRE);
+		w.freelist = __atomic_load_n(&word->freelist, __ATOMIC_ACQUIRE);
+		w.counters = __atomic_load_n(&word->counters, __ATOMIC_ACQUIRE);
+		if (w.counters == c)
+			return w;
+	}
+}
+#else
+bool slub_dwcas(struct slub_dword *word, struct slub_dword *expected,
+		struct slub_dword desired, uint32_t *fallback_lock);
 /* A consistent snapshot of the word (two loads, retried until stable). */
 struct slub_dword slub_dword_read(struct slub_dword *word);
+#endif
 
 /*
  * A futex lock with bounded spinning.  0 free, 1 locked, 2 locked with

@@ -157,36 +157,15 @@ bool slub_calculate_sizes(struct slub_cache *s)
 static unsigned long lost_update_tick;
 
 /*
- * The one writer of a slab's (freelist, counters): __cmpxchg_double_slab().
- * On success new->c.seq = old->c.seq + 1 and the caller emits the event of
- * what it did.  On failure the failure is counted per site, a cmpxchg_fail
- * event carries the expected and the observed word, and the caller retries.
+ * The failure side of slab_update() (internal.h), out of line and cold:
+ * its event on the stack would otherwise give every successful update a
+ * large frame.
  */
-bool slab_update(struct slub_cache *s, struct slab *slab, const struct slab_word *old,
-		 struct slab_word *new, enum slub_site site, int locked, struct slub_cpu *c,
-		 unsigned *attempt)
+__attribute__((noinline, cold)) void
+slab_update_failed(struct slub_cache *s, struct slab *slab, const struct slab_word *old,
+		   const struct slub_dword *seen_word, enum slub_site site, int locked,
+		   struct slub_cpu *c, unsigned *attempt)
 {
-	struct slub_dword expected = { old->freelist, old->c.counters };
-
-	slub_assert(new->c.objects == old->c.objects);
-	slub_assert(new->c.inuse <= new->c.objects);
-	new->c.seq = old->c.seq + 1;
-	if (variant(SLUB_INJ_RACE_WINDOW))
-		sched_yield();
-	if (variant(SLUB_INJ_LOST_UPDATE) && site == SLUB_SITE_SLAB_FREE &&
-	    __atomic_add_fetch(&lost_update_tick, 1, __ATOMIC_RELAXED) % 64 == 0) {
-		/* Injected: an update that bypasses the seq and emits nothing,
-		 * as a plain store would.  It is still done atomically so the
-		 * process itself stays consistent; only the trace breaks. */
-		new->c.seq = old->c.seq;
-	}
-	struct slub_dword desired = { new->freelist, new->c.counters };
-	if (likely(slub_dwcas(&slab->word, &expected, desired, &slab->dwlock))) {
-		if (variant(SLUB_INJ_RACE_WINDOW) && old->c.frozen && !new->c.frozen)
-			sched_yield(); /* widen unfreeze -> owner clear as well */
-		return true;
-	}
-
 	(*attempt)++;
 	stat(c, SLUB_CMPXCHG_DOUBLE_FAIL);
 	if (locked)
@@ -194,7 +173,7 @@ bool slab_update(struct slub_cache *s, struct slab *slab, const struct slab_word
 	stat_add(&c->stats.cmpxchg_fail_site[site], 1);
 	if (slub_wants(SLUB_EV_CMPXCHG_FAIL)) {
 		struct slub_event ev;
-		struct slab_word seen = { expected.freelist, { .counters = expected.counters } };
+		struct slab_word seen = { seen_word->freelist, { .counters = seen_word->counters } };
 		ev_init(&ev, SLUB_EV_CMPXCHG_FAIL, s, c, slab);
 		ev.site = site;
 		ev.locked = locked ? 1 : 0;
@@ -204,7 +183,29 @@ bool slab_update(struct slub_cache *s, struct slab *slab, const struct slab_word
 		ev_word(&ev.new, &seen, SLUB_OWNER_UNKNOWN);
 		slub_emit(&ev);
 	}
-	return false;
+}
+
+/* After a successful unfreezing CAS under race-window: widen the window
+ * between it and the owner clear as well. */
+__attribute__((noinline, cold)) void slab_update_unfreeze_window(void)
+{
+	sched_yield();
+}
+
+/* The injected faults of slab_update(): a widened race window, a lost update. */
+__attribute__((noinline, cold)) void slab_update_injected(const struct slab_word *old,
+							  struct slab_word *new,
+							  enum slub_site site)
+{
+	if (variant(SLUB_INJ_RACE_WINDOW))
+		sched_yield();
+	if (variant(SLUB_INJ_LOST_UPDATE) && site == SLUB_SITE_SLAB_FREE &&
+	    __atomic_add_fetch(&lost_update_tick, 1, __ATOMIC_RELAXED) % 64 == 0) {
+		/* Injected: an update that bypasses the seq and emits nothing,
+		 * as a plain store would.  It is still done atomically so the
+		 * process itself stays consistent; only the trace breaks. */
+		new->c.seq = old->c.seq;
+	}
 }
 
 /* ---- owner tracking (U) ---- */
