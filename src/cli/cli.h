@@ -47,5 +47,23 @@ void cli_output_free(struct cli_output *out);
 
 int cmd_record(int argc, char **argv);
 void cmd_record_usage(FILE *f);
+int cmd_check(int argc, char **argv);
+void cmd_check_usage(FILE *f);
+int cmd_timeline(int argc, char **argv);
+void cmd_timeline_usage(FILE *f);
+
+struct slub_plugin_result;
+struct bt_value;
+
+/*
+ * Runs src.ctf.fs (every trace below trace_dir) -> utils.muxer ->
+ * sink.slub.<sink> with params, the sink filling res.  Returns 0 when the
+ * graph ran to its end, else 2 (CLI_EXIT_USAGE: unusable input) after
+ * printing one line saying why.
+ */
+int cli_run_graph(const char *trace_dir, const char *sink, struct bt_value *params,
+		  struct slub_plugin_result *res);
+/* cli_run_graph() with sink.slub.check: 0 clean, 1 violations, 2 unusable. */
+int cli_check(const char *trace_dir, struct bt_value *params, struct slub_plugin_result *res);
 
 #endif /* SLUBTRACE_CLI_H */

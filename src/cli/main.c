@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * slubtrace: record the slab state transitions of a program.
+ * slubtrace: record the slab state transitions of a program, and check
+ * or print them.
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +17,11 @@ static void usage(FILE *f)
 		"\n"
 		"Commands:\n"
 		"  record [OPTIONS] -- CMD [ARGS]   run CMD on the slubtrace allocator and\n"
-		"                                   record its transitions in an LTTng trace\n"
+		"                                   record its transitions in an LTTng trace,\n"
+		"                                   then check it\n"
+		"  check TRACE_DIR                  replay a trace against the SLUB state model\n"
+		"                                   and report every invariant it breaks\n"
+		"  timeline [OPTIONS] TRACE_DIR     print each slab's state transitions\n"
 		"  help [COMMAND]                   show this help, or a command's help\n"
 		"\n"
 		"Options:\n"
@@ -24,7 +29,8 @@ static void usage(FILE *f)
 		"  --version        show the version\n"
 		"\n"
 		"Run `slubtrace COMMAND --help` for a command's options.\n"
-		"Read a trace with babeltrace2(1): `babeltrace2 TRACE_DIR`.\n");
+		"Read a trace with babeltrace2(1): `babeltrace2 TRACE_DIR`, or\n"
+		"`babeltrace2 TRACE_DIR -c sink.slub.check`.\n");
 }
 
 int main(int argc, char **argv)
@@ -47,12 +53,20 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "help")) {
 		if (argc > 2 && !strcmp(argv[2], "record"))
 			cmd_record_usage(stdout);
+		else if (argc > 2 && !strcmp(argv[2], "check"))
+			cmd_check_usage(stdout);
+		else if (argc > 2 && !strcmp(argv[2], "timeline"))
+			cmd_timeline_usage(stdout);
 		else
 			usage(stdout);
 		return 0;
 	}
 	if (!strcmp(cmd, "record"))
 		return cmd_record(argc - 1, argv + 1);
+	if (!strcmp(cmd, "check"))
+		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(cmd, "timeline"))
+		return cmd_timeline(argc - 1, argv + 1);
 	cli_err("unknown command '%s'", cmd);
 	usage(stderr);
 	return CLI_EXIT_USAGE;

@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slubtrace — the SLUB state model.
+ *
+ * A pure C library (it depends on include/slub/event.h only) that replays
+ * struct slub_event streams against classic SLUB's state machine: one state
+ * per slab (CPU_ACTIVE, CPU_PARTIAL, NODE_PARTIAL, FULL, DISCARDED, UNKNOWN),
+ * one holder per list_lock, one active slab and one partial chain per cpu
+ * slot.  The same code runs offline (fed by the Babeltrace2 plugin from a
+ * CTF trace) and in-process (fed by the allocator's observer under
+ * SLUBTRACE_CHECK): same input, same verdict.
+ *
+ * Ordering.  A tracepoint fires after its CAS, so events of one slab can
+ * arrive out of timestamp order.  The model applies a slab's word events
+ * in seq order and list operations in lock_seq order, holding early events
+ * in a bounded reorder buffer (slub_model_config.reorder_ns / _events).
+ *
+ * Lost events.  After slub_model_discarded(), every slab, lock and cpu slot
+ * whose events may be missing is resynchronised from its next event: a
+ * missing event never produces a violation; gaps are counted instead.  A
+ * trace that starts mid-run behaves the same way: a slab's first event is
+ * its baseline.
+ *
+ * Identity.  A slab is (vpid, address); a lock is (vpid, lock_id); a cpu
+ * slot is (vpid, cache_id, slot).  A new vpid (fork) starts with no state;
+ * an exec (cache_create of a cache id already known in that vpid, or a new
+ * procname) starts a new incarnation of the vpid.
+ *
+ * Memory.  State is O(live slabs + locks + cpu slots + threads), never
+ * O(trace length).  All memory comes from slub_model_config.mem when set
+ * (the in-process checker gives mmap-backed functions: it runs inside the
+ * allocator and must never call malloc), else from malloc/free.
+ *
+ * Threads.  A struct slub_model is not thread-safe; callers serialise.
+ * Callbacks run inside slub_model_event()/_discarded()/_finish() and must not
+ * call back into the same model.
+ */
+#ifndef SLUB_MODEL_H
+#define SLUB_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <slub/event.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- states, lists ---- */
+
+enum slub_state {
+	SLUB_STATE_UNKNOWN = 0, /* not seen yet, or events may be missing */
+	SLUB_STATE_CPU_ACTIVE,  /* frozen, a cpu slot's active slab */
+	SLUB_STATE_CPU_PARTIAL, /* frozen, on a cpu slot's partial chain */
+	SLUB_STATE_NODE_PARTIAL,/* unfrozen, on its node's partial list */
+	SLUB_STATE_FULL,        /* unfrozen, no free object (full list when tracked) */
+	SLUB_STATE_DISCARDED,   /* pages given back */
+	SLUB_STATE_NR
+};
+
+enum slub_model_list {
+	SLUB_LIST_NONE = 0,
+	SLUB_LIST_PARTIAL,      /* node partial list (n->partial) */
+	SLUB_LIST_FULL,         /* node full list (n->full, tracking on) */
+	SLUB_LIST_CPU_PARTIAL,  /* a cpu slot's partial chain */
+	SLUB_LIST_NR
+};
+
+const char *slub_state_name(unsigned state);
+const char *slub_model_list_name(unsigned list);
+
+/* ---- configuration ---- */
+
+/* Memory for the model's own state.  alloc returns zeroed memory or NULL. */
+struct slub_model_mem {
+	void *(*alloc)(size_t size, void *arg);
+	void (*free)(void *p, size_t size, void *arg);
+	void *arg;
+};
+
+struct slub_model_callbacks;
+
+struct slub_model_config {
+	/* Reorder window: an event waits for its predecessor (seq or
+	 * lock_seq) at most this long in trace time and while at most
+	 * reorder_events events wait in total.  0 = default. */
+	uint64_t reorder_ns;
+	uint32_t reorder_events;
+	/* Events of a slab kept for the violation report ("last N"). 0 = default. */
+	uint32_t history;
+	/* Stop applying rules after this many violations (0 = never). */
+	uint32_t max_violations;
+	const struct slub_model_mem *mem;  /* NULL: malloc/free */
+};
+
+#define SLUB_MODEL_DEFAULT_REORDER_NS 2000000000ull /* 2 s: measured worst 39 ms */
+#define SLUB_MODEL_DEFAULT_REORDER_EVENTS (1u << 18)
+#define SLUB_MODEL_DEFAULT_HISTORY 8
+
+/* ---- input ---- */
+
+/*
+ * One event.  `ev` is the normalized event; ev.tid is ignored in favour of
+ * vtid.  old_valid: ev.old holds the true old word (the in-process
+ * observer: always; a decoded trace: only for cmpxchg_fail).  When it is
+ * not valid, rules use the new word and the seq chain.
+ */
+struct slub_model_event {
+	struct slub_event ev;
+	uint64_t ts;            /* ns, monotonic within a stream */
+	uint32_t vpid;
+	uint32_t vtid;
+	uint64_t stream_id;
+	uint32_t old_valid;
+	const char *procname;   /* may be NULL; a change within one vpid = exec */
+};
+
+/*
+ * LTTng's discard mode lost events of one stream.  count 0 and
+ * range_known 0 mean "unknown"; an unknown range covers everything up to
+ * the notice.
+ */
+struct slub_model_discard {
+	uint64_t stream_id;
+	uint64_t count;         /* 0: unknown */
+	uint64_t begin_ts, end_ts;
+	uint32_t range_known;
+};
+
+/* ---- output ---- */
+
+/* One applied event as the timeline and the history show it. */
+struct slub_model_record {
+	uint64_t ts;
+	uint64_t slab;
+	uint64_t freelist;      /* new word (slab-word events, list ops) */
+	uint64_t lock_seq;      /* lock events and list ops */
+	uint64_t object;        /* alloc/free */
+	uint32_t vpid, vtid;
+	int32_t cpu;            /* acting cpu slot */
+	int32_t slot;           /* slot acted upon (cpu-slab events), else -1 */
+	uint32_t type;          /* enum slub_event_type */
+	uint32_t site;          /* enum slub_site */
+	uint32_t cache_id;
+	int32_t node;
+	uint8_t before, after;  /* enum slub_state */
+	uint8_t list;           /* enum slub_model_list after the event */
+	uint8_t dest;           /* ev.list: add_partial head|tail, deactivate dest */
+	int32_t owner;          /* owner slot after the event, -1 none */
+	uint32_t inuse, objects, frozen, seq;
+	uint32_t reason;
+	uint32_t stack_nr;      /* ips attached (0: none recorded) */
+};
+
+struct slub_model_violation {
+	unsigned rule;          /* enum slub_rule */
+	const char *rule_id;    /* stable id, e.g. "R5-word-chain" */
+	const char *meaning;    /* one line */
+	const char *kernel_fn;  /* the mm/slub.c function whose promise it is */
+	const char *detail;     /* what was found, one line */
+	uint64_t ts;
+	uint64_t slab;          /* 0 for lock rules */
+	uint32_t cache_id;
+	const char *cache_name; /* NULL when the cache was never announced */
+	uint32_t vpid;
+	uint32_t vtid;          /* acting thread */
+	uint32_t other_vtid;    /* the other party (lock holder, owner's thread), 0 none */
+	const struct slub_model_record *event;   /* the offending event */
+	const struct slub_model_record *history; /* the slab's previous events, oldest first */
+	uint32_t nr_history;
+	const uint64_t *stack;  /* the offending event's stack, NULL if none */
+	uint32_t stack_nr;
+};
+
+struct slub_model_transition {
+	const struct slub_model_record *rec;
+	const char *cache_name; /* NULL when unknown */
+};
+
+struct slub_model_summary {
+	uint64_t events;            /* given to slub_model_event() */
+	uint64_t applied;           /* applied in order (others: stale/dropped) */
+	uint64_t slabs;             /* distinct slab incarnations seen */
+	uint64_t violations;
+	uint64_t violations_by_rule[32];
+	uint64_t gaps;              /* discarded-events notices */
+	uint64_t events_discarded;  /* sum of known counts */
+	uint64_t slabs_resynced;    /* slabs rebased on a later event after a gap */
+	uint64_t locks_resynced;
+	uint64_t reorder_exceeded;  /* times an event waited past the window */
+	uint64_t reorder_max_pending;
+	uint64_t reorder_max_delay_ns; /* largest inversion of ts vs seq order seen */
+	uint64_t skipped_rules;     /* bit (1 << rule): not checkable, events missing */
+	uint64_t live_slabs, peak_slabs;
+	uint64_t mem_bytes, peak_mem_bytes;
+};
+
+struct slub_model_callbacks {
+	/* Each violation, when it is found.  May be NULL. */
+	void (*violation)(const struct slub_model_violation *v, void *arg);
+	/* Each applied event that concerns a slab (word, cpu, list events),
+	 * in the order the model applies them.  NULL: no timeline work. */
+	void (*transition)(const struct slub_model_transition *t, void *arg);
+	/* Once, from slub_model_finish(). */
+	void (*summary)(const struct slub_model_summary *s, void *arg);
+	void *arg;
+};
+
+/* ---- the model ---- */
+
+struct slub_model;
+
+/* NULL on allocation failure.  cfg and cb may be NULL (defaults, no output). */
+struct slub_model *slub_model_new(const struct slub_model_config *cfg,
+				  const struct slub_model_callbacks *cb);
+/* Returns 0, or -1 when memory ran out (the event is counted, not applied). */
+int slub_model_event(struct slub_model *m, const struct slub_model_event *e);
+/* A stack for the last event of (vpid, vtid) with that type. */
+void slub_model_stack(struct slub_model *m, uint32_t vpid, uint32_t vtid, unsigned type,
+		      uint64_t slab, const uint64_t *ips, uint32_t nr);
+void slub_model_discarded(struct slub_model *m, const struct slub_model_discard *d);
+/* Drains the reorder buffer, runs end-of-trace rules, calls summary. */
+void slub_model_finish(struct slub_model *m);
+/* Current figures (also valid before finish). */
+void slub_model_get_summary(const struct slub_model *m, struct slub_model_summary *s);
+void slub_model_free(struct slub_model *m);
+
+/* ---- rules: stable ids, one-line meanings, kernel functions ---- */
+
+enum slub_rule {
+	SLUB_RULE_TRANSITION = 0,  /* R0-transition: edge not in the table */
+	SLUB_RULE_FROZEN_STATE,    /* R1-frozen-state */
+	SLUB_RULE_OWNER,           /* R1-owner */
+	SLUB_RULE_FREEZE,          /* R2-freeze-unfrozen */
+	SLUB_RULE_UNFREEZE,        /* R2-unfreeze-frozen */
+	SLUB_RULE_LIST_UNLOCKED,   /* R3-list-unlocked */
+	SLUB_RULE_LIST_ONE,        /* R3-list-one */
+	SLUB_RULE_LIST_REMOVE,     /* R3-list-remove */
+	SLUB_RULE_LIST_AT_UNLOCK,  /* R4-list-at-unlock */
+	SLUB_RULE_WORD_CHAIN,      /* R5-word-chain (lost update) */
+	SLUB_RULE_WORD_OBJECTS,    /* R5-word-objects */
+	SLUB_RULE_WORD_DELTA,      /* R5-word-delta */
+	SLUB_RULE_DISCARD,         /* R6-discard */
+	SLUB_RULE_LOCK_HOLDER,     /* R7-lock-holder */
+	SLUB_RULE_LOCK_RECURSIVE,  /* R7-lock-recursive */
+	SLUB_RULE_LOCK_ORDER,      /* R7-lock-order */
+	SLUB_RULE_LOCK_SEQ,        /* R7-lock-seq */
+	SLUB_RULE_DOUBLE_FREE,     /* R8-double-free */
+	SLUB_RULE_DOUBLE_ALLOC,    /* R8-double-alloc */
+	SLUB_RULE_OBJECT_SLAB,     /* R8-object-slab */
+	SLUB_RULE_CPU_SLAB,        /* R9-cpu-slab */
+	SLUB_RULE_NR
+};
+
+unsigned slub_rule_count(void);
+const char *slub_rule_id(unsigned rule);        /* "R5-word-chain" */
+const char *slub_rule_meaning(unsigned rule);
+const char *slub_rule_kernel_fn(unsigned rule);
+unsigned slub_rule_family(unsigned rule);       /* 0..9, DESIGN.md's numbering */
+/* rule index from an id (or its suffix after "Rn-"); -1 if none */
+int slub_rule_lookup(const char *id);
+
+/* ---- the transition table ---- */
+
+/* Conditions of an edge (bits of slub_transition.cond). */
+#define SLUB_COND_OWNER   0x1u  /* the acting cpu (or slot) is the slab's owner */
+#define SLUB_COND_LOCKED  0x2u  /* the acting thread holds the node's list_lock */
+#define SLUB_COND_ON_LIST 0x4u  /* the slab is on the list the edge names */
+#define SLUB_COND_EMPTY   0x8u  /* inuse == 0 */
+#define SLUB_COND_FLUSH   0x10u /* another slot's flush (reason flush) may act */
+
+struct slub_transition {
+	uint8_t before;         /* enum slub_state */
+	uint8_t type;           /* enum slub_event_type */
+	uint8_t site;           /* enum slub_site, SLUB_SITE_NONE = any */
+	uint8_t after;          /* enum slub_state */
+	uint8_t list;           /* enum slub_model_list the slab is on after */
+	uint8_t cond;           /* SLUB_COND_* */
+	const char *kernel_fn;
+	const char *note;       /* one line: when this edge is taken */
+};
+
+unsigned slub_transition_count(void);
+const struct slub_transition *slub_transition_get(unsigned i);
+/* Bits of SLUB_COND_* as text ("owner,locked"), into buf; returns buf. */
+const char *slub_cond_str(unsigned cond, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SLUB_MODEL_H */

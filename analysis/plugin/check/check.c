@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sink.slub.check
+ *
+ * Parameters:
+ *   history          events of the slab shown before a violation (default 8)
+ *   max-reports      violations printed in full; the others are counted
+ *                    (default 100, 0 = all)
+ *   fail-on-violation  end the graph with an error when violations exist
+ *                    (babeltrace2 then exits non-zero)
+ *   reorder-ns, reorder-events  the model's reorder window
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "../format.h"
+#include "../sink.h"
+#include "../symbolize.h"
+
+struct check {
+	struct slub_sink sink;
+	struct slub_symbolizer *sym;
+	uint64_t max_reports;
+	uint64_t reported;
+	bool fail;
+	struct slub_model_summary summary;
+};
+
+static void on_violation(const struct slub_model_violation *v, void *arg)
+{
+	struct check *c = arg;
+
+	c->reported++;
+	if (c->max_reports && c->reported > c->max_reports)
+		return;
+	slub_fmt_violation(c->sink.out, (unsigned)c->reported, v, c->sym);
+}
+
+static void on_summary(const struct slub_model_summary *s, void *arg)
+{
+	struct check *c = arg;
+
+	c->summary = *s;
+}
+
+static void check_end(struct slub_sink *s)
+{
+	struct check *c = (struct check *)s;
+
+	if (c->max_reports && c->reported > c->max_reports)
+		fprintf(s->out, "(%" PRIu64 " more violations not shown: max-reports=%" PRIu64 ")\n",
+			c->reported - c->max_reports, c->max_reports);
+	slub_fmt_verdict(s->out, &c->summary);
+}
+
+bt_component_class_initialize_method_status
+slub_check_init(bt_self_component_sink *self, bt_self_component_sink_configuration *config,
+		const bt_value *params, void *init_data)
+{
+	struct check *c = calloc(1, sizeof(*c));
+	bt_component_class_initialize_method_status st;
+	uint64_t history = 0, reorder_ns = 0, reorder_events = 0;
+	struct slub_param p[] = {
+		{ "history", SLUB_P_UINT, &history, false },
+		{ "max-reports", SLUB_P_UINT, NULL, false },
+		{ "fail-on-violation", SLUB_P_BOOL, NULL, false },
+		{ "reorder-ns", SLUB_P_UINT, &reorder_ns, false },
+		{ "reorder-events", SLUB_P_UINT, &reorder_events, false },
+	};
+	struct slub_model_config cfg = { 0 };
+	struct slub_model_callbacks cb = { 0 };
+
+	if (!c)
+		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+	bt_self_component_set_data(bt_self_component_sink_as_self_component(self), c);
+	c->max_reports = 100;
+	p[1].where = &c->max_reports;
+	p[2].where = &c->fail;
+	st = slub_sink_init(&c->sink, self, init_data);
+	if (st != BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK)
+		return st;
+	if (slub_sink_params(c->sink.self, params, p, sizeof(p) / sizeof(p[0])) < 0)
+		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+	if (history > 1024 || reorder_events > UINT32_MAX) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
+			"history: at most 1024; reorder-events: at most %u", UINT32_MAX);
+		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+	}
+	cfg.history = (uint32_t)history;
+	cfg.reorder_ns = reorder_ns;
+	cfg.reorder_events = (uint32_t)reorder_events;
+	cb.violation = on_violation;
+	cb.summary = on_summary;
+	cb.arg = c;
+	c->sym = slub_symbolizer_create();
+	c->sink.end = check_end;
+	if (!c->sym || slub_sink_model(&c->sink, &cfg, &cb, c->sym) < 0)
+		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
+}
+
+bt_component_class_sink_graph_is_configured_method_status
+slub_check_graph_is_configured(bt_self_component_sink *self)
+{
+	struct check *c = bt_self_component_get_data(
+		bt_self_component_sink_as_self_component(self));
+
+	return slub_sink_configured(&c->sink, self);
+}
+
+bt_component_class_sink_consume_method_status slub_check_consume(bt_self_component_sink *self)
+{
+	struct check *c = bt_self_component_get_data(
+		bt_self_component_sink_as_self_component(self));
+	bt_component_class_sink_consume_method_status st = slub_sink_consume(&c->sink);
+
+	if (st == BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END && c->fail &&
+	    c->summary.violations) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
+			"%" PRIu64 " violation(s) of the SLUB invariants (fail-on-violation)",
+			c->summary.violations);
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+	}
+	return st;
+}
+
+void slub_check_finalize(bt_self_component_sink *self)
+{
+	struct check *c = bt_self_component_get_data(
+		bt_self_component_sink_as_self_component(self));
+
+	if (!c)
+		return;
+	slub_sink_fini(&c->sink);
+	slub_symbolizer_destroy(c->sym);
+	free(c);
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * babeltrace-plugin-slub.so: the component classes, and nothing else.
+ *
+ *   sink.slub.check     invariant violations of the SLUB state machine
+ *   sink.slub.timeline  per-slab timelines, text or JSON lines
+ */
+#include <babeltrace2/babeltrace.h>
+
+#include "check/check.h"
+#include "timeline/timeline.h"
+
+BT_PLUGIN_MODULE();
+
+BT_PLUGIN(slub);
+BT_PLUGIN_DESCRIPTION("slubtrace: SLUB slab state timelines and invariant checks");
+BT_PLUGIN_AUTHOR("slubtrace");
+BT_PLUGIN_LICENSE("MIT");
+
+BT_PLUGIN_SINK_COMPONENT_CLASS(check, slub_check_consume);
+BT_PLUGIN_SINK_COMPONENT_CLASS_DESCRIPTION(check,
+	"Replay a slubtrace trace against the SLUB state model and report every "
+	"transition that breaks an invariant, then a one-line verdict.");
+BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(check,
+	"Parameters: history=N (events of the slab shown, default 8), max-reports=N "
+	"(default 100, 0 = all), fail-on-violation=yes (error when violations exist), "
+	"reorder-ns=NS, reorder-events=N (the reorder window).");
+BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(check, slub_check_init);
+BT_PLUGIN_SINK_COMPONENT_CLASS_GRAPH_IS_CONFIGURED_METHOD(check, slub_check_graph_is_configured);
+BT_PLUGIN_SINK_COMPONENT_CLASS_FINALIZE_METHOD(check, slub_check_finalize);
+
+BT_PLUGIN_SINK_COMPONENT_CLASS(timeline, slub_timeline_consume);
+BT_PLUGIN_SINK_COMPONENT_CLASS_DESCRIPTION(timeline,
+	"Print each slab's state transitions, one line per transition, as text or JSON lines.");
+BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(timeline,
+	"Parameters: slab=\"0xADDR\", cache=\"NAME\", tid=N, begin=NS|\"SEC.FRAC\", "
+	"end=NS|\"SEC.FRAC\", json=yes, reorder-ns=NS, reorder-events=N.");
+BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(timeline, slub_timeline_init);
+BT_PLUGIN_SINK_COMPONENT_CLASS_GRAPH_IS_CONFIGURED_METHOD(timeline,
+	slub_timeline_graph_is_configured);
+BT_PLUGIN_SINK_COMPONENT_CLASS_FINALIZE_METHOD(timeline, slub_timeline_finalize);
