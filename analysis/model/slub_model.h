@@ -269,6 +269,8 @@ int slub_rule_lookup(const char *id);
 #define SLUB_COND_ON_LIST 0x4u  /* the slab is on the list the edge names */
 #define SLUB_COND_EMPTY   0x8u  /* inuse == 0 */
 #define SLUB_COND_FLUSH   0x10u /* another slot's flush (reason flush) may act */
+#define SLUB_COND_TAKES   0x20u /* the update takes the whole freelist (new freelist 0) */
+#define SLUB_COND_DEST    0x40u /* the event's destination (ev.list) names `after` */
 
 struct slub_transition {
 	uint8_t before;         /* enum slub_state */

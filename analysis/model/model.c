@@ -1,0 +1,1713 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The SLUB state model: per slab, per list_lock, per cpu slot and per
+ * thread state, fed one struct slub_event at a time.
+ *
+ * Two orders meet here.  A slab's events are applied in the order of its
+ * slab word: word events by seq, every other event of the slab (list and
+ * cpu-slot operations, slab_discard) right after the word update its thread
+ * last saw (the seq a list operation carries, or the thread's own last
+ * update of that slab).  Events that arrive early wait in the slab's
+ * reorder list; a slab that waits sits in a FIFO so that a gap older than
+ * the window is given up (a lost update, or resynchronisation when a
+ * discarded-events notice covers it).  Lock, thread and cpu-slot checks
+ * run in arrival order: a thread's events arrive in its program order, and
+ * one lock's events are emitted inside its critical sections.
+ *
+ * Entities live in hash tables keyed by (vpid << 32 | incarnation, id):
+ * O(live slabs + locks + slots + threads + allocated objects).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mem.h"
+#include "slub_model.h"
+
+#define KEY_LAST UINT64_MAX /* "after everything the slab has seen" */
+#define NOTICES 64
+#define LOCK_TOUCH 32
+#define THREAD_LRU 8
+#define THREAD_HELD 4
+
+struct pend {
+	struct pend *next;
+	uint64_t sort;    /* 2 * seq for a word event, 2 * seq + 1 after it */
+	uint64_t order;   /* arrival number: ties keep arrival order */
+	uint64_t arrival; /* model time when it arrived */
+	struct slub_model_event e;
+};
+
+struct mslab {
+	struct hnode h; /* k1 = process key, k2 = address */
+	uint32_t vpid, cache_id;
+	int32_t node, owner, last_owner;
+	uint8_t state, list, list_known, have_seq;
+	uint8_t born, pages, resync, waiting;
+	uint64_t freelist;
+	uint32_t inuse, objects, frozen, seq;
+	uint32_t base_seq, skip_lo, skip_hi;
+	uint64_t gen, last_ts, born_ts;
+	struct pend *pend;
+	uint32_t npend;
+	struct mslab *wprev, *wnext;
+	uint64_t wait_since;
+	uint32_t hist_n, hist_head;
+	struct slub_model_record hist[];
+};
+
+struct mproc {
+	struct hnode h; /* k1 = vpid */
+	uint32_t inc;
+	uint64_t namehash;
+	uint64_t obj_since; /* first object event, 0 = none yet */
+};
+
+struct mcache {
+	struct hnode h; /* k1 = process key, k2 = cache id */
+	uint8_t destroyed;
+	char name[55];
+};
+
+struct mlock {
+	struct hnode h; /* k1 = process key, k2 = lock id */
+	uint64_t seq;
+	uint32_t holder;
+	uint8_t known, held, overflow;
+	uint64_t gen, last_ts;
+	uint32_t ntouched;
+	uint64_t touched[LOCK_TOUCH];
+};
+
+struct mslot {
+	struct hnode h; /* k1 = process key, k2 = cache id << 32 | slot */
+	uint64_t active;
+	uint32_t chain;
+	uint8_t known;
+	uint64_t gen, last_ts;
+};
+
+struct mthread {
+	struct hnode h; /* k1 = vpid, k2 = vtid */
+	uint32_t nheld;
+	uint32_t held[THREAD_HELD];
+	uint8_t known;
+	int32_t flush_slot; /* a flush of another slot in progress, -1 none */
+	uint32_t flush_cache;
+	uint64_t gen, last_ts;
+	struct {
+		uint64_t slab;
+		uint32_t seq;
+	} lru[THREAD_LRU];
+	uint32_t lru_i;
+};
+
+struct mobj {
+	struct hnode h; /* k1 = process key, k2 = object address */
+	uint64_t slab;
+	uint32_t cache_id;
+};
+
+struct slub_model {
+	struct slub_model_config cfg;
+	struct slub_model_callbacks cb;
+	struct mm_ctx mm;
+	struct mm_pool p_slab, p_pend, p_lock, p_slot, p_thread, p_obj, p_cache, p_proc;
+	struct htab slabs, locks, slots, threads, objs, caches, procs;
+	uint64_t now, order;
+	uint64_t disc_gen;
+	struct {
+		uint64_t begin, end, gen;
+	} notice[NOTICES];
+	struct mslab *wq_head, *wq_tail;
+	uint64_t npend;
+	uint64_t seen;
+	uint64_t applied_mask; /* types that reached a rule */
+	struct slub_model_summary sum;
+	int finished;
+	/* the violation being reported */
+	struct slub_model_record vrec;
+	struct slub_model_record *vhist;
+	char detail[256];
+};
+
+/* ---- small helpers ---- */
+
+static inline uint64_t pkey(uint32_t vpid, uint32_t inc)
+{
+	return (uint64_t)vpid << 32 | inc;
+}
+
+static int is_word_event(unsigned t)
+{
+	switch (t) {
+	case SLUB_EV_SLAB_NEW:
+	case SLUB_EV_FREEZE:
+	case SLUB_EV_UNFREEZE:
+	case SLUB_EV_TAKE_FREELIST:
+	case SLUB_EV_FREE_REMOTE:
+	case SLUB_EV_DRAIN_FREELIST:
+		return 1;
+	}
+	return 0;
+}
+
+static int is_list_op(unsigned t)
+{
+	return t == SLUB_EV_ADD_PARTIAL || t == SLUB_EV_REMOVE_PARTIAL || t == SLUB_EV_ADD_FULL ||
+	       t == SLUB_EV_REMOVE_FULL;
+}
+
+static int is_cpu_event(unsigned t)
+{
+	return t == SLUB_EV_CPU_SLAB_LOAD || t == SLUB_EV_DEACTIVATE ||
+	       t == SLUB_EV_CPU_PARTIAL_PUT || t == SLUB_EV_CPU_PARTIAL_TAKE ||
+	       t == SLUB_EV_CPU_PARTIAL_DRAIN;
+}
+
+/* The cpu slot an event acts upon. */
+static int32_t ev_slot(const struct slub_event *ev)
+{
+	return ev->cpu;
+}
+
+static uint32_t lock_id_of(uint32_t cache_id, int32_t node)
+{
+	return cache_id * 64 + (uint32_t)node;
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h ? h : 1;
+}
+
+/* ---- discarded-events notices ---- */
+
+/* May events after `from_ts` be missing for an entity last synced at gen? */
+static int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts)
+{
+	if (m->disc_gen == gen)
+		return 0;
+	if (m->disc_gen - gen > NOTICES)
+		return 1;
+	for (uint64_t g = gen + 1; g <= m->disc_gen; g++) {
+		const typeof(m->notice[0]) *n = &m->notice[g % NOTICES];
+
+		if (n->end >= from_ts)
+			return 1;
+	}
+	return 0;
+}
+
+static uint64_t window_start(const struct slub_model *m, uint64_t ts)
+{
+	return ts > m->cfg.reorder_ns ? ts - m->cfg.reorder_ns : 0;
+}
+
+/* ---- entities ---- */
+
+static size_t slab_bytes(const struct slub_model *m)
+{
+	return sizeof(struct mslab) + m->cfg.history * sizeof(struct slub_model_record);
+}
+
+static struct mproc *get_proc(struct slub_model *m, uint32_t vpid)
+{
+	struct mproc *p = (struct mproc *)ht_find(&m->procs, vpid, 0);
+
+	if (p)
+		return p;
+	p = mm_pool_get(&m->p_proc);
+	if (!p)
+		return NULL;
+	p->h.k1 = vpid;
+	ht_insert(&m->procs, &p->h);
+	return p;
+}
+
+static void purge_table(struct slub_model *m, struct htab *t, struct mm_pool *pool, uint64_t k1)
+{
+	for (size_t i = 0; i < t->nb; i++) {
+		struct hnode **pp = &t->b[i];
+
+		while (*pp) {
+			struct hnode *h = *pp;
+
+			if (h->k1 == k1) {
+				*pp = h->next;
+				t->n--;
+				if (t == &m->slabs) {
+					struct mslab *s = (struct mslab *)h;
+
+					while (s->pend) {
+						struct pend *pe = s->pend;
+
+						s->pend = pe->next;
+						mm_pool_put(&m->p_pend, pe);
+						m->npend--;
+					}
+					if (s->waiting) {
+						if (s->wprev)
+							s->wprev->wnext = s->wnext;
+						else
+							m->wq_head = s->wnext;
+						if (s->wnext)
+							s->wnext->wprev = s->wprev;
+						else
+							m->wq_tail = s->wprev;
+					}
+					m->sum.live_slabs--;
+				}
+				mm_pool_put(pool, h);
+			} else {
+				pp = &h->next;
+			}
+		}
+	}
+}
+
+/* exec: the process image is new, so is every slab, lock and slot of it. */
+static void new_incarnation(struct slub_model *m, struct mproc *p)
+{
+	uint64_t k1 = pkey((uint32_t)p->h.k1, p->inc);
+
+	purge_table(m, &m->slabs, &m->p_slab, k1);
+	purge_table(m, &m->locks, &m->p_lock, k1);
+	purge_table(m, &m->slots, &m->p_slot, k1);
+	purge_table(m, &m->objs, &m->p_obj, k1);
+	purge_table(m, &m->caches, &m->p_cache, k1);
+	purge_table(m, &m->threads, &m->p_thread, p->h.k1);
+	p->inc++;
+	p->obj_since = 0;
+}
+
+static struct mslab *get_slab(struct slub_model *m, uint64_t k1, uint64_t addr, int create)
+{
+	struct mslab *s = (struct mslab *)ht_find(&m->slabs, k1, addr);
+
+	if (s || !create)
+		return s;
+	s = mm_pool_get(&m->p_slab);
+	if (!s)
+		return NULL;
+	s->h.k1 = k1;
+	s->h.k2 = addr;
+	s->vpid = (uint32_t)(k1 >> 32);
+	s->owner = s->last_owner = -1;
+	s->state = SLUB_STATE_UNKNOWN;
+	s->gen = m->disc_gen;
+	ht_insert(&m->slabs, &s->h);
+	m->sum.slabs++;
+	m->sum.live_slabs++;
+	if (m->sum.live_slabs > m->sum.peak_slabs)
+		m->sum.peak_slabs = m->sum.live_slabs;
+	return s;
+}
+
+static void free_slab(struct slub_model *m, struct mslab *s)
+{
+	ht_remove(&m->slabs, &s->h);
+	m->sum.live_slabs--;
+	mm_pool_put(&m->p_slab, s);
+}
+
+static struct mlock *get_lock(struct slub_model *m, uint64_t k1, uint32_t id)
+{
+	struct mlock *l = (struct mlock *)ht_find(&m->locks, k1, id);
+
+	if (l)
+		return l;
+	l = mm_pool_get(&m->p_lock);
+	if (!l)
+		return NULL;
+	l->h.k1 = k1;
+	l->h.k2 = id;
+	l->gen = m->disc_gen;
+	ht_insert(&m->locks, &l->h);
+	return l;
+}
+
+static struct mslot *get_slot(struct slub_model *m, uint64_t k1, uint32_t cache_id, int32_t slot)
+{
+	uint64_t k2 = (uint64_t)cache_id << 32 | (uint32_t)slot;
+	struct mslot *c = (struct mslot *)ht_find(&m->slots, k1, k2);
+
+	if (c)
+		return c;
+	c = mm_pool_get(&m->p_slot);
+	if (!c)
+		return NULL;
+	c->h.k1 = k1;
+	c->h.k2 = k2;
+	c->gen = m->disc_gen;
+	ht_insert(&m->slots, &c->h);
+	return c;
+}
+
+static struct mthread *get_thread(struct slub_model *m, uint32_t vpid, uint32_t vtid)
+{
+	struct mthread *t = (struct mthread *)ht_find(&m->threads, vpid, vtid);
+
+	if (t)
+		return t;
+	t = mm_pool_get(&m->p_thread);
+	if (!t)
+		return NULL;
+	t->h.k1 = vpid;
+	t->h.k2 = vtid;
+	t->flush_slot = -1;
+	t->gen = m->disc_gen;
+	ht_insert(&m->threads, &t->h);
+	return t;
+}
+
+static const char *cache_name(struct slub_model *m, uint64_t k1, uint32_t cache_id)
+{
+	struct mcache *c = (struct mcache *)ht_find(&m->caches, k1, cache_id);
+
+	return c && c->name[0] ? c->name : NULL;
+}
+
+/* Lost events may hide this lock's or slot's history: start over. */
+static void lock_touch(struct slub_model *m, struct mlock *l, uint64_t ts)
+{
+	if (l->gen != m->disc_gen) {
+		if (l->known && notice_covers(m, l->gen, window_start(m, l->last_ts))) {
+			l->known = 0;
+			l->held = 0;
+			l->ntouched = 0;
+			m->sum.locks_resynced++;
+		}
+		l->gen = m->disc_gen;
+	}
+	l->last_ts = ts;
+}
+
+static void slot_touch(struct slub_model *m, struct mslot *c, uint64_t ts)
+{
+	if (c->gen != m->disc_gen) {
+		if (c->known && notice_covers(m, c->gen, window_start(m, c->last_ts)))
+			c->known = 0;
+		c->gen = m->disc_gen;
+	}
+	c->last_ts = ts;
+}
+
+static void thread_touch(struct slub_model *m, struct mthread *t, uint64_t ts)
+{
+	if (t->gen != m->disc_gen) {
+		if (notice_covers(m, t->gen, window_start(m, t->last_ts))) {
+			t->known = 0;
+			t->nheld = 0;
+			t->flush_slot = -1;
+		}
+		t->gen = m->disc_gen;
+	}
+	t->last_ts = ts;
+}
+
+/* ---- records, history, reports ---- */
+
+static void make_record(struct slub_model_record *r, const struct slub_model_event *e)
+{
+	const struct slub_event *ev = &e->ev;
+
+	memset(r, 0, sizeof(*r));
+	r->ts = e->ts;
+	r->slab = ev->slab;
+	r->freelist = ev->new.freelist;
+	r->lock_seq = ev->lock_seq;
+	r->object = ev->object;
+	r->vpid = e->vpid;
+	r->vtid = e->vtid;
+	r->cpu = ev->cpu;
+	r->slot = is_cpu_event(ev->type) ? ev_slot(ev) : -1;
+	r->type = ev->type;
+	r->site = ev->site;
+	r->cache_id = ev->cache_id;
+	r->node = ev->node;
+	r->dest = (uint8_t)ev->list;
+	r->owner = -1;
+	r->inuse = ev->new.inuse;
+	r->objects = ev->new.objects;
+	r->frozen = ev->new.frozen;
+	r->seq = ev->new.seq;
+	r->reason = ev->reason;
+}
+
+static void hist_push(struct slub_model *m, struct mslab *s, const struct slub_model_record *r)
+{
+	uint32_t n = m->cfg.history;
+
+	if (!n)
+		return;
+	s->hist[s->hist_head] = *r;
+	s->hist_head = (s->hist_head + 1) % n;
+	if (s->hist_n < n)
+		s->hist_n++;
+}
+
+static void report(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
+		   struct mslab *s, uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+
+static void report(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
+		   struct mslab *s, uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
+{
+	struct slub_model_violation v;
+	va_list ap;
+
+	m->sum.violations++;
+	if (rule < 32)
+		m->sum.violations_by_rule[rule]++;
+	if (m->cfg.max_violations && m->sum.violations > m->cfg.max_violations)
+		return;
+	if (!m->cb.violation)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(m->detail, sizeof(m->detail), fmt, ap);
+	va_end(ap);
+	memset(&v, 0, sizeof(v));
+	v.rule = rule;
+	v.rule_id = slub_rule_id(rule);
+	v.meaning = slub_rule_meaning(rule);
+	v.kernel_fn = slub_rule_kernel_fn(rule);
+	v.detail = m->detail;
+	v.ts = r->ts;
+	v.slab = r->slab;
+	v.cache_id = r->cache_id;
+	v.cache_name = cache_name(m, k1, r->cache_id);
+	v.vpid = r->vpid;
+	v.vtid = r->vtid;
+	v.other_vtid = other_vtid;
+	m->vrec = *r;
+	v.event = &m->vrec;
+	if (s && m->cfg.history) {
+		uint32_t n = m->cfg.history, first = (s->hist_head + n - s->hist_n) % n;
+
+		for (uint32_t i = 0; i < s->hist_n; i++)
+			m->vhist[i] = s->hist[(first + i) % n];
+		v.history = m->vhist;
+		v.nr_history = s->hist_n;
+	}
+	m->cb.violation(&v, m->cb.arg);
+}
+
+/* ---- the slab state machine ---- */
+
+static uint8_t dest_state(unsigned dest, const struct slub_word *w)
+{
+	switch (dest) {
+	case SLUB_DEST_HEAD:
+	case SLUB_DEST_TAIL:
+		return SLUB_STATE_NODE_PARTIAL;
+	case SLUB_DEST_FULL:
+		return SLUB_STATE_FULL;
+	case SLUB_DEST_DISCARD:
+		return SLUB_STATE_DISCARDED;
+	}
+	return w->freelist ? SLUB_STATE_NODE_PARTIAL : SLUB_STATE_FULL;
+}
+
+/* The edge of the table this event takes from `before`, or NULL. */
+static const struct slub_transition *find_edge(uint8_t before, const struct slub_event *ev)
+{
+	int takes = ev->type == SLUB_EV_FREEZE && ev->new.freelist == 0;
+	uint8_t dst = dest_state(ev->list, &ev->new);
+
+	for (unsigned i = 0, n = slub_transition_count(); i < n; i++) {
+		const struct slub_transition *t = slub_transition_get(i);
+
+		if (t->before != before || t->type != ev->type)
+			continue;
+		if (t->site != SLUB_SITE_NONE && t->site != ev->site)
+			continue;
+		if (ev->type == SLUB_EV_FREEZE && ev->site == SLUB_SITE_ACQUIRE_SLAB &&
+		    !!(t->cond & SLUB_COND_TAKES) != takes)
+			continue;
+		if ((t->cond & SLUB_COND_DEST) && t->after != dst)
+			continue;
+		return t;
+	}
+	return NULL;
+}
+
+static uint8_t list_of_op(unsigned type)
+{
+	return type == SLUB_EV_ADD_FULL || type == SLUB_EV_REMOVE_FULL ? SLUB_LIST_FULL
+								      : SLUB_LIST_PARTIAL;
+}
+
+static void set_word(struct mslab *s, const struct slub_word *w)
+{
+	s->freelist = w->freelist;
+	s->inuse = w->inuse;
+	s->objects = w->objects;
+	s->frozen = w->frozen;
+	s->seq = w->seq;
+}
+
+/* What a slab seen without history (first event, or after lost events) is. */
+static void baseline(struct slub_model *m, struct mslab *s, const struct slub_event *ev)
+{
+	unsigned t = ev->type;
+
+	if (is_word_event(t)) {
+		set_word(s, &ev->new);
+		if (!s->have_seq)
+			s->base_seq = ev->new.seq;
+		s->have_seq = 1;
+	}
+	switch (t) {
+	case SLUB_EV_SLAB_NEW:
+		s->state = SLUB_STATE_CPU_ACTIVE;
+		s->owner = ev->cpu;
+		s->list = SLUB_LIST_NONE;
+		s->list_known = 1;
+		s->pages = 1;
+		break;
+	case SLUB_EV_FREEZE:
+		s->owner = ev->cpu;
+		s->state = ev->site == SLUB_SITE_ACQUIRE_SLAB && ev->new.freelist == 0
+				   ? SLUB_STATE_CPU_ACTIVE
+				   : SLUB_STATE_CPU_PARTIAL;
+		break;
+	case SLUB_EV_TAKE_FREELIST:
+	case SLUB_EV_DRAIN_FREELIST:
+		s->owner = ev->cpu;
+		s->state = SLUB_STATE_CPU_ACTIVE;
+		break;
+	case SLUB_EV_UNFREEZE:
+		s->owner = -1;
+		s->state = dest_state(ev->list, &ev->new);
+		break;
+	case SLUB_EV_FREE_REMOTE:
+		if (!ev->new.frozen)
+			s->state = ev->new.freelist ? SLUB_STATE_NODE_PARTIAL : SLUB_STATE_FULL;
+		break;
+	case SLUB_EV_CPU_SLAB_LOAD:
+	case SLUB_EV_CPU_PARTIAL_TAKE:
+		s->owner = ev_slot(ev);
+		s->state = SLUB_STATE_CPU_ACTIVE;
+		break;
+	case SLUB_EV_CPU_PARTIAL_PUT:
+		s->owner = ev_slot(ev);
+		s->state = SLUB_STATE_CPU_PARTIAL;
+		break;
+	case SLUB_EV_ADD_PARTIAL:
+	case SLUB_EV_ADD_FULL:
+		s->list = list_of_op(t);
+		s->list_known = 1;
+		break;
+	case SLUB_EV_REMOVE_PARTIAL:
+	case SLUB_EV_REMOVE_FULL:
+		s->list = SLUB_LIST_NONE;
+		s->list_known = 1;
+		break;
+	case SLUB_EV_SLAB_DISCARD:
+		s->state = SLUB_STATE_DISCARDED;
+		s->pages = 0;
+		s->list = SLUB_LIST_NONE;
+		s->list_known = 1;
+		break;
+	}
+	if (s->state == SLUB_STATE_CPU_PARTIAL)
+		s->list = SLUB_LIST_CPU_PARTIAL, s->list_known = 1;
+}
+
+/*
+ * Word rules that need only the previous word and this one: R5 (chain,
+ * objects, deltas) and R2.  Returns 1 when a violation was reported.
+ */
+static int check_word(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
+		      const struct slub_model_record *r)
+{
+	const struct slub_event *ev = &e->ev;
+	const struct slub_word *w = &ev->new;
+	uint64_t k1 = s->h.k1;
+	uint32_t pf = s->frozen, pi = s->inuse;
+	uint64_t pfl = s->freelist;
+
+	if (e->old_valid && ev->type != SLUB_EV_SLAB_NEW &&
+	    (ev->old.freelist != s->freelist || ev->old.inuse != s->inuse ||
+	     ev->old.objects != s->objects || ev->old.frozen != s->frozen ||
+	     ev->old.seq != s->seq)) {
+		report(m, SLUB_RULE_WORD_CHAIN, r, s, k1, 0,
+		       "%s seq %u: old word {freelist %#llx inuse %u frozen %u seq %u} is not the "
+		       "previous new word {freelist %#llx inuse %u frozen %u seq %u}: lost update",
+		       slub_event_name(ev->type), w->seq, (unsigned long long)ev->old.freelist,
+		       ev->old.inuse, ev->old.frozen, ev->old.seq, (unsigned long long)s->freelist,
+		       s->inuse, s->frozen, s->seq);
+		return 1;
+	}
+	if (w->inuse > w->objects || (ev->type != SLUB_EV_SLAB_NEW && w->objects != s->objects)) {
+		report(m, SLUB_RULE_WORD_OBJECTS, r, s, k1, 0,
+		       "%s seq %u: inuse %u objects %u (objects were %u)", slub_event_name(ev->type),
+		       w->seq, w->inuse, w->objects, s->objects);
+		return 1;
+	}
+	if (ev->type == SLUB_EV_FREEZE && pf) {
+		report(m, SLUB_RULE_FREEZE, r, s, k1, 0, "freeze at %s of a frozen slab (seq %u)",
+		       slub_site_name(ev->site), w->seq);
+		return 1;
+	}
+	if (ev->type == SLUB_EV_UNFREEZE && !pf) {
+		report(m, SLUB_RULE_UNFREEZE, r, s, k1, 0,
+		       "unfreeze at %s of a slab that is not frozen (seq %u)",
+		       slub_site_name(ev->site), w->seq);
+		return 1;
+	}
+
+	const char *bad = NULL;
+	switch (ev->type) {
+	case SLUB_EV_SLAB_NEW:
+		if (!w->frozen || w->freelist || w->inuse != w->objects)
+			bad = "a new slab is frozen with all objects on the cpu freelist";
+		break;
+	case SLUB_EV_FREEZE:
+		if (!w->frozen)
+			bad = "freeze left the slab unfrozen";
+		else if (ev->site == SLUB_SITE_ACQUIRE_SLAB) {
+			if (!pfl)
+				bad = "acquire_slab froze a slab without free objects";
+			else if (w->freelist ? (w->freelist != pfl || w->inuse != pi)
+					     : w->inuse != w->objects)
+				bad = "acquire_slab either takes the whole freelist or leaves it";
+		} else if (ev->site == SLUB_SITE_SLAB_FREE) {
+			if (pfl)
+				bad = "__slab_free freezes only a full slab";
+			else if (w->inuse + 1 != pi || !w->freelist)
+				bad = "__slab_free frees one object";
+		}
+		break;
+	case SLUB_EV_UNFREEZE:
+		if (w->frozen)
+			bad = "unfreeze left the slab frozen";
+		else if (ev->site == SLUB_SITE_GET_FREELIST) {
+			if (pfl || w->freelist || w->inuse != w->objects)
+				bad = "get_freelist unfreezes only a slab without free objects";
+		} else if (ev->site == SLUB_SITE_UNFREEZE_PARTIALS) {
+			if (w->inuse != pi || w->freelist != pfl)
+				bad = "unfreeze_partials changes only the frozen bit";
+		} else if (w->inuse > pi || (w->inuse == pi && w->freelist != pfl)) {
+			bad = "deactivate_slab only gives objects back";
+		}
+		break;
+	case SLUB_EV_TAKE_FREELIST:
+		if (!w->frozen || !pf)
+			bad = "take_freelist is for the frozen cpu slab";
+		else if (!pfl || w->freelist || w->inuse != w->objects)
+			bad = "get_freelist takes the whole, non-empty freelist";
+		break;
+	case SLUB_EV_FREE_REMOTE:
+		if (w->frozen != pf)
+			bad = "frozen flips only by freeze and unfreeze";
+		else if (w->inuse + 1 != pi || !w->freelist || w->freelist == pfl)
+			bad = "__slab_free frees one object onto the freelist";
+		break;
+	case SLUB_EV_DRAIN_FREELIST:
+		if (!w->frozen || !pf)
+			bad = "drain_freelist is for the frozen cpu slab";
+		else if (w->inuse + 1 != pi || !w->freelist)
+			bad = "the per-object drain gives back one object";
+		break;
+	}
+	if (bad) {
+		report(m, SLUB_RULE_WORD_DELTA, r, s, k1, 0,
+		       "%s at %s seq %u: %s (was freelist %#llx inuse %u frozen %u; now freelist "
+		       "%#llx inuse %u frozen %u)",
+		       slub_event_name(ev->type), slub_site_name(ev->site), w->seq, bad,
+		       (unsigned long long)pfl, pi, pf, (unsigned long long)w->freelist, w->inuse,
+		       w->frozen);
+		return 1;
+	}
+	return 0;
+}
+
+/* The actor of an owner-only edge: the slot for cpu events, the cpu else. */
+static int owner_ok(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
+		    int32_t owner)
+{
+	const struct slub_event *ev = &e->ev;
+	int32_t actor = is_cpu_event(ev->type) ? ev_slot(ev) : ev->cpu;
+	struct mthread *t;
+
+	if (owner < 0 || actor == owner)
+		return 1;
+	/* A flush of another slot acts for that slot's owner. */
+	t = (struct mthread *)ht_find(&m->threads, e->vpid, e->vtid);
+	return t && t->flush_slot == owner && t->flush_cache == ev->cache_id;
+}
+
+/* Apply one slab event in slab order. */
+static void apply(struct slub_model *m, struct mslab *s, const struct slub_model_event *e)
+{
+	const struct slub_event *ev = &e->ev;
+	struct slub_model_record r;
+	uint8_t before = s->state;
+	int resync = 0, flagged = 0;
+
+	make_record(&r, e);
+	if (s->gen != m->disc_gen) {
+		if (notice_covers(m, s->gen, window_start(m, s->last_ts)))
+			s->resync = 1;
+		s->gen = m->disc_gen;
+	}
+	if (s->resync) {
+		s->resync = 0;
+		s->state = SLUB_STATE_UNKNOWN;
+		s->list_known = 0;
+		s->owner = -1;
+		resync = 1;
+		m->sum.slabs_resynced++;
+	}
+	s->last_ts = e->ts;
+	if (ev->cache_id || !s->cache_id)
+		s->cache_id = ev->cache_id;
+	s->node = ev->node;
+	m->sum.applied++;
+
+	if (s->state == SLUB_STATE_UNKNOWN || (!s->have_seq && is_word_event(ev->type)) ||
+	    (ev->type == SLUB_EV_SLAB_NEW && s->state == SLUB_STATE_DISCARDED)) {
+		/* Baseline: nothing to compare with (first event, after lost
+		 * events, or a reused descriptor). */
+		if (ev->type == SLUB_EV_SLAB_NEW) {
+			s->born = !resync;
+			s->born_ts = e->ts;
+		}
+		baseline(m, s, ev);
+		(void)resync;
+		goto done;
+	}
+
+	uint64_t k1 = s->h.k1;
+	const struct slub_transition *edge = NULL;
+
+	if (is_word_event(ev->type)) {
+		flagged = check_word(m, s, e, &r);
+	} else if (ev->type == SLUB_EV_SLAB_DISCARD) {
+		if (ev->new.inuse || ev->new.frozen || (s->list_known && s->list != SLUB_LIST_NONE) ||
+		    !s->pages || ev->locked) {
+			report(m, SLUB_RULE_DISCARD, &r, s, k1, 0,
+			       "discard of a slab with inuse %u frozen %u on list %s%s%s",
+			       ev->new.inuse, ev->new.frozen, slub_model_list_name(s->list),
+			       s->pages ? "" : ", already discarded",
+			       ev->locked ? ", list_lock held" : "");
+			flagged = 1;
+		} else if (ev->new.seq != s->seq) {
+			report(m, SLUB_RULE_DISCARD, &r, s, k1, 0,
+			       "discard names word seq %u, the slab is at seq %u", ev->new.seq,
+			       s->seq);
+			flagged = 1;
+		}
+	} else if (is_list_op(ev->type) && s->list_known) {
+		uint8_t want = list_of_op(ev->type);
+		int add = ev->type == SLUB_EV_ADD_PARTIAL || ev->type == SLUB_EV_ADD_FULL;
+
+		if (add && s->list != SLUB_LIST_NONE && s->list != SLUB_LIST_CPU_PARTIAL) {
+			report(m, SLUB_RULE_LIST_ONE, &r, s, k1, 0, "%s of a slab already on list %s",
+			       slub_event_name(ev->type), slub_model_list_name(s->list));
+			flagged = 1;
+		} else if (!add && s->list != want) {
+			report(m, SLUB_RULE_LIST_REMOVE, &r, s, k1, 0, "%s of a slab on list %s",
+			       slub_event_name(ev->type), slub_model_list_name(s->list));
+			flagged = 1;
+		}
+	} else if ((ev->type == SLUB_EV_CPU_SLAB_LOAD || ev->type == SLUB_EV_CPU_PARTIAL_PUT ||
+		    ev->type == SLUB_EV_CPU_PARTIAL_TAKE) &&
+		   (s->state != SLUB_STATE_CPU_ACTIVE && s->state != SLUB_STATE_CPU_PARTIAL)) {
+		report(m, SLUB_RULE_FROZEN_STATE, &r, s, k1, 0, "%s of slot %d: the slab is %s, not frozen",
+		       slub_event_name(ev->type), ev_slot(ev), slub_state_name(s->state));
+		flagged = 1;
+	}
+
+	if (ev->type == SLUB_EV_CPU_PARTIAL_DRAIN) {
+		/* The chain head names the chain; its slabs follow one by one. */
+		goto done;
+	}
+	if (!flagged) {
+		edge = find_edge(before, ev);
+		if (!edge) {
+			report(m, SLUB_RULE_TRANSITION, &r, s, k1, 0,
+			       "no edge for %s at %s from %s (list %s, dest %s)",
+			       slub_event_name(ev->type), slub_site_name(ev->site),
+			       slub_state_name(before), slub_model_list_name(s->list),
+			       slub_dest_name(ev->list));
+			flagged = 1;
+		}
+	}
+	if (edge && !flagged) {
+		int32_t owner = ev->type == SLUB_EV_DEACTIVATE ? s->last_owner : s->owner;
+
+		if ((edge->cond & SLUB_COND_OWNER) && ev->type != SLUB_EV_SLAB_NEW &&
+		    !owner_ok(m, s, e, owner)) {
+			report(m, SLUB_RULE_OWNER, &r, s, k1, 0,
+			       "%s by cpu %d (slot %d) of a slab owned by slot %d",
+			       slub_event_name(ev->type), ev->cpu, ev_slot(ev), owner);
+			flagged = 1;
+		} else if ((edge->cond & SLUB_COND_LOCKED) && !is_list_op(ev->type) && !ev->locked) {
+			report(m, SLUB_RULE_TRANSITION, &r, s, k1, 0,
+			       "%s at %s to %s without list_lock", slub_event_name(ev->type),
+			       slub_site_name(ev->site), slub_state_name(edge->after));
+			flagged = 1;
+		} else if ((edge->cond & SLUB_COND_ON_LIST) && !is_list_op(ev->type) &&
+			   s->list_known && s->list != SLUB_LIST_PARTIAL) {
+			report(m, SLUB_RULE_TRANSITION, &r, s, k1, 0,
+			       "%s at %s of a slab not on the partial list (%s)",
+			       slub_event_name(ev->type), slub_site_name(ev->site),
+			       slub_model_list_name(s->list));
+			flagged = 1;
+		} else if ((edge->cond & SLUB_COND_EMPTY) && ev->new.inuse) {
+			report(m, edge->type == SLUB_EV_SLAB_DISCARD ? SLUB_RULE_DISCARD
+								     : SLUB_RULE_TRANSITION,
+			       &r, s, k1, 0, "%s to %s with %u objects in use",
+			       slub_event_name(ev->type), slub_state_name(edge->after),
+			       ev->new.inuse);
+			flagged = 1;
+		}
+	}
+
+	/* The new state: the edge's when one was taken, else what the event says. */
+	if (is_word_event(ev->type))
+		set_word(s, &ev->new);
+	if (edge) {
+		s->state = edge->after;
+		if (is_list_op(ev->type) || edge->list != SLUB_LIST_NONE) {
+			s->list = edge->list;
+			s->list_known = 1;
+		} else if (s->list == SLUB_LIST_CPU_PARTIAL && s->state != SLUB_STATE_CPU_PARTIAL) {
+			s->list = SLUB_LIST_NONE;
+		}
+	} else {
+		baseline(m, s, ev);
+	}
+	switch (ev->type) {
+	case SLUB_EV_FREEZE:
+		s->owner = ev->cpu;
+		break;
+	case SLUB_EV_UNFREEZE:
+		s->last_owner = s->owner;
+		s->owner = -1;
+		break;
+	case SLUB_EV_SLAB_NEW:
+		s->owner = ev->cpu;
+		s->pages = 1;
+		break;
+	case SLUB_EV_SLAB_DISCARD:
+		s->pages = 0;
+		s->state = SLUB_STATE_DISCARDED;
+		break;
+	case SLUB_EV_CPU_SLAB_LOAD:
+	case SLUB_EV_CPU_PARTIAL_TAKE:
+	case SLUB_EV_CPU_PARTIAL_PUT:
+		if (s->owner < 0)
+			s->owner = ev_slot(ev);
+		break;
+	}
+
+done:
+	r.before = before;
+	r.after = s->state;
+	r.list = s->list;
+	r.owner = s->frozen ? s->owner : -1;
+	if (!is_word_event(ev->type) && s->have_seq) {
+		r.inuse = s->inuse;
+		r.objects = s->objects;
+		r.frozen = s->frozen;
+		r.seq = s->seq;
+		r.freelist = s->freelist;
+	}
+	hist_push(m, s, &r);
+	if (m->cb.transition) {
+		struct slub_model_transition tr = { &r, cache_name(m, s->h.k1, r.cache_id) };
+
+		m->cb.transition(&tr, m->cb.arg);
+	}
+}
+
+/* ---- slab ordering ---- */
+
+static void wq_add(struct slub_model *m, struct mslab *s, uint64_t since)
+{
+	s->waiting = 1;
+	s->wait_since = since;
+	s->wnext = NULL;
+	s->wprev = m->wq_tail;
+	if (m->wq_tail)
+		m->wq_tail->wnext = s;
+	else
+		m->wq_head = s;
+	m->wq_tail = s;
+}
+
+static void wq_del(struct slub_model *m, struct mslab *s)
+{
+	if (!s->waiting)
+		return;
+	if (s->wprev)
+		s->wprev->wnext = s->wnext;
+	else
+		m->wq_head = s->wnext;
+	if (s->wnext)
+		s->wnext->wprev = s->wprev;
+	else
+		m->wq_tail = s->wprev;
+	s->waiting = 0;
+	s->wprev = s->wnext = NULL;
+}
+
+static int applicable(const struct mslab *s, const struct pend *p)
+{
+	if (!s->have_seq)
+		return 1;
+	if (p->sort & 1)
+		return p->sort == UINT64_MAX || (p->sort >> 1) <= s->seq;
+	/* A reused descriptor waits for the discard of its last life, then
+	 * starts a new baseline whatever its seq. */
+	if (p->e.ev.type == SLUB_EV_SLAB_NEW)
+		return !s->pages || s->state == SLUB_STATE_UNKNOWN;
+	return (p->sort >> 1) == (uint64_t)s->seq + 1;
+}
+
+/* Apply what waits and can go; the slab may be freed (returns NULL). */
+static struct mslab *drain(struct slub_model *m, struct mslab *s)
+{
+	while (s->pend && applicable(s, s->pend)) {
+		struct pend *p = s->pend;
+
+		s->pend = p->next;
+		s->npend--;
+		m->npend--;
+		if (m->sum.reorder_max_delay_ns < m->now - p->e.ts && m->now > p->e.ts)
+			m->sum.reorder_max_delay_ns = m->now - p->e.ts;
+		apply(m, s, &p->e);
+		mm_pool_put(&m->p_pend, p);
+	}
+	wq_del(m, s);
+	if (s->pend) {
+		wq_add(m, s, s->pend->arrival);
+		return s;
+	}
+	if (s->state == SLUB_STATE_DISCARDED && !s->pages) {
+		free_slab(m, s);
+		return NULL;
+	}
+	return s;
+}
+
+/* The window passed (or the buffer is full): stop waiting for the gap. */
+static void give_up(struct slub_model *m, struct mslab *s)
+{
+	struct pend *p = s->pend;
+	uint64_t key = p->sort >> 1;
+	uint32_t target = (p->sort & 1) ? (uint32_t)key : (uint32_t)(key - 1);
+	uint64_t k1 = s->h.k1;
+
+	if (p->sort == UINT64_MAX) {
+		target = s->seq;
+	}
+	if (s->have_seq && target >= s->seq + 1) {
+		int explained = s->resync || notice_covers(m, s->gen, window_start(m, s->last_ts));
+		struct slub_model_record r;
+
+		if (!explained) {
+			m->sum.reorder_exceeded++;
+			make_record(&r, &p->e);
+			r.before = r.after = s->state;
+			r.list = s->list;
+			report(m, SLUB_RULE_WORD_CHAIN, &r, s, k1, 0,
+			       "seq jumps from %u to %u: %u update(s) never seen and no "
+			       "discarded-events notice covers them (lost update)",
+			       s->seq, target + 1, target - s->seq);
+		}
+		s->skip_lo = s->seq + 1;
+		s->skip_hi = target;
+		s->seq = target;
+		s->resync = 1; /* what the missing updates did is unknown */
+	} else if (p->e.ev.type == SLUB_EV_SLAB_NEW && s->pages) {
+		/* The discard of the previous life never came. */
+		if (!notice_covers(m, s->gen, window_start(m, s->last_ts))) {
+			struct slub_model_record r;
+
+			make_record(&r, &p->e);
+			r.before = r.after = s->state;
+			report(m, SLUB_RULE_TRANSITION, &r, s, k1, 0,
+			       "slab_new at seq %u of a slab that was never discarded (%s)",
+			       p->e.ev.new.seq, slub_state_name(s->state));
+		}
+		s->pages = 0;
+		s->state = SLUB_STATE_DISCARDED;
+	}
+	drain(m, s);
+}
+
+static void expire(struct slub_model *m)
+{
+	while (m->wq_head) {
+		struct mslab *s = m->wq_head;
+
+		if (m->now - s->wait_since <= m->cfg.reorder_ns && m->npend <= m->cfg.reorder_events)
+			break;
+		give_up(m, s);
+	}
+}
+
+/* Order one slab event: apply now, or wait for its predecessor. */
+static void slab_submit(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
+			uint64_t key, int word)
+{
+	uint64_t sort;
+
+	if (s->have_seq && word && key <= s->seq && e->ev.type != SLUB_EV_SLAB_NEW) {
+		/* An update older than what was applied: late past a given-up
+		 * gap, from before the baseline, or a seq produced twice. */
+		if ((key >= s->skip_lo && key <= s->skip_hi) || key <= s->base_seq || s->resync) {
+			m->sum.reorder_exceeded += key > s->base_seq;
+			return;
+		}
+		struct slub_model_record r;
+
+		make_record(&r, e);
+		r.before = r.after = s->state;
+		r.list = s->list;
+		report(m, SLUB_RULE_WORD_CHAIN, &r, s, s->h.k1, 0,
+		       "%s produced seq %u, already produced by an earlier update (now at %u)",
+		       slub_event_name(e->ev.type), (unsigned)key, s->seq);
+		return;
+	}
+	if (word)
+		sort = key * 2;
+	else if (key == KEY_LAST)
+		sort = UINT64_MAX;
+	else
+		sort = key * 2 + 1;
+	if (!s->pend) {
+		struct pend probe;
+
+		probe.sort = sort;
+		probe.e.ev.type = e->ev.type;
+		if (applicable(s, &probe)) {
+			apply(m, s, e);
+			if (s->state == SLUB_STATE_DISCARDED && !s->pages)
+				free_slab(m, s);
+			return;
+		}
+	}
+	struct pend *p = mm_pool_get(&m->p_pend);
+	if (!p) {
+		apply(m, s, e); /* out of memory: better out of order than lost */
+		return;
+	}
+	p->sort = sort;
+	p->order = ++m->order;
+	p->arrival = m->now;
+	p->e = *e;
+	p->e.procname = NULL;
+	struct pend **pp = &s->pend;
+	while (*pp && (*pp)->sort <= sort)
+		pp = &(*pp)->next;
+	p->next = *pp;
+	*pp = p;
+	s->npend++;
+	m->npend++;
+	if (m->npend > m->sum.reorder_max_pending)
+		m->sum.reorder_max_pending = m->npend;
+	if (s->pend == p || !s->waiting) {
+		s = drain(m, s);
+	}
+}
+
+/* ---- per-thread memory of the last word seen per slab ---- */
+
+static void lru_note(struct mthread *t, uint64_t slab, uint32_t seq)
+{
+	for (unsigned i = 0; i < THREAD_LRU; i++)
+		if (t->lru[i].slab == slab) {
+			t->lru[i].seq = seq;
+			return;
+		}
+	t->lru[t->lru_i].slab = slab;
+	t->lru[t->lru_i].seq = seq;
+	t->lru_i = (t->lru_i + 1) % THREAD_LRU;
+}
+
+static uint64_t lru_key(const struct mthread *t, uint64_t slab)
+{
+	for (unsigned i = 0; i < THREAD_LRU; i++)
+		if (t->lru[i].slab == slab)
+			return t->lru[i].seq;
+	return KEY_LAST;
+}
+
+static void lock_note_slab(struct mlock *l, uint64_t slab)
+{
+	for (uint32_t i = 0; i < l->ntouched; i++)
+		if (l->touched[i] == slab)
+			return;
+	if (l->ntouched < LOCK_TOUCH)
+		l->touched[l->ntouched++] = slab;
+	else
+		l->overflow = 1;
+}
+
+/* ---- locks (arrival order = critical-section order) ---- */
+
+static void check_at_unlock(struct slub_model *m, uint64_t k1, struct mlock *l,
+			    const struct slub_model_record *r)
+{
+	for (uint32_t i = 0; i < l->ntouched; i++) {
+		struct mslab *s = get_slab(m, k1, l->touched[i], 0);
+		const char *bad = NULL;
+
+		/* Only a slab whose own order has caught up is judged. */
+		if (!s || s->pend || !s->list_known || s->state == SLUB_STATE_UNKNOWN)
+			continue;
+		if (s->list == SLUB_LIST_PARTIAL && s->frozen)
+			bad = "frozen";
+		else if (s->list == SLUB_LIST_PARTIAL && !s->freelist)
+			bad = "without a free object";
+		else if (s->list == SLUB_LIST_FULL && s->freelist)
+			bad = "with free objects";
+		if (bad) {
+			struct slub_model_record rr = *r;
+
+			rr.slab = s->h.k2;
+			rr.before = rr.after = s->state;
+			rr.list = s->list;
+			rr.inuse = s->inuse;
+			rr.objects = s->objects;
+			rr.frozen = s->frozen;
+			rr.seq = s->seq;
+			rr.freelist = s->freelist;
+			report(m, SLUB_RULE_LIST_AT_UNLOCK, &rr, s, k1, 0,
+			       "lock %llu released (acquisition %llu) with slab %#llx on the %s "
+			       "list %s",
+			       (unsigned long long)l->h.k2, (unsigned long long)l->seq,
+			       (unsigned long long)s->h.k2, slub_model_list_name(s->list), bad);
+		}
+	}
+	l->ntouched = 0;
+	l->overflow = 0;
+}
+
+static void lock_event(struct slub_model *m, uint64_t k1, const struct slub_model_event *e,
+		       struct mthread *t)
+{
+	const struct slub_event *ev = &e->ev;
+	struct mlock *l = get_lock(m, k1, ev->lock_id);
+	struct slub_model_record r;
+
+	if (!l)
+		return;
+	lock_touch(m, l, e->ts);
+	make_record(&r, e);
+	if (ev->type == SLUB_EV_LOCK_ACQUIRE) {
+		if (t && t->known) {
+			for (uint32_t i = 0; i < t->nheld; i++) {
+				if (t->held[i] == ev->lock_id)
+					report(m, SLUB_RULE_LOCK_RECURSIVE, &r, NULL, k1, 0,
+					       "tid %u takes lock %u (acquisition %llu) it holds",
+					       e->vtid, ev->lock_id, (unsigned long long)ev->lock_seq);
+				else
+					report(m, SLUB_RULE_LOCK_ORDER, &r, NULL, k1, 0,
+					       "tid %u takes lock %u while holding lock %u", e->vtid,
+					       ev->lock_id, t->held[i]);
+			}
+		}
+		if (l->known) {
+			int explained = notice_covers(m, l->gen, window_start(m, l->last_ts));
+
+			if (l->held && l->holder == e->vtid) {
+				/* recursion: reported above from the thread's view */
+			} else if (l->held && !explained)
+				report(m, SLUB_RULE_LOCK_HOLDER, &r, NULL, k1, l->holder,
+				       "lock %u acquisition %llu by tid %u while tid %u holds "
+				       "acquisition %llu",
+				       ev->lock_id, (unsigned long long)ev->lock_seq, e->vtid,
+				       l->holder, (unsigned long long)l->seq);
+			else if (ev->lock_seq != l->seq + 1 && !explained)
+				report(m, SLUB_RULE_LOCK_SEQ, &r, NULL, k1, 0,
+				       "lock %u acquisition %llu follows acquisition %llu",
+				       ev->lock_id, (unsigned long long)ev->lock_seq,
+				       (unsigned long long)l->seq);
+		}
+		l->known = 1;
+		l->held = 1;
+		l->holder = e->vtid;
+		l->seq = ev->lock_seq;
+		l->ntouched = 0;
+		l->overflow = 0;
+		if (t) {
+			t->known = 1;
+			if (t->nheld < THREAD_HELD)
+				t->held[t->nheld++] = ev->lock_id;
+		}
+		return;
+	}
+	/* release */
+	if (l->known && (!l->held || l->holder != e->vtid || l->seq != ev->lock_seq))
+		report(m, SLUB_RULE_LOCK_HOLDER, &r, NULL, k1, l->held ? l->holder : 0,
+		       "tid %u releases lock %u acquisition %llu; %s%u holds acquisition %llu",
+		       e->vtid, ev->lock_id, (unsigned long long)ev->lock_seq,
+		       l->held ? "tid " : "no one (last: tid ", l->holder,
+		       (unsigned long long)l->seq);
+	if (l->known && l->held)
+		check_at_unlock(m, k1, l, &r);
+	if (!l->known) {
+		l->known = 1;
+		l->seq = ev->lock_seq;
+	}
+	l->held = 0;
+	if (t) {
+		for (uint32_t i = 0; i < t->nheld; i++)
+			if (t->held[i] == ev->lock_id) {
+				t->held[i] = t->held[--t->nheld];
+				break;
+			}
+		t->known = 1;
+	}
+}
+
+/* ---- objects ---- */
+
+static void object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
+			 const struct slub_model_event *e)
+{
+	const struct slub_event *ev = &e->ev;
+	struct mobj *o = (struct mobj *)ht_find(&m->objs, k1, ev->object);
+	struct slub_model_record r;
+
+	if (!p->obj_since)
+		p->obj_since = e->ts ? e->ts : 1;
+	make_record(&r, e);
+	if (ev->type == SLUB_EV_ALLOC) {
+		if (o) {
+			report(m, SLUB_RULE_DOUBLE_ALLOC, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
+			       "object %#llx handed out again (allocated from slab %#llx, never freed)",
+			       (unsigned long long)ev->object, (unsigned long long)o->slab);
+			o->slab = ev->slab;
+			o->cache_id = ev->cache_id;
+			return;
+		}
+		o = mm_pool_get(&m->p_obj);
+		if (!o)
+			return;
+		o->h.k1 = k1;
+		o->h.k2 = ev->object;
+		o->slab = ev->slab;
+		o->cache_id = ev->cache_id;
+		ht_insert(&m->objs, &o->h);
+		return;
+	}
+	if (o) {
+		if (o->slab != ev->slab || o->cache_id != ev->cache_id)
+			report(m, SLUB_RULE_OBJECT_SLAB, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
+			       "object %#llx freed to slab %#llx cache %u, allocated from slab "
+			       "%#llx cache %u",
+			       (unsigned long long)ev->object, (unsigned long long)ev->slab,
+			       ev->cache_id, (unsigned long long)o->slab, o->cache_id);
+		ht_remove(&m->objs, &o->h);
+		mm_pool_put(&m->p_obj, o);
+		return;
+	}
+	/* Not allocated as far as we know: a double free only when the slab's
+	 * whole life was seen with object events on. */
+	struct mslab *s = get_slab(m, k1, ev->slab, 0);
+	if (s && s->born && p->obj_since && p->obj_since <= s->born_ts &&
+	    s->state != SLUB_STATE_UNKNOWN)
+		report(m, SLUB_RULE_DOUBLE_FREE, &r, s, k1, 0,
+		       "object %#llx of slab %#llx freed while not allocated",
+		       (unsigned long long)ev->object, (unsigned long long)ev->slab);
+}
+
+/* ---- entry points ---- */
+
+struct slub_model *slub_model_new(const struct slub_model_config *cfg,
+				  const struct slub_model_callbacks *cb)
+{
+	struct mm_ctx ctx = { { 0 }, 0, 0 };
+	struct slub_model *m;
+
+	if (cfg && cfg->mem)
+		ctx.mem = *cfg->mem;
+	m = mm_alloc(&ctx, sizeof(*m));
+	if (!m)
+		return NULL;
+	memset(m, 0, sizeof(*m));
+	m->mm = ctx;
+	if (cfg)
+		m->cfg = *cfg;
+	m->cfg.mem = NULL;
+	if (!m->cfg.reorder_ns)
+		m->cfg.reorder_ns = SLUB_MODEL_DEFAULT_REORDER_NS;
+	if (!m->cfg.reorder_events)
+		m->cfg.reorder_events = SLUB_MODEL_DEFAULT_REORDER_EVENTS;
+	if (!m->cfg.history)
+		m->cfg.history = SLUB_MODEL_DEFAULT_HISTORY;
+	if (cb)
+		m->cb = *cb;
+	mm_pool_init(&m->p_slab, &m->mm, slab_bytes(m));
+	mm_pool_init(&m->p_pend, &m->mm, sizeof(struct pend));
+	mm_pool_init(&m->p_lock, &m->mm, sizeof(struct mlock));
+	mm_pool_init(&m->p_slot, &m->mm, sizeof(struct mslot));
+	mm_pool_init(&m->p_thread, &m->mm, sizeof(struct mthread));
+	mm_pool_init(&m->p_obj, &m->mm, sizeof(struct mobj));
+	mm_pool_init(&m->p_cache, &m->mm, sizeof(struct mcache));
+	mm_pool_init(&m->p_proc, &m->mm, sizeof(struct mproc));
+	m->vhist = mm_alloc(&m->mm, m->cfg.history * sizeof(*m->vhist));
+	if (!m->vhist || ht_init(&m->slabs, &m->mm, 1024) || ht_init(&m->locks, &m->mm, 64) ||
+	    ht_init(&m->slots, &m->mm, 256) || ht_init(&m->threads, &m->mm, 256) ||
+	    ht_init(&m->objs, &m->mm, 1024) || ht_init(&m->caches, &m->mm, 64) ||
+	    ht_init(&m->procs, &m->mm, 16)) {
+		slub_model_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void slub_model_free(struct slub_model *m)
+{
+	struct mm_ctx ctx;
+
+	if (!m)
+		return;
+	mm_pool_destroy(&m->p_slab);
+	mm_pool_destroy(&m->p_pend);
+	mm_pool_destroy(&m->p_lock);
+	mm_pool_destroy(&m->p_slot);
+	mm_pool_destroy(&m->p_thread);
+	mm_pool_destroy(&m->p_obj);
+	mm_pool_destroy(&m->p_cache);
+	mm_pool_destroy(&m->p_proc);
+	if (m->slabs.b)
+		ht_destroy(&m->slabs);
+	if (m->locks.b)
+		ht_destroy(&m->locks);
+	if (m->slots.b)
+		ht_destroy(&m->slots);
+	if (m->threads.b)
+		ht_destroy(&m->threads);
+	if (m->objs.b)
+		ht_destroy(&m->objs);
+	if (m->caches.b)
+		ht_destroy(&m->caches);
+	if (m->procs.b)
+		ht_destroy(&m->procs);
+	mm_free(&m->mm, m->vhist, m->cfg.history * sizeof(*m->vhist));
+	ctx = m->mm;
+	mm_free(&ctx, m, sizeof(*m));
+}
+
+static void cache_event(struct slub_model *m, struct mproc *p, const struct slub_model_event *e)
+{
+	const struct slub_event *ev = &e->ev;
+	uint64_t k1 = pkey(e->vpid, p->inc);
+	struct mcache *c = (struct mcache *)ht_find(&m->caches, k1, ev->cache_id);
+
+	if (ev->type == SLUB_EV_CACHE_DESTROY) {
+		if (c)
+			c->destroyed = 1;
+		return;
+	}
+	/* A cache id created twice in one process image: an exec happened. */
+	if (c && !c->destroyed && ev->reason == 0) {
+		new_incarnation(m, p);
+		k1 = pkey(e->vpid, p->inc);
+		c = NULL;
+	}
+	if (!c) {
+		c = mm_pool_get(&m->p_cache);
+		if (!c)
+			return;
+		c->h.k1 = k1;
+		c->h.k2 = ev->cache_id;
+		ht_insert(&m->caches, &c->h);
+	}
+	c->destroyed = 0;
+	if (ev->info && ev->info->name) {
+		strncpy(c->name, ev->info->name, sizeof(c->name) - 1);
+		c->name[sizeof(c->name) - 1] = 0;
+	}
+}
+
+int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
+{
+	const struct slub_event *ev = &e->ev;
+	unsigned type = ev->type;
+	struct mproc *p;
+	struct mthread *t;
+	uint64_t k1;
+
+	m->sum.events++;
+	if (type >= SLUB_EV_NR)
+		return 0;
+	if (e->ts > m->now)
+		m->now = e->ts;
+	m->seen |= 1ull << type;
+	p = get_proc(m, e->vpid);
+	if (!p)
+		return -1;
+	if (e->procname && *e->procname) {
+		uint64_t h = hash_str(e->procname);
+
+		if (p->namehash && p->namehash != h)
+			new_incarnation(m, p);
+		p->namehash = h;
+	}
+	if (type == SLUB_EV_CACHE_CREATE || type == SLUB_EV_CACHE_DESTROY) {
+		cache_event(m, p, e);
+		return 0;
+	}
+	k1 = pkey(e->vpid, p->inc);
+	t = get_thread(m, e->vpid, e->vtid);
+	if (!t)
+		return -1;
+	thread_touch(m, t, e->ts);
+
+	switch (type) {
+	case SLUB_EV_LOCK_ACQUIRE:
+	case SLUB_EV_LOCK_RELEASE:
+		lock_event(m, k1, e, t);
+		goto out;
+	case SLUB_EV_ALLOC:
+	case SLUB_EV_FREE:
+		object_event(m, k1, p, e);
+		goto out;
+	case SLUB_EV_THREAD_FLUSH:
+		t->flush_slot = -1;
+		if (!t->nheld) {
+			/* Thread exit (or a flush with nothing held): its memory goes. */
+			ht_remove(&m->threads, &t->h);
+			mm_pool_put(&m->p_thread, t);
+		}
+		goto out;
+	case SLUB_EV_CMPXCHG_FAIL:
+	case SLUB_EV_CPU_CMPXCHG_FAIL:
+	case SLUB_EV_ERROR: {
+		struct mslab *s = ev->slab ? get_slab(m, k1, ev->slab, 0) : NULL;
+
+		if (s) {
+			struct slub_model_record r;
+
+			make_record(&r, e);
+			r.before = r.after = s->state;
+			r.list = s->list;
+			hist_push(m, s, &r);
+		}
+		goto out;
+	}
+	}
+	if (!ev->slab)
+		goto out;
+
+	/* Arrival-order checks: lock held, cpu slot, and the slab's key. */
+	uint64_t key;
+	int word = is_word_event(type);
+
+	if (word) {
+		key = ev->new.seq;
+		lru_note(t, ev->slab, ev->new.seq);
+		if (ev->locked) {
+			struct mlock *l = get_lock(m, k1, lock_id_of(ev->cache_id, ev->node));
+
+			if (l && l->held && l->holder == e->vtid)
+				lock_note_slab(l, ev->slab);
+		}
+	} else if (is_list_op(type)) {
+		struct mlock *l = get_lock(m, k1, ev->lock_id);
+		struct slub_model_record r;
+
+		key = ev->new.seq;
+		lru_note(t, ev->slab, ev->new.seq);
+		if (l)
+			lock_touch(m, l, e->ts);
+		if (l && l->known ? !(l->held && l->holder == e->vtid && l->seq == ev->lock_seq)
+				  : !ev->locked) {
+			make_record(&r, e);
+			report(m, SLUB_RULE_LIST_UNLOCKED, &r, get_slab(m, k1, ev->slab, 0), k1,
+			       l && l->held ? l->holder : 0,
+			       "%s of slab %#llx by tid %u under lock %u acquisition %llu; %s",
+			       slub_event_name(type), (unsigned long long)ev->slab, e->vtid,
+			       ev->lock_id, (unsigned long long)ev->lock_seq,
+			       !l || !l->known ? "the event says list_lock is not held"
+			       : !l->held	 ? "the lock is free"
+			       : l->holder != e->vtid ? "another thread holds it"
+						      : "it is held under another acquisition");
+		}
+		if (l && l->held && l->holder == e->vtid)
+			lock_note_slab(l, ev->slab);
+	} else if (type == SLUB_EV_SLAB_DISCARD) {
+		key = ev->new.seq;
+	} else {
+		key = lru_key(t, ev->slab);
+	}
+
+	if (is_cpu_event(type) || type == SLUB_EV_TAKE_FREELIST || type == SLUB_EV_DRAIN_FREELIST) {
+		int32_t slot = is_cpu_event(type) ? ev_slot(ev) : ev->cpu;
+		struct mslot *c = get_slot(m, k1, ev->cache_id, slot);
+		struct slub_model_record r;
+
+		if (c) {
+			slot_touch(m, c, e->ts);
+			make_record(&r, e);
+			switch (type) {
+			case SLUB_EV_CPU_SLAB_LOAD:
+				if (c->known && c->active)
+					report(m, SLUB_RULE_CPU_SLAB, &r, get_slab(m, k1, ev->slab, 0),
+					       k1, 0, "slot %d loads slab %#llx over its active slab %#llx",
+					       slot, (unsigned long long)ev->slab,
+					       (unsigned long long)c->active);
+				c->active = ev->slab;
+				c->known = 1;
+				break;
+			case SLUB_EV_DEACTIVATE:
+				if (c->known && c->active != ev->slab)
+					report(m, SLUB_RULE_CPU_SLAB, &r, get_slab(m, k1, ev->slab, 0),
+					       k1, 0, "slot %d deactivates slab %#llx, its active slab is %#llx",
+					       slot, (unsigned long long)ev->slab,
+					       (unsigned long long)c->active);
+				c->active = 0;
+				c->known = 1;
+				break;
+			case SLUB_EV_CPU_PARTIAL_PUT:
+				c->chain++;
+				break;
+			case SLUB_EV_CPU_PARTIAL_TAKE:
+				if (c->chain)
+					c->chain--;
+				break;
+			case SLUB_EV_CPU_PARTIAL_DRAIN:
+				c->chain = 0;
+				if (ev->reason == SLUB_DEACT_FLUSH && slot != ev->cpu) {
+					t->flush_slot = slot;
+					t->flush_cache = ev->cache_id;
+				}
+				break;
+			case SLUB_EV_TAKE_FREELIST:
+			case SLUB_EV_DRAIN_FREELIST:
+				if (c->known && c->active != ev->slab)
+					report(m, SLUB_RULE_CPU_SLAB, &r, get_slab(m, k1, ev->slab, 0),
+					       k1, 0,
+					       "slot %d takes the freelist of slab %#llx, its active slab is %#llx",
+					       slot, (unsigned long long)ev->slab,
+					       (unsigned long long)c->active);
+				break;
+			}
+		}
+	}
+	if (type == SLUB_EV_SLAB_DISCARD) {
+		struct mlock *l = get_lock(m, k1, lock_id_of(ev->cache_id, ev->node));
+
+		if (l && l->known && l->held && l->holder == e->vtid) {
+			struct slub_model_record r;
+
+			make_record(&r, e);
+			report(m, SLUB_RULE_DISCARD, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
+			       "slab %#llx discarded while tid %u holds its node's list_lock",
+			       (unsigned long long)ev->slab, e->vtid);
+		}
+	}
+
+	struct mslab *s = get_slab(m, k1, ev->slab, 1);
+	if (!s)
+		return -1;
+	slab_submit(m, s, e, key, word);
+out:
+	expire(m);
+	return 0;
+}
+
+void slub_model_stack(struct slub_model *m, uint32_t vpid, uint32_t vtid, unsigned type,
+		      uint64_t slab, const uint64_t *ips, uint32_t nr)
+{
+	struct mproc *p = (struct mproc *)ht_find(&m->procs, vpid, 0);
+	struct mslab *s;
+
+	if (!p || !slab)
+		return;
+	s = get_slab(m, pkey(vpid, p->inc), slab, 0);
+	if (!s || !s->hist_n)
+		return;
+	/* The stack belongs to the slab's latest record of that thread and type. */
+	for (uint32_t i = 0; i < s->hist_n; i++) {
+		uint32_t n = m->cfg.history;
+		struct slub_model_record *r = &s->hist[(s->hist_head + n - 1 - i) % n];
+
+		if (r->vtid == vtid && r->type == type) {
+			r->stack_nr = nr;
+			break;
+		}
+	}
+	(void)ips;
+}
+
+void slub_model_discarded(struct slub_model *m, const struct slub_model_discard *d)
+{
+	uint64_t g = ++m->disc_gen;
+
+	m->notice[g % NOTICES].begin = d->range_known ? d->begin_ts : 0;
+	m->notice[g % NOTICES].end = d->range_known ? d->end_ts : UINT64_MAX;
+	m->notice[g % NOTICES].gen = g;
+	m->sum.gaps++;
+	m->sum.events_discarded += d->count;
+	if (d->range_known && d->end_ts > m->now)
+		m->now = d->end_ts;
+}
+
+static void fill_skipped(const struct slub_model *m, struct slub_model_summary *s)
+{
+	uint64_t seen = m->seen, sk = 0;
+	const uint64_t word = (1ull << SLUB_EV_FREEZE) | (1ull << SLUB_EV_UNFREEZE) |
+			      (1ull << SLUB_EV_TAKE_FREELIST) | (1ull << SLUB_EV_FREE_REMOTE) |
+			      (1ull << SLUB_EV_SLAB_NEW);
+	const uint64_t lists = (1ull << SLUB_EV_ADD_PARTIAL) | (1ull << SLUB_EV_REMOVE_PARTIAL) |
+			       (1ull << SLUB_EV_ADD_FULL) | (1ull << SLUB_EV_REMOVE_FULL);
+
+	if (!(seen & word))
+		sk |= 1ull << SLUB_RULE_TRANSITION | 1ull << SLUB_RULE_FROZEN_STATE |
+		      1ull << SLUB_RULE_OWNER | 1ull << SLUB_RULE_FREEZE |
+		      1ull << SLUB_RULE_UNFREEZE | 1ull << SLUB_RULE_WORD_CHAIN |
+		      1ull << SLUB_RULE_WORD_OBJECTS | 1ull << SLUB_RULE_WORD_DELTA;
+	if (!(seen & (1ull << SLUB_EV_SLAB_DISCARD)))
+		sk |= 1ull << SLUB_RULE_DISCARD;
+	if (!(seen & lists))
+		sk |= 1ull << SLUB_RULE_LIST_UNLOCKED | 1ull << SLUB_RULE_LIST_ONE |
+		      1ull << SLUB_RULE_LIST_REMOVE | 1ull << SLUB_RULE_LIST_AT_UNLOCK;
+	if (!(seen & (1ull << SLUB_EV_LOCK_ACQUIRE)))
+		sk |= 1ull << SLUB_RULE_LIST_AT_UNLOCK | 1ull << SLUB_RULE_LOCK_HOLDER |
+		      1ull << SLUB_RULE_LOCK_RECURSIVE | 1ull << SLUB_RULE_LOCK_ORDER |
+		      1ull << SLUB_RULE_LOCK_SEQ;
+	if (!(seen & ((1ull << SLUB_EV_ALLOC) | (1ull << SLUB_EV_FREE))))
+		sk |= 1ull << SLUB_RULE_DOUBLE_FREE | 1ull << SLUB_RULE_DOUBLE_ALLOC |
+		      1ull << SLUB_RULE_OBJECT_SLAB;
+	if (!(seen & ((1ull << SLUB_EV_CPU_SLAB_LOAD) | (1ull << SLUB_EV_DEACTIVATE))))
+		sk |= 1ull << SLUB_RULE_CPU_SLAB;
+	s->skipped_rules = sk;
+}
+
+void slub_model_get_summary(const struct slub_model *m, struct slub_model_summary *s)
+{
+	*s = m->sum;
+	s->mem_bytes = m->mm.bytes;
+	s->peak_mem_bytes = m->mm.peak;
+	fill_skipped(m, s);
+}
+
+void slub_model_finish(struct slub_model *m)
+{
+	struct slub_model_summary s;
+
+	if (m->finished)
+		return;
+	m->finished = 1;
+	/* Nothing more will come: every gap still open is final. */
+	while (m->wq_head)
+		give_up(m, m->wq_head);
+	slub_model_get_summary(m, &s);
+	if (m->cb.summary)
+		m->cb.summary(&s, m->cb.arg);
+}

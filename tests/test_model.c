@@ -1,0 +1,671 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_model: the SLUB state model on hand-written event sequences, no
+ * allocator and no trace.
+ *
+ * One clean life of a slab (new, remote frees, take_freelist, deactivate to
+ * the partial list, acquire_slab by another cpu, deactivate to discard)
+ * must pass; for every rule one change of that life must be flagged with
+ * that rule's id.  Then: timestamps that invert seq order pass; a seq gap
+ * is a lost update unless a discarded-events notice covers it (then one gap
+ * is counted and the slab resynchronises); forks, execs, thread churn and
+ * a trace that starts mid-run produce nothing.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "slub_model.h"
+#include "testutil.h"
+
+#define SLAB 0x10000ull
+#define SLAB2 0x20000ull
+#define OBJS 16
+#define LOCK0 (1 * 64 + 0)
+#define NEV 512
+
+struct seqb {
+	struct slub_model_event ev[NEV];
+	int n;
+	uint64_t ts;
+	uint32_t vpid;
+	uint64_t slab;
+};
+
+static struct slub_model_event *add(struct seqb *b, unsigned type, uint32_t tid, int cpu)
+{
+	struct slub_model_event *e;
+
+	if (b->n >= NEV)
+		FATAL("sequence too long");
+	e = &b->ev[b->n++];
+	memset(e, 0, sizeof(*e));
+	e->ev.type = type;
+	e->ev.cpu = cpu;
+	e->ev.cache_id = 1;
+	e->ev.node = 0;
+	e->ev.slab = b->slab;
+	e->ev.tid = tid;
+	e->vpid = b->vpid;
+	e->vtid = tid;
+	b->ts += 1000;
+	e->ts = b->ts;
+	return e;
+}
+
+static void word(struct slub_model_event *e, unsigned site, uint64_t fl, unsigned inuse,
+		 unsigned frozen, unsigned seq, unsigned dest, unsigned locked)
+{
+	e->ev.site = site;
+	e->ev.new.freelist = fl;
+	e->ev.new.inuse = inuse;
+	e->ev.new.objects = OBJS;
+	e->ev.new.frozen = frozen;
+	e->ev.new.seq = seq;
+	e->ev.new.owner = frozen ? e->ev.cpu : -1;
+	e->ev.list = dest;
+	e->ev.locked = locked;
+}
+
+static void lock(struct seqb *b, unsigned type, uint32_t tid, int cpu, uint32_t id, uint64_t seq)
+{
+	struct slub_model_event *e = add(b, type, tid, cpu);
+
+	e->ev.slab = 0;
+	e->ev.lock_id = id;
+	e->ev.lock_seq = seq;
+	e->ev.locked = type == SLUB_EV_LOCK_ACQUIRE;
+}
+
+static void list_op(struct seqb *b, unsigned type, uint32_t tid, int cpu, uint64_t lseq,
+		    unsigned seen_seq, unsigned where)
+{
+	struct slub_model_event *e = add(b, type, tid, cpu);
+
+	e->ev.lock_id = LOCK0;
+	e->ev.lock_seq = lseq;
+	e->ev.locked = 1;
+	e->ev.list = where;
+	e->ev.new.seq = seen_seq;
+}
+
+static void cpu_ev(struct seqb *b, unsigned type, uint32_t tid, int cpu, unsigned reason,
+		   unsigned dest)
+{
+	struct slub_model_event *e = add(b, type, tid, cpu);
+
+	e->ev.reason = reason;
+	e->ev.list = dest;
+}
+
+/* Changes to the clean life, one per rule. */
+enum mut {
+	M_NONE,
+	M_TRANSITION,     /* cpu_partial_take of the cpu slab */
+	M_FROZEN_STATE,   /* cpu_slab_load of the unfrozen slab */
+	M_OWNER,          /* take_freelist by cpu 1 */
+	M_FREEZE,         /* acquire_slab freezes the frozen slab */
+	M_UNFREEZE,       /* unfreeze twice */
+	M_LIST_UNLOCKED,  /* add_partial after the lock was dropped */
+	M_LIST_ONE,       /* add_partial twice */
+	M_LIST_REMOVE,    /* remove_full of a partial slab */
+	M_AT_UNLOCK,      /* acquire_slab without remove_partial */
+	M_CHAIN_GAP,      /* an update never seen */
+	M_CHAIN_OLD,      /* old word (in-process) differs from the previous new */
+	M_OBJECTS,        /* objects changes */
+	M_DELTA,          /* a remote free takes two objects off inuse */
+	M_DISCARD,        /* discard with objects in use */
+	M_LOCK_HOLDER,    /* release by another thread */
+	M_LOCK_RECURSIVE, /* the holder takes it again */
+	M_LOCK_ORDER,     /* a second node lock while holding one */
+	M_LOCK_SEQ,       /* acquisition 2 then 4 */
+	M_CPU_SLAB,       /* cpu_slab_load over the active slab */
+	M_NR
+};
+
+static const unsigned mut_rule[M_NR] = {
+	[M_TRANSITION] = SLUB_RULE_TRANSITION,
+	[M_FROZEN_STATE] = SLUB_RULE_FROZEN_STATE,
+	[M_OWNER] = SLUB_RULE_OWNER,
+	[M_FREEZE] = SLUB_RULE_FREEZE,
+	[M_UNFREEZE] = SLUB_RULE_UNFREEZE,
+	[M_LIST_UNLOCKED] = SLUB_RULE_LIST_UNLOCKED,
+	[M_LIST_ONE] = SLUB_RULE_LIST_ONE,
+	[M_LIST_REMOVE] = SLUB_RULE_LIST_REMOVE,
+	[M_AT_UNLOCK] = SLUB_RULE_LIST_AT_UNLOCK,
+	[M_CHAIN_GAP] = SLUB_RULE_WORD_CHAIN,
+	[M_CHAIN_OLD] = SLUB_RULE_WORD_CHAIN,
+	[M_OBJECTS] = SLUB_RULE_WORD_OBJECTS,
+	[M_DELTA] = SLUB_RULE_WORD_DELTA,
+	[M_DISCARD] = SLUB_RULE_DISCARD,
+	[M_LOCK_HOLDER] = SLUB_RULE_LOCK_HOLDER,
+	[M_LOCK_RECURSIVE] = SLUB_RULE_LOCK_RECURSIVE,
+	[M_LOCK_ORDER] = SLUB_RULE_LOCK_ORDER,
+	[M_LOCK_SEQ] = SLUB_RULE_LOCK_SEQ,
+	[M_CPU_SLAB] = SLUB_RULE_CPU_SLAB,
+};
+
+/*
+ * Slab SLAB, 16 objects, cache 1, node 0.  Thread 10 runs cpu 0, thread 11
+ * cpu 1 (frees remotely), thread 12 cpu 2.
+ */
+static void life(struct seqb *b, enum mut m)
+{
+	struct slub_model_event *e;
+	unsigned s = 1;
+
+	e = add(b, SLUB_EV_SLAB_NEW, 10, 0);
+	word(e, SLUB_SITE_NEW_SLAB, 0, OBJS, 1, s, 0, 0);
+	cpu_ev(b, SLUB_EV_CPU_SLAB_LOAD, 10, 0, 0, 0);
+	if (m == M_CPU_SLAB)
+		cpu_ev(b, SLUB_EV_CPU_SLAB_LOAD, 10, 0, 0, 0);
+	if (m == M_TRANSITION)
+		cpu_ev(b, SLUB_EV_CPU_PARTIAL_TAKE, 10, 0, 0, 0);
+	e = add(b, SLUB_EV_FREE_REMOTE, 11, 1);
+	word(e, SLUB_SITE_SLAB_FREE, 0xa0, OBJS - 1, 1, ++s, 0, 0);
+	if (m != M_CHAIN_GAP) {
+		e = add(b, SLUB_EV_TAKE_FREELIST, 10, m == M_OWNER ? 1 : 0);
+		word(e, SLUB_SITE_GET_FREELIST, 0, OBJS, 1, ++s, 0, 0);
+	} else {
+		++s;
+	}
+	if (m == M_FREEZE) {
+		e = add(b, SLUB_EV_FREEZE, 12, 2);
+		word(e, SLUB_SITE_ACQUIRE_SLAB, 0, OBJS, 1, ++s, 0, 1);
+	}
+	e = add(b, SLUB_EV_FREE_REMOTE, 11, 1);
+	word(e, SLUB_SITE_SLAB_FREE, 0xb0, m == M_DELTA ? OBJS - 2 : OBJS - 1, 1, ++s, 0, 0);
+	if (m == M_OBJECTS)
+		e->ev.new.objects = OBJS + 1;
+	if (m == M_CHAIN_OLD) {
+		/* in-process: the old word names a freelist that was never there */
+		e->old_valid = 1;
+		e->ev.old = e->ev.new;
+		e->ev.old.freelist = 0xdead0;
+		e->ev.old.inuse = OBJS;
+		e->ev.old.seq = s - 1;
+	}
+
+	/* deactivate_slab(): lock, unfreeze to the tail, list, unlock */
+	lock(b, SLUB_EV_LOCK_ACQUIRE, 10, 0, LOCK0, 1);
+	if (m == M_LOCK_RECURSIVE)
+		lock(b, SLUB_EV_LOCK_ACQUIRE, 10, 0, LOCK0, 2);
+	if (m == M_LOCK_ORDER)
+		lock(b, SLUB_EV_LOCK_ACQUIRE, 10, 0, LOCK0 + 1, 1);
+	e = add(b, SLUB_EV_UNFREEZE, 10, 0);
+	word(e, SLUB_SITE_UNFREEZING_SLAB, 0xb0, OBJS - 1, 0, ++s, SLUB_DEST_TAIL, 1);
+	if (m == M_UNFREEZE) {
+		e = add(b, SLUB_EV_UNFREEZE, 10, 0);
+		word(e, SLUB_SITE_UNFREEZING_SLAB, 0xb0, OBJS - 1, 0, ++s, SLUB_DEST_TAIL, 1);
+	}
+	cpu_ev(b, SLUB_EV_DEACTIVATE, 10, 0, SLUB_DEACT_NODE_MISMATCH, SLUB_DEST_TAIL);
+	if (m == M_FROZEN_STATE)
+		cpu_ev(b, SLUB_EV_CPU_SLAB_LOAD, 10, 0, 0, 0);
+	if (m != M_LIST_UNLOCKED)
+		list_op(b, SLUB_EV_ADD_PARTIAL, 10, 0, 1, s, SLUB_DEST_TAIL);
+	if (m == M_LIST_ONE)
+		list_op(b, SLUB_EV_ADD_PARTIAL, 10, 0, 1, s, SLUB_DEST_TAIL);
+	if (m == M_LIST_REMOVE)
+		list_op(b, SLUB_EV_REMOVE_FULL, 10, 0, 1, s, 0);
+	if (m == M_LOCK_ORDER)
+		lock(b, SLUB_EV_LOCK_RELEASE, 10, 0, LOCK0 + 1, 1);
+	lock(b, SLUB_EV_LOCK_RELEASE, m == M_LOCK_HOLDER ? 11 : 10, 0, LOCK0,
+	     m == M_LOCK_RECURSIVE ? 2 : 1);
+	if (m == M_LIST_UNLOCKED) {
+		e = add(b, SLUB_EV_ADD_PARTIAL, 10, 0);
+		e->ev.lock_id = LOCK0;
+		e->ev.lock_seq = 1;
+		e->ev.list = SLUB_DEST_TAIL;
+		e->ev.new.seq = s;
+	}
+
+	/* acquire_slab() by cpu 2 takes the freelist; the slab is its cpu slab */
+	uint64_t l2 = m == M_LOCK_SEQ ? 4 : (m == M_LOCK_RECURSIVE ? 3 : 2);
+	lock(b, SLUB_EV_LOCK_ACQUIRE, 12, 2, LOCK0, l2);
+	e = add(b, SLUB_EV_FREEZE, 12, 2);
+	word(e, SLUB_SITE_ACQUIRE_SLAB, 0, OBJS, 1, ++s, 0, 1);
+	if (m != M_AT_UNLOCK)
+		list_op(b, SLUB_EV_REMOVE_PARTIAL, 12, 2, l2, s, 0);
+	lock(b, SLUB_EV_LOCK_RELEASE, 12, 2, LOCK0, l2);
+	if (m == M_AT_UNLOCK)
+		return;
+	cpu_ev(b, SLUB_EV_CPU_SLAB_LOAD, 12, 2, 0, 0);
+	e = add(b, SLUB_EV_FREE_REMOTE, 11, 1);
+	word(e, SLUB_SITE_SLAB_FREE, 0xc0, OBJS - 1, 1, ++s, 0, 0);
+
+	/* deactivate_slab() by cpu 2 with the whole cpu freelist: empty, discarded */
+	e = add(b, SLUB_EV_UNFREEZE, 12, 2);
+	word(e, SLUB_SITE_UNFREEZING_SLAB, 0xd0, 0, 0, ++s, SLUB_DEST_DISCARD, 0);
+	cpu_ev(b, SLUB_EV_DEACTIVATE, 12, 2, SLUB_DEACT_EMPTY_FREELIST + 2, SLUB_DEST_DISCARD);
+	e = add(b, SLUB_EV_SLAB_DISCARD, 12, 2);
+	word(e, SLUB_SITE_NONE, 0xd0, m == M_DISCARD ? 3 : 0, 0, s, 0, 0);
+	if (m == M_DISCARD)
+		e->ev.new.inuse = 3;
+}
+
+/* ---- running a sequence ---- */
+
+struct result {
+	unsigned long violations;
+	unsigned long by_rule[SLUB_RULE_NR];
+	unsigned long transitions;
+	struct slub_model_summary sum;
+	int summaries;
+	char first[512];
+	unsigned nr_history;
+};
+
+static void on_violation(const struct slub_model_violation *v, void *arg)
+{
+	struct result *r = arg;
+
+	if (!r->violations)
+		snprintf(r->first, sizeof(r->first), "%s: %s (%s)", v->rule_id, v->detail,
+			 v->meaning);
+	if (!r->violations)
+		r->nr_history = v->nr_history;
+	r->violations++;
+	if (v->rule < SLUB_RULE_NR)
+		r->by_rule[v->rule]++;
+}
+
+static void on_transition(const struct slub_model_transition *t, void *arg)
+{
+	struct result *r = arg;
+
+	r->transitions++;
+	(void)t;
+}
+
+static void on_summary(const struct slub_model_summary *s, void *arg)
+{
+	struct result *r = arg;
+
+	r->sum = *s;
+	r->summaries++;
+}
+
+/* Feed events in the order of idx (NULL: as built); a discard notice is
+ * given before event number notice_at (-1: none). */
+static struct result run(const struct seqb *b, const int *idx, int notice_at)
+{
+	struct result r;
+	struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r };
+	struct slub_model_config cfg = { 0 };
+	struct slub_model *m;
+
+	memset(&r, 0, sizeof(r));
+	cfg.reorder_ns = 100000; /* 100 us: sequences are 1 us apart */
+	m = slub_model_new(&cfg, &cb);
+	if (!m)
+		FATAL("slub_model_new");
+	for (int i = 0; i < b->n; i++) {
+		if (i == notice_at) {
+			struct slub_model_discard d = { 0, 5, b->ev[i].ts - 500, b->ev[i].ts, 1 };
+
+			slub_model_discarded(m, &d);
+		}
+		CHECK_EQ(slub_model_event(m, &b->ev[idx ? idx[i] : i]), 0);
+	}
+	slub_model_finish(m);
+	slub_model_free(m);
+	CHECK_EQ(r.summaries, 1);
+	return r;
+}
+
+static void seq_init(struct seqb *b, uint32_t vpid, uint64_t slab)
+{
+	memset(b, 0, sizeof(*b));
+	b->vpid = vpid;
+	b->slab = slab;
+	b->ts = 1000000;
+}
+
+static struct seqb B;
+
+static void test_rules(void)
+{
+	struct result r;
+
+	seq_init(&B, 100, SLAB);
+	life(&B, M_NONE);
+	r = run(&B, NULL, -1);
+	CHECK(r.violations == 0, "clean life: %lu violations, first: %s", r.violations, r.first);
+	CHECK(r.transitions >= 15, "clean life: %lu transitions", r.transitions);
+	CHECK_EQ(r.sum.slabs, 1);
+	CHECK_EQ(r.sum.live_slabs, 0); /* discarded: its state is gone */
+	CHECK_EQ(r.sum.gaps, 0);
+
+	for (int m = 1; m < M_NR; m++) {
+		seq_init(&B, 100, SLAB);
+		life(&B, (enum mut)m);
+		r = run(&B, NULL, -1);
+		CHECK(r.by_rule[mut_rule[m]] >= 1, "change %d: rule %s not flagged (%lu violations, first: %s)",
+		      m, slub_rule_id(mut_rule[m]), r.violations, r.first);
+		CHECK(r.violations >= 1 && r.violations <= 3, "change %d (%s): %lu violations, first: %s",
+		      m, slub_rule_id(mut_rule[m]), r.violations, r.first);
+		if (r.violations && !strstr(r.first, slub_rule_id(mut_rule[m])))
+			CHECK(0, "change %d: first violation is not %s: %s", m,
+			      slub_rule_id(mut_rule[m]), r.first);
+	}
+	/* A violation carries the slab's history. */
+	seq_init(&B, 100, SLAB);
+	life(&B, M_DELTA);
+	r = run(&B, NULL, -1);
+	CHECK(r.nr_history >= 3, "history of %u events", r.nr_history);
+}
+
+/* Object rules (family 8) need the object events. */
+static void test_objects(void)
+{
+	for (int k = 0; k < 4; k++) {
+		struct slub_model_event *e;
+		struct result r;
+
+		seq_init(&B, 100, SLAB);
+		e = add(&B, SLUB_EV_FREE, 10, 0); /* object events on before the slab */
+		e->ev.slab = SLAB2;
+		e->ev.object = SLAB2 + 64;
+		e = add(&B, SLUB_EV_SLAB_NEW, 10, 0);
+		word(e, SLUB_SITE_NEW_SLAB, 0, OBJS, 1, 1, 0, 0);
+		e = add(&B, SLUB_EV_ALLOC, 10, 0);
+		e->ev.object = SLAB + 64;
+		if (k == 1) {
+			e = add(&B, SLUB_EV_ALLOC, 10, 0);
+			e->ev.object = SLAB + 64;
+		}
+		e = add(&B, SLUB_EV_FREE, 11, 1);
+		e->ev.object = SLAB + 64;
+		if (k == 2)
+			e->ev.slab = SLAB2;
+		if (k == 3) {
+			e = add(&B, SLUB_EV_FREE, 11, 1);
+			e->ev.object = SLAB + 64;
+		}
+		r = run(&B, NULL, -1);
+		if (k == 0)
+			CHECK(r.violations == 0, "objects clean: %s", r.first);
+		if (k == 1)
+			CHECK(r.by_rule[SLUB_RULE_DOUBLE_ALLOC] == 1 && r.violations == 1, "%s", r.first);
+		if (k == 2)
+			CHECK(r.by_rule[SLUB_RULE_OBJECT_SLAB] == 1 && r.violations == 1, "%s", r.first);
+		if (k == 3)
+			CHECK(r.by_rule[SLUB_RULE_DOUBLE_FREE] == 1 && r.violations == 1, "%s", r.first);
+	}
+}
+
+/* Timestamps inverting seq order pass; real gaps are lost updates unless
+ * a discarded-events notice covers them. */
+static void test_reorder_and_discards(void)
+{
+	int idx[NEV];
+	struct result r;
+
+	seq_init(&B, 100, SLAB);
+	life(&B, M_NONE);
+	/* The first remote free (seq 2) arrives after take_freelist (seq 3)
+	 * and after the next remote free (seq 4): its thread was preempted
+	 * between its CAS and its tracepoint. */
+	for (int i = 0; i < B.n; i++)
+		idx[i] = i;
+	CHECK_EQ(B.ev[2].ev.type, SLUB_EV_FREE_REMOTE);
+	idx[2] = 3;
+	idx[3] = 4;
+	idx[4] = 2;
+	r = run(&B, idx, -1);
+	CHECK(r.violations == 0, "inverted timestamps: %lu violations, first: %s", r.violations,
+	      r.first);
+	CHECK(r.sum.reorder_max_pending >= 2, "nothing waited (%llu)",
+	      (unsigned long long)r.sum.reorder_max_pending);
+	CHECK_EQ(r.sum.reorder_exceeded, 0);
+
+	/* The same with the event lost: a lost update... */
+	seq_init(&B, 100, SLAB);
+	life(&B, M_NONE);
+	for (int i = 0, j = 0; i < B.n; i++)
+		if (i != 2)
+			idx[j++] = i;
+	B.n--;
+	r = run(&B, idx, -1);
+	CHECK(r.by_rule[SLUB_RULE_WORD_CHAIN] == 1, "lost event without notice: %lu violations, %s",
+	      r.violations, r.first);
+	CHECK_EQ(r.sum.gaps, 0);
+
+	/* ...unless LTTng said it dropped events. */
+	r = run(&B, idx, 2);
+	CHECK(r.violations == 0, "lost event with a notice: %lu violations, first: %s", r.violations,
+	      r.first);
+	CHECK_EQ(r.sum.gaps, 1);
+	CHECK_EQ(r.sum.events_discarded, 5);
+	CHECK(r.sum.slabs_resynced >= 1, "no slab resynchronised");
+	B.n++;
+
+	/* A lost lock release under a notice: no lock rule fires. */
+	seq_init(&B, 100, SLAB);
+	life(&B, M_NONE);
+	for (int i = 0, j = 0; i < B.n; i++)
+		if (B.ev[i].ev.type != SLUB_EV_LOCK_RELEASE || j != i)
+			idx[j++] = i;
+	{
+		int k = 0, drop = -1;
+
+		for (int i = 0; i < B.n; i++)
+			if (B.ev[i].ev.type == SLUB_EV_LOCK_RELEASE) {
+				drop = i;
+				break;
+			}
+		for (int i = 0; i < B.n; i++)
+			if (i != drop)
+				idx[k++] = i;
+		int n = B.n;
+
+		B.n = k;
+		r = run(&B, idx, drop);
+		CHECK(r.violations == 0, "lost release with a notice: %s", r.first);
+		r = run(&B, idx, -1);
+		CHECK(r.violations >= 1, "lost release without a notice went unnoticed");
+		B.n = n;
+	}
+}
+
+/* fork, exec, thread churn, a trace that starts mid-run. */
+static void test_processes(void)
+{
+	struct slub_model_event *e;
+	struct result r;
+
+	/* Mid-run: the first events of a slab are in the middle of its life. */
+	seq_init(&B, 100, SLAB);
+	life(&B, M_NONE);
+	for (int cut = 1; cut < B.n - 1; cut++) {
+		struct seqb *tail = malloc(sizeof(*tail));
+
+		if (!tail)
+			FATAL("malloc");
+		seq_init(tail, 100, SLAB);
+		memcpy(tail->ev, B.ev + cut, (size_t)(B.n - cut) * sizeof(B.ev[0]));
+		tail->n = B.n - cut;
+		r = run(tail, NULL, -1);
+		CHECK(r.violations == 0, "trace starting at event %d (%s): %s", cut,
+		      slub_event_name(B.ev[cut].ev.type), r.first);
+		free(tail);
+	}
+
+	/* fork: the child (new vpid) has the parent's slab frozen for its
+	 * (inherited) cpu 0 and starts with a remote free and an unfreeze. */
+	seq_init(&B, 100, SLAB);
+	life(&B, M_NONE);
+	B.vpid = 101;
+	e = add(&B, SLUB_EV_FREE_REMOTE, 200, 3);
+	word(e, SLUB_SITE_SLAB_FREE, 0xe0, 5, 1, 40, 0, 0);
+	e = add(&B, SLUB_EV_TAKE_FREELIST, 200, 0);
+	word(e, SLUB_SITE_GET_FREELIST, 0, OBJS, 1, 41, 0, 0);
+	r = run(&B, NULL, -1);
+	CHECK(r.violations == 0, "fork: %s", r.first);
+	CHECK_EQ(r.sum.slabs, 2);
+
+	/* exec: same vpid, new procname; the new image's slab at the same
+	 * address starts over. */
+	seq_init(&B, 100, SLAB);
+	e = add(&B, SLUB_EV_SLAB_NEW, 10, 0);
+	word(e, SLUB_SITE_NEW_SLAB, 0, OBJS, 1, 7, 0, 0);
+	e->procname = "sh";
+	lock(&B, SLUB_EV_LOCK_ACQUIRE, 10, 0, LOCK0, 9);
+	e = add(&B, SLUB_EV_SLAB_NEW, 10, 0);
+	word(e, SLUB_SITE_NEW_SLAB, 0, OBJS, 1, 1, 0, 0);
+	e->procname = "server";
+	lock(&B, SLUB_EV_LOCK_ACQUIRE, 10, 0, LOCK0, 1);
+	lock(&B, SLUB_EV_LOCK_RELEASE, 10, 0, LOCK0, 1);
+	r = run(&B, NULL, -1);
+	CHECK(r.violations == 0, "exec: %s", r.first);
+
+	/* exec seen as a second cache_create of the same id */
+	{
+		struct slub_cache_info info = { .name = "kmalloc-64", .objects = OBJS };
+
+		seq_init(&B, 100, SLAB);
+		e = add(&B, SLUB_EV_CACHE_CREATE, 10, 0);
+		e->ev.info = &info;
+		e = add(&B, SLUB_EV_SLAB_NEW, 10, 0);
+		word(e, SLUB_SITE_NEW_SLAB, 0, OBJS, 1, 7, 0, 0);
+		cpu_ev(&B, SLUB_EV_CPU_SLAB_LOAD, 10, 0, 0, 0);
+		e = add(&B, SLUB_EV_CACHE_CREATE, 10, 0);
+		e->ev.info = &info;
+		e = add(&B, SLUB_EV_SLAB_NEW, 10, 0);
+		word(e, SLUB_SITE_NEW_SLAB, 0, OBJS, 1, 1, 0, 0);
+		cpu_ev(&B, SLUB_EV_CPU_SLAB_LOAD, 10, 0, 0, 0);
+		r = run(&B, NULL, -1);
+		CHECK(r.violations == 0, "exec by cache_create: %s", r.first);
+	}
+
+	/* Thread churn: 150 threads, one lock, one partial slab moved between
+	 * them; recycled cpu ids; each thread exits with a flush. */
+	seq_init(&B, 100, SLAB);
+	{
+		struct seqb *c = malloc(sizeof(*c));
+		unsigned s = 1;
+		uint64_t lseq = 0;
+
+		if (!c)
+			FATAL("malloc");
+		/* a long sequence in chunks: one model run */
+		struct slub_model_config cfg = { 0 };
+		struct result rr;
+		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &rr };
+		struct slub_model *m;
+
+		memset(&rr, 0, sizeof(rr));
+		m = slub_model_new(&cfg, &cb);
+		if (!m)
+			FATAL("slub_model_new");
+		for (int th = 0; th < 150; th++) {
+			uint32_t tid = 1000 + th;
+			int cpu = th % 3;
+
+			seq_init(c, 100, SLAB);
+			c->ts = 1000000 + (uint64_t)th * 100000;
+			if (th == 0) {
+				e = add(c, SLUB_EV_SLAB_NEW, tid, cpu);
+				word(e, SLUB_SITE_NEW_SLAB, 0, OBJS, 1, s, 0, 0);
+			} else {
+				lock(c, SLUB_EV_LOCK_ACQUIRE, tid, cpu, LOCK0, ++lseq);
+				e = add(c, SLUB_EV_FREEZE, tid, cpu);
+				word(e, SLUB_SITE_ACQUIRE_SLAB, 0, OBJS, 1, ++s, 0, 1);
+				list_op(c, SLUB_EV_REMOVE_PARTIAL, tid, cpu, lseq, s, 0);
+				lock(c, SLUB_EV_LOCK_RELEASE, tid, cpu, LOCK0, lseq);
+			}
+			cpu_ev(c, SLUB_EV_CPU_SLAB_LOAD, tid, cpu, 0, 0);
+			e = add(c, SLUB_EV_FREE_REMOTE, tid + 1, cpu + 3);
+			word(e, SLUB_SITE_SLAB_FREE, 0x100 + (uint64_t)th, OBJS - 1, 1, ++s, 0, 0);
+			lock(c, SLUB_EV_LOCK_ACQUIRE, tid, cpu, LOCK0, ++lseq);
+			e = add(c, SLUB_EV_UNFREEZE, tid, cpu);
+			word(e, SLUB_SITE_UNFREEZING_SLAB, 0x100 + (uint64_t)th, OBJS - 1, 0, ++s,
+			     SLUB_DEST_TAIL, 1);
+			cpu_ev(c, SLUB_EV_DEACTIVATE, tid, cpu, SLUB_DEACT_FLUSH, SLUB_DEST_TAIL);
+			list_op(c, SLUB_EV_ADD_PARTIAL, tid, cpu, lseq, s, SLUB_DEST_TAIL);
+			lock(c, SLUB_EV_LOCK_RELEASE, tid, cpu, LOCK0, lseq);
+			e = add(c, SLUB_EV_THREAD_FLUSH, tid, cpu);
+			e->ev.slab = 0;
+			for (int i = 0; i < c->n; i++)
+				slub_model_event(m, &c->ev[i]);
+		}
+		slub_model_finish(m);
+		CHECK(rr.violations == 0, "thread churn: %lu violations, first: %s", rr.violations,
+		      rr.first);
+		CHECK(rr.sum.applied > 1000, "churn applied %llu", (unsigned long long)rr.sum.applied);
+		slub_model_free(m);
+		free(c);
+	}
+}
+
+/* Memory comes from the hook when one is given. */
+static size_t hook_bytes;
+static void *hook_alloc(size_t n, void *arg)
+{
+	(void)arg;
+	hook_bytes += n;
+	return calloc(1, n);
+}
+static void hook_free(void *p, size_t n, void *arg)
+{
+	(void)arg;
+	hook_bytes -= n;
+	free(p);
+}
+
+static void test_memory_hook(void)
+{
+	struct slub_model_mem mem = { hook_alloc, hook_free, NULL };
+	struct slub_model_config cfg = { .mem = &mem };
+	struct slub_model *m = slub_model_new(&cfg, NULL);
+	struct slub_model_summary s;
+
+	CHECK(m != NULL);
+	CHECK(hook_bytes > 0, "the hook was not used");
+	seq_init(&B, 100, SLAB);
+	life(&B, M_NONE);
+	for (int i = 0; i < B.n; i++)
+		slub_model_event(m, &B.ev[i]);
+	slub_model_finish(m);
+	slub_model_get_summary(m, &s);
+	CHECK_EQ(s.violations, 0);
+	CHECK(s.peak_mem_bytes >= s.mem_bytes && s.mem_bytes == hook_bytes,
+	      "mem %llu peak %llu hook %zu", (unsigned long long)s.mem_bytes,
+	      (unsigned long long)s.peak_mem_bytes, hook_bytes);
+	slub_model_free(m);
+	CHECK_EQ(hook_bytes, 0);
+}
+
+/* The tables: stable ids, every family, edges well formed. */
+static void test_tables(void)
+{
+	unsigned fam = 0;
+
+	CHECK_EQ(slub_rule_count(), SLUB_RULE_NR);
+	for (unsigned r = 0; r < slub_rule_count(); r++) {
+		CHECK(slub_rule_lookup(slub_rule_id(r)) == (int)r, "%s", slub_rule_id(r));
+		CHECK(strlen(slub_rule_meaning(r)) > 10 && strlen(slub_rule_kernel_fn(r)) > 3);
+		fam |= 1u << slub_rule_family(r);
+	}
+	CHECK_EQ(fam, 0x3ff); /* families 0 (the table) and 1-9 */
+	CHECK_EQ(slub_rule_lookup("word-chain"), SLUB_RULE_WORD_CHAIN);
+	CHECK_EQ(slub_rule_lookup("R1-owner"), SLUB_RULE_OWNER);
+	CHECK(slub_transition_count() > 20);
+	for (unsigned i = 0; i < slub_transition_count(); i++) {
+		const struct slub_transition *t = slub_transition_get(i);
+
+		CHECK(t->before < SLUB_STATE_NR && t->after < SLUB_STATE_NR &&
+		      t->type < SLUB_EV_NR && t->kernel_fn && t->note);
+	}
+}
+
+int main(void)
+{
+	test_tables();
+	test_rules();
+	test_objects();
+	test_reorder_and_discards();
+	test_processes();
+	test_memory_hook();
+	return test_summary("test_model");
+}
