@@ -406,7 +406,10 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 		dc->idx[f] = (int16_t)i;
 	}
 
-	if (dc->kind == K_SLUB && member_index(payload, "new_seq") >= 0) {
+	/* Format 1: slab-word events carry old_/new_ words, cache_create
+	 * has no format field. */
+	if (dc->kind == K_SLUB && (member_index(payload, "new_seq") >= 0 ||
+				   (dc->type == SLUB_EV_CACHE_CREATE && dc->idx[F_FORMAT] < 0))) {
 		refuse(d, SLUB_UNUSABLE_FORMAT,
 		       "%s: recorded with slub trace format 1; this slubtrace reads format 2: "
 		       "record it again", trace_name(d));

@@ -158,14 +158,15 @@ static void error_line(char *buf, size_t len)
 	if (!err)
 		return;
 	n = bt_error_get_cause_count(err);
-	/* The first cause that names a file or a trace is the most useful. */
+	/* The deepest cause a component reported says what went wrong; the
+	 * library's own causes only say where it surfaced. */
 	for (uint64_t i = n; i-- > 0;) {
-		const char *m = bt_error_cause_get_message(bt_error_borrow_cause_by_index(err, i));
+		const bt_error_cause *c = bt_error_borrow_cause_by_index(err, i);
 
 		if (!msg)
-			msg = m;
-		if (strchr(m, '/')) {
-			msg = m;
+			msg = bt_error_cause_get_message(c);
+		if (bt_error_cause_get_actor_type(c) != BT_ERROR_CAUSE_ACTOR_TYPE_UNKNOWN) {
+			msg = bt_error_cause_get_message(c);
 			break;
 		}
 	}
