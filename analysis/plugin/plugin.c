@@ -4,10 +4,12 @@
  *
  *   sink.slub.check     invariant violations of the SLUB state machine
  *   sink.slub.timeline  per-slab timelines, text or JSON lines
+ *   sink.slub.stats     slabinfo -r rebuilt from events, redos, locks, storms
  */
 #include <babeltrace2/babeltrace.h>
 
 #include "check/check.h"
+#include "stats/stats.h"
 #include "timeline/timeline.h"
 
 BT_PLUGIN_MODULE();
@@ -39,3 +41,15 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(timeline, slub_timeline_init);
 BT_PLUGIN_SINK_COMPONENT_CLASS_GRAPH_IS_CONFIGURED_METHOD(timeline,
 	slub_timeline_graph_is_configured);
 BT_PLUGIN_SINK_COMPONENT_CLASS_FINALIZE_METHOD(timeline, slub_timeline_finalize);
+
+BT_PLUGIN_SINK_COMPONENT_CLASS(stats, slub_stats_consume);
+BT_PLUGIN_SINK_COMPONENT_CLASS_DESCRIPTION(stats,
+	"Rebuild each cache's slabinfo -r page, redos per site, list_lock figures and "
+	"retry storms (each failed CAS attributed to the update that beat it) from the trace.");
+BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(stats,
+	"Parameters: format=\"text\"|\"json\", sections=\"slabinfo,sites,locks,storms,top,rates\", "
+	"cache=\"NAME\", json-path=\"FILE\", run-attempts=N, window-failures=N, window-ns=NS, "
+	"lookback=N, pending-ns=NS, top=N, max-storms=N.");
+BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(stats, slub_stats_init);
+BT_PLUGIN_SINK_COMPONENT_CLASS_GRAPH_IS_CONFIGURED_METHOD(stats, slub_stats_graph_is_configured);
+BT_PLUGIN_SINK_COMPONENT_CLASS_FINALIZE_METHOD(stats, slub_stats_finalize);

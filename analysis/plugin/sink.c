@@ -159,6 +159,8 @@ static void fill_result(struct slub_sink *s)
 
 static int apply(struct slub_sink *s, const struct slub_decoded *d)
 {
+	if (s->decoded && d->kind != SLUB_DEC_NONE && s->decoded(s, d) < 0)
+		return -1;
 	switch (d->kind) {
 	case SLUB_DEC_EVENT:
 		if (slub_model_event(s->model, &d->event) < 0) {

@@ -28,6 +28,9 @@ struct slub_sink {
 	bool finished;
 	/* Called once at the end of the input, after slub_model_finish(). */
 	void (*end)(struct slub_sink *s);
+	/* Called with every decoded message the model is given (may be NULL):
+	 * 0, or -1 after appending an error cause. */
+	int (*decoded)(struct slub_sink *s, const struct slub_decoded *d);
 };
 
 /* Parameters: every sink accepts the model's reorder-ns, reorder-events,
