@@ -47,7 +47,7 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_DESCRIPTION(stats,
 	"Rebuild each cache's slabinfo -r page, redos per site, list_lock figures and "
 	"retry storms (each failed CAS attributed to the update that beat it) from the trace.");
 BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(stats,
-	"Parameters: format=\"text\"|\"json\", sections=\"slabinfo,sites,locks,storms,top,rates\", "
+	"Parameters: format=\"text\"|\"json\"|\"none\", sections=\"slabinfo,sites,locks,storms,top,rates\", "
 	"cache=\"NAME\", json-path=\"FILE\", run-attempts=N, window-failures=N, window-ns=NS, "
 	"lookback=N, pending-ns=NS, top=N, max-storms=N.");
 BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(stats, slub_stats_init);

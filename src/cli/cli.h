@@ -51,6 +51,12 @@ int cmd_check(int argc, char **argv);
 void cmd_check_usage(FILE *f);
 int cmd_timeline(int argc, char **argv);
 void cmd_timeline_usage(FILE *f);
+int cmd_stats(int argc, char **argv);
+void cmd_stats_usage(FILE *f);
+int cmd_storms(int argc, char **argv);
+void cmd_storms_usage(FILE *f);
+int cmd_diff(int argc, char **argv);
+void cmd_diff_usage(FILE *f);
 
 struct slub_plugin_result;
 struct bt_value;

@@ -22,6 +22,11 @@ static void usage(FILE *f)
 		"  check TRACE_DIR                  replay a trace against the SLUB state model\n"
 		"                                   and report every invariant it breaks\n"
 		"  timeline [OPTIONS] TRACE_DIR     print each slab's state transitions\n"
+		"  stats [OPTIONS] TRACE_DIR        slabinfo -r rebuilt from the events, redos per\n"
+		"                                   site, list_lock figures, retry storms\n"
+		"  storms [OPTIONS] TRACE_DIR       the retry storms: who collided, where, when\n"
+		"  diff [OPTIONS] BEFORE AFTER      compare two runs per operation; exit 1 when a\n"
+		"                                   figure regressed (a CI gate)\n"
 		"  help [COMMAND]                   show this help, or a command's help\n"
 		"\n"
 		"Options:\n"
@@ -57,6 +62,12 @@ int main(int argc, char **argv)
 			cmd_check_usage(stdout);
 		else if (argc > 2 && !strcmp(argv[2], "timeline"))
 			cmd_timeline_usage(stdout);
+		else if (argc > 2 && !strcmp(argv[2], "stats"))
+			cmd_stats_usage(stdout);
+		else if (argc > 2 && !strcmp(argv[2], "storms"))
+			cmd_storms_usage(stdout);
+		else if (argc > 2 && !strcmp(argv[2], "diff"))
+			cmd_diff_usage(stdout);
 		else
 			usage(stdout);
 		return 0;
@@ -67,6 +78,12 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 1, argv + 1);
 	if (!strcmp(cmd, "timeline"))
 		return cmd_timeline(argc - 1, argv + 1);
+	if (!strcmp(cmd, "stats"))
+		return cmd_stats(argc - 1, argv + 1);
+	if (!strcmp(cmd, "storms"))
+		return cmd_storms(argc - 1, argv + 1);
+	if (!strcmp(cmd, "diff"))
+		return cmd_diff(argc - 1, argv + 1);
 	cli_err("unknown command '%s'", cmd);
 	usage(stderr);
 	return CLI_EXIT_USAGE;

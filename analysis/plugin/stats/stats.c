@@ -6,8 +6,8 @@
  * well as to the model (whose summary counts events and gaps).
  *
  * Parameters:
- *   format           "text" (default) or "json" (the whole result, schema
- *                    slubtrace-stats/1)
+ *   format           "text" (default), "json" (the whole result, schema
+ *                    slubtrace-stats/1) or "none" (only json-path)
  *   sections         text sections, comma-separated: slabinfo, sites, locks,
  *                    storms, top, rates, all (default all)
  *   cache            only this cache (text)
@@ -30,7 +30,7 @@ struct stats {
 	struct slub_tstats *ts;
 	const char *format, *sections, *cache, *json_path;
 	unsigned what;
-	bool json;
+	bool json, none;
 	int failed;
 };
 
@@ -76,7 +76,7 @@ static void stats_end(struct slub_sink *s)
 	slub_tstats_finish(st->ts);
 	if (st->json)
 		slub_tstats_print_json(st->ts, s->out);
-	else
+	else if (!st->none)
 		slub_tstats_print_text(st->ts, s->out, st->what, st->cache);
 	if (st->json_path) {
 		FILE *f = fopen(st->json_path, "w");
@@ -153,12 +153,14 @@ slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 		return st;
 	if (slub_sink_params(c->sink.self, params, p, sizeof(p) / sizeof(p[0])) < 0)
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
-	if (c->format && strcmp(c->format, "text") && strcmp(c->format, "json")) {
+	if (c->format && strcmp(c->format, "text") && strcmp(c->format, "json") &&
+	    strcmp(c->format, "none")) {
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
-			"format: \"text\" or \"json\", not \"%s\"", c->format);
+			"format: \"text\", \"json\" or \"none\", not \"%s\"", c->format);
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
 	}
 	c->json = c->format && !strcmp(c->format, "json");
+	c->none = c->format && !strcmp(c->format, "none");
 	c->what = SLUB_TSTATS_SHOW_ALL;
 	if (c->sections && parse_sections(c->sections, &c->what)) {
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
