@@ -19,7 +19,7 @@
  *     update per deactivation; old-unfreeze-partials and free-keep-lock
  *     are printed (their effect is a matter of timing, never asserted).
  *
- *   test_tstats_inproc [-t threads] [-o objects per thread]
+ *   test_tstats_inproc [-j JSON_DIR] [-t threads] [-o objects per thread]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -80,6 +80,7 @@ struct mailbox {
 static struct slub_cache *caches[NCACHES];
 static struct mailbox *boxes;
 static long opt_threads = 4, opt_ops = 40000;
+static const char *opt_json_dir;
 
 struct worker {
 	pthread_t th;
@@ -235,6 +236,16 @@ static struct phase_out run_phase(const char *phase, unsigned variant, const cha
 	if (show)
 		slub_tstats_print_text(ts, stdout, SLUB_TSTATS_SHOW_STORMS | SLUB_TSTATS_SHOW_RATES,
 				       NULL);
+	if (opt_json_dir) {
+		/* The reports `slubtrace diff` is tested on. */
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/%s.json", opt_json_dir, phase);
+		FILE *f = fopen(path, "w");
+		if (CHECK(f != NULL, "%s: %s", path, strerror(errno))) {
+			slub_tstats_print_json(ts, f);
+			CHECK(fclose(f) == 0, "%s: write", path);
+		}
+	}
 	printf("%s: %lu events, %llu failed CAS (%llu attributed), %llu cpu chain, %llu storms\n",
 	       phase, out.events, (unsigned long long)out.tot.failures,
 	       (unsigned long long)out.tot.attributed, (unsigned long long)out.tot.cpu_failures,
@@ -260,6 +271,14 @@ int main(int argc, char **argv)
 		{ 'o', &opt_ops, "objects allocated per thread (default 40000)" },
 	};
 
+	/* -j DIR: write each phase's JSON report there (before the options
+	 * test_parse_opts() knows). */
+	if (argc > 2 && !strcmp(argv[1], "-j")) {
+		opt_json_dir = argv[2];
+		argv[2] = argv[0];
+		argc -= 2;
+		argv += 2;
+	}
 	test_parse_opts(argc, argv, opts, 2);
 	if (opt_threads < 2)
 		opt_threads = 2;
@@ -272,6 +291,7 @@ int main(int argc, char **argv)
 		      slub_stat_name(i), slub_tstat_item_name(i));
 
 	struct phase_out base = run_phase("ts-default", 0, NULL, true);
+	struct phase_out base2 = run_phase("ts-default2", 0, NULL, true);
 	CHECK(base.tot.failures == base.tot.attributed + base.tot.untraced_winner +
 					   base.tot.unknown_winner, "failures not all judged");
 
@@ -336,7 +356,9 @@ int main(int argc, char **argv)
 		       slub_tstats_rate_name(shown[i]), fig(&base, shown[i]), fig(&old, shown[i]),
 		       fig(&keeplock, shown[i]));
 
-	struct phase_out *all[] = { &base, &race, &lost, &keep, &perobj, &old, &keeplock };
+	printf("\ndiff default -> default (another run; not asserted: wall-clock figures):\n");
+	slub_tstats_diff(&base.rates, &base2.rates, &dc, stdout);
+	struct phase_out *all[] = { &base, &base2, &race, &lost, &keep, &perobj, &old, &keeplock };
 	for (unsigned i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		slub_tstats_result_free(&all[i]->rates);
 	free(evbuf);
