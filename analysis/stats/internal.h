@@ -240,14 +240,10 @@ unsigned tstats_top_pairs(const struct slub_tstats *st, const struct tpair **out
 const char *tstats_site(unsigned site);
 const char *tstats_event(unsigned type);
 
-/* The slot a cpu-slab event acted upon. */
+/* The slot a cpu-slab event acted upon (the acting cpu when not given). */
 static inline int32_t tstats_ev_slot(const struct slub_event *ev)
 {
-#ifdef SLUB_TSTATS_HAVE_SLOT
 	return ev->slot >= 0 ? ev->slot : ev->cpu;
-#else
-	return ev->cpu;
-#endif
 }
 
 #endif /* SLUB_TSTATS_INTERNAL_H */

@@ -51,6 +51,7 @@ static struct slub_tstats_event mk(unsigned type, uint64_t ts, uint32_t vtid)
 	e.ev.type = type;
 	e.ev.cache_id = CACHE;
 	e.ev.cpu = (int32_t)vtid % 8;
+	e.ev.slot = -1;
 	e.ts = ts;
 	e.vpid = VPID;
 	e.vtid = vtid;
