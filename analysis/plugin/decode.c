@@ -731,6 +731,7 @@ static int decode_event(struct slub_decoder *d, const bt_message *msg, struct sl
 	if (dc->kind == K_STACK) {
 		out->stack_vpid = vpid;
 		out->stack_vtid = vtid;
+		out->stack_stream_id = s->id;
 		if (decode_stack(d, dc, p, out, s) < 0)
 			return -1;
 		out->kind = SLUB_DEC_STACK;

@@ -28,6 +28,15 @@ struct slub_sink {
 	bool finished;
 	/* Called once at the end of the input, after slub_model_finish(). */
 	void (*end)(struct slub_sink *s);
+	/* Called for each slub:stack with the time of the event it follows
+	 * (0 when that event is not the last of its stream); may be NULL. */
+	void (*stack)(struct slub_sink *s, const struct slub_decoded *d, uint64_t event_ts);
+	/* The last slub event of each stream: a stack follows its event. */
+	struct slub_sink_last {
+		uint64_t ts;
+		uint32_t vtid, type;
+	} *last;
+	size_t nr_last;
 };
 
 /* Parameters: every sink accepts the model's reorder-ns, reorder-events,
