@@ -22,6 +22,8 @@ static void usage(FILE *f)
 		"  check TRACE_DIR                  replay a trace against the SLUB state model\n"
 		"                                   and report every invariant it breaks\n"
 		"  timeline [OPTIONS] TRACE_DIR     print each slab's state transitions\n"
+		"  rules [--dot]                    the checker's rules and the slab state\n"
+		"                                   transition table (text or Graphviz)\n"
 		"  help [COMMAND]                   show this help, or a command's help\n"
 		"\n"
 		"Options:\n"
@@ -57,6 +59,8 @@ int main(int argc, char **argv)
 			cmd_check_usage(stdout);
 		else if (argc > 2 && !strcmp(argv[2], "timeline"))
 			cmd_timeline_usage(stdout);
+		else if (argc > 2 && !strcmp(argv[2], "rules"))
+			cmd_rules_usage(stdout);
 		else
 			usage(stdout);
 		return 0;
@@ -67,6 +71,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 1, argv + 1);
 	if (!strcmp(cmd, "timeline"))
 		return cmd_timeline(argc - 1, argv + 1);
+	if (!strcmp(cmd, "rules"))
+		return cmd_rules(argc - 1, argv + 1);
 	cli_err("unknown command '%s'", cmd);
 	usage(stderr);
 	return CLI_EXIT_USAGE;
