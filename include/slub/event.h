@@ -161,11 +161,9 @@ struct slub_event {
 	uint32_t cache_id;
 	int32_t cpu;
 	int32_t node;
+	int32_t slot;       /* cpu slab, cpu partial and thread_flush events:
+			     * the cpu slot acted upon; -1 elsewhere */
 	uint32_t tid;
-	/* cpu_slab_load, deactivate, cpu_partial_*, thread_flush: the cpu slot
-	 * acted upon (differs from cpu when a thread flushes another slot:
-	 * shrink, validate, destroy, fork adoption); -1 elsewhere. */
-	int32_t slot;
 	uint64_t slab;
 	struct slub_word old;
 	struct slub_word new;

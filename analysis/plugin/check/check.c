@@ -17,10 +17,12 @@
 #include "../format.h"
 #include "../sink.h"
 #include "../symbolize.h"
+#include "stacks.h"
 
 struct check {
 	struct slub_sink sink;
 	struct slub_symbolizer *sym;
+	struct stack_store *stacks;
 	uint64_t max_reports;
 	uint64_t reported;
 	bool fail;
@@ -31,10 +33,25 @@ static void on_violation(const struct slub_model_violation *v, void *arg)
 {
 	struct check *c = arg;
 
+	const uint64_t *stack = v->stack;
+	uint32_t nr = v->stack_nr;
+
 	c->reported++;
 	if (c->max_reports && c->reported > c->max_reports)
 		return;
-	slub_fmt_violation(c->sink.out, (unsigned)c->reported, v, c->sym);
+	if (!stack && v->event)
+		stack = stack_store_get(c->stacks, v->vpid, v->event->vtid, v->event->type,
+					v->event->ts, v->event->slab, &nr);
+	slub_fmt_violation(c->sink.out, (unsigned)c->reported, v, stack, stack ? nr : 0, c->sym);
+}
+
+static void on_stack(struct slub_sink *s, const struct slub_decoded *d, uint64_t event_ts)
+{
+	struct check *c = (struct check *)s;
+
+	/* Out of memory only costs the report its stack. */
+	stack_store_put(c->stacks, d->stack_vpid, d->stack_vtid, d->stack_of, event_ts,
+			d->stack_slab, d->stack_ips, d->stack_nr);
 }
 
 static void on_summary(const struct slub_model_summary *s, void *arg)
@@ -94,8 +111,10 @@ slub_check_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 	cb.summary = on_summary;
 	cb.arg = c;
 	c->sym = slub_symbolizer_create();
+	c->stacks = stack_store_create();
 	c->sink.end = check_end;
-	if (!c->sym || slub_sink_model(&c->sink, &cfg, &cb, c->sym) < 0)
+	c->sink.stack = on_stack;
+	if (!c->sym || !c->stacks || slub_sink_model(&c->sink, &cfg, &cb, c->sym) < 0)
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
 	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
 }
@@ -134,5 +153,6 @@ void slub_check_finalize(bt_self_component_sink *self)
 		return;
 	slub_sink_fini(&c->sink);
 	slub_symbolizer_destroy(c->sym);
+	stack_store_destroy(c->stacks);
 	free(c);
 }

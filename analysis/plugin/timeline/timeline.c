@@ -182,15 +182,16 @@ slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configur
 			if (bt_value_map_has_entry(copy, p[i].name))
 				bt_value_map_insert_string_entry(copy, p[i].name, "");
 		rc = slub_sink_params(tl->sink.self, copy, p, sizeof(p) / sizeof(p[0]));
+		/* The string belongs to the copy. */
+		if (rc == 0 && tl->cache) {
+			tl->cache_copy = strdup(tl->cache);
+			tl->cache = tl->cache_copy;
+		}
 		bt_value_put_ref(copy);
 		if (rc < 0)
 			return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
 	}
 	tl->by_tid = p[2].set;
-	if (tl->cache) {
-		tl->cache_copy = strdup(tl->cache);
-		tl->cache = tl->cache_copy;
-	}
 	if (slab_param(tl, params) < 0 || time_param(tl, params, "begin", &tl->begin) < 0 ||
 	    time_param(tl, params, "end", &tl->end) < 0)
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
