@@ -262,6 +262,13 @@ static enum verdict judge(const struct slub_tstats_diff_config *cfg, unsigned i,
 	return rise ? V_REGRESSED : V_IMPROVED;
 }
 
+int slub_tstats_diff_judge(const struct slub_tstats_diff_config *cfg, unsigned rate,
+			   const struct slub_tstats_figure *before,
+			   const struct slub_tstats_figure *after, int same_basis, const char **why)
+{
+	return rate < SLUB_RATE_NR ? (int)judge(cfg, rate, before, after, same_basis, why) : V_NA;
+}
+
 static const char *verdict_name(enum verdict v)
 {
 	static const char *const n[] = { "n/a", "ok", "improved", "REGRESSED" };

@@ -303,6 +303,11 @@ int slub_tstats_diff_set(struct slub_tstats_diff_config *cfg, const char *assign
 unsigned slub_tstats_diff(const struct slub_tstats_result *before,
 			  const struct slub_tstats_result *after,
 			  const struct slub_tstats_diff_config *cfg, FILE *f);
+/* One figure's verdict as the table prints it: 0 n/a, 1 ok, 2 improved,
+ * 3 regressed; why: the reason of n/a or "within noise", else "". */
+int slub_tstats_diff_judge(const struct slub_tstats_diff_config *cfg, unsigned rate,
+			   const struct slub_tstats_figure *before,
+			   const struct slub_tstats_figure *after, int same_basis, const char **why);
 /* The defaults as text, for --help. */
 void slub_tstats_diff_print_defaults(FILE *f);
 

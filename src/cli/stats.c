@@ -283,7 +283,7 @@ int cmd_storms(int argc, char **argv)
  * One side of a diff: a JSON report as it is, or a trace directory run
  * through sink.slub.stats into a temporary JSON report.
  */
-static int load_side(const char *input, bt_value *params, struct slub_tstats_result *r)
+int cli_load_result(const char *input, bt_value *params, struct slub_tstats_result *r)
 {
 	struct stat st;
 	char err[512], tmp[] = "/tmp/slubtrace-diff-XXXXXX";
@@ -351,9 +351,9 @@ int cmd_diff(int argc, char **argv)
 		bt_value_put_ref(params);
 		return CLI_EXIT_USAGE;
 	}
-	rc = load_side(argv[first], params, &before);
+	rc = cli_load_result(argv[first], params, &before);
 	if (!rc)
-		rc = load_side(argv[first + 1], params, &after);
+		rc = cli_load_result(argv[first + 1], params, &after);
 	bt_value_put_ref(params);
 	if (!rc) {
 		printf("BEFORE %s (%llu events)\nAFTER  %s (%llu events)\n", argv[first],
