@@ -5,10 +5,12 @@
  *   sink.slub.check     invariant violations of the SLUB state machine
  *   sink.slub.timeline  per-slab timelines, text or JSON lines
  *   sink.slub.stats     slabinfo -r rebuilt from events, redos, locks, storms
+ *   sink.slub.report    the data of `slubtrace report` (JSON, two passes)
  */
 #include <babeltrace2/babeltrace.h>
 
 #include "check/check.h"
+#include "report/report.h"
 #include "stats/stats.h"
 #include "timeline/timeline.h"
 
@@ -53,3 +55,15 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(stats,
 BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(stats, slub_stats_init);
 BT_PLUGIN_SINK_COMPONENT_CLASS_GRAPH_IS_CONFIGURED_METHOD(stats, slub_stats_graph_is_configured);
 BT_PLUGIN_SINK_COMPONENT_CLASS_FINALIZE_METHOD(stats, slub_stats_finalize);
+
+BT_PLUGIN_SINK_COMPONENT_CLASS(report, slub_report_consume);
+BT_PLUGIN_SINK_COMPONENT_CLASS_DESCRIPTION(report,
+	"Write the data of slubtrace's HTML report as JSON: verdict, violations, storms over "
+	"time, top slabs (pass=scan), then the chosen slabs' swimlanes (pass=lanes).");
+BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(report,
+	"Parameters: pass=\"scan\"|\"lanes\", data-path=\"FILE\", slabs-path=\"FILE\", "
+	"stats-path=\"FILE\" (scan), top=N, max-violations=N, history=N, reorder-ns=NS, "
+	"reorder-events=N.");
+BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(report, slub_report_init);
+BT_PLUGIN_SINK_COMPONENT_CLASS_GRAPH_IS_CONFIGURED_METHOD(report, slub_report_graph_is_configured);
+BT_PLUGIN_SINK_COMPONENT_CLASS_FINALIZE_METHOD(report, slub_report_finalize);
