@@ -59,6 +59,8 @@ int cmd_storms(int argc, char **argv);
 void cmd_storms_usage(FILE *f);
 int cmd_diff(int argc, char **argv);
 void cmd_diff_usage(FILE *f);
+int cmd_report(int argc, char **argv);
+void cmd_report_usage(FILE *f);
 
 struct slub_plugin_result;
 struct bt_value;
@@ -73,5 +75,13 @@ int cli_run_graph(const char *trace_dir, const char *sink, struct bt_value *para
 		  struct slub_plugin_result *res);
 /* cli_run_graph() with sink.slub.check: 0 clean, 1 violations, 2 unusable. */
 int cli_check(const char *trace_dir, struct bt_value *params, struct slub_plugin_result *res);
+
+struct slub_tstats_result;
+/*
+ * One side of a diff: a JSON report written by `slubtrace stats -o`, or a
+ * trace directory run through sink.slub.stats with params.  0, or 2 after
+ * printing why.
+ */
+int cli_load_result(const char *input, struct bt_value *params, struct slub_tstats_result *r);
 
 #endif /* SLUBTRACE_CLI_H */
