@@ -35,10 +35,12 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_FINALIZE_METHOD(check, slub_check_finalize);
 
 BT_PLUGIN_SINK_COMPONENT_CLASS(timeline, slub_timeline_consume);
 BT_PLUGIN_SINK_COMPONENT_CLASS_DESCRIPTION(timeline,
-	"Print each slab's state transitions, one line per transition, as text or JSON lines.");
+	"Print each slab's state transitions, one line per transition, as text or JSON lines, "
+	"or write them as a Trace Event Format trace (Perfetto UI, chrome://tracing).");
 BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(timeline,
 	"Parameters: slab=\"0xADDR\", cache=\"NAME\", tid=N, begin=NS|\"SEC.FRAC\", "
-	"end=NS|\"SEC.FRAC\", json=yes, reorder-ns=NS, reorder-events=N.");
+	"end=NS|\"SEC.FRAC\", format=\"text\"|\"json\"|\"chrome\" (Trace Event Format for "
+	"Perfetto UI), json=yes, reorder-ns=NS, reorder-events=N.");
 BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(timeline, slub_timeline_init);
 BT_PLUGIN_SINK_COMPONENT_CLASS_GRAPH_IS_CONFIGURED_METHOD(timeline,
 	slub_timeline_graph_is_configured);

@@ -31,7 +31,13 @@ void cmd_timeline_usage(FILE *f)
 		"      --end TIME       only transitions at or before TIME; TIME is seconds\n"
 		"                       since the clock's origin (the Unix epoch for LTTng),\n"
 		"                       with an optional fraction: 1796136257.836064586\n"
-		"      --json           one JSON object per line (schema in the README)\n"
+		"      --format FORMAT  text (default); json: one JSON object per line (schema\n"
+		"                       in the README); chrome: Trace Event Format JSON for\n"
+		"                       Perfetto UI or chrome://tracing: a track per slab (its\n"
+		"                       states as slices), a track per thread (its transitions),\n"
+		"                       counters of cmpxchg failures and list_lock waits; there\n"
+		"                       --tid selects the thread tracks and counters\n"
+		"      --json           the same as --format json\n"
 		"  -h, --help           show this help\n"
 		"\n"
 		"Exit status: 0 done, 2 the input cannot be used.\n");
@@ -60,6 +66,7 @@ int cmd_timeline(int argc, char **argv)
 		{ "begin", required_argument, NULL, 'b' },
 		{ "end", required_argument, NULL, 'e' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -110,7 +117,14 @@ int cmd_timeline(int argc, char **argv)
 			bt_value_map_insert_string_entry(params, c == 'b' ? "begin" : "end", optarg);
 			break;
 		case 'j':
-			bt_value_map_insert_bool_entry(params, "json", BT_TRUE);
+			bt_value_map_insert_string_entry(params, "format", "json");
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "chrome")) {
+				cli_err("--format: text, json or chrome, not '%s'", optarg);
+				bad = 1;
+			}
+			bt_value_map_insert_string_entry(params, "format", optarg);
 			break;
 		case 'h':
 			cmd_timeline_usage(stdout);

@@ -8,7 +8,12 @@
  *   tid      acting thread (vtid)
  *   begin, end  time range, ns from the clock's origin (integers), or
  *            "SECONDS[.FRACTION]" strings
- *   json     one JSON object per line instead of text
+ *   format   "text" (default), "json" (one JSON object per line) or
+ *            "chrome" (Trace Event Format for Perfetto UI, chrome.h);
+ *            with chrome the thread filter selects the thread tracks and
+ *            counters, the slab tracks keep every transition of the slabs
+ *            the other filters select (a state slice needs all of them)
+ *   json     the same as format="json"
  *   reorder-ns, reorder-events  the model's reorder window
  *
  * The model sees every event whatever the filters: a slab's state before a
@@ -20,12 +25,15 @@
 #include <string.h>
 
 #include "timeline.h"
+#include "chrome.h"
 #include "../format.h"
 #include "../sink.h"
 
 struct timeline {
 	struct slub_sink sink;
 	bool json;
+	const char *format;
+	struct slub_chrome *chrome;
 	bool by_slab, by_tid;
 	uint64_t slab;
 	int64_t tid;
@@ -42,11 +50,21 @@ static void on_transition(const struct slub_model_transition *t, void *arg)
 
 	if (tl->by_slab && r->slab != tl->slab)
 		return;
+	if (tl->chrome && r->ts >= tl->begin && r->ts <= tl->end &&
+	    (!tl->cache || (t->cache_name && !strcmp(t->cache_name, tl->cache)))) {
+		bool thread = !tl->by_tid || r->vtid == (uint64_t)tl->tid;
+
+		if (slub_chrome_transition(tl->chrome, r, t->cache_name, thread) == 0 && thread)
+			tl->lines++;
+		return;
+	}
 	if (tl->by_tid && r->vtid != (uint64_t)tl->tid)
 		return;
 	if (r->ts < tl->begin || r->ts > tl->end)
 		return;
 	if (tl->cache && (!t->cache_name || strcmp(t->cache_name, tl->cache)))
+		return;
+	if (tl->chrome)
 		return;
 	if (tl->json)
 		slub_fmt_record_json(tl->sink.out, r, t->cache_name);
@@ -55,9 +73,41 @@ static void on_transition(const struct slub_model_transition *t, void *arg)
 	tl->lines++;
 }
 
+/* Chrome format: the counter tracks, under the same filters (a slab
+ * filter keeps the failures on that slab and no lock waits). */
+static int timeline_decoded(struct slub_sink *s, const struct slub_decoded *d)
+{
+	struct timeline *tl = (struct timeline *)s;
+	const struct slub_model_event *e = &d->event;
+
+	if (d->kind != SLUB_DEC_EVENT)
+		return 0;
+	if (e->ev.type != SLUB_EV_CACHE_CREATE) {
+		if (tl->by_slab && (e->ev.type == SLUB_EV_LOCK_ACQUIRE || e->ev.slab != tl->slab))
+			return 0;
+		if ((tl->by_tid && e->vtid != (uint64_t)tl->tid) || e->ts < tl->begin ||
+		    e->ts > tl->end)
+			return 0;
+		if (tl->cache) {
+			const char *name = slub_chrome_cache(tl->chrome, e->vpid, e->ev.cache_id);
+
+			if (!name || strcmp(name, tl->cache))
+				return 0;
+		}
+	}
+	if (slub_chrome_event(tl->chrome, e) < 0) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 static void timeline_end(struct slub_sink *s)
 {
 	struct timeline *tl = (struct timeline *)s;
+
+	if (tl->chrome)
+		slub_chrome_end(tl->chrome);
 
 	if (s->result)
 		s->result->transitions = tl->lines;
@@ -151,6 +201,7 @@ slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configur
 		{ "tid", SLUB_P_INT, NULL, false },
 		{ "reorder-ns", SLUB_P_UINT, &reorder_ns, false },
 		{ "reorder-events", SLUB_P_UINT, &reorder_events, false },
+		{ "format", SLUB_P_STRING, NULL, false },
 		/* parsed below, listed so that they are not unknown */
 		{ "slab", SLUB_P_STRING, &dummy, false },
 		{ "begin", SLUB_P_STRING, &dummy, false },
@@ -158,7 +209,7 @@ slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configur
 	};
 	struct slub_model_config cfg = { 0 };
 	struct slub_model_callbacks cb = { 0 };
-	const size_t nr_checked = 5;
+	const size_t nr_checked = 6;
 
 	if (!tl)
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
@@ -166,6 +217,7 @@ slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configur
 	p[0].where = &tl->json;
 	p[1].where = &tl->cache;
 	p[2].where = &tl->tid;
+	p[5].where = &tl->format;
 	tl->end = UINT64_MAX;
 	st = slub_sink_init(&tl->sink, self, init_data);
 	if (st != BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK)
@@ -187,6 +239,21 @@ slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configur
 			tl->cache_copy = strdup(tl->cache);
 			tl->cache = tl->cache_copy;
 		}
+		if (rc == 0 && tl->format) {
+			if (!strcmp(tl->format, "json")) {
+				tl->json = true;
+			} else if (!strcmp(tl->format, "chrome")) {
+				tl->chrome = slub_chrome_new(tl->sink.out);
+				if (!tl->chrome)
+					rc = -1;
+			} else if (strcmp(tl->format, "text")) {
+				BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(tl->sink.self,
+					"format: \"text\", \"json\" or \"chrome\", not \"%s\"",
+					tl->format);
+				rc = -1;
+			}
+			tl->format = NULL; /* the copy's */
+		}
 		bt_value_put_ref(copy);
 		if (rc < 0)
 			return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
@@ -200,6 +267,8 @@ slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configur
 	cb.transition = on_transition;
 	cb.arg = tl;
 	tl->sink.end = timeline_end;
+	if (tl->chrome)
+		tl->sink.decoded = timeline_decoded;
 	if (slub_sink_model(&tl->sink, &cfg, &cb, NULL) < 0)
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
 	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
@@ -230,6 +299,7 @@ void slub_timeline_finalize(bt_self_component_sink *self)
 	if (!tl)
 		return;
 	slub_sink_fini(&tl->sink);
+	slub_chrome_free(tl->chrome);
 	free(tl->cache_copy);
 	free(tl);
 }
