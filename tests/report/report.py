@@ -6,12 +6,14 @@
 
 Tests:
   html    record the bundled workload twice, clean and with
-          SLUBTRACE_INJECT=unlocked-list; write the report of the second
+          SLUBTRACE_INJECT=unlocked-list,race-window (a violation, and
+          storms on slab words); write the report of the second
           with the first as baseline; check the file is self-contained
           (no network reference) and small; render it in headless Chromium
           (--dump-dom): every section is present, the violation's rule is
           named and its event is highlighted on the swimlane, the comparison
-          table is there; no console error; take a screenshot.  Skipped
+          table is there, the top storms show their losing threads on the
+          slab's swimlane; no console error; take a screenshot.  Skipped
           (77) only when Chromium cannot run here.
   chrome  `timeline --format chrome` of a recorded trace: valid Trace Event
           Format (chrome_trace.py checks fields and phases), one track per
@@ -116,7 +118,8 @@ def test_html(env):
     env.start_sessiond()
     try:
         clean = record(env, "clean")
-        broken = record(env, "unlocked-list", {"SLUBTRACE_INJECT": "unlocked-list"})
+        # race-window widens the load-to-CAS window: storms on slab words.
+        broken = record(env, "broken", {"SLUBTRACE_INJECT": "unlocked-list,race-window"})
     finally:
         env.stop_sessiond()
 
@@ -159,6 +162,13 @@ def test_html(env):
     e2e.check(re.search(r'<svg [^>]*role="img"', viol), "no swimlane drawn", errors)
     bands = len(re.findall(r'class="band"', dom))
     e2e.check(bands > 0, "no state band drawn", errors)
+    storms = re.search(r'<section id="storms">(.*?)</section>', dom, re.S)
+    storms = storms.group(1) if storms else ""
+    e2e.check("<svg" in storms and "failures" in storms, "storms: no chart", errors)
+    lanes = re.findall(r'>thread (\d+) \((lost|lost, won|won)\)<', storms)
+    log("  %d storm party rows on swimlanes" % len(lanes))
+    e2e.check(any(r == "lost" or r == "lost, won" for _, r in lanes),
+              "storms: no losing thread drawn on a slab's swimlane", errors)
     comp = re.search(r'<section id="comparison">(.*?)</section>', dom, re.S)
     comp = comp.group(1) if comp else ""
     e2e.check('id="diff-verdict"' in comp and "<table" in comp,
@@ -171,7 +181,7 @@ def test_html(env):
     e2e.check(not cerr, "console errors: %s" % cerr[:5], errors)
 
     shot = env.args.screenshot or os.path.join(env.work, "report.png")
-    rc, _, err = chromium_run(env, exe, ["--screenshot=" + shot, "--window-size=1180,1700",
+    rc, _, err = chromium_run(env, exe, ["--screenshot=" + shot, "--window-size=1100,1250",
                                          "--hide-scrollbars", "--virtual-time-budget=5000", url])
     ok = rc == 0 and os.path.exists(shot) and os.path.getsize(shot) > 10000
     with open(shot, "rb") as f:
