@@ -40,6 +40,7 @@ void ev_init(struct slub_event *ev, unsigned type, struct slub_cache *s, struct 
 	ev->type = type;
 	ev->cache_id = s ? s->id : 0;
 	ev->cpu = c ? c->id : -1;
+	ev->slot = -1;
 	ev->node = slab ? slab->node : (c ? c->node : 0);
 	ev->slab = (uint64_t)(uintptr_t)(slab ? slab->base : NULL);
 }

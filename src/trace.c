@@ -8,8 +8,11 @@
  * arrive only when libslub-tp.so is loaded.  Until then every tracepoint's
  * state word is 0 and slub_tp_enabled() is one predictable branch.
  *
- * Call stacks (SLUBTRACE_STACKS, SLUBTRACE_STACK_DEPTH) are captured only
- * for an enabled tracepoint of a selected type, often while the emitting
+ * Call stacks (SLUBTRACE_STACKS, SLUBTRACE_STACK_DEPTH) travel in their own
+ * slub:stack event, emitted right after the event they belong to (wire
+ * format: tracepoints/slub_tp.h), so an event without a stack pays nothing
+ * for them.  They are captured only for an enabled tracepoint of a selected
+ * type, often while the emitting
  * thread holds a list_lock or another allocator lock.  That rules out any
  * walker that takes the dynamic loader's locks: libunwind's unw_backtrace()
  * finds unwind tables with dl_iterate_phdr(), which holds the loader's
@@ -107,7 +110,6 @@ __asm__(".globl slub_tp_alloc_state\n\t.hidden slub_tp_alloc_state\n\t"
 /* Set once by slub_trace_init(), read-only afterwards. */
 static uint64_t stack_types;	/* bit (1 << SLUB_EV_*) per type with stacks */
 static unsigned stack_depth = SLUB_STACK_DEFAULT_DEPTH;
-static const uint64_t no_stack[1];
 
 static void trace_warn(const char *what, const char *s, size_t len)
 {
@@ -240,118 +242,103 @@ static __attribute__((noinline)) unsigned capture_stack(const struct slub_event 
 
 #define SLUB_TP_FIRE(name, e)						\
 	do {								\
-		if (lttng_ust_tracepoint_enabled(slub, name)) {		\
-			uint64_t stack_[SLUB_TP_STACK_MAX];		\
-			unsigned n_ = 0;				\
-									\
-			if (stack_types & (1ull << (e)->type))		\
-				n_ = capture_stack((e), stack_);	\
-			lttng_ust_do_tracepoint(slub, name, (e),	\
-						n_ ? stack_ : no_stack, n_); \
-		}							\
+		if (!lttng_ust_tracepoint_enabled(slub, name))		\
+			return false;					\
+		lttng_ust_do_tracepoint(slub, name, (e));		\
+		return true;						\
 	} while (0)
 
 static const struct slub_cache_info no_info = { .name = "" };
 
-void slub_trace_emit(const struct slub_event *ev)
+/* Fires ev's own tracepoint; false when that tracepoint is disabled. */
+static inline bool fire_event(const struct slub_event *ev)
 {
 	switch ((enum slub_event_type)ev->type) {
 	case SLUB_EV_CACHE_CREATE:
 		if (!ev->info || !ev->info->name) {
 			struct slub_event e = *ev;
-
 			struct slub_cache_info info = ev->info ? *ev->info : no_info;
 
 			info.name = "";
 			e.info = &info;
 			SLUB_TP_FIRE(cache_create, &e);
-			break;
 		}
 		SLUB_TP_FIRE(cache_create, ev);
-		break;
 	case SLUB_EV_CACHE_DESTROY:
 		SLUB_TP_FIRE(cache_destroy, ev);
-		break;
 	case SLUB_EV_SLAB_NEW:
 		SLUB_TP_FIRE(slab_new, ev);
-		break;
 	case SLUB_EV_SLAB_DISCARD:
 		SLUB_TP_FIRE(slab_discard, ev);
-		break;
 	case SLUB_EV_FREEZE:
 		SLUB_TP_FIRE(freeze, ev);
-		break;
 	case SLUB_EV_UNFREEZE:
 		SLUB_TP_FIRE(unfreeze, ev);
-		break;
 	case SLUB_EV_TAKE_FREELIST:
 		SLUB_TP_FIRE(take_freelist, ev);
-		break;
 	case SLUB_EV_FREE_REMOTE:
 		SLUB_TP_FIRE(free_remote, ev);
-		break;
 	case SLUB_EV_DRAIN_FREELIST:
 		SLUB_TP_FIRE(drain_freelist, ev);
-		break;
 	case SLUB_EV_CPU_SLAB_LOAD:
 		SLUB_TP_FIRE(cpu_slab_load, ev);
-		break;
 	case SLUB_EV_DEACTIVATE:
 		SLUB_TP_FIRE(deactivate, ev);
-		break;
 	case SLUB_EV_CPU_PARTIAL_PUT:
 		SLUB_TP_FIRE(cpu_partial_put, ev);
-		break;
 	case SLUB_EV_CPU_PARTIAL_TAKE:
 		SLUB_TP_FIRE(cpu_partial_take, ev);
-		break;
 	case SLUB_EV_CPU_PARTIAL_DRAIN:
 		SLUB_TP_FIRE(cpu_partial_drain, ev);
-		break;
 	case SLUB_EV_ADD_PARTIAL:
 		SLUB_TP_FIRE(add_partial, ev);
-		break;
 	case SLUB_EV_REMOVE_PARTIAL:
 		SLUB_TP_FIRE(remove_partial, ev);
-		break;
 	case SLUB_EV_ADD_FULL:
 		SLUB_TP_FIRE(add_full, ev);
-		break;
 	case SLUB_EV_REMOVE_FULL:
 		SLUB_TP_FIRE(remove_full, ev);
-		break;
 	case SLUB_EV_CMPXCHG_FAIL:
 		SLUB_TP_FIRE(cmpxchg_fail, ev);
-		break;
 	case SLUB_EV_CPU_CMPXCHG_FAIL:
 		SLUB_TP_FIRE(cpu_cmpxchg_fail, ev);
-		break;
 	case SLUB_EV_LOCK_ACQUIRE:
 		SLUB_TP_FIRE(lock_acquire, ev);
-		break;
 	case SLUB_EV_LOCK_RELEASE:
 		SLUB_TP_FIRE(lock_release, ev);
-		break;
 	case SLUB_EV_THREAD_FLUSH:
 		SLUB_TP_FIRE(thread_flush, ev);
-		break;
 	case SLUB_EV_ALLOC:
 		SLUB_TP_FIRE(alloc, ev);
-		break;
 	case SLUB_EV_FREE:
 		SLUB_TP_FIRE(free, ev);
-		break;
 	case SLUB_EV_ERROR:
 		if (!ev->msg) {
 			struct slub_event e = *ev;
 
 			e.msg = "";
 			SLUB_TP_FIRE(error, &e);
-			break;
 		}
 		SLUB_TP_FIRE(error, ev);
-		break;
 	case SLUB_EV_NR:
 		break;
 	}
+	return false;
+}
+
+void slub_trace_emit(const struct slub_event *ev)
+{
+	uint64_t ips[SLUB_TP_STACK_MAX];
+	unsigned n;
+
+	if (!fire_event(ev))
+		return;
+	/* The stack follows its event, from this thread: the reader attaches
+	 * it to the last event of type `of` of this thread. */
+	if (__builtin_expect(!(stack_types & (1ull << ev->type)), 1) ||
+	    !lttng_ust_tracepoint_enabled(slub, stack))
+		return;
+	n = capture_stack(ev, ips);
+	if (n)
+		lttng_ust_do_tracepoint(slub, stack, ev->type, ev->slab, ips, n);
 }

@@ -1,25 +1,89 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The `slub` LTTng-UST provider: one tracepoint per enum slub_event_type.
+ * The `slub` LTTng-UST provider: one tracepoint per enum slub_event_type,
+ * plus `slub:stack`.  This comment is the wire format; the analysis decodes
+ * it back into struct slub_event (include/slub/event.h).
  *
- * Every tracepoint takes the same three arguments: the normalized event
- * (include/slub/event.h), and a call stack (return addresses, innermost
- * first) with its depth, 0 when no stack was captured.  Every event carries
- * the `stack` sequence, so SLUBTRACE_STACKS can select any of them without
- * changing the trace's metadata.
+ * Wire format 2 (SLUB_TRACE_FORMAT, carried by every cache_create)
+ * ----------------------------------------------------------------
+ * Contexts added by `slubtrace record`: vpid, vtid, procname.  Payloads
+ * carry what the analysis needs and nothing it can derive.  `x` = printed
+ * in hex, `enum` = an 8-bit enumeration whose labels are the strings of
+ * slub_site_name(), slub_dest_name(), slub_deactivate_reason_name(),
+ * slub_error_name() and slub_event_name().  In every event but cache_*:
+ * cache_id u16, cpu i16 (the ACTING cpu slot), node u8 come first.
+ *
+ *   cache_create    format u8 (= 2), cache_id u16, name string,
+ *                   object_size, size, align, order, objects, min_partial,
+ *                   cpu_partial u32, flags u32 x, announced u8 (1: created
+ *                   before the probes registered, announced now)
+ *   cache_destroy   cache_id u16, count u32
+ *   slab_new, slab_discard, freeze, unfreeze, take_freelist, free_remote,
+ *   drain_freelist  (class slab_word)
+ *                   cache_id, cpu, node, site enum, dest enum, locked u8,
+ *                   slab u64 x, freelist u64 x, counters u64 x, owner i16
+ *   cmpxchg_fail    cache_id, cpu, node, site enum, locked u8, slab u64 x,
+ *                   attempt u16, expected_freelist u64 x,
+ *                   expected_counters u64 x, observed_freelist u64 x,
+ *                   observed_counters u64 x
+ *   cpu_cmpxchg_fail cache_id, cpu, node, site enum, slab u64 x, attempt u16
+ *   cpu_slab_load, deactivate, cpu_partial_put, cpu_partial_take,
+ *   cpu_partial_drain  (class cpu_slab)
+ *                   cache_id, cpu, node, slot i16, slab u64 x, reason enum,
+ *                   dest enum, locked u8, count u32, pages u32
+ *   add_partial, remove_partial, add_full, remove_full  (class list_op)
+ *                   cache_id, cpu, node, slab u64 x, list enum (dest
+ *                   labels), locked u8, lock_id u32, lock_seq u64, seq u32
+ *   lock_acquire    cache_id, cpu, node, lock_id u32, lock_seq u64,
+ *                   contended u8, wait_ns u64
+ *   lock_release    cache_id, cpu, node, lock_id u32, lock_seq u64,
+ *                   hold_ns u64
+ *   thread_flush    cache_id, cpu, node, slot i16, count u32
+ *   alloc, free     cache_id, cpu, node, slab u64 x, object u64 x, size u64
+ *   error           cache_id, cpu, node, slab u64 x, reason enum,
+ *                   object u64 x, msg string
+ *   stack           of enum (event type), slab u64 x,
+ *                   ips u64 x sequence, u8 length (innermost first)
+ *
+ * The slab word.  `counters` is the slab's counters word exactly as it sits
+ * in memory next to `freelist`:
+ *
+ *    63                  32 31 30          16 15           0
+ *   +----------------------+--+--------------+--------------+
+ *   |         seq          |fz|   objects    |    inuse     |
+ *   +----------------------+--+--------------+--------------+
+ *
+ * A slab_word event carries the NEW word (slab_new: the first word,
+ * slab_discard: the last one).  The old word of an update is not carried:
+ * it is the previous update's new word, which the seq chain (+1 per
+ * update) proves.  `owner` is the cpu slot owning the slab after the update
+ * while it is frozen, -1 unfrozen; for `unfreeze` it is the slot the slab
+ * leaves; in `free_remote` of a frozen slab the freeing thread cannot know
+ * the owner atomically (-2, SLUB_OWNER_UNKNOWN).  cmpxchg_fail carries
+ * both words it compared, no owner.  List operations carry the seq of the
+ * slab word the acting thread saw, so they order against the slab's chain.
+ *
+ * Stacks travel in their own event: `slub:stack` follows, in the same
+ * thread, the event it belongs to (`of`, and the same `slab`), only for the
+ * types SLUBTRACE_STACKS selects and only when a frame was captured.  A
+ * reader attaches it to the last event of that type of that (vpid, vtid).
+ * An event without a stack pays nothing for stacks.
+ *
+ * Format 1 (before this header carried a version) had one `stack` field in
+ * every event and old_* and new_* words with separate inuse, objects,
+ * frozen, owner and seq fields (`new_seq`); readers refuse it and ask for
+ * a new recording.
  *
  * Log levels are chosen so that --loglevel selects useful subsets:
  *   TRACE_ERR            error
  *   TRACE_WARNING        cmpxchg_fail, cpu_cmpxchg_fail
  *   TRACE_NOTICE         cache_create, cache_destroy
  *   TRACE_INFO           slab life cycle, slab-word updates, cpu slab and
- *                        cpu partial changes, list operations, thread_flush
+ *                        cpu partial changes, list operations, thread_flush,
+ *                        stack
  *   TRACE_DEBUG_PROCESS  lock_acquire, lock_release
  *   TRACE_DEBUG          alloc, free (one per object)
  * `--loglevel=TRACE_DEBUG_LINE` is everything but the object events.
- *
- * Enumeration labels are the strings slub_site_name(), slub_dest_name(),
- * slub_deactivate_reason_name() and slub_error_name() return.
  */
 #undef LTTNG_UST_TRACEPOINT_PROVIDER
 #define LTTNG_UST_TRACEPOINT_PROVIDER slub
@@ -27,15 +91,36 @@
 #undef LTTNG_UST_TRACEPOINT_INCLUDE
 #define LTTNG_UST_TRACEPOINT_INCLUDE "slub_tp.h"
 
+#ifndef SLUB_TP_HELPERS
+#define SLUB_TP_HELPERS
+#include <stdint.h>
+#include <slub/event.h>
+
+/* The wire format this header describes (cache_create.format). */
+#define SLUB_TRACE_FORMAT 2
+
+/* Deepest stack a slub:stack event carries (SLUBTRACE_STACK_DEPTH is
+ * clamped to it). */
+#define SLUB_TP_STACK_MAX 64
+
+/* The counters word of a slab word, packed as in memory (see above). */
+static inline uint64_t slub_tp_counters(const struct slub_word *w)
+{
+	return (uint64_t)(w->inuse & 0xffffu) | (uint64_t)(w->objects & 0x7fffu) << 16 |
+	       (uint64_t)(w->frozen & 1u) << 31 | (uint64_t)w->seq << 32;
+}
+
+/* The owner a slab_word event carries: the slot an unfreeze leaves. */
+static inline int32_t slub_tp_owner(const struct slub_event *ev)
+{
+	return ev->type == SLUB_EV_UNFREEZE ? ev->old.owner : ev->new.owner;
+}
+#endif /* SLUB_TP_HELPERS */
+
 #if !defined(SLUB_TP_H) || defined(LTTNG_UST_TRACEPOINT_HEADER_MULTI_READ)
 #define SLUB_TP_H
 
-#include <stdint.h>
 #include <lttng/tracepoint.h>
-#include <slub/event.h>
-
-/* Deepest stack an event carries (SLUBTRACE_STACK_DEPTH is clamped to it). */
-#define SLUB_TP_STACK_MAX 64
 
 LTTNG_UST_TRACEPOINT_ENUM(slub, site,
 	LTTNG_UST_TP_ENUM_VALUES(
@@ -86,35 +171,56 @@ LTTNG_UST_TRACEPOINT_ENUM(slub, error_kind,
 	)
 )
 
-/* The arguments every slub tracepoint takes. */
-#define SLUB_TP_ARGS							\
-	LTTNG_UST_TP_ARGS(const struct slub_event *, ev,		\
-			  const uint64_t *, stack, unsigned int, depth)
+/* slub:stack.of: the event names, as slub_event_name() spells them. */
+LTTNG_UST_TRACEPOINT_ENUM(slub, event_type,
+	LTTNG_UST_TP_ENUM_VALUES(
+		lttng_ust_field_enum_value("cache_create", SLUB_EV_CACHE_CREATE)
+		lttng_ust_field_enum_value("cache_destroy", SLUB_EV_CACHE_DESTROY)
+		lttng_ust_field_enum_value("slab_new", SLUB_EV_SLAB_NEW)
+		lttng_ust_field_enum_value("slab_discard", SLUB_EV_SLAB_DISCARD)
+		lttng_ust_field_enum_value("freeze", SLUB_EV_FREEZE)
+		lttng_ust_field_enum_value("unfreeze", SLUB_EV_UNFREEZE)
+		lttng_ust_field_enum_value("take_freelist", SLUB_EV_TAKE_FREELIST)
+		lttng_ust_field_enum_value("free_remote", SLUB_EV_FREE_REMOTE)
+		lttng_ust_field_enum_value("drain_freelist", SLUB_EV_DRAIN_FREELIST)
+		lttng_ust_field_enum_value("cpu_slab_load", SLUB_EV_CPU_SLAB_LOAD)
+		lttng_ust_field_enum_value("deactivate", SLUB_EV_DEACTIVATE)
+		lttng_ust_field_enum_value("cpu_partial_put", SLUB_EV_CPU_PARTIAL_PUT)
+		lttng_ust_field_enum_value("cpu_partial_take", SLUB_EV_CPU_PARTIAL_TAKE)
+		lttng_ust_field_enum_value("cpu_partial_drain", SLUB_EV_CPU_PARTIAL_DRAIN)
+		lttng_ust_field_enum_value("add_partial", SLUB_EV_ADD_PARTIAL)
+		lttng_ust_field_enum_value("remove_partial", SLUB_EV_REMOVE_PARTIAL)
+		lttng_ust_field_enum_value("add_full", SLUB_EV_ADD_FULL)
+		lttng_ust_field_enum_value("remove_full", SLUB_EV_REMOVE_FULL)
+		lttng_ust_field_enum_value("cmpxchg_fail", SLUB_EV_CMPXCHG_FAIL)
+		lttng_ust_field_enum_value("cpu_cmpxchg_fail", SLUB_EV_CPU_CMPXCHG_FAIL)
+		lttng_ust_field_enum_value("lock_acquire", SLUB_EV_LOCK_ACQUIRE)
+		lttng_ust_field_enum_value("lock_release", SLUB_EV_LOCK_RELEASE)
+		lttng_ust_field_enum_value("thread_flush", SLUB_EV_THREAD_FLUSH)
+		lttng_ust_field_enum_value("alloc", SLUB_EV_ALLOC)
+		lttng_ust_field_enum_value("free", SLUB_EV_FREE)
+		lttng_ust_field_enum_value("error", SLUB_EV_ERROR)
+	)
+)
+
+/* The argument of every slub tracepoint but slub:stack. */
+#define SLUB_TP_ARGS LTTNG_UST_TP_ARGS(const struct slub_event *, ev)
 
 /* Where the event happened: cache, acting cpu slot and its node. */
 #define SLUB_TP_WHERE							\
-	lttng_ust_field_integer(uint32_t, cache_id, ev->cache_id)	\
-	lttng_ust_field_integer(int32_t, cpu, ev->cpu)			\
-	lttng_ust_field_integer(int16_t, node, ev->node)
+	lttng_ust_field_integer(uint16_t, cache_id, ev->cache_id)	\
+	lttng_ust_field_integer(int16_t, cpu, ev->cpu)			\
+	lttng_ust_field_integer(uint8_t, node, ev->node)
 
-/* One view of the slab word, fields prefixed with `p`. */
-#define SLUB_TP_WORD(p, w)						\
-	lttng_ust_field_integer_hex(uint64_t, p##_freelist, (w).freelist) \
-	lttng_ust_field_integer(uint16_t, p##_inuse, (w).inuse)	\
-	lttng_ust_field_integer(uint16_t, p##_objects, (w).objects)	\
-	lttng_ust_field_integer(uint8_t, p##_frozen, (w).frozen)	\
-	lttng_ust_field_integer(int32_t, p##_owner, (w).owner)		\
-	lttng_ust_field_integer(uint32_t, p##_seq, (w).seq)
-
-#define SLUB_TP_STACK							\
-	lttng_ust_field_sequence_hex(uint64_t, stack, stack, uint8_t, depth)
+#define SLUB_TP_SLAB lttng_ust_field_integer_hex(uint64_t, slab, ev->slab)
 
 /* ---- caches ------------------------------------------------------------ */
 
 LTTNG_UST_TRACEPOINT_EVENT(slub, cache_create,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint32_t, cache_id, ev->cache_id)
+		lttng_ust_field_integer(uint8_t, format, SLUB_TRACE_FORMAT)
+		lttng_ust_field_integer(uint16_t, cache_id, ev->cache_id)
 		lttng_ust_field_string(name, ev->info->name)
 		lttng_ust_field_integer(uint32_t, object_size, ev->info->object_size)
 		lttng_ust_field_integer(uint32_t, size, ev->info->size)
@@ -124,9 +230,7 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, cache_create,
 		lttng_ust_field_integer(uint32_t, min_partial, ev->info->min_partial)
 		lttng_ust_field_integer(uint32_t, cpu_partial, ev->info->cpu_partial)
 		lttng_ust_field_integer_hex(uint32_t, flags, ev->info->flags)
-		/* 1: created before the probes registered, announced now */
 		lttng_ust_field_integer(uint8_t, announced, ev->reason)
-		SLUB_TP_STACK
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cache_create, LTTNG_UST_TRACEPOINT_LOGLEVEL_NOTICE)
@@ -134,58 +238,55 @@ LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cache_create, LTTNG_UST_TRACEPOINT_LOGLEVEL_
 LTTNG_UST_TRACEPOINT_EVENT(slub, cache_destroy,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint32_t, cache_id, ev->cache_id)
+		lttng_ust_field_integer(uint16_t, cache_id, ev->cache_id)
 		lttng_ust_field_integer(uint32_t, count, ev->count)
-		SLUB_TP_STACK
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cache_destroy, LTTNG_UST_TRACEPOINT_LOGLEVEL_NOTICE)
 
 /* ---- slab life cycle and slab-word updates ------------------------------ */
 
-/*
- * slab_new: new = the first word; slab_discard: old = the last word; every
- * successful slab_update(): old -> new, site = the code path, dest = where
- * an unfrozen slab went.
- */
+/* The new word (slab_discard: ev->new is the last word); site = the code
+ * path, dest = where an unfrozen slab went. */
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, slab_word,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
 		SLUB_TP_WHERE
-		lttng_ust_field_integer_hex(uint64_t, slab, ev->slab)
 		lttng_ust_field_enum(slub, site, uint8_t, site, ev->site)
 		lttng_ust_field_enum(slub, slab_dest, uint8_t, dest, ev->list)
 		lttng_ust_field_integer(uint8_t, locked, ev->locked)
-		SLUB_TP_WORD(old, ev->old)
-		SLUB_TP_WORD(new, ev->new)
-		SLUB_TP_STACK
+		SLUB_TP_SLAB
+		lttng_ust_field_integer_hex(uint64_t, freelist, ev->new.freelist)
+		lttng_ust_field_integer_hex(uint64_t, counters, slub_tp_counters(&ev->new))
+		lttng_ust_field_integer(int16_t, owner, slub_tp_owner(ev))
 	)
 )
 
-#define SLUB_TP_SLAB_WORD_EVENT(name, level)				\
+#define SLUB_TP_SLAB_WORD_EVENT(name)					\
 	LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(slub, slab_word, slub, name, SLUB_TP_ARGS) \
-	LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, name, level)
+	LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, name, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
 
-SLUB_TP_SLAB_WORD_EVENT(slab_new, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
-SLUB_TP_SLAB_WORD_EVENT(slab_discard, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
-SLUB_TP_SLAB_WORD_EVENT(freeze, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
-SLUB_TP_SLAB_WORD_EVENT(unfreeze, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
-SLUB_TP_SLAB_WORD_EVENT(take_freelist, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
-SLUB_TP_SLAB_WORD_EVENT(free_remote, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
-SLUB_TP_SLAB_WORD_EVENT(drain_freelist, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
+SLUB_TP_SLAB_WORD_EVENT(slab_new)
+SLUB_TP_SLAB_WORD_EVENT(slab_discard)
+SLUB_TP_SLAB_WORD_EVENT(freeze)
+SLUB_TP_SLAB_WORD_EVENT(unfreeze)
+SLUB_TP_SLAB_WORD_EVENT(take_freelist)
+SLUB_TP_SLAB_WORD_EVENT(free_remote)
+SLUB_TP_SLAB_WORD_EVENT(drain_freelist)
 
 /* A failed slab-word CAS: what the thread expected and what it found. */
 LTTNG_UST_TRACEPOINT_EVENT(slub, cmpxchg_fail,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
 		SLUB_TP_WHERE
-		lttng_ust_field_integer_hex(uint64_t, slab, ev->slab)
 		lttng_ust_field_enum(slub, site, uint8_t, site, ev->site)
 		lttng_ust_field_integer(uint8_t, locked, ev->locked)
-		lttng_ust_field_integer(uint32_t, attempt, ev->attempt)
-		SLUB_TP_WORD(expected, ev->old)
-		SLUB_TP_WORD(observed, ev->new)
-		SLUB_TP_STACK
+		SLUB_TP_SLAB
+		lttng_ust_field_integer(uint16_t, attempt, ev->attempt)
+		lttng_ust_field_integer_hex(uint64_t, expected_freelist, ev->old.freelist)
+		lttng_ust_field_integer_hex(uint64_t, expected_counters, slub_tp_counters(&ev->old))
+		lttng_ust_field_integer_hex(uint64_t, observed_freelist, ev->new.freelist)
+		lttng_ust_field_integer_hex(uint64_t, observed_counters, slub_tp_counters(&ev->new))
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cmpxchg_fail, LTTNG_UST_TRACEPOINT_LOGLEVEL_WARNING)
@@ -196,10 +297,9 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, cpu_cmpxchg_fail,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
 		SLUB_TP_WHERE
-		lttng_ust_field_integer_hex(uint64_t, slab, ev->slab)
 		lttng_ust_field_enum(slub, site, uint8_t, site, ev->site)
-		lttng_ust_field_integer(uint32_t, attempt, ev->attempt)
-		SLUB_TP_STACK
+		SLUB_TP_SLAB
+		lttng_ust_field_integer(uint16_t, attempt, ev->attempt)
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cpu_cmpxchg_fail, LTTNG_UST_TRACEPOINT_LOGLEVEL_WARNING)
@@ -210,13 +310,13 @@ LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, cpu_slab,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
 		SLUB_TP_WHERE
-		lttng_ust_field_integer_hex(uint64_t, slab, ev->slab)
+		lttng_ust_field_integer(int16_t, slot, ev->slot)
+		SLUB_TP_SLAB
 		lttng_ust_field_enum(slub, deactivate_reason, uint8_t, reason, ev->reason)
 		lttng_ust_field_enum(slub, slab_dest, uint8_t, dest, ev->list)
 		lttng_ust_field_integer(uint8_t, locked, ev->locked)
 		lttng_ust_field_integer(uint32_t, count, ev->count)
 		lttng_ust_field_integer(uint32_t, pages, ev->pages)
-		SLUB_TP_STACK
 	)
 )
 
@@ -232,16 +332,17 @@ SLUB_TP_CPU_SLAB_EVENT(cpu_partial_drain)
 
 /* ---- node lists: under the node's list_lock ----------------------------- */
 
+/* seq: the slab word's seq the acting thread saw at the list operation. */
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, list_op,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
 		SLUB_TP_WHERE
-		lttng_ust_field_integer_hex(uint64_t, slab, ev->slab)
+		SLUB_TP_SLAB
 		lttng_ust_field_enum(slub, slab_dest, uint8_t, list, ev->list)
 		lttng_ust_field_integer(uint8_t, locked, ev->locked)
 		lttng_ust_field_integer(uint32_t, lock_id, ev->lock_id)
 		lttng_ust_field_integer(uint64_t, lock_seq, ev->lock_seq)
-		SLUB_TP_STACK
+		lttng_ust_field_integer(uint32_t, seq, ev->new.seq)
 	)
 )
 
@@ -256,7 +357,7 @@ SLUB_TP_LIST_EVENT(remove_full)
 
 /* ---- list_lock ---------------------------------------------------------- */
 
-LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, lock,
+LTTNG_UST_TRACEPOINT_EVENT(slub, lock_acquire,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
 		SLUB_TP_WHERE
@@ -264,17 +365,20 @@ LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, lock,
 		lttng_ust_field_integer(uint64_t, lock_seq, ev->lock_seq)
 		lttng_ust_field_integer(uint8_t, contended, ev->contended)
 		lttng_ust_field_integer(uint64_t, wait_ns, ev->wait_ns)
-		lttng_ust_field_integer(uint64_t, hold_ns, ev->hold_ns)
-		SLUB_TP_STACK
 	)
 )
+LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, lock_acquire, LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_PROCESS)
 
-#define SLUB_TP_LOCK_EVENT(name)					\
-	LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(slub, lock, slub, name, SLUB_TP_ARGS) \
-	LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, name, LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_PROCESS)
-
-SLUB_TP_LOCK_EVENT(lock_acquire)
-SLUB_TP_LOCK_EVENT(lock_release)
+LTTNG_UST_TRACEPOINT_EVENT(slub, lock_release,
+	SLUB_TP_ARGS,
+	LTTNG_UST_TP_FIELDS(
+		SLUB_TP_WHERE
+		lttng_ust_field_integer(uint32_t, lock_id, ev->lock_id)
+		lttng_ust_field_integer(uint64_t, lock_seq, ev->lock_seq)
+		lttng_ust_field_integer(uint64_t, hold_ns, ev->hold_ns)
+	)
+)
+LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, lock_release, LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_PROCESS)
 
 /* ---- threads ------------------------------------------------------------ */
 
@@ -282,8 +386,8 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, thread_flush,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
 		SLUB_TP_WHERE
+		lttng_ust_field_integer(int16_t, slot, ev->slot)
 		lttng_ust_field_integer(uint32_t, count, ev->count)
-		SLUB_TP_STACK
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, thread_flush, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
@@ -294,10 +398,9 @@ LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, object,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
 		SLUB_TP_WHERE
-		lttng_ust_field_integer_hex(uint64_t, slab, ev->slab)
+		SLUB_TP_SLAB
 		lttng_ust_field_integer_hex(uint64_t, object, ev->object)
 		lttng_ust_field_integer(uint64_t, size, ev->size)
-		SLUB_TP_STACK
 	)
 )
 
@@ -314,14 +417,28 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, error,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
 		SLUB_TP_WHERE
-		lttng_ust_field_integer_hex(uint64_t, slab, ev->slab)
+		SLUB_TP_SLAB
 		lttng_ust_field_enum(slub, error_kind, uint8_t, reason, ev->reason)
 		lttng_ust_field_integer_hex(uint64_t, object, ev->object)
 		lttng_ust_field_string(msg, ev->msg)
-		SLUB_TP_STACK
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, error, LTTNG_UST_TRACEPOINT_LOGLEVEL_ERR)
+
+/* ---- call stacks -------------------------------------------------------- */
+
+/* The return addresses of the event `of` the same thread emitted just
+ * before (innermost first). */
+LTTNG_UST_TRACEPOINT_EVENT(slub, stack,
+	LTTNG_UST_TP_ARGS(unsigned int, of, uint64_t, slab, const uint64_t *, ips,
+			  unsigned int, depth),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_enum(slub, event_type, uint8_t, of, of)
+		lttng_ust_field_integer_hex(uint64_t, slab, slab)
+		lttng_ust_field_sequence_hex(uint64_t, ips, ips, uint8_t, depth)
+	)
+)
+LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, stack, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
 
 #endif /* SLUB_TP_H */
 

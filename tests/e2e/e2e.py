@@ -216,9 +216,17 @@ def value(v):
         return v
 
 
+def unpack_counters(c):
+    """The packed slab counters word of wire format 2 (tracepoints/slub_tp.h):
+    inuse bits 0-15, objects 16-30, frozen 31, seq 32-63."""
+    return {"inuse": c & 0xffff, "objects": (c >> 16) & 0x7fff, "frozen": (c >> 31) & 1,
+            "seq": c >> 32}
+
+
 class Trace:
     WANT = ("slub:", "lttng_ust_statedump:bin_info", "lttng_ust_lib:load",
             "lttng_ust_dl:dlopen")
+    FORMAT = 2
 
     def __init__(self, directory, env):
         p = subprocess.run(["babeltrace2", directory], env=env, stdout=subprocess.PIPE,
@@ -230,7 +238,11 @@ class Trace:
         self.discarded = sum(int(n) for n in
                              re.findall(r'discarded (\d+) events', p.stderr, re.I))
         self.events = []
+        self.stacks = []    # slub:stack events, each attached to its event
+        self.orphan_stacks = 0
+        self.formats = set()
         self.objects = []   # (vpid, base, size, path, is_pic)
+        last = {}           # (vpid, vtid, type) -> that thread's last such event
         for line in p.stdout.splitlines():
             m = LINE.match(line)
             if not m:
@@ -239,12 +251,33 @@ class Trace:
             if not name.startswith(self.WANT):
                 continue
             f = {k: value(v) for k, v in FIELD.findall(m.group(2))}
-            if name.startswith("slub:"):
-                f["_name"] = name[5:]
-                self.events.append(f)
-            else:
+            if not name.startswith("slub:"):
                 self.objects.append((f.get("vpid"), f["baddr"], f["memsz"], f["path"],
                                      f.get("is_pic", 1)))
+                continue
+            f["_name"] = name[5:]
+            if f["_name"] == "stack":
+                self.stacks.append(f)
+                e = last.get((f.get("vpid"), f.get("vtid"), f["of"][0]))
+                if e is None or e.get("slab", 0) != f["slab"] or e["stack"]:
+                    self.orphan_stacks += 1
+                else:
+                    e["stack"] = f["ips"]
+                continue
+            if "new_seq" in f or "stack" in f:
+                raise Failure("%s: recorded with slub trace format 1; this test reads "
+                              "format 2" % directory)
+            if f["_name"] == "cache_create":
+                self.formats.add(f.get("format"))
+            if "counters" in f:
+                f.update(unpack_counters(f["counters"]))
+            for w in ("expected", "observed"):
+                if w + "_counters" in f:
+                    f.update({w + "_" + k: v for k, v in
+                              unpack_counters(f[w + "_counters"]).items()})
+            f["stack"] = []
+            last[(f.get("vpid"), f.get("vtid"), f["_name"])] = f
+            self.events.append(f)
 
     def slub(self, vpid=None):
         return [e for e in self.events if vpid is None or e.get("vpid") == vpid]
@@ -331,7 +364,10 @@ def read_counts(path):
 
 
 def check_chains(events, errors):
-    """Per slab, the slab-word updates ordered by seq form one chain."""
+    """Per slab, the slab-word updates ordered by seq form one chain: the
+    wire carries only the new word, so seq advances by one from slab_new to
+    slab_discard, objects never change, inuse <= objects, and slab_discard
+    carries the last update's word with inuse 0 and unfrozen."""
     key = ("freelist", "inuse", "objects", "frozen", "seq")
     gens = {}
     for e in events:
@@ -351,29 +387,29 @@ def check_chains(events, errors):
     updates = 0
     for slab, glist in gens.items():
         for g in glist:
-            prev = {k: g["new"]["new_" + k] for k in key}
-            for u in sorted(g["updates"], key=lambda e: e["new_seq"]):
+            prev = {k: g["new"][k] for k in key}
+            for u in sorted(g["updates"], key=lambda e: e["seq"]):
                 updates += 1
-                old = {k: u["old_" + k] for k in key}
-                new = {k: u["new_" + k] for k in key}
-                if old != prev or new["seq"] != (old["seq"] + 1) % (1 << 32) \
-                   or new["objects"] != old["objects"] or new["inuse"] > new["objects"]:
+                new = {k: u[k] for k in key}
+                if new["seq"] != (prev["seq"] + 1) % (1 << 32) \
+                   or new["objects"] != prev["objects"] or new["inuse"] > new["objects"]:
                     breaks += 1
                     if breaks <= 5:
-                        errors.append("slab %#x: %s seq %d breaks the chain: old %s, "
-                                      "previous new %s" % (slab, u["_name"], u["new_seq"],
-                                                           old, prev))
+                        errors.append("slab %#x: %s seq %d breaks the chain: new %s, "
+                                      "previous new %s" % (slab, u["_name"], u["seq"],
+                                                           new, prev))
                 prev = new
             d = g["discard"]
             if d is not None:
-                last = {k: d["old_" + k] for k in key}
+                last = {k: d[k] for k in key}
                 if last != prev:
                     breaks += 1
                     if breaks <= 5:
                         errors.append("slab %#x: slab_discard's word %s is not the last "
                                       "update's %s" % (slab, last, prev))
-                if d["old_inuse"] != 0:
-                    errors.append("slab %#x discarded with inuse %d" % (slab, d["old_inuse"]))
+                if d["inuse"] != 0 or d["frozen"]:
+                    errors.append("slab %#x discarded with inuse %d, frozen %d"
+                                  % (slab, d["inuse"], d["frozen"]))
     log("  slab-word chains: %d slabs, %d generations, %d updates, %d breaks"
         % (len(gens), sum(len(g) for g in gens.values()), updates, breaks))
     check(updates > 0, "no slab-word update in the trace", errors)
@@ -381,7 +417,7 @@ def check_chains(events, errors):
 
 def check_labels(events, names, errors):
     """Enumeration labels in the trace are the slub_*_name() strings."""
-    fields = {"site": "site", "dest": "dest", "list": "dest"}
+    fields = {"site": "site", "dest": "dest", "list": "dest", "of": "event"}
     seen = 0
     for e in events:
         for f, kind in list(fields.items()) + [("reason", "reason" if e["_name"] in (
@@ -513,13 +549,23 @@ def test_stress(env):
     check_labels(events, c["names"], errors)
     vtids = {e["vtid"] for e in events}
     check(len(vtids) >= 4, "events from only %d threads" % len(vtids), errors)
+    check(t.formats == {Trace.FORMAT}, "cache_create formats %s, expected {%d}"
+          % (sorted(t.formats, key=str), Trace.FORMAT), errors)
+    stack_events = [e for e in t.stacks if e.get("vpid") == c["pid"]]
+    check_labels(stack_events, c["names"], errors)
+    check(t.orphan_stacks == 0, "%d slub:stack events follow no event of their type and "
+          "slab in their thread" % t.orphan_stacks, errors)
     stacks = [e for e in events if e["_name"] == "slab_discard" and e["stack"]]
     check(len(stacks) == total.get("slab_discard", 0),
           "%d of %d slab_discard events carry a stack" % (len(stacks),
                                                           total.get("slab_discard", 0)),
           errors)
-    check(all(not e["stack"] for e in events if e["_name"] == "freeze"),
-          "stacks on events SLUBTRACE_STACKS did not select", errors)
+    selected = {"cmpxchg_fail", "cpu_cmpxchg_fail", "error", "slab_discard"}
+    unselected = [s for s in stack_events if s["of"][0] not in selected]
+    check(not unselected, "%d stacks on events SLUBTRACE_STACKS did not select (%s)"
+          % (len(unselected), unselected[:1]), errors)
+    log("  stacks: %d slub:stack events, all attached" % len(stack_events)
+        if not t.orphan_stacks else "  stacks: %d orphans" % t.orphan_stacks)
     log("  per type: " + ", ".join("%s %d" % (n, total[n]) for n in SLUB_EVENTS if n in total))
     return errors
 
@@ -543,6 +589,8 @@ def test_python(env):
     check(len(vtids) >= 3, "transitions from only %d threads" % len(vtids), errors)
     with_stack = [e for e in events if e.get("stack")]
     check(with_stack, "no event carries a stack", errors)
+    check(t.orphan_stacks == 0, "%d of %d slub:stack events follow no event of their type "
+          "and slab in their thread" % (t.orphan_stacks, len(t.stacks)), errors)
     mapped = resolved = frames = 0
     in_shim = set()
     for e in with_stack[:400]:
