@@ -583,6 +583,10 @@ static int lock_event(struct slub_tstats *st, const struct slub_tstats_event *e,
 		if (ev->contended) {
 			c->item[SLUB_TS_LOCK_CONTENDED]++;
 			c->lock_wait_ns += ev->wait_ns;
+			if (ev->wait_ns < SLUB_TSTATS_PREEMPTED_NS)
+				c->lock_wait_short_ns += ev->wait_ns;
+			else
+				c->lock_long_waits++;
 			l->contended++;
 			l->wait_ns += ev->wait_ns;
 			if (ev->wait_ns > l->max_wait_ns)
@@ -603,6 +607,10 @@ static int lock_event(struct slub_tstats *st, const struct slub_tstats_event *e,
 	}
 	/* release */
 	c->lock_hold_ns += ev->hold_ns;
+	if (ev->hold_ns < SLUB_TSTATS_PREEMPTED_NS)
+		c->lock_hold_short_ns += ev->hold_ns;
+	else
+		c->lock_long_holds++;
 	c->lock_hold_hist[tstats_hist_bucket(ev->hold_ns)]++;
 	l->hold_ns += ev->hold_ns;
 	l->hold_hist[tstats_hist_bucket(ev->hold_ns)]++;
@@ -886,6 +894,10 @@ static void view_add(struct slub_tstats_cache *v, const struct tcache *c)
 	}
 	v->lock_wait_ns += c->lock_wait_ns;
 	v->lock_hold_ns += c->lock_hold_ns;
+	v->lock_wait_short_ns += c->lock_wait_short_ns;
+	v->lock_hold_short_ns += c->lock_hold_short_ns;
+	v->lock_long_waits += c->lock_long_waits;
+	v->lock_long_holds += c->lock_long_holds;
 	for (int i = 0; i < SLUB_TS_HIST_BUCKETS; i++) {
 		v->lock_wait_hist[i] += c->lock_wait_hist[i];
 		v->lock_hold_hist[i] += c->lock_hold_hist[i];

@@ -77,8 +77,11 @@ static void json_cache(FILE *f, const struct slub_tstats_cache *v)
 		fputc('}', f);
 		first = false;
 	}
-	fprintf(f, "],\"lock\":{\"wait_ns\":%" PRIu64 ",\"hold_ns\":%" PRIu64 ",\"wait_hist\":",
-		v->lock_wait_ns, v->lock_hold_ns);
+	fprintf(f, "],\"lock\":{\"wait_ns\":%" PRIu64 ",\"hold_ns\":%" PRIu64
+		   ",\"wait_short_ns\":%" PRIu64 ",\"hold_short_ns\":%" PRIu64 ",\"long_waits\":%" PRIu64
+		   ",\"long_holds\":%" PRIu64 ",\"wait_hist\":",
+		v->lock_wait_ns, v->lock_hold_ns, v->lock_wait_short_ns, v->lock_hold_short_ns,
+		v->lock_long_waits, v->lock_long_holds);
 	jarr(f, v->lock_wait_hist, SLUB_TS_HIST_BUCKETS);
 	fprintf(f, ",\"hold_hist\":");
 	jarr(f, v->lock_hold_hist, SLUB_TS_HIST_BUCKETS);

@@ -115,7 +115,8 @@ enum slub_tstat_item {
 	SLUB_TS_NR_ITEMS
 };
 
-#define SLUB_TS_HIST_BUCKETS 16 /* bucket i: < 2^(i+6) ns, as the allocator's */
+#define SLUB_TS_HIST_BUCKETS 16
+#define SLUB_TSTATS_PREEMPTED_NS 1000000ull /* 1 ms: a time slice, not a critical section */ /* bucket i: < 2^(i+6) ns, as the allocator's */
 
 const char *slub_tstat_item_name(unsigned item);
 
@@ -148,6 +149,10 @@ struct slub_tstats_cache {
 	uint64_t cpu_fail_site[SLUB_SITE_NR];    /* cpu chain redos */
 	uint64_t ops_site[SLUB_SITE_NR];         /* successful operations at the site */
 	uint64_t lock_wait_ns, lock_hold_ns;
+	/* the same without waits and holds of SLUB_TSTATS_PREEMPTED_NS or more
+	 * (a holder preempted by the scheduler, which a kernel spinlock
+	 * holder never is), and how many those were */
+	uint64_t lock_wait_short_ns, lock_hold_short_ns, lock_long_waits, lock_long_holds;
 	uint64_t lock_wait_hist[SLUB_TS_HIST_BUCKETS];
 	uint64_t lock_hold_hist[SLUB_TS_HIST_BUCKETS];
 	uint64_t allocs, frees;                  /* object events */

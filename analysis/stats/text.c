@@ -129,6 +129,9 @@ static void print_page(FILE *f, const struct slub_tstats *st, const struct slub_
 		num(v, SLUB_TS_LOCK_ACQUIRE, a, sizeof(a)), num(v, SLUB_TS_LOCK_CONTENDED, b, sizeof(b)),
 		pct(x[SLUB_TS_LOCK_CONTENDED], x[SLUB_TS_LOCK_ACQUIRE]), v->lock_wait_ns,
 		v->lock_hold_ns);
+	if (v->lock_long_waits || v->lock_long_holds)
+		fprintf(f, "  (%" PRIu64 " waits and %" PRIu64 " holds of 1 ms or more: a preempted holder)\n",
+			v->lock_long_waits, v->lock_long_holds);
 	if (x[SLUB_TS_LOCK_ACQUIRE]) {
 		fprintf(f, "  hold time      <ns      count   wait time      <ns      count\n");
 		for (int i = 0; i < SLUB_TS_HIST_BUCKETS; i++) {
@@ -389,6 +392,10 @@ void slub_tstats_print_text(const struct slub_tstats *st, FILE *f, unsigned what
 	for (unsigned i = 0; i < st->nr_views; i++) {
 		const struct slub_tstats_cache *v = &st->views[i];
 		if (cache && strcmp(cache, v->name))
+			continue;
+		/* As the allocator's report: only caches that saw use. */
+		if (!cache && !v->slabs && !v->allocs && !v->item[SLUB_TS_ALLOC_SLAB] &&
+		    !v->item[SLUB_TS_FREE_SLOWPATH] && !v->item[SLUB_TS_LOCK_ACQUIRE])
 			continue;
 		if (what & SLUB_TSTATS_SHOW_SLABINFO)
 			print_page(f, st, v);
