@@ -11,6 +11,8 @@
  *   sections         text sections, comma-separated: slabinfo, sites, locks,
  *                    storms, top, rates, all (default all)
  *   cache            only this cache (text)
+ *   procname         only the events of processes of this name (an LTTng
+ *                    session records every instrumented process of the user)
  *   json-path        also write the JSON result to this file
  *   run-attempts, window-failures, window-ns, lookback, pending-ns, top,
  *   max-storms       the storm detection's tunables (slub_tstats.h)
@@ -28,7 +30,7 @@
 struct stats {
 	struct slub_sink sink;
 	struct slub_tstats *ts;
-	const char *format, *sections, *cache, *json_path;
+	const char *format, *sections, *cache, *json_path, *procname;
 	unsigned what;
 	bool json, none;
 	int failed;
@@ -42,6 +44,8 @@ static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 
 	switch (d->kind) {
 	case SLUB_DEC_EVENT:
+		if (st->procname && (!d->event.procname || strcmp(st->procname, d->event.procname)))
+			break;
 		e.ev = d->event.ev;
 		e.ts = d->event.ts;
 		e.vpid = d->event.vpid;
@@ -129,6 +133,7 @@ slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 		{ "sections", SLUB_P_STRING, NULL, false },
 		{ "cache", SLUB_P_STRING, NULL, false },
 		{ "json-path", SLUB_P_STRING, NULL, false },
+		{ "procname", SLUB_P_STRING, NULL, false },
 		{ "run-attempts", SLUB_P_UINT, &run, false },
 		{ "window-failures", SLUB_P_UINT, &wfail, false },
 		{ "window-ns", SLUB_P_UINT, &wns, false },
@@ -148,6 +153,7 @@ slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 	p[1].where = &c->sections;
 	p[2].where = &c->cache;
 	p[3].where = &c->json_path;
+	p[4].where = &c->procname;
 	st = slub_sink_init(&c->sink, self, init_data);
 	if (st != BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK)
 		return st;
