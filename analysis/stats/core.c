@@ -162,7 +162,7 @@ struct slub_tstats *slub_tstats_new(const struct slub_tstats_config *cfg)
 		st->cfg.run_attempts = 2;
 	st->pend_cap = 1u << 16;
 	st->pend = calloc(st->pend_cap, sizeof(*st->pend));
-	st->kept = calloc(st->cfg.max_storms, sizeof(*st->kept));
+	st->kept = calloc((size_t)st->cfg.max_storms * SLUB_STORM_NR, sizeof(*st->kept));
 	st->top_holds = calloc(st->cfg.top_n, sizeof(*st->top_holds));
 	st->top_slabs = calloc(st->cfg.top_n, sizeof(*st->top_slabs));
 	st->pair_cap = 1024;

@@ -70,7 +70,7 @@ struct slub_tstats_config {
 	 * tracepoint fires after its CAS: the winner may come later). */
 	uint64_t pending_ns;
 	uint32_t top_n;         /* rows of each top-N view */
-	uint32_t max_storms;    /* storms kept in detail (the largest) */
+	uint32_t max_storms;    /* storms kept in detail: the largest of each kind */
 };
 
 #define SLUB_TSTATS_DEFAULT_RUN_ATTEMPTS    4
@@ -216,7 +216,7 @@ struct slub_tstats_storm {
 	struct slub_tstats_party winners[SLUB_TSTATS_STORM_PARTIES];
 };
 
-/* Storms kept in detail, largest first. */
+/* Storms kept in detail: by kind (runs, slab, cpu chain, lock), largest first. */
 unsigned slub_tstats_nr_storms(const struct slub_tstats *st);
 const struct slub_tstats_storm *slub_tstats_storm_at(const struct slub_tstats *st, unsigned i);
 

@@ -102,6 +102,8 @@ static int storm_cmp(const void *a, const void *b)
 {
 	const struct tstorm *x = *(struct tstorm *const *)a, *y = *(struct tstorm *const *)b;
 
+	if (x->s.kind != y->s.kind)
+		return x->s.kind < y->s.kind ? -1 : 1;
 	if (x->s.attempts != y->s.attempts)
 		return x->s.attempts > y->s.attempts ? -1 : 1;
 	return x->s.begin_ts < y->s.begin_ts ? -1 : x->s.begin_ts > y->s.begin_ts;
@@ -124,14 +126,20 @@ static void storm_close(struct slub_tstats *st, struct tstorm *s)
 	}
 	if (s->cache)
 		s->cache->storms++;
-	if (st->nr_kept < st->cfg.max_storms) {
+	/* The largest max_storms of each kind: lock storms, long and many,
+	 * must not hide the CAS storms. */
+	unsigned same = 0, min = UINT32_MAX;
+	for (unsigned i = 0; i < st->nr_kept; i++) {
+		if (st->kept[i]->s.kind != s->s.kind)
+			continue;
+		same++;
+		if (min == UINT32_MAX || storm_cmp(&st->kept[i], &st->kept[min]) > 0)
+			min = i;
+	}
+	if (same < st->cfg.max_storms) {
 		st->kept[st->nr_kept++] = s;
 		return;
 	}
-	unsigned min = 0;
-	for (unsigned i = 1; i < st->nr_kept; i++)
-		if (storm_cmp(&st->kept[i], &st->kept[min]) > 0)
-			min = i;
 	if (storm_cmp(&s, &st->kept[min]) < 0) {
 		free(st->kept[min]);
 		st->kept[min] = s;

@@ -213,7 +213,7 @@ static void print_locks(FILE *f, const struct slub_tstats *st, const char *cache
 		print_hold(f, &holds[i]);
 }
 
-static void print_storm(FILE *f, const struct slub_tstats_storm *s, unsigned i)
+static void print_storm(FILE *f, const struct slub_tstats_storm *s, unsigned i, uint64_t t0)
 {
 	fprintf(f, "  #%u %s storm: %s", i + 1, slub_tstats_storm_kind_name(s->kind), s->cache);
 	if (s->kind == SLUB_STORM_SLAB || s->kind == SLUB_STORM_RUN)
@@ -223,9 +223,10 @@ static void print_storm(FILE *f, const struct slub_tstats_storm *s, unsigned i)
 	if (s->kind == SLUB_STORM_LOCK)
 		fprintf(f, " lock %u (node %u)", (unsigned)s->object, (unsigned)(s->object % 64));
 	fprintf(f, " vpid %u\n", s->vpid);
-	fprintf(f, "     %" PRIu64 " %s from %" PRIu64 " to %" PRIu64 " (%.3f ms)",
+	fprintf(f, "     %" PRIu64 " %s at +%.6f s for %.3f ms (ts %" PRIu64 "..%" PRIu64 ")",
 		s->attempts, s->kind == SLUB_STORM_LOCK ? "contended acquisitions" : "failed attempts",
-		s->begin_ts, s->end_ts, (double)(s->end_ts - s->begin_ts) / 1e6);
+		(double)(s->begin_ts - t0) / 1e9, (double)(s->end_ts - s->begin_ts) / 1e6, s->begin_ts,
+		s->end_ts);
 	if (s->kind != SLUB_STORM_LOCK)
 		fprintf(f, " at %s, highest attempt %u", tstats_site(s->site), s->max_attempt);
 	else
@@ -267,10 +268,10 @@ static void print_storms(FILE *f, const struct slub_tstats *st, const char *cach
 		const struct slub_tstats_storm *s = slub_tstats_storm_at(st, i);
 		if (cache && strcmp(cache, s->cache))
 			continue;
-		print_storm(f, s, shown++);
+		print_storm(f, s, shown++, t->first_ts);
 	}
 	if (t->storms > st->nr_kept)
-		fprintf(f, "  (the %u largest shown)\n", st->nr_kept);
+		fprintf(f, "  (the %u largest of each kind shown)\n", st->cfg.max_storms);
 }
 
 static int pair_cmp(const void *a, const void *b)
