@@ -188,6 +188,7 @@ void slub_init(void)
 	}
 	slub_caches_lock_release();
 	pthread_atfork(slub_prefork, slub_postfork_parent, slub_postfork_child);
+	slub_check_init();
 	if (stats_at_exit) {
 		stats_fd = fcntl(2, F_DUPFD_CLOEXEC, 3);
 		atexit(stats_atexit);
@@ -468,11 +469,13 @@ void slub_prefork(void)
 	slub_threads_lock_all();
 	slub_pages_lock_all();
 	slub_dwcas_prefork();
+	slub_check_prefork();
 }
 
 void slub_postfork_parent(void)
 {
 	if (__atomic_load_n(&slub_initialized, __ATOMIC_ACQUIRE) == 2) {
+		slub_check_postfork(0);
 		slub_dwcas_postfork();
 		slub_pages_unlock_all();
 		slub_threads_unlock_all();
@@ -491,6 +494,7 @@ void slub_postfork_parent(void)
 void slub_postfork_child(void)
 {
 	if (__atomic_load_n(&slub_initialized, __ATOMIC_ACQUIRE) == 2) {
+		slub_check_postfork(1);
 		slub_dwcas_postfork();
 		slub_pages_reinit_child();
 		for (unsigned i = 0; i < SLUB_MAX_CACHES; i++) {

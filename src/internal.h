@@ -440,6 +440,11 @@ SLUB_INTERNAL void slub_pages_unlock_all(void);
 SLUB_INTERNAL void slub_pages_reinit_child(void);
 
 /* ---- observer, reports (observer.c) ---- */
+SLUB_INTERNAL int slub_report_fd(void);
+/* SLUBTRACE_CHECK: the state model in-process (check.c). */
+SLUB_INTERNAL void slub_check_init(void);
+SLUB_INTERNAL void slub_check_prefork(void);
+SLUB_INTERNAL void slub_check_postfork(int child);
 SLUB_INTERNAL void slub_emit(struct slub_event *ev);
 static inline bool slub_wants(unsigned type)
 {

@@ -128,6 +128,7 @@ static enum slub_error_action error_action = SLUB_ON_ERROR_CONTINUE;
 void slub_set_error_action(enum slub_error_action a) { error_action = a; }
 unsigned long slub_error_count(void) { return __atomic_load_n(&error_count, __ATOMIC_RELAXED); }
 void slub_set_report_fd(int fd) { report_fd = fd; }
+int slub_report_fd(void) { return report_fd; }
 
 SLUB_INTERNAL void slub_report_env(void);
 void slub_report_env(void)

@@ -27,8 +27,8 @@
 #define KEY_LAST UINT64_MAX /* "after everything the slab has seen" */
 #define NOTICES 64
 #define LOCK_TOUCH 32
-#define THREAD_LRU 8
 #define THREAD_HELD 4
+#define THREAD_LRU 8
 
 struct pend {
 	struct pend *next;
@@ -95,6 +95,7 @@ struct mthread {
 	int32_t flush_slot; /* a flush of another slot in progress, -1 none */
 	uint32_t flush_cache;
 	uint64_t gen, last_ts;
+	/* the seq of the thread's latest update (or list operation) per slab */
 	struct {
 		uint64_t slab;
 		uint32_t seq;
@@ -743,8 +744,15 @@ static int owner_ok(struct slub_model *m, struct mslab *s, const struct slub_mod
 	return t && t->flush_slot == owner && t->flush_cache == ev->cache_id;
 }
 
-/* Apply one slab event in slab order. */
-static void apply(struct slub_model *m, struct mslab *s, const struct slub_model_event *e)
+/*
+ * Apply one slab event in slab order.  `late`: a cpu-slot event whose
+ * thread's last update of the slab is older than what was applied since
+ * (its thread was preempted before its tracepoint while other cpus moved
+ * the slab on): it moves the state only along an edge that still exists
+ * and is not judged, its checks having run on the cpu slot at arrival.
+ */
+static void apply(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
+		  int late)
 {
 	const struct slub_event *ev = &e->ev;
 	struct slub_model_record r;
@@ -752,6 +760,9 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 	int resync = 0, flagged = 0;
 
 	make_record(&r, e);
+	r.before = r.after = before;
+	r.list = s->list;
+	r.owner = s->owner;
 	if (s->gen != m->disc_gen) {
 		if (notice_covers(m, s->gen, window_start(m, s->last_ts)))
 			s->resync = 1;
@@ -787,7 +798,9 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 	uint64_t k1 = s->h.k1;
 	const struct slub_transition *edge = NULL;
 
-	if (is_word_event(ev->type)) {
+	if (late) {
+		/* judged on arrival (cpu slot rules) */
+	} else if (is_word_event(ev->type)) {
 		flagged = check_word(m, s, e, &r);
 	} else if (ev->type == SLUB_EV_SLAB_DISCARD) {
 		if (ev->new.inuse || ev->new.frozen || (s->list_known && s->list != SLUB_LIST_NONE) ||
@@ -827,6 +840,18 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 
 	if (ev->type == SLUB_EV_CPU_PARTIAL_DRAIN) {
 		/* The chain head names the chain; its slabs follow one by one. */
+		goto done;
+	}
+	if (late) {
+		edge = find_edge(before, ev);
+		if (edge) {
+			s->state = edge->after;
+			if (edge->list != SLUB_LIST_NONE)
+				s->list = edge->list;
+			else if (s->list == SLUB_LIST_CPU_PARTIAL &&
+				 s->state != SLUB_STATE_CPU_PARTIAL)
+				s->list = SLUB_LIST_NONE;
+		}
 		goto done;
 	}
 	if (!flagged) {
@@ -965,7 +990,7 @@ static int applicable(const struct mslab *s, const struct pend *p)
 	if (!s->have_seq)
 		return 1;
 	if (p->sort & 1)
-		return p->sort == UINT64_MAX || (p->sort >> 1) <= s->seq;
+		return (p->sort >> 1) <= s->seq;
 	/* A reused descriptor waits for the discard of its last life, then
 	 * starts a new baseline whatever its seq. */
 	if (p->e.ev.type == SLUB_EV_SLAB_NEW)
@@ -984,7 +1009,7 @@ static struct mslab *drain(struct slub_model *m, struct mslab *s)
 		m->npend--;
 		if (m->sum.reorder_max_delay_ns < m->now - p->e.ts && m->now > p->e.ts)
 			m->sum.reorder_max_delay_ns = m->now - p->e.ts;
-		apply(m, s, &p->e);
+		apply(m, s, &p->e, is_cpu_event(p->e.ev.type) && (p->sort >> 1) < s->seq);
 		mm_pool_put(&m->p_pend, p);
 	}
 	wq_del(m, s);
@@ -1007,9 +1032,6 @@ static void give_up(struct slub_model *m, struct mslab *s)
 	uint32_t target = (p->sort & 1) ? (uint32_t)key : (uint32_t)(key - 1);
 	uint64_t k1 = s->h.k1;
 
-	if (p->sort == UINT64_MAX) {
-		target = s->seq;
-	}
 	if (s->have_seq && target >= s->seq + 1) {
 		int explained = s->resync || notice_covers(m, s->gen, window_start(m, s->last_ts));
 		struct slub_model_record r;
@@ -1079,10 +1101,17 @@ static void slab_submit(struct slub_model *m, struct mslab *s, const struct slub
 		       slub_event_name(e->ev.type), (unsigned)key, s->seq);
 		return;
 	}
+	if (key == KEY_LAST) {
+		/* Nothing the slab has seen so far can follow it: after the
+		 * highest seq applied or waiting (a later update of the same
+		 * thread cannot have been produced yet). */
+		key = s->seq;
+		for (struct pend *q = s->pend; q; q = q->next)
+			if ((q->sort >> 1) > key)
+				key = q->sort >> 1;
+	}
 	if (word)
 		sort = key * 2;
-	else if (key == KEY_LAST)
-		sort = UINT64_MAX;
 	else
 		sort = key * 2 + 1;
 	if (!s->pend) {
@@ -1091,7 +1120,7 @@ static void slab_submit(struct slub_model *m, struct mslab *s, const struct slub
 		probe.sort = sort;
 		probe.e.ev.type = e->ev.type;
 		if (applicable(s, &probe)) {
-			apply(m, s, e);
+			apply(m, s, e, !word && is_cpu_event(e->ev.type) && s->have_seq && key < s->seq);
 			if (s->state == SLUB_STATE_DISCARDED && !s->pages)
 				free_slab(m, s);
 			return;
@@ -1099,7 +1128,7 @@ static void slab_submit(struct slub_model *m, struct mslab *s, const struct slub
 	}
 	struct pend *p = mm_pool_get(&m->p_pend);
 	if (!p) {
-		apply(m, s, e); /* out of memory: better out of order than lost */
+		apply(m, s, e, 0); /* out of memory: better out of order than lost */
 		return;
 	}
 	p->sort = sort;
@@ -1135,6 +1164,9 @@ static void lru_note(struct mthread *t, uint64_t slab, uint32_t seq)
 	t->lru_i = (t->lru_i + 1) % THREAD_LRU;
 }
 
+/* A cpu-slot event comes right after its thread's own last update of the
+ * slab (deactivate after its unfreeze, even when another cpu froze the
+ * slab again in between); without one, after everything known. */
 static uint64_t lru_key(const struct mthread *t, uint64_t slab)
 {
 	for (unsigned i = 0; i < THREAD_LRU; i++)

@@ -731,6 +731,7 @@ static int decode_event(struct slub_decoder *d, const bt_message *msg, struct sl
 	if (dc->kind == K_STACK) {
 		out->stack_vpid = vpid;
 		out->stack_vtid = vtid;
+		out->stack_stream_id = s->id;
 		if (decode_stack(d, dc, p, out, s) < 0)
 			return -1;
 		out->kind = SLUB_DEC_STACK;
@@ -742,7 +743,13 @@ static int decode_event(struct slub_decoder *d, const bt_message *msg, struct sl
 	out->event.vtid = vtid;
 	out->event.ev.tid = vtid;
 	out->event.stream_id = s->id;
-	out->event.procname = dc->ctx_procname >= 0 ?
+	/*
+	 * LTTng's procname is the acting thread's name: threads named apart
+	 * (lttng-ust's own "*-ust" listeners) are not an exec.  An exec
+	 * renames the main thread, whose vtid is the vpid: only its name
+	 * goes to the model (which also saves a string per event).
+	 */
+	out->event.procname = dc->ctx_procname >= 0 && vtid == vpid ?
 		bt_field_string_get_value(member(ctx, dc->ctx_procname)) : NULL;
 	if (s->has_clock) {
 		int64_t ns;

@@ -38,6 +38,7 @@ struct slub_decoded {
 	struct slub_cache_info info;	/* event.ev.info points here (cache_create) */
 	/* slub:stack */
 	uint32_t stack_vpid, stack_vtid, stack_of;
+	uint64_t stack_stream_id;
 	uint64_t stack_slab;
 	uint32_t stack_nr;
 	uint64_t stack_ips[SLUB_DEC_MAX_IPS];

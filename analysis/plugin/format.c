@@ -102,13 +102,13 @@ void slub_fmt_record_json(FILE *f, const struct slub_model_record *r, const char
 		r->freelist, r->lock_seq);
 }
 
-static void print_stack(FILE *f, const struct slub_model_violation *v,
-			struct slub_symbolizer *sym)
+static void print_stack(FILE *f, const struct slub_model_violation *v, const uint64_t *stack,
+			uint32_t nr, struct slub_symbolizer *sym)
 {
 	fprintf(f, "  stack of the offending event:\n");
-	for (uint32_t i = 0; i < v->stack_nr; i++) {
+	for (uint32_t i = 0; i < nr; i++) {
 		struct slub_frame fr;
-		uint64_t ip = v->stack[i];
+		uint64_t ip = stack[i];
 
 		if (!sym || slub_sym_lookup(sym, v->vpid, ip, &fr) < 0) {
 			fprintf(f, "    #%-2u 0x%016" PRIx64 " (in no object the trace names)\n", i, ip);
@@ -127,7 +127,7 @@ static void print_stack(FILE *f, const struct slub_model_violation *v,
 }
 
 void slub_fmt_violation(FILE *f, unsigned nr, const struct slub_model_violation *v,
-			struct slub_symbolizer *sym)
+			const uint64_t *stack, uint32_t stack_nr, struct slub_symbolizer *sym)
 {
 	char t[32];
 
@@ -157,8 +157,8 @@ void slub_fmt_violation(FILE *f, unsigned nr, const struct slub_model_violation 
 		fputs("  offending event:\n    ", f);
 		slub_fmt_record_text(f, v->event, v->cache_name);
 	}
-	if (v->stack_nr)
-		print_stack(f, v, sym);
+	if (stack_nr)
+		print_stack(f, v, stack, stack_nr, sym);
 	fputc('\n', f);
 }
 

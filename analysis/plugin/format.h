@@ -23,7 +23,7 @@ void slub_fmt_record_json(FILE *f, const struct slub_model_record *r, const char
 
 /* A violation report: rule, slab, threads, time, history, stack. */
 void slub_fmt_violation(FILE *f, unsigned nr, const struct slub_model_violation *v,
-			struct slub_symbolizer *sym);
+			const uint64_t *stack, uint32_t stack_nr, struct slub_symbolizer *sym);
 
 /* The one-line verdict, check's last line. */
 void slub_fmt_verdict(FILE *f, const struct slub_model_summary *s);

@@ -163,6 +163,23 @@ static int apply(struct slub_sink *s, const struct slub_decoded *d)
 		return -1;
 	switch (d->kind) {
 	case SLUB_DEC_EVENT:
+		if (s->stack) {
+			uint64_t id = d->event.stream_id;
+
+			if (id >= s->nr_last) {
+				size_t n = (size_t)id * 2 + 16;
+				struct slub_sink_last *l = realloc(s->last, n * sizeof(*l));
+
+				if (!l)
+					goto nomem;
+				memset(l + s->nr_last, 0, (n - s->nr_last) * sizeof(*l));
+				s->last = l;
+				s->nr_last = n;
+			}
+			s->last[id].ts = d->event.ts;
+			s->last[id].vtid = d->event.vtid;
+			s->last[id].type = d->event.ev.type;
+		}
 		if (slub_model_event(s->model, &d->event) < 0) {
 			BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self,
 				"out of memory in the slab model");
@@ -172,6 +189,13 @@ static int apply(struct slub_sink *s, const struct slub_decoded *d)
 	case SLUB_DEC_STACK:
 		slub_model_stack(s->model, d->stack_vpid, d->stack_vtid, d->stack_of,
 				 d->stack_slab, d->stack_ips, d->stack_nr);
+		if (s->stack) {
+			const struct slub_sink_last *l = d->stack_stream_id < s->nr_last ?
+				&s->last[d->stack_stream_id] : NULL;
+
+			s->stack(s, d, l && l->vtid == d->stack_vtid && l->type == d->stack_of ?
+				 l->ts : 0);
+		}
 		break;
 	case SLUB_DEC_DISCARD:
 		slub_model_discarded(s->model, &d->discard);
@@ -180,6 +204,9 @@ static int apply(struct slub_sink *s, const struct slub_decoded *d)
 		break;
 	}
 	return 0;
+nomem:
+	BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self, "out of memory");
+	return -1;
 }
 
 static bt_component_class_sink_consume_method_status finish(struct slub_sink *s)
@@ -253,6 +280,7 @@ void slub_sink_fini(struct slub_sink *s)
 		fclose(s->out);
 	}
 	free(s->outbuf);
+	free(s->last);
 	slub_model_free(s->model);
 	slub_decoder_destroy(s->dec);
 }

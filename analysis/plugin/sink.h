@@ -31,6 +31,15 @@ struct slub_sink {
 	/* Called with every decoded message the model is given (may be NULL):
 	 * 0, or -1 after appending an error cause. */
 	int (*decoded)(struct slub_sink *s, const struct slub_decoded *d);
+	/* Called for each slub:stack with the time of the event it follows
+	 * (0 when that event is not the last of its stream); may be NULL. */
+	void (*stack)(struct slub_sink *s, const struct slub_decoded *d, uint64_t event_ts);
+	/* The last slub event of each stream: a stack follows its event. */
+	struct slub_sink_last {
+		uint64_t ts;
+		uint32_t vtid, type;
+	} *last;
+	size_t nr_last;
 };
 
 /* Parameters: every sink accepts the model's reorder-ns, reorder-events,

@@ -162,10 +162,6 @@ struct slub_event {
 	int32_t cpu;
 	int32_t node;
 	uint32_t tid;
-	/* cpu_slab_load, deactivate, cpu_partial_*, thread_flush: the cpu slot
-	 * acted upon (differs from cpu when a thread flushes another slot:
-	 * shrink, validate, destroy, fork adoption); -1 elsewhere. */
-	int32_t slot;
 	uint64_t slab;
 	struct slub_word old;
 	struct slub_word new;

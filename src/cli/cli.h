@@ -46,6 +46,8 @@ int cli_run(char *const argv[], struct cli_output *out);
 void cli_output_free(struct cli_output *out);
 
 int cmd_record(int argc, char **argv);
+int cmd_rules(int argc, char **argv);
+void cmd_rules_usage(FILE *f);
 void cmd_record_usage(FILE *f);
 int cmd_check(int argc, char **argv);
 void cmd_check_usage(FILE *f);

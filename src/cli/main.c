@@ -27,6 +27,8 @@ static void usage(FILE *f)
 		"  storms [OPTIONS] TRACE_DIR       the retry storms: who collided, where, when\n"
 		"  diff [OPTIONS] BEFORE AFTER      compare two runs per operation; exit 1 when a\n"
 		"                                   figure regressed (a CI gate)\n"
+		"  rules [--dot]                    the checker's rules and the slab state\n"
+		"                                   transition table (text or Graphviz)\n"
 		"  help [COMMAND]                   show this help, or a command's help\n"
 		"\n"
 		"Options:\n"
@@ -68,6 +70,8 @@ int main(int argc, char **argv)
 			cmd_storms_usage(stdout);
 		else if (argc > 2 && !strcmp(argv[2], "diff"))
 			cmd_diff_usage(stdout);
+		else if (argc > 2 && !strcmp(argv[2], "rules"))
+			cmd_rules_usage(stdout);
 		else
 			usage(stdout);
 		return 0;
@@ -84,6 +88,8 @@ int main(int argc, char **argv)
 		return cmd_storms(argc - 1, argv + 1);
 	if (!strcmp(cmd, "diff"))
 		return cmd_diff(argc - 1, argv + 1);
+	if (!strcmp(cmd, "rules"))
+		return cmd_rules(argc - 1, argv + 1);
 	cli_err("unknown command '%s'", cmd);
 	usage(stderr);
 	return CLI_EXIT_USAGE;

@@ -44,12 +44,12 @@ count_events() {
 		awk '/ Event messages/ { n = $1 } END { gsub(",", "", n); print n + 0 }'
 }
 
-# One slub-workload message is about 4 slub events with the default record
-# options (measured on this machine; the figure only sizes the run).
+# One slub-workload message is about 3.4 trace events with the default
+# record options (measured here; the figure only sizes the run).
 record() {
 	want=$1
 	dir=$work/trace-$want
-	msgs=$(( want / 4 / 16 / 3 ))
+	msgs=$(( want * 10 / 34 / 16 / 3 ))
 	"$slubtrace" record --no-check --buffer-size 64M -o "$dir" -- \
 		"$workload" -g 4 -t 4 -m "$msgs" -r 3 >"$work/record-$want.log" 2>&1 || {
 		cat "$work/record-$want.log" >&2
@@ -86,9 +86,9 @@ for t in $traces; do
 		esac
 		measure "$spec" "$@" > "$work/m"
 		read -r name wall rss < "$work/m"
-		rate=$(awk -v e="$events" -v w="$wall" 'BEGIN { printf "%.0f", w > 0 ? e / w : 0 }')
+		rate=$(awk -v e="$events" -v w="$wall" 'BEGIN { printf "%.0f", (w > 0 ? e / w : 0) }')
 		[ "$spec" = dummy ] && dummy_rate=$rate
-		share=$(awk -v r="$rate" -v d="$dummy_rate" 'BEGIN { printf "%.0f", d > 0 ? 100 * r / d : 0 }')
+		share=$(awk -v r="$rate" -v d="$dummy_rate" 'BEGIN { printf "%.0f", (d > 0 ? 100 * r / d : 0) }')
 		printf '%-10s %-34s %10s %9s %12s %9s %7s\n' "$events" "$spec" "$wall" "" "$rate" \
 			"$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')" "$share"
 	done

@@ -74,7 +74,7 @@ static const struct ts_class v2_classes[C_NR] = {
 static const uint64_t ips[] = { 3, 0x401000, 0x401100, 0x401200 };
 
 static const struct ts_item v2_items[] = {
-	{ C_CACHE, 100, 10, 11, { 2, 3, (uintptr_t)"kmalloc-64", 64, 64, 8, 0, 64, 5, 30, 0x1, 0 } },
+	{ C_CACHE, 100, 10, 10, { 2, 3, (uintptr_t)"kmalloc-64", 64, 64, 8, 0, 64, 5, 30, 0x1, 0 } },
 	{ C_BIN_INFO, 110, 10, 11, { 0, 0, (uintptr_t)"/nonexistent/libx.so", 1, 0, 0 } },
 	/* freeze by slot 2: inuse 5/32, frozen, seq 7 */
 	{ C_FREEZE, 200, 10, 11, { 3, 2, 1, 1 /* acquire_slab */, 0, 1, SLAB, SLAB + 0x40,
@@ -202,10 +202,12 @@ static void test_v2(void)
 	CHECK(e->type == SLUB_EV_CACHE_CREATE && e->cache_id == 3, "cache_create");
 	CHECK(e->info && !strcmp(e->info->name, "kmalloc-64") && e->info->objects == 64 &&
 	      e->info->cpu_partial == 30 && e->info->min_partial == 5, "cache info");
-	CHECK(c.out[0].event.vpid == 10 && c.out[0].event.vtid == 11 && c.out[0].event.ts == 100,
+	CHECK(c.out[0].event.vpid == 10 && c.out[0].event.vtid == 10 && c.out[0].event.ts == 100,
 	      "contexts and time: %u %u %llu", c.out[0].event.vpid, c.out[0].event.vtid,
 	      (unsigned long long)c.out[0].event.ts);
+	/* the main thread's name only: other threads' names are no exec */
 	CHECK(c.out[0].event.procname && !strcmp(c.out[0].event.procname, "testproc"), "procname");
+	CHECK(!c.out[1].event.procname, "procname of another thread given to the model");
 
 	e = &c.out[1].event.ev;
 	CHECK(e->type == SLUB_EV_FREEZE && e->slab == SLAB && e->cpu == 2 && e->node == 1, "freeze");

@@ -12,8 +12,10 @@ struct ts_iter {
 	const struct ts_script *script;
 	bt_trace *trace;
 	bt_stream *stream;
+	bt_packet *packet;
 	bt_event_class **ecs;
 	int pos;	/* -1: stream beginning to send; nr_items: stream end */
+	int packet_ended;
 	int done;
 };
 
@@ -76,7 +78,10 @@ iter_init(bt_self_message_iterator *self, bt_self_message_iterator_configuration
 	it->script = s;
 	it->pos = -1;
 	bt_stream_class_set_default_clock_class(sc, cc);
-	bt_stream_class_set_supports_discarded_events(sc, BT_TRUE, BT_TRUE);
+	if (s->packets)
+		bt_stream_class_set_supports_packets(sc, BT_TRUE, BT_TRUE, BT_TRUE);
+	else
+		bt_stream_class_set_supports_discarded_events(sc, BT_TRUE, BT_TRUE);
 	if (!s->no_context) {
 		bt_field_class *ctx = bt_field_class_structure_create(tc);
 
@@ -102,6 +107,8 @@ iter_init(bt_self_message_iterator *self, bt_self_message_iterator_configuration
 	it->stream = bt_stream_create(sc, it->trace);
 	if (s->stream_name)
 		bt_stream_set_name(it->stream, s->stream_name);
+	if (s->packets)
+		it->packet = bt_packet_create(it->stream);
 	bt_clock_class_put_ref(cc);
 	bt_stream_class_put_ref(sc);
 	bt_trace_class_put_ref(tc);
@@ -116,6 +123,7 @@ static void iter_fini(bt_self_message_iterator *self)
 	for (int i = 0; i < it->script->nr_classes; i++)
 		bt_event_class_put_ref(it->ecs[i]);
 	free(it->ecs);
+	bt_packet_put_ref(it->packet);
 	bt_stream_put_ref(it->stream);
 	bt_trace_put_ref(it->trace);
 	free(it);
@@ -125,8 +133,11 @@ static bt_message *make_event(bt_self_message_iterator *self, struct ts_iter *it
 			      const struct ts_item *item)
 {
 	const struct ts_class *c = &it->script->classes[item->cls];
-	bt_message *m = bt_message_event_create_with_default_clock_snapshot(self,
-		it->ecs[item->cls], it->stream, item->ts);
+	bt_message *m = it->packet ?
+		bt_message_event_create_with_packet_and_default_clock_snapshot(self,
+			it->ecs[item->cls], it->packet, item->ts) :
+		bt_message_event_create_with_default_clock_snapshot(self,
+			it->ecs[item->cls], it->stream, item->ts);
 	bt_event *e = bt_message_event_borrow_event(m);
 	bt_field *p = bt_event_borrow_payload_field(e);
 
@@ -179,7 +190,17 @@ iter_next(bt_self_message_iterator *self, bt_message_array_const msgs, uint64_t 
 	while (n < capacity && !it->done) {
 		if (it->pos == -1) {
 			msgs[n++] = bt_message_stream_beginning_create(self, it->stream);
+			/* Babeltrace asks for batches of more than two. */
+			if (it->packet)
+				msgs[n++] = bt_message_packet_beginning_create_with_default_clock_snapshot(
+					self, it->packet, s->nr_items ? s->items[0].ts : 0);
 		} else if (it->pos == s->nr_items) {
+			if (it->packet && !it->packet_ended) {
+				msgs[n++] = bt_message_packet_end_create_with_default_clock_snapshot(
+					self, it->packet, s->nr_items ? s->items[s->nr_items - 1].ts : 0);
+				it->packet_ended = 1;
+				continue;
+			}
 			msgs[n++] = bt_message_stream_end_create(self, it->stream);
 			it->done = 1;
 		} else if (s->items[it->pos].discard) {

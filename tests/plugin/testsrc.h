@@ -46,6 +46,8 @@ struct ts_script {
 	int nr_items;
 	const char *stream_name;	/* like src.ctf.fs: the stream's file */
 	int no_context;			/* leave out vpid/vtid/procname */
+	int packets;			/* one packet around everything (sink.ctf.fs
+					 * needs packets); no discard items then */
 };
 
 /* The component class; add it with init data = a struct ts_script *. */

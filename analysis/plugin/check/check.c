@@ -17,10 +17,12 @@
 #include "../format.h"
 #include "../sink.h"
 #include "../symbolize.h"
+#include "stacks.h"
 
 struct check {
 	struct slub_sink sink;
 	struct slub_symbolizer *sym;
+	struct stack_store *stacks;
 	uint64_t max_reports;
 	uint64_t reported;
 	bool fail;
@@ -31,10 +33,25 @@ static void on_violation(const struct slub_model_violation *v, void *arg)
 {
 	struct check *c = arg;
 
+	const uint64_t *stack = v->stack;
+	uint32_t nr = v->stack_nr;
+
 	c->reported++;
 	if (c->max_reports && c->reported > c->max_reports)
 		return;
-	slub_fmt_violation(c->sink.out, (unsigned)c->reported, v, c->sym);
+	if (!stack && v->event)
+		stack = stack_store_get(c->stacks, v->vpid, v->event->vtid, v->event->type,
+					v->event->ts, v->event->slab, &nr);
+	slub_fmt_violation(c->sink.out, (unsigned)c->reported, v, stack, stack ? nr : 0, c->sym);
+}
+
+static void on_stack(struct slub_sink *s, const struct slub_decoded *d, uint64_t event_ts)
+{
+	struct check *c = (struct check *)s;
+
+	/* Out of memory only costs the report its stack. */
+	stack_store_put(c->stacks, d->stack_vpid, d->stack_vtid, d->stack_of, event_ts,
+			d->stack_slab, d->stack_ips, d->stack_nr);
 }
 
 static void on_summary(const struct slub_model_summary *s, void *arg)
@@ -52,6 +69,14 @@ static void check_end(struct slub_sink *s)
 		fprintf(s->out, "(%" PRIu64 " more violations not shown: max-reports=%" PRIu64 ")\n",
 			c->reported - c->max_reports, c->max_reports);
 	slub_fmt_verdict(s->out, &c->summary);
+}
+
+static void check_destroy(struct check *c)
+{
+	slub_sink_fini(&c->sink);
+	slub_symbolizer_destroy(c->sym);
+	stack_store_destroy(c->stacks);
+	free(c);
 }
 
 bt_component_class_initialize_method_status
@@ -73,19 +98,19 @@ slub_check_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 
 	if (!c)
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
-	bt_self_component_set_data(bt_self_component_sink_as_self_component(self), c);
 	c->max_reports = 100;
 	p[1].where = &c->max_reports;
 	p[2].where = &c->fail;
 	st = slub_sink_init(&c->sink, self, init_data);
 	if (st != BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK)
-		return st;
+		goto fail;
+	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
 	if (slub_sink_params(c->sink.self, params, p, sizeof(p) / sizeof(p[0])) < 0)
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+		goto fail;
 	if (history > 1024 || reorder_events > UINT32_MAX) {
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
 			"history: at most 1024; reorder-events: at most %u", UINT32_MAX);
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+		goto fail;
 	}
 	cfg.history = (uint32_t)history;
 	cfg.reorder_ns = reorder_ns;
@@ -94,10 +119,19 @@ slub_check_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 	cb.summary = on_summary;
 	cb.arg = c;
 	c->sym = slub_symbolizer_create();
+	c->stacks = stack_store_create();
 	c->sink.end = check_end;
-	if (!c->sym || slub_sink_model(&c->sink, &cfg, &cb, c->sym) < 0)
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+	c->sink.stack = on_stack;
+	if (!c->sym || !c->stacks || slub_sink_model(&c->sink, &cfg, &cb, c->sym) < 0) {
+		st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+		goto fail;
+	}
+	bt_self_component_set_data(bt_self_component_sink_as_self_component(self), c);
 	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
+fail:
+	/* A component whose initialization failed is never finalized. */
+	check_destroy(c);
+	return st;
 }
 
 bt_component_class_sink_graph_is_configured_method_status
@@ -130,9 +164,6 @@ void slub_check_finalize(bt_self_component_sink *self)
 	struct check *c = bt_self_component_get_data(
 		bt_self_component_sink_as_self_component(self));
 
-	if (!c)
-		return;
-	slub_sink_fini(&c->sink);
-	slub_symbolizer_destroy(c->sym);
-	free(c);
+	if (c)
+		check_destroy(c);
 }

@@ -121,6 +121,13 @@ static int parse_sections(const char *s, unsigned *what)
 	return *what ? 0 : -1;
 }
 
+static void stats_destroy(struct stats *c)
+{
+	slub_sink_fini(&c->sink);
+	slub_tstats_free(c->ts);
+	free(c);
+}
+
 bt_component_class_initialize_method_status
 slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configuration *config,
 		const bt_value *params, void *init_data)
@@ -148,7 +155,6 @@ slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 	(void)config;
 	if (!c)
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
-	bt_self_component_set_data(bt_self_component_sink_as_self_component(self), c);
 	p[0].where = &c->format;
 	p[1].where = &c->sections;
 	p[2].where = &c->cache;
@@ -156,14 +162,15 @@ slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 	p[4].where = &c->procname;
 	st = slub_sink_init(&c->sink, self, init_data);
 	if (st != BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK)
-		return st;
+		goto fail;
+	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
 	if (slub_sink_params(c->sink.self, params, p, sizeof(p) / sizeof(p[0])) < 0)
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+		goto fail;
 	if (c->format && strcmp(c->format, "text") && strcmp(c->format, "json") &&
 	    strcmp(c->format, "none")) {
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
 			"format: \"text\", \"json\" or \"none\", not \"%s\"", c->format);
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+		goto fail;
 	}
 	c->json = c->format && !strcmp(c->format, "json");
 	c->none = c->format && !strcmp(c->format, "none");
@@ -172,13 +179,13 @@ slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
 			"sections: a comma-separated list of slabinfo, sites, locks, storms, top, "
 			"rates, all; not \"%s\"", c->sections);
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+		goto fail;
 	}
 	if (run > UINT32_MAX || wfail > UINT32_MAX || lookback > 4096 || top > 1000 ||
 	    max_storms > 100000) {
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
 			"lookback: at most 4096; top: at most 1000; max-storms: at most 100000");
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+		goto fail;
 	}
 	cfg.run_attempts = (uint32_t)run;
 	cfg.window_failures = (uint32_t)wfail;
@@ -190,9 +197,16 @@ slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 	c->ts = slub_tstats_new(&cfg);
 	c->sink.decoded = on_decoded;
 	c->sink.end = stats_end;
-	if (!c->ts || slub_sink_model(&c->sink, &mcfg, NULL, NULL) < 0)
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+	if (!c->ts || slub_sink_model(&c->sink, &mcfg, NULL, NULL) < 0) {
+		st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+		goto fail;
+	}
+	bt_self_component_set_data(bt_self_component_sink_as_self_component(self), c);
 	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
+fail:
+	/* A component whose initialization failed is never finalized. */
+	stats_destroy(c);
+	return st;
 }
 
 bt_component_class_sink_graph_is_configured_method_status
@@ -217,9 +231,6 @@ void slub_stats_finalize(bt_self_component_sink *self)
 {
 	struct stats *c = bt_self_component_get_data(bt_self_component_sink_as_self_component(self));
 
-	if (!c)
-		return;
-	slub_sink_fini(&c->sink);
-	slub_tstats_free(c->ts);
-	free(c);
+	if (c)
+		stats_destroy(c);
 }
