@@ -32,9 +32,42 @@ struct stats {
 	struct slub_tstats *ts;
 	const char *format, *sections, *cache, *json_path, *procname;
 	unsigned what;
+	/* procname filter: the processes seen and whether their name matched
+	 * (the decoder gives a process's name with its main thread's events) */
+	struct proc {
+		uint32_t vpid;
+		bool match;
+	} *procs;
+	size_t nr_procs, cap_procs;
 	bool json, none;
 	int failed;
 };
+
+/* Is this event's process the one asked for? */
+static bool wanted(struct stats *st, const struct slub_model_event *e)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_procs; i++)
+		if (st->procs[i].vpid == e->vpid)
+			break;
+	if (i == st->nr_procs) {
+		if (st->nr_procs == st->cap_procs) {
+			size_t cap = st->cap_procs ? st->cap_procs * 2 : 16;
+			struct proc *p = realloc(st->procs, cap * sizeof(*p));
+			if (!p)
+				return false;
+			st->procs = p;
+			st->cap_procs = cap;
+		}
+		st->procs[st->nr_procs].vpid = e->vpid;
+		st->procs[st->nr_procs].match = false;
+		st->nr_procs++;
+	}
+	if (e->procname) /* the main thread's name: set, or changed by an exec */
+		st->procs[i].match = !strcmp(e->procname, st->procname);
+	return st->procs[i].match;
+}
 
 static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 {
@@ -44,7 +77,7 @@ static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 
 	switch (d->kind) {
 	case SLUB_DEC_EVENT:
-		if (st->procname && (!d->event.procname || strcmp(st->procname, d->event.procname)))
+		if (st->procname && !wanted(st, &d->event))
 			break;
 		e.ev = d->event.ev;
 		e.ts = d->event.ts;
@@ -125,6 +158,7 @@ static void stats_destroy(struct stats *c)
 {
 	slub_sink_fini(&c->sink);
 	slub_tstats_free(c->ts);
+	free(c->procs);
 	free(c);
 }
 
