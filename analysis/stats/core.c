@@ -846,6 +846,27 @@ int slub_tstats_event(struct slub_tstats *st, const struct slub_tstats_event *e)
 	return ret;
 }
 
+void slub_tstats_stack(struct slub_tstats *st, uint32_t vpid, uint32_t vtid, unsigned type,
+		       uint64_t slab, const uint64_t *ips, uint32_t nr)
+{
+	struct tthread *t = (struct tthread *)htab_find(&st->threads, vpid, vtid);
+
+	if (!t || (type != SLUB_EV_CMPXCHG_FAIL && type != SLUB_EV_CPU_CMPXCHG_FAIL))
+		return;
+	if (nr > SLUB_TSTATS_STACK_DEPTH)
+		nr = SLUB_TSTATS_STACK_DEPTH;
+	memcpy(t->stack, ips, nr * sizeof(*ips));
+	t->stack_nr = nr;
+	t->stack_type = type;
+	t->stack_slab = slab;
+}
+
+void slub_tstats_set_symbolizer(struct slub_tstats *st, slub_tstats_symbolize_fn fn, void *arg)
+{
+	st->symbolize = fn;
+	st->symbolize_arg = arg;
+}
+
 void slub_tstats_discarded(struct slub_tstats *st, const struct slub_tstats_discard *d)
 {
 	st->tot.discarded_notices++;

@@ -156,6 +156,10 @@ struct tthread {
 	uint64_t run_object;
 	uint32_t run_kind, run_site, run_attempt, run_len;
 	struct tfail *run_buf;          /* the first run_attempts failures of the run */
+	/* the stack of this thread's last failed CAS */
+	uint64_t stack_slab;
+	uint32_t stack_type, stack_nr;
+	uint64_t stack[SLUB_TSTATS_STACK_DEPTH];
 };
 
 struct tpair {
@@ -207,6 +211,9 @@ struct slub_tstats {
 	uint64_t series_t0, bin_ns;
 	uint32_t nr_bins, bins_cap;
 	uint64_t *bin_fail, *bin_cpu_fail, *bin_waits, *bin_wait_ns;
+
+	slub_tstats_symbolize_fn symbolize;
+	void *symbolize_arg;
 
 	/* views built at finish */
 	struct slub_tstats_cache *views;

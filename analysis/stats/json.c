@@ -135,8 +135,15 @@ static void json_storm(FILE *f, const struct slub_tstats_storm *s)
 	json_party(f, s->losers, s->nr_losers, false);
 	fprintf(f, ",\"losses_by_unlisted\":%u,\"winners\":", s->more_losers);
 	json_party(f, s->winners, s->nr_winners, true);
-	fprintf(f, ",\"wins_by_unlisted\":%u,\"untraced\":%" PRIu64 ",\"unknown\":%" PRIu64 "}",
+	fprintf(f, ",\"wins_by_unlisted\":%u,\"untraced\":%" PRIu64 ",\"unknown\":%" PRIu64,
 		s->more_winners, s->untraced, s->unknown);
+	if (s->stack_nr) {
+		fprintf(f, ",\"stack_vtid\":%u,\"stack\":[", s->stack_vtid);
+		for (uint32_t k = 0; k < s->stack_nr; k++)
+			fprintf(f, "%s\"0x%" PRIx64 "\"", k ? "," : "", s->stack[k]);
+		fputc(']', f);
+	}
+	fputc('}', f);
 }
 
 static int hold_cmp(const void *a, const void *b)

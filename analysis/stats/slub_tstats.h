@@ -129,6 +129,15 @@ struct slub_tstats *slub_tstats_new(const struct slub_tstats_config *cfg);
 /* Returns 0, or -1 when memory ran out (the event is counted, not used). */
 int slub_tstats_event(struct slub_tstats *st, const struct slub_tstats_event *e);
 void slub_tstats_discarded(struct slub_tstats *st, const struct slub_tstats_discard *d);
+/* A slub:stack: the call stack of the last event of (vpid, vtid) with that
+ * type.  Stacks of cmpxchg_fail and cpu_cmpxchg_fail are kept for storms. */
+void slub_tstats_stack(struct slub_tstats *st, uint32_t vpid, uint32_t vtid, unsigned type,
+		       uint64_t slab, const uint64_t *ips, uint32_t nr);
+/* Names a return address of process vpid ("function+0x12 (file.c:34)")
+ * into buf; returns buf, or NULL when unknown.  The text report uses it. */
+typedef const char *(*slub_tstats_symbolize_fn)(uint32_t vpid, uint64_t ip, char *buf,
+						 size_t len, void *arg);
+void slub_tstats_set_symbolizer(struct slub_tstats *st, slub_tstats_symbolize_fn fn, void *arg);
 /* Resolves pending failures, closes storms, computes the views.  The
  * queries and reports below need it; feeding events after it is an error. */
 void slub_tstats_finish(struct slub_tstats *st);
@@ -199,6 +208,8 @@ struct slub_tstats_party {
 	uint32_t count;
 };
 
+#define SLUB_TSTATS_STACK_DEPTH 16
+
 struct slub_tstats_storm {
 	uint32_t kind;
 	uint32_t vpid;
@@ -214,6 +225,10 @@ struct slub_tstats_storm {
 	uint64_t untraced, unknown;           /* failures whose winner was untraced / not found */
 	struct slub_tstats_party losers[SLUB_TSTATS_STORM_PARTIES];
 	struct slub_tstats_party winners[SLUB_TSTATS_STORM_PARTIES];
+	/* a losing thread's call stack at a failed CAS on this object, when
+	 * the trace recorded stacks (slubtrace record --stacks cmpxchg_fail) */
+	uint32_t stack_vtid, stack_nr;
+	uint64_t stack[SLUB_TSTATS_STACK_DEPTH];
 };
 
 /* Storms kept in detail: by kind (runs, slab, cpu chain, lock), largest first. */

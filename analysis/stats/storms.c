@@ -148,6 +148,25 @@ static void storm_close(struct slub_tstats *st, struct tstorm *s)
 	}
 }
 
+/* A storm takes the first stack a losing thread recorded at a failed CAS
+ * on the storm's slab (or cpu chain). */
+static void storm_stack(struct slub_tstats *st, struct tstorm *s, const struct tfail *f)
+{
+	if (!s || s->s.stack_nr || f->kind == SLUB_STORM_LOCK)
+		return;
+	struct tthread *t = (struct tthread *)htab_find(&st->threads, f->vpid, f->vtid);
+	if (!t || !t->stack_nr)
+		return;
+	if (f->kind == SLUB_STORM_SLAB &&
+	    (t->stack_type != SLUB_EV_CMPXCHG_FAIL || t->stack_slab != f->object))
+		return;
+	if (f->kind == SLUB_STORM_CHAIN && t->stack_type != SLUB_EV_CPU_CMPXCHG_FAIL)
+		return;
+	memcpy(s->s.stack, t->stack, t->stack_nr * sizeof(t->stack[0]));
+	s->s.stack_nr = t->stack_nr;
+	s->s.stack_vtid = f->vtid;
+}
+
 /* ---- window detection ---- */
 
 static struct thot *hot_of(struct slub_tstats *st, unsigned kind, uint32_t vpid, uint64_t object)
@@ -191,8 +210,10 @@ static void window_feed(struct slub_tstats *st, const struct tfail *f)
 		if (h->storm)
 			for (uint32_t i = 0; i < k; i++)
 				storm_add(h->storm, &h->ring[(h->pos + i) % k]);
+		storm_stack(st, h->storm, f);
 	} else if (hot) {
 		storm_add(h->storm, f);
+		storm_stack(st, h->storm, f);
 	} else if (h->storm) {
 		storm_close(st, h->storm);
 		h->storm = NULL;
@@ -228,6 +249,7 @@ static void run_feed(struct slub_tstats *st, const struct tfail *f)
 	t->run_attempt = f->attempt;
 	if (t->run) {
 		storm_add(t->run, f);
+		storm_stack(st, t->run, f);
 		t->run_len++;
 		return;
 	}
@@ -237,6 +259,7 @@ static void run_feed(struct slub_tstats *st, const struct tfail *f)
 		if (t->run)
 			for (uint32_t i = 0; i < t->run_len; i++)
 				storm_add(t->run, &t->run_buf[i]);
+		storm_stack(st, t->run, f);
 	}
 }
 

@@ -213,7 +213,8 @@ static void print_locks(FILE *f, const struct slub_tstats *st, const char *cache
 		print_hold(f, &holds[i]);
 }
 
-static void print_storm(FILE *f, const struct slub_tstats_storm *s, unsigned i, uint64_t t0)
+static void print_storm(FILE *f, const struct slub_tstats *st, const struct slub_tstats_storm *s,
+			unsigned i, uint64_t t0)
 {
 	fprintf(f, "  #%u %s storm: %s", i + 1, slub_tstats_storm_kind_name(s->kind), s->cache);
 	if (s->kind == SLUB_STORM_SLAB || s->kind == SLUB_STORM_RUN)
@@ -249,6 +250,15 @@ static void print_storm(FILE *f, const struct slub_tstats_storm *s, unsigned i, 
 	if (s->unknown)
 		fprintf(f, " + %" PRIu64 " not found", s->unknown);
 	fprintf(f, "\n");
+	if (s->stack_nr)
+		fprintf(f, "     stack of vtid %u at a failed CAS:\n", s->stack_vtid);
+	for (uint32_t k = 0; k < s->stack_nr; k++) {
+		char buf[512];
+		const char *name = st->symbolize ?
+			st->symbolize(s->vpid, s->stack[k], buf, sizeof(buf), st->symbolize_arg) : NULL;
+		fprintf(f, "       #%-2u 0x%" PRIx64 "%s%s\n", k, s->stack[k], name ? " " : "",
+			name ? name : "");
+	}
 }
 
 static void print_storms(FILE *f, const struct slub_tstats *st, const char *cache)
@@ -268,7 +278,7 @@ static void print_storms(FILE *f, const struct slub_tstats *st, const char *cach
 		const struct slub_tstats_storm *s = slub_tstats_storm_at(st, i);
 		if (cache && strcmp(cache, s->cache))
 			continue;
-		print_storm(f, s, shown++, t->first_ts);
+		print_storm(f, st, s, shown++, t->first_ts);
 	}
 	if (t->storms > st->nr_kept)
 		fprintf(f, "  (the %u largest of each kind shown)\n", st->cfg.max_storms);

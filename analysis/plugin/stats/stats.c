@@ -25,11 +25,13 @@
 
 #include "stats.h"
 #include "../sink.h"
+#include "../symbolize.h"
 #include "slub_tstats.h"
 
 struct stats {
 	struct slub_sink sink;
 	struct slub_tstats *ts;
+	struct slub_symbolizer *sym;
 	const char *format, *sections, *cache, *json_path, *procname;
 	unsigned what;
 	/* procname filter: the processes seen and whether their name matched
@@ -92,6 +94,10 @@ static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 			return -1;
 		}
 		break;
+	case SLUB_DEC_STACK:
+		slub_tstats_stack(st->ts, d->stack_vpid, d->stack_vtid, d->stack_of, d->stack_slab,
+				  d->stack_ips, d->stack_nr);
+		break;
 	case SLUB_DEC_DISCARD:
 		g.stream_id = d->discard.stream_id;
 		g.count = d->discard.count;
@@ -104,6 +110,25 @@ static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 		break;
 	}
 	return 0;
+}
+
+/* Storm stacks as "function+0x12 (file.c:34)", from the trace's statedump. */
+static const char *symbolize(uint32_t vpid, uint64_t ip, char *buf, size_t len, void *arg)
+{
+	struct slub_frame fr;
+
+	if (slub_sym_lookup(arg, vpid, ip, &fr) < 0)
+		return NULL;
+	if (fr.function[0] && fr.file[0])
+		snprintf(buf, len, "%s+0x%llx (%s:%d)", fr.function,
+			 (unsigned long long)fr.function_off, fr.file, fr.line);
+	else if (fr.function[0])
+		snprintf(buf, len, "%s+0x%llx (%s)", fr.function, (unsigned long long)fr.function_off,
+			 fr.path ? fr.path : "?");
+	else
+		snprintf(buf, len, "%s+0x%llx", fr.path ? fr.path : "?",
+			 (unsigned long long)fr.offset);
+	return buf;
 }
 
 static void stats_end(struct slub_sink *s)
@@ -158,6 +183,7 @@ static void stats_destroy(struct stats *c)
 {
 	slub_sink_fini(&c->sink);
 	slub_tstats_free(c->ts);
+	slub_symbolizer_destroy(c->sym);
 	free(c->procs);
 	free(c);
 }
@@ -229,12 +255,14 @@ slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 	cfg.top_n = (uint32_t)top;
 	cfg.max_storms = (uint32_t)max_storms;
 	c->ts = slub_tstats_new(&cfg);
+	c->sym = slub_symbolizer_create();
 	c->sink.decoded = on_decoded;
 	c->sink.end = stats_end;
-	if (!c->ts || slub_sink_model(&c->sink, &mcfg, NULL, NULL) < 0) {
+	if (!c->ts || !c->sym || slub_sink_model(&c->sink, &mcfg, NULL, c->sym) < 0) {
 		st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
 		goto fail;
 	}
+	slub_tstats_set_symbolizer(c->ts, symbolize, c->sym);
 	bt_self_component_set_data(bt_self_component_sink_as_self_component(self), c);
 	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
 fail:

@@ -6,7 +6,8 @@
 #  - keep-oldpage and perobj-deactivate against the default exit 1, on the
 #    figures their code paths fix (cpu chain redos per drain, slab-word
 #    updates per deactivation), not on interleaving-dependent ones;
-#  - under race-window, storms are found and name losers, winners and site.
+#  - under race-window, storms are found and name losers, winners and site,
+#    with a loser's symbolized stack (record's default --stacks cmpxchg_fail).
 # Exit 77 (skipped) without lttng.
 build=$1
 slubtrace=$build/src/cli/slubtrace
@@ -54,6 +55,8 @@ n=$(sed -n 's/^Retry storms: \([0-9]*\).*/\1/p' "$work/storms.txt")
 grep -q "storm: kmalloc" "$work/storms.txt" || bad "race-window: storm without cache"
 grep -q "losers: vtid" "$work/storms.txt" || bad "race-window: storm without losers"
 grep -Eq "winners: vtid [0-9]+ [a-z_]+@" "$work/storms.txt" || bad "race-window: storm without winners and sites"
-sed -n '/#1 /,/winners:/p' "$work/storms.txt"
+grep -q "stack of vtid" "$work/storms.txt" || bad "race-window: no storm with a stack"
+grep -Eq "#[0-9]+ +0x[0-9a-f]+ slab_update\+" "$work/storms.txt" || bad "race-window: stack not symbolized"
+sed -n '/#1 /,/#2 /p' "$work/storms.txt"
 [ $fail -eq 0 ] && echo "e2e_stats: ok"
 exit $fail
