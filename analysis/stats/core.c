@@ -105,7 +105,7 @@ static const char *const item_names[SLUB_TS_NR_ITEMS] = {
 	"deactivate_remote_frees", "deactivate_bypass", "cmpxchg_double_cpu_fail",
 	"cmpxchg_double_fail", "cpu_partial_alloc", "cpu_partial_free", "cpu_partial_node",
 	"cpu_partial_drain", "cmpxchg_double_fail_locked", "list_lock_acquire",
-	"list_lock_contended",
+	"list_lock_contended", "cpu_partial_cmpxchg_fail",
 };
 
 const char *slub_tstat_item_name(unsigned item)
@@ -802,7 +802,7 @@ int slub_tstats_event(struct slub_tstats *st, const struct slub_tstats_event *e)
 		}
 		break;
 	case SLUB_EV_CPU_CMPXCHG_FAIL:
-		c->item[SLUB_TS_CMPXCHG_DOUBLE_CPU_FAIL]++;
+		c->item[SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL]++;
 		st->tot.cpu_failures++;
 		if (ev->site < SLUB_SITE_NR)
 			c->cpu_fail_site[ev->site]++;

@@ -104,9 +104,9 @@ static void scope_fill(struct slub_tstats_scope *sc, const struct slub_tstats_ca
 	set(&g[SLUB_RATE_LOCKED_REDOS_PER_1K_ALLOCS], SLUB_RATE_LOCKED_REDOS_PER_1K_ALLOCS,
 	    (double)x[SLUB_TS_CMPXCHG_DOUBLE_FAIL_LOCKED], allocs);
 	set(&g[SLUB_RATE_CPU_REDOS_PER_1K_ALLOCS], SLUB_RATE_CPU_REDOS_PER_1K_ALLOCS,
-	    (double)x[SLUB_TS_CMPXCHG_DOUBLE_CPU_FAIL], allocs);
+	    (double)x[SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL], allocs);
 	set(&g[SLUB_RATE_CPU_REDOS_PER_DRAIN], SLUB_RATE_CPU_REDOS_PER_DRAIN,
-	    (double)x[SLUB_TS_CMPXCHG_DOUBLE_CPU_FAIL], (double)x[SLUB_TS_CPU_PARTIAL_DRAIN]);
+	    (double)x[SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL], (double)x[SLUB_TS_CPU_PARTIAL_DRAIN]);
 	set(&g[SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE], SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE,
 	    (double)(v->deactivations + v->drain_updates), (double)v->deactivations);
 	set(&g[SLUB_RATE_LOCK_ACQ_PER_1K_ALLOCS], SLUB_RATE_LOCK_ACQ_PER_1K_ALLOCS, acq, allocs);

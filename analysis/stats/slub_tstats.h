@@ -103,7 +103,7 @@ enum slub_tstat_item {
 	SLUB_TS_DEACTIVATE_TO_TAIL,
 	SLUB_TS_DEACTIVATE_REMOTE_FREES, /* to tail, or discarded with remote frees */
 	SLUB_TS_DEACTIVATE_BYPASS,  /* deactivate, reason empty_freelist (get_freelist) */
-	SLUB_TS_CMPXCHG_DOUBLE_CPU_FAIL, /* cpu_cmpxchg_fail */
+	SLUB_TS_CMPXCHG_DOUBLE_CPU_FAIL, /* the fast path's this_cpu_cmpxchg: always 0 (none) */
 	SLUB_TS_CMPXCHG_DOUBLE_FAIL,     /* cmpxchg_fail */
 	SLUB_TS_CPU_PARTIAL_ALLOC,  /* cpu_partial_take */
 	SLUB_TS_CPU_PARTIAL_FREE,   /* freeze at __slab_free */
@@ -112,6 +112,7 @@ enum slub_tstat_item {
 	SLUB_TS_CMPXCHG_DOUBLE_FAIL_LOCKED,
 	SLUB_TS_LOCK_ACQUIRE,
 	SLUB_TS_LOCK_CONTENDED,
+	SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL, /* cpu_cmpxchg_fail: the cpu partial chain CAS */
 	SLUB_TS_NR_ITEMS
 };
 

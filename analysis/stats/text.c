@@ -116,8 +116,10 @@ static void print_page(FILE *f, const struct slub_tstats *st, const struct slub_
 		x[SLUB_TS_CPU_PARTIAL_DRAIN]);
 
 	fprintf(f, "\nCmpxchg_double Looping\n------------------------\n");
-	fprintf(f, "Locked Cmpxchg Double redos   %" PRIu64 "\nUnlocked Cmpxchg Double redos %" PRIu64 "\n",
+	fprintf(f, "Locked Cmpxchg Double redos   %" PRIu64 "\nUnlocked Cmpxchg Double redos %" PRIu64
+		   " (the fast path takes no cmpxchg)\n",
 		x[SLUB_TS_CMPXCHG_DOUBLE_FAIL], x[SLUB_TS_CMPXCHG_DOUBLE_CPU_FAIL]);
+	fprintf(f, "Cpu partial chain cmpxchg redos %" PRIu64 "\n", x[SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL]);
 	fprintf(f, "  (slab word redos with list_lock held: %" PRIu64 ")\n",
 		x[SLUB_TS_CMPXCHG_DOUBLE_FAIL_LOCKED]);
 	for (unsigned i = 1; i < SLUB_SITE_NR; i++)
