@@ -524,8 +524,8 @@ def test_stress(env):
              st("cmpxchg_double_fail")),
             ("cmpxchg_fail locked = cmpxchg_double_fail_locked", fail_locked,
              st("cmpxchg_double_fail_locked")),
-            ("cpu_cmpxchg_fail = cmpxchg_double_cpu_fail", ev("cpu_cmpxchg_fail"),
-             st("cmpxchg_double_cpu_fail")),
+            ("cpu_cmpxchg_fail = cpu_partial_cmpxchg_fail", ev("cpu_cmpxchg_fail"),
+             st("cpu_partial_cmpxchg_fail")),
             ("cpu_partial_drain over the limit = cpu_partial_drain",
              sum(1 for e in events if e["_name"] == "cpu_partial_drain"
                  and e["cache_id"] == cid and isinstance(e.get("reason"), tuple)
