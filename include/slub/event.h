@@ -218,8 +218,6 @@ struct slub_event {
 	int32_t cpu;        /* acting slot */
 	int32_t slot;       /* slot acted upon (cpu slot events), else -1 */
 	int32_t node;
-	int32_t slot;       /* cpu slab, cpu partial and thread_flush events:
-			     * the cpu slot acted upon; -1 elsewhere */
 	uint32_t tid;
 	uint64_t slab;
 	struct slub_word old;
