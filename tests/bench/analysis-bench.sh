@@ -3,7 +3,7 @@
 #
 # Figures of the offline analysis (never pass/fail):
 #
-#   analysis-bench.sh [-b BUILD_DIR] [-e EVENTS]... [TRACE_DIR...]
+#   analysis-bench.sh [-b BUILD_DIR] [-e EVENTS]... [-k] [TRACE_DIR...]
 #
 # For each trace (given, or recorded here from examples/slub-workload with
 # about EVENTS events each: default 1M and 5M), in the same run:
@@ -14,17 +14,20 @@
 # check's rate as a share of the dummy sink's.
 #
 # Recording needs a session daemon: as root, run this as another user (the
-# global one would be used), or give traces recorded beforehand.
+# global one would be used), or give traces recorded beforehand.  -k keeps
+# the recorded traces (their directory is printed).
 set -eu
 
 build=build
+keep=0
 targets=""
 traces=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-b) build=$2; shift 2 ;;
 	-e) targets="$targets $2"; shift 2 ;;
-	-h|--help) sed -n '3,19p' "$0"; exit 0 ;;
+	-k) keep=1; shift ;;
+	-h|--help) sed -n '3,20p' "$0"; exit 0 ;;
 	*) traces="$traces $1"; shift ;;
 	esac
 done
@@ -37,7 +40,11 @@ done
 [ -x "$slubtrace" ] || { echo "no $slubtrace: build first" >&2; exit 2; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/slubtrace-abench-XXXXXX")
-trap 'rm -rf "$work"' EXIT
+if [ "$keep" = 1 ]; then
+	echo "traces kept in $work" >&2
+else
+	trap 'rm -rf "$work"' EXIT
+fi
 
 count_events() {
 	babeltrace2 "$1" -c sink.utils.counter -p 'step=+0' 2>/dev/null |
@@ -69,10 +76,11 @@ measure() {
 	echo "$name $wall $rss"
 }
 
-for n in $targets; do
-	[ -n "$traces" ] && break
-	traces="$traces $(record "$n")"
-done
+if [ -z "$traces" ]; then
+	for n in $targets; do
+		traces="$traces $(record "$n")"
+	done
+fi
 
 printf '%-10s %-34s %10s %9s %12s %9s %7s\n' events command wall_s "" events/s rss_MiB "%dummy"
 for t in $traces; do

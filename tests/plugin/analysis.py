@@ -10,7 +10,8 @@ Tests:
              the same verdict from `babeltrace2 -c sink.slub.check`;
              timeline text and JSON lines agree with each other
   inject     SLUBTRACE_INJECT=unlocked-list and =lost-update: exit 1, each
-             flagged with its rule (R3-list-unlocked, R5-word-chain)
+             flagged with its rule (R3-list-unlocked, a family-5 break); the
+             list operations' stacks symbolized to function and file:line
   agreement  one run under SLUBTRACE_CHECK=1: the rules the in-process
              checker reports are the rules `slubtrace check` reports
   badinput   an empty directory, a directory that is not a trace, a
@@ -106,7 +107,9 @@ def test_inject(env):
     want = {"unlocked-list": "R3-list-unlocked", "lost-update": "R5-"}
     env.start_sessiond()
     try:
-        traces = {fault: record(env, fault, {"SLUBTRACE_INJECT": fault, "SLUBTRACE_NODES": "2"})[0]
+        # The list operations carry stacks: the reports must symbolize them.
+        traces = {fault: record(env, fault, {"SLUBTRACE_INJECT": fault, "SLUBTRACE_NODES": "2"},
+                                ["--no-check", "--stacks", "add_partial,remove_partial"])[0]
                   for fault in want}
     finally:
         env.stop_sessiond()
@@ -117,6 +120,13 @@ def test_inject(env):
         e2e.check(rc == 1, "%s: check exited %d, expected 1" % (fault, rc), errors)
         e2e.check(any(r.startswith(rule) for r in rules),
                   "%s: %s not reported (found %s)" % (fault, rule, sorted(rules)), errors)
+    rc, out = slubtrace(env, ["check", "--max-reports", "3", traces["unlocked-list"]])
+    frames = re.findall(r"^    #\d+ +0x[0-9a-f]+ (\S+) at (\S+:\d+) \((\S+)\+0x", out, re.M)
+    log("  symbolized frames: %s" % ", ".join("%s %s" % (f, l) for f, l, _ in frames[:6]))
+    e2e.check("stack of the offending event:" in out, "no stack in the unlocked-list reports",
+              errors)
+    e2e.check(any("libslub-malloc" in o and l.split(":")[0].endswith(".c") for _, l, o in frames),
+              "no frame symbolized to file:line in libslub-malloc.so:\n%s" % out[-3000:], errors)
     return errors
 
 
