@@ -50,7 +50,7 @@ static const struct rate_def rates[SLUB_RATE_NR] = {
 		"cpu partial chain CAS redos per 1,000 allocations", 1000, 1, 1, { 300, 5, 1000 } },
 	[SLUB_RATE_CPU_REDOS_PER_DRAIN] = { "cpu_redos_per_drain",
 		"cpu partial chain CAS redos per chain drained over its limit", 1, 0, 1,
-		{ 20, 0.05, 20 } },
+		{ 20, 0.05, 10 } },
 	[SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE] = { "word_updates_per_deactivate",
 		"slab-word updates per deactivate_slab", 1, 0, 1, { 10, 0.05, 5 } },
 	[SLUB_RATE_LOCK_ACQ_PER_1K_ALLOCS] = { "lock_acq_per_1k_allocs",

@@ -20,7 +20,7 @@ bad() { echo "FAIL: $*" >&2; fail=1; }
 
 record() { # name variant
 	SLUBTRACE_VARIANT=$2 "$slubtrace" record -o "$work/$1" --no-check -- "$hackbench" \
-		-g 2 -f 4 -l 800 >"$work/$1.log" 2>&1 || { cat "$work/$1.log"; bad "record $1"; return; }
+		-g 2 -f 4 -l 1500 >"$work/$1.log" 2>&1 || { cat "$work/$1.log"; bad "record $1"; return; }
 	# Only our user's buffers: the session records every user's instrumented processes.
 	t=$work/$1/ust/uid/$(id -u)
 	"$slubtrace" stats --procname hackbench -o "$work/$1.json" "$t" >"$work/$1.txt" ||
