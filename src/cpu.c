@@ -97,6 +97,7 @@ struct slub_thread *slub_thread_slow(void)
 	t->tid = slub_os_tid();
 	t->node = t->id % (slub_nodes > 0 ? slub_nodes : 1);
 	t->nr_held = 0;
+	t->flushed = 0;
 	for (int i = 0; i < SLUB_MAX_CACHES; i++) {
 		struct slub_cpu *c = t->cpu[i];
 		if (c)
@@ -171,10 +172,11 @@ static void emit_cpu(unsigned type, struct slub_cache *s, struct slub_cpu *c, st
 	struct slab_word w = slab_word_read(slab);
 
 	ev_init(&ev, type, s, c, slab);
+	ev.slot = c->id;
 	ev.reason = (uint32_t)reason;
 	ev.list = (uint32_t)dest;
 	ev.count = count;
-	ev_word(&ev.old, &w, slab_owner_snapshot(slab, &w));
+	ev_word(&ev.old, &w, word_owner_unknown(&w));
 	ev.new = ev.old;
 	slub_emit(&ev);
 }
@@ -220,7 +222,7 @@ static void *get_freelist(struct slub_cache *s, struct slab *slab, struct slub_c
 		emit_word(SLUB_EV_TAKE_FREELIST, s, c, slab, &old, &new, SLUB_SITE_GET_FREELIST,
 			  n != NULL, c->id, c->id, SLUB_DEST_NONE);
 	} else {
-		WRITE_ONCE(slab->owner, -1);
+		slab_owner_clear(slab, c->id);
 		emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new, SLUB_SITE_GET_FREELIST,
 			  n != NULL, c->id, -1, SLUB_DEST_FULL);
 		if (n) {
@@ -313,7 +315,7 @@ void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, st
 		if (locked)
 			list_unlock(s, n, c);
 	}
-	WRITE_ONCE(slab->owner, -1);
+	slab_owner_clear(slab, owner);
 	emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new, SLUB_SITE_UNFREEZING_SLAB, locked, owner,
 		  -1, mode);
 	if (slub_wants(SLUB_EV_DEACTIVATE))
@@ -535,9 +537,8 @@ static void emit_thread_flush(struct slub_thread *t, unsigned count)
 {
 	if (slub_wants(SLUB_EV_THREAD_FLUSH)) {
 		struct slub_event ev;
-		memset(&ev, 0, sizeof(ev));
-		ev.type = SLUB_EV_THREAD_FLUSH;
-		ev.cpu = t->id;
+		ev_init(&ev, SLUB_EV_THREAD_FLUSH, NULL, NULL, NULL);
+		ev.slot = t->id;
 		ev.node = t->node;
 		ev.count = count;
 		slub_emit(&ev);
@@ -558,7 +559,19 @@ void slub_flush_thread_caches(struct slub_thread *t)
 		flush_cpu_slab(c->cache, c);
 		slub_fold_stats(c->cache, c);
 	}
+	t->flushed = 1;
 	emit_thread_flush(t, flushed);
+}
+
+/* Does any slot of t hold a cpu slab or a partial chain? */
+static bool thread_holds_slabs(struct slub_thread *t)
+{
+	for (int i = 0; i < SLUB_MAX_CACHES; i++) {
+		struct slub_cpu *c = __atomic_load_n(&t->cpu[i], __ATOMIC_ACQUIRE);
+		if (c && c->cache && (c->slab || READ_ONCE(c->partial)))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -723,7 +736,17 @@ static void thread_exit(void *arg)
 	if (!t)
 		return;
 	flush_lock_take(t);
-	slub_flush_thread_caches(t);
+	if (t->flushed && !thread_holds_slabs(t)) {
+		/* Flushed already (the malloc shim's exit hook runs first):
+		 * only counters are left to fold, and no second thread_flush. */
+		for (int i = 0; i < SLUB_MAX_CACHES; i++) {
+			struct slub_cpu *c = __atomic_load_n(&t->cpu[i], __ATOMIC_ACQUIRE);
+			if (c && c->cache)
+				slub_fold_stats(c->cache, c);
+		}
+	} else {
+		slub_flush_thread_caches(t);
+	}
 	__atomic_store_n(&t->live, 0, __ATOMIC_RELEASE);
 	flush_lock_drop(t);
 	slub_self = NULL;

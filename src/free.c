@@ -40,7 +40,6 @@ static void __slab_free_locked_paths(struct slub_cache *s, struct slab *slab, vo
 	struct slub_node *n = NULL;
 	unsigned attempt = 0;
 	bool was_frozen;
-	int owner;
 
 	for (;;) {
 		if (n && !variant(SLUB_VAR_FREE_KEEP_LOCK)) {
@@ -79,14 +78,13 @@ static void __slab_free_locked_paths(struct slub_cache *s, struct slab *slab, vo
 			n = get_node(s, slab->node);
 			list_lock(s, n, c);
 		}
-		owner = slab_owner_snapshot(slab, &old);
 		if (slab_update(s, slab, &old, &new, SLUB_SITE_SLAB_FREE, n != NULL, c, &attempt))
 			break;
 	}
 	stat(c, SLUB_FREE_SLOWPATH);
 
 	if (new.c.frozen && !was_frozen) {
-		WRITE_ONCE(slab->owner, c->id);
+		slab_owner_set(slab, c->id);
 		emit_word(SLUB_EV_FREEZE, s, c, slab, &old, &new, SLUB_SITE_SLAB_FREE, n != NULL, -1,
 			  c->id, SLUB_DEST_NONE);
 		if (n) {
@@ -98,7 +96,7 @@ static void __slab_free_locked_paths(struct slub_cache *s, struct slab *slab, vo
 		return;
 	}
 	emit_word(SLUB_EV_FREE_REMOTE, s, c, slab, &old, &new, SLUB_SITE_SLAB_FREE, n != NULL,
-		  owner, owner, SLUB_DEST_NONE);
+		  word_owner_unknown(&old), word_owner_unknown(&new), SLUB_DEST_NONE);
 	if (was_frozen) {
 		/* No list activity can be needed for a frozen slab. */
 		if (n)

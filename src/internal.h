@@ -52,7 +52,12 @@
 
 #define SLUB_INTERNAL __attribute__((visibility("hidden")))
 #define SLUB_MAX_CACHES 256
+/* slub_max_order (PAGE_ALLOC_COSTLY_ORDER): the orders calculate_order()
+ * prefers.  An object too big for them gets the smallest order holding one
+ * object, up to SLUB_MAX_SLAB_ORDER: a 2 MiB slab, the largest aligned run
+ * a 4 MiB page-layer segment holds (the kernel's limit is MAX_ORDER). */
 #define SLUB_MAX_ORDER 3
+#define SLUB_MAX_SLAB_ORDER 9
 #define SLUB_NR_KMALLOC 13      /* 8 .. 8192 */
 #define SLUB_TRACK_DEPTH 8
 
@@ -120,11 +125,11 @@ struct slab {
 } __attribute__((aligned(16)));
 
 /*
- * slab->owner is written by the owner right after its freezing CAS and
- * cleared right after its unfreezing CAS.  Threads that are not the owner
- * see a snapshot: -1 for an unfrozen word, and possibly -1 ("not yet
- * published") for a word frozen a moment ago.  Only freeze, unfreeze,
- * take_freelist and drain_freelist events carry an authoritative owner.
+ * slab->owner: the cpu slot owning a frozen slab, -1 when unfrozen.  The
+ * freezing slot stores its id right after its freezing CAS.  The owner
+ * clears it after its unfreezing CAS only by CAS from its own id
+ * (slab_owner_clear): between the two another slot may already have frozen
+ * the slab and stored its own id, which must stay.
  */
 static inline struct slab_word slab_word_read(struct slab *slab)
 {
@@ -133,11 +138,25 @@ static inline struct slab_word slab_word_read(struct slab *slab)
 	return w;
 }
 
-static inline int slab_owner_snapshot(struct slab *slab, const struct slab_word *w)
+static inline void slab_owner_set(struct slab *slab, int id)
 {
-	return w->c.frozen ? READ_ONCE(slab->owner) : -1;
+	__atomic_store_n(&slab->owner, id, __ATOMIC_RELEASE);
 }
 
+static inline void slab_owner_clear(struct slab *slab, int id)
+{
+	int expected = id;
+
+	__atomic_compare_exchange_n(&slab->owner, &expected, -1, false, __ATOMIC_RELEASE,
+				    __ATOMIC_RELAXED);
+}
+
+/* The owner of a word read by a thread that does not own the slab: it
+ * cannot read slab->owner atomically with the word (event.h). */
+static inline int word_owner_unknown(const struct slab_word *w)
+{
+	return w->c.frozen ? SLUB_OWNER_UNKNOWN : SLUB_NO_OWNER;
+}
 
 /* ---- nodes ---- */
 struct slub_node {
@@ -180,6 +199,7 @@ struct slub_thread {
 	uint32_t tid;
 	uint32_t live;                  /* 1 while the thread runs */
 	uint32_t flushing;
+	uint32_t flushed;               /* slots flushed since registration */
 	struct slub_thread *next_all;   /* registry, append-only */
 	struct slub_thread *next_free;
 	unsigned long discards;         /* slabs this thread discarded */
@@ -304,7 +324,7 @@ static inline unsigned obj_to_index(const struct slub_cache *s, const struct sla
 				    const void *obj)
 {
 	uint64_t off = (uint64_t)((const char *)obj - slab->base);
-	return (unsigned)((off * s->reciprocal) >> 32);
+	return (unsigned)((off * s->reciprocal) >> 42);
 }
 
 /* ---- threads and cpus (cpu.c) ---- */

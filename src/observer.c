@@ -39,7 +39,9 @@ void ev_init(struct slub_event *ev, unsigned type, struct slub_cache *s, struct 
 	memset(ev, 0, sizeof(*ev));
 	ev->type = type;
 	ev->cache_id = s ? s->id : 0;
-	ev->cpu = c ? c->id : -1;
+	/* The acting slot: cpu ids are thread ids, so it is the calling
+	 * thread's (c may be another thread's slot being flushed). */
+	ev->cpu = slub_self ? slub_self->id : (c ? c->id : -1);
 	ev->slot = -1;
 	ev->node = slab ? slab->node : (c ? c->node : 0);
 	ev->slab = (uint64_t)(uintptr_t)(slab ? slab->base : NULL);
@@ -256,7 +258,7 @@ void slub_report(struct slub_cache *s, struct slab *slab, const void *object,
 		ev.msg = slub_error_name(kind);
 		if (slab) {
 			struct slab_word w = slab_word_read(slab);
-			ev_word(&ev.old, &w, slab_owner_snapshot(slab, &w));
+			ev_word(&ev.old, &w, word_owner_unknown(&w));
 			ev.new = ev.old;
 		}
 		slub_emit(&ev);

@@ -106,7 +106,9 @@ static void emit_list(unsigned type, struct slub_cache *s, struct slub_node *n,
 	ev.lock_id = lock_id(s, n);
 	ev.lock_seq = n->lock_seq;
 	ev.locked = n->holder == (slub_self ? slub_self->tid : 0);
-	ev_word(&ev.old, &w, slab_owner_snapshot(slab, &w));
+	/* Under list_lock a listed slab's frozen state is stable, and the
+	 * owner of one frozen here has already published its id. */
+	ev_word(&ev.old, &w, w.c.frozen ? READ_ONCE(slab->owner) : SLUB_NO_OWNER);
 	ev.new = ev.old;
 	ev.count = (uint32_t)n->nr_partial;
 	slub_emit(&ev);
@@ -242,7 +244,7 @@ static void *acquire_slab(struct slub_cache *s, struct slub_node *n, struct slab
 	new.c.frozen = 1;
 	if (!slab_update(s, slab, &old, &new, SLUB_SITE_ACQUIRE_SLAB, 1, c, &attempt))
 		return NULL;
-	WRITE_ONCE(slab->owner, c->id);
+	slab_owner_set(slab, c->id);
 	if (slub_wants(SLUB_EV_FREEZE))
 		emit_word(SLUB_EV_FREEZE, s, c, slab, &old, &new, SLUB_SITE_ACQUIRE_SLAB, 1, -1,
 			  c->id, SLUB_DEST_NONE);
@@ -283,22 +285,42 @@ static void *get_partial_node(struct slub_cache *s, struct slub_node *n, struct 
 	return object;
 }
 
-/* get_partial(): the wanted node first (the cpu's own for node -1), then
- * the others, as get_any_partial() does on a NUMA machine. */
+/*
+ * get_any_partial() (Linux 6.1): for an allocation on no particular node,
+ * take from another node only now and then (remote_node_defrag_ratio, the
+ * kernel's default 1000 of 1024), and only from a node that keeps more
+ * than min_partial partial slabs: a remote node's last few partial slabs
+ * are left to its own cpus.
+ */
+#define REMOTE_NODE_DEFRAG_RATIO 1000
+
+static void *get_any_partial(struct slub_cache *s, int searchnode, struct slub_cpu *c,
+			     struct slab **ret)
+{
+	if (slub_now_ns() % 1024 > REMOTE_NODE_DEFRAG_RATIO)
+		return NULL;
+	for (int i = 1; i < slub_nodes; i++) {
+		struct slub_node *n = get_node(s, (searchnode + i) % slub_nodes);
+
+		if (READ_ONCE(n->nr_partial) <= s->min_partial)
+			continue;
+		void *object = get_partial_node(s, n, c, ret);
+		if (object)
+			return object;
+	}
+	return NULL;
+}
+
+/* get_partial() (Linux 6.1): the wanted node first (the cpu's own for
+ * node -1), then, for node -1 only, get_any_partial(). */
 void *get_partial(struct slub_cache *s, int node, struct slub_cpu *c, struct slab **ret)
 {
 	int searchnode = node < 0 ? c->node : node;
 	void *object = get_partial_node(s, get_node(s, searchnode), c, ret);
 
-	if (object || node >= 0)
+	if (object || node >= 0 || slub_nodes < 2)
 		return object;
-	for (int i = 1; i < slub_nodes; i++) {
-		int nid = (searchnode + i) % slub_nodes;
-		object = get_partial_node(s, get_node(s, nid), c, ret);
-		if (object)
-			return object;
-	}
-	return NULL;
+	return get_any_partial(s, searchnode, c, ret);
 }
 
 /*
@@ -324,7 +346,6 @@ void unfreeze_partials(struct slub_cache *s, struct slub_cpu *c, struct slab *ch
 	while ((slab = chain)) {
 		struct slab_word old, new;
 		unsigned attempt = 0;
-		int owner = READ_ONCE(slab->owner);
 
 		chain = READ_ONCE(slab->next);
 		n2 = get_node(s, slab->node);
@@ -341,16 +362,16 @@ void unfreeze_partials(struct slub_cache *s, struct slub_cpu *c, struct slab *ch
 			new.c.frozen = 0;
 		} while (!slab_update(s, slab, &old, &new, SLUB_SITE_UNFREEZE_PARTIALS, 1, actor,
 				      &attempt));
-		WRITE_ONCE(slab->owner, -1);
+		slab_owner_clear(slab, c->id);
 		WRITE_ONCE(slab->next, NULL);
 		if (unlikely(!new.c.inuse && n->nr_partial >= s->min_partial)) {
-			emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new,
-				  SLUB_SITE_UNFREEZE_PARTIALS, 1, owner, -1, SLUB_DEST_DISCARD);
+			emit_word(SLUB_EV_UNFREEZE, s, actor, slab, &old, &new,
+				  SLUB_SITE_UNFREEZE_PARTIALS, 1, c->id, -1, SLUB_DEST_DISCARD);
 			slab->next = discard_list;
 			discard_list = slab;
 		} else {
-			emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new,
-				  SLUB_SITE_UNFREEZE_PARTIALS, 1, owner, -1, SLUB_DEST_TAIL);
+			emit_word(SLUB_EV_UNFREEZE, s, actor, slab, &old, &new,
+				  SLUB_SITE_UNFREEZE_PARTIALS, 1, c->id, -1, SLUB_DEST_TAIL);
 			add_partial(s, n, slab, SLUB_DEST_TAIL, actor);
 			stat(actor, SLUB_FREE_ADD_PARTIAL);
 		}
@@ -380,7 +401,6 @@ static void unfreeze_partials_3_5(struct slub_cache *s, struct slub_cpu *c,
 	while ((slab = chain)) {
 		struct slab_word old, new;
 		unsigned attempt = 0;
-		int owner = READ_ONCE(slab->owner);
 		enum { M_NONE, M_PARTIAL, M_FREE } l = M_NONE, m = M_NONE;
 
 		chain = READ_ONCE(slab->next);
@@ -414,9 +434,9 @@ static void unfreeze_partials_3_5(struct slub_cache *s, struct slub_cpu *c,
 			}
 		} while (!slab_update(s, slab, &old, &new, SLUB_SITE_UNFREEZE_PARTIALS, n != NULL,
 				      actor, &attempt));
-		WRITE_ONCE(slab->owner, -1);
-		emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new, SLUB_SITE_UNFREEZE_PARTIALS,
-			  n != NULL, owner, -1, m == M_FREE ? SLUB_DEST_DISCARD : SLUB_DEST_TAIL);
+		slab_owner_clear(slab, c->id);
+		emit_word(SLUB_EV_UNFREEZE, s, actor, slab, &old, &new, SLUB_SITE_UNFREEZE_PARTIALS,
+			  n != NULL, c->id, -1, m == M_FREE ? SLUB_DEST_DISCARD : SLUB_DEST_TAIL);
 		if (m == M_FREE) {
 			slab->next = discard_list;
 			discard_list = slab;
@@ -436,7 +456,7 @@ static void unfreeze_partials_3_5(struct slub_cache *s, struct slub_cpu *c,
 void cpu_cmpxchg_failed(struct slub_cache *s, struct slub_cpu *c, struct slab *slab,
 			enum slub_site site, unsigned attempt)
 {
-	stat(c, SLUB_CMPXCHG_DOUBLE_CPU_FAIL);
+	stat(c, SLUB_CPU_PARTIAL_CMPXCHG_FAIL);
 	if (slub_wants(SLUB_EV_CPU_CMPXCHG_FAIL)) {
 		struct slub_event ev;
 		ev_init(&ev, SLUB_EV_CPU_CMPXCHG_FAIL, s, c, slab);
@@ -454,6 +474,7 @@ void emit_partial_drain(struct slub_cache *s, struct slub_cpu *c, struct slab *c
 		return;
 	struct slub_event ev;
 	ev_init(&ev, SLUB_EV_CPU_PARTIAL_DRAIN, s, c, chain);
+	ev.slot = c->id;
 	ev.count = READ_ONCE(chain->pages);
 	ev.pages = ev.count;
 	ev.reason = (uint32_t)reason;
@@ -512,7 +533,8 @@ void put_cpu_partial(struct slub_cache *s, struct slab *slab, int drain, struct 
 		struct slub_event ev;
 		struct slab_word w = slab_word_read(slab);
 		ev_init(&ev, SLUB_EV_CPU_PARTIAL_PUT, s, c, slab);
-		ev_word(&ev.old, &w, slab_owner_snapshot(slab, &w));
+		ev.slot = c->id;
+		ev_word(&ev.old, &w, word_owner_unknown(&w));
 		ev.new = ev.old;
 		ev.count = pobjects;
 		ev.pages = pages;

@@ -94,8 +94,8 @@ bool slub_calculate_sizes(struct slub_cache *s)
 		}
 	}
 	if (order < 0) {
-		/* Take the largest order that holds at least one object. */
-		for (unsigned o = 0; o <= SLUB_MAX_ORDER; o++)
+		/* get_order(size): the smallest order holding one object. */
+		for (unsigned o = 0; o <= SLUB_MAX_SLAB_ORDER; o++)
 			if (((size_t)SLUB_PAGE_SIZE << o) >= size) {
 				order = (int)o;
 				break;
@@ -106,14 +106,16 @@ bool slub_calculate_sizes(struct slub_cache *s)
 	s->order = (unsigned)order;
 	s->slab_bytes = (size_t)SLUB_PAGE_SIZE << order;
 	s->objects = objects_for(s, s->slab_bytes, &s->map_offset);
-	while (s->objects == 0 && s->order < SLUB_MAX_ORDER) {
+	while (s->objects == 0 && s->order < SLUB_MAX_SLAB_ORDER) {
 		s->order++;
 		s->slab_bytes <<= 1;
 		s->objects = objects_for(s, s->slab_bytes, &s->map_offset);
 	}
 	if (s->objects == 0 || s->objects >= (1u << 15))
 		return false;
-	s->reciprocal = ((1ull << 32) + s->size - 1) / s->size;
+	/* Exact for every offset: off < 2^21 and size <= 2^21 keep
+	 * off * size < 2^42, and off * reciprocal < 2^60. */
+	s->reciprocal = ((1ull << 42) + s->size - 1) / s->size;
 
 	/* set_min_partial(): ilog2(size) / 2, clamped to [5, 10]. */
 	unsigned mp = ilog2(s->size) / 2;
@@ -163,8 +165,11 @@ bool slab_update(struct slub_cache *s, struct slab *slab, const struct slab_word
 		new->c.seq = old->c.seq;
 	}
 	struct slub_dword desired = { new->freelist, new->c.counters };
-	if (likely(slub_dwcas(&slab->word, &expected, desired, &slab->dwlock)))
+	if (likely(slub_dwcas(&slab->word, &expected, desired, &slab->dwlock))) {
+		if (variant(SLUB_INJ_RACE_WINDOW) && old->c.frozen && !new->c.frozen)
+			sched_yield(); /* widen unfreeze -> owner clear as well */
 		return true;
+	}
 
 	(*attempt)++;
 	stat(c, SLUB_CMPXCHG_DOUBLE_FAIL);
@@ -174,13 +179,13 @@ bool slab_update(struct slub_cache *s, struct slab *slab, const struct slab_word
 	if (slub_wants(SLUB_EV_CMPXCHG_FAIL)) {
 		struct slub_event ev;
 		struct slab_word seen = { expected.freelist, { .counters = expected.counters } };
-		int owner = slab_owner_snapshot(slab, old);
 		ev_init(&ev, SLUB_EV_CMPXCHG_FAIL, s, c, slab);
 		ev.site = site;
 		ev.locked = locked ? 1 : 0;
 		ev.attempt = *attempt;
-		ev_word(&ev.old, old, owner);
-		ev_word(&ev.new, &seen, owner);
+		/* Exact words; the owner is no part of what the CAS compared. */
+		ev_word(&ev.old, old, SLUB_OWNER_UNKNOWN);
+		ev_word(&ev.new, &seen, SLUB_OWNER_UNKNOWN);
 		slub_emit(&ev);
 	}
 	return false;
@@ -420,7 +425,7 @@ struct slab *new_slab(struct slub_cache *s, int node, struct slub_cpu *c, void *
 	struct slub_dword d = { w.freelist, w.c.counters };
 	__atomic_store_n(&slab->word.counters, d.counters, __ATOMIC_RELEASE);
 	__atomic_store_n(&slab->word.freelist, d.freelist, __ATOMIC_RELEASE);
-	WRITE_ONCE(slab->owner, c->id);
+	slab_owner_set(slab, c->id);
 	__atomic_fetch_add(&s->total_slabs, 1, __ATOMIC_RELAXED);
 	if (!READ_ONCE(s->used))
 		WRITE_ONCE(s->used, 1);

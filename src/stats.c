@@ -38,6 +38,7 @@ static const char *const stat_names[SLUB_NR_STAT_ITEMS] = {
 	[SLUB_CMPXCHG_DOUBLE_FAIL_LOCKED] = "cmpxchg_double_fail_locked",
 	[SLUB_LOCK_ACQUIRE] = "list_lock_acquire",
 	[SLUB_LOCK_CONTENDED] = "list_lock_contended",
+	[SLUB_CPU_PARTIAL_CMPXCHG_FAIL] = "cpu_partial_cmpxchg_fail",
 };
 
 const char *slub_stat_name(unsigned item)
@@ -184,8 +185,14 @@ void slub_print_slabinfo(FILE *f, struct slub_cache *s)
 		x[SLUB_CPU_PARTIAL_DRAIN]);
 
 	fprintf(f, "\nCmpxchg_double Looping\n------------------------\n");
-	fprintf(f, "Locked Cmpxchg Double redos   %" PRIu64 "\nUnlocked Cmpxchg Double redos %" PRIu64 "\n",
+	/* As slabinfo -r: "Locked" are the slab-word (cmpxchg_double_slab)
+	 * redos, "Unlocked" the fast path's this_cpu_cmpxchg redos, which a
+	 * per-thread slot never needs.  The cpu partial chain CAS has its
+	 * own line. */
+	fprintf(f, "Locked Cmpxchg Double redos   %" PRIu64 "\nUnlocked Cmpxchg Double redos %" PRIu64
+		   " (the fast path takes no cmpxchg)\n",
 		x[SLUB_CMPXCHG_DOUBLE_FAIL], x[SLUB_CMPXCHG_DOUBLE_CPU_FAIL]);
+	fprintf(f, "Cpu partial chain cmpxchg redos %" PRIu64 "\n", x[SLUB_CPU_PARTIAL_CMPXCHG_FAIL]);
 	fprintf(f, "  (slab word redos with list_lock held: %" PRIu64 ")\n",
 		x[SLUB_CMPXCHG_DOUBLE_FAIL_LOCKED]);
 	for (unsigned i = 1; i < SLUB_SITE_NR; i++)

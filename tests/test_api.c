@@ -31,6 +31,9 @@ static void test_create_bad_args(void)
 	expect_create_einval("NULL name", NULL, 64, 0, 0);
 	expect_create_einval("size 0", "api-size0", 0, 0, 0);
 	expect_create_einval("size 2^24", "api-16m", (size_t)1 << 24, 0, 0);
+	/* The real limit: one object in a 2 MiB (order 9) slab. */
+	expect_create_einval("size 2 MiB + 1", "api-2m1", ((size_t)2 << 20) + 1, 0, 0);
+	expect_create_einval("size 4 MiB", "api-4m", (size_t)4 << 20, 0, 0);
 	expect_create_einval("size 2^40", "api-huge", (size_t)1 << 40, 0, 0);
 	expect_create_einval("size SIZE_MAX", "api-sizemax", SIZE_MAX, 0, 0);
 	expect_create_einval("align 3", "api-align3", 64, 3, 0);
@@ -345,6 +348,76 @@ static int stop_first(struct slub_cache *s __attribute__((unused)), void *arg)
 	return 1;
 }
 
+/* Objects over 32 KiB: higher orders, up to one object per 2 MiB slab. */
+static void test_large_objects(void)
+{
+	static const size_t sizes[] = { 32768 + 8, 65536, 200000, 1u << 20, 2u << 20 };
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		char name[32];
+		unsigned char *p[5];
+		struct slub_ptr_info info;
+		struct slub_cache *s;
+
+		snprintf(name, sizeof(name), "api-big-%zu", sizes[i]);
+		errno = 0;
+		s = slub_cache_create(name, sizes[i], 0, 0, NULL);
+		if (!CHECK(s != NULL, "%s: create failed, errno %d", name, errno))
+			continue;
+		for (int k = 0; k < 5; k++) {
+			p[k] = slub_cache_alloc(s);
+			if (!CHECK(p[k] != NULL, "%s: alloc %d: errno %d", name, k, errno))
+				continue;
+			memset(p[k], 0x40 + k, sizes[i]);
+			/* The last byte belongs to the object that starts at p[k]. */
+			CHECK(slub_ptr_lookup(p[k] + sizes[i] - 1, &info) == 1 &&
+				      info.object == p[k] && info.usable == 1,
+			      "%s: last byte looked up to %p (object %p)", name, info.object,
+			      (void *)p[k]);
+		}
+		for (int k = 0; k < 5; k++) {
+			if (!p[k])
+				continue;
+			CHECK(p[k][0] == 0x40 + k && p[k][sizes[i] - 1] == 0x40 + k,
+			      "%s: object %d overwritten", name, k);
+			slub_cache_free(s, p[k]);
+		}
+		CHECK_EQ(slub_validate(s), 0);
+		CHECK_EQ(slub_cache_destroy(s), 0);
+	}
+}
+
+/* include/slub/event.h documents every site with the name the trace uses. */
+static void test_site_names_documented(void)
+{
+	FILE *f = fopen(SLUB_SOURCE_DIR "/include/slub/event.h", "r");
+	char line[256];
+	int found = 0;
+
+	if (!CHECK(f != NULL, "open event.h: errno %d", errno))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *id = strstr(line, "SLUB_SITE_"), *q, *e;
+		char want[64];
+
+		if (!id || !strchr(id, ',') || strstr(id, "SLUB_SITE_NR"))
+			continue;
+		snprintf(want, sizeof(want), "%.40s", id);
+		want[strcspn(want, " ,=")] = 0;
+		q = strchr(id, '"');
+		e = q ? strchr(q + 1, '"') : NULL;
+		if (e && found < SLUB_SITE_NR) {
+			*e = 0;
+			CHECK(strcmp(q + 1, slub_site_name(found)) == 0,
+			      "event.h documents %s as \"%s\", the trace calls it \"%s\"", want,
+			      q + 1, slub_site_name(found));
+		}
+		found++;
+	}
+	fclose(f);
+	CHECK(found == SLUB_SITE_NR, "event.h lists %d sites, want %d", found, SLUB_SITE_NR);
+}
+
 static void test_stats_and_misc(void)
 {
 	struct slub_cache *s = slub_cache_create("api-each-1", 64, 0, 0, NULL);
@@ -422,5 +495,7 @@ int main(void)
 	test_destroy();
 	test_ptr_lookup();
 	test_stats_and_misc();
+	test_large_objects();
+	test_site_names_documented();
 	return test_summary("test_api");
 }

@@ -15,21 +15,24 @@
  *   d) event counts equal the CONFIG_SLUB_STATS-style counters;
  *   e) the workload really did remote frees, cpu partial drains and (with
  *      the widened race window) failed slab-word CAS;
- *   f) the historical variants keep a) and d); the injected faults are
- *      caught with the right rule: an unlocked list operation as
- *      R3-list-unlocked, a lost update as R5-word-chain.
+ *   f) the historical variants keep a), d) and g); the injected faults
+ *      are caught with the right rule: an unlocked list operation as
+ *      R3-list-unlocked, a lost update as R5-word-chain;
+ *   g) every list operation carries a word of its slab's chain (exact, by
+ *      seq): what lets the model (and the trace) order it.
  *
  *   test_events [-t threads] [-o ops per thread]
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <slub/slub.h>
-#include <unistd.h>
 
 #include "slub_model.h"
 #include "testutil.h"
@@ -162,10 +165,66 @@ static int our_cache(unsigned id, int *idx)
 	return 0;
 }
 
+/* g) a list operation's word is the chain's word of that seq */
+static int cmp_rec_key(const void *key, const void *elt)
+{
+	const struct slub_event *ev = key;
+	const struct chain_rec *r = elt;
+
+	if (ev->slab != r->slab)
+		return ev->slab < r->slab ? -1 : 1;
+	return ev->new.seq < r->new.seq ? -1 : ev->new.seq > r->new.seq;
+}
+
+static long list_words_bad;
+
+static void check_list_words(const char *phase, unsigned long n, const struct chain_rec *r,
+			     size_t m, int show)
+{
+	int shown = 0;
+
+	list_words_bad = 0;
+	for (unsigned long i = 0; i < n; i++) {
+		const struct slub_event *ev = &evbuf[i];
+		const struct chain_rec *w;
+
+		if ((ev->type != SLUB_EV_ADD_PARTIAL && ev->type != SLUB_EV_REMOVE_PARTIAL &&
+		     ev->type != SLUB_EV_ADD_FULL && ev->type != SLUB_EV_REMOVE_FULL) ||
+		    !our_cache(ev->cache_id, NULL))
+			continue;
+		w = bsearch(ev, r, m, sizeof(*r), cmp_rec_key);
+		if (w && chain_word_eq(&w->new, &ev->new) &&
+		    (ev->new.frozen ? ev->new.owner >= 0 : ev->new.owner == -1))
+			continue;
+		list_words_bad++;
+		if (shown++ < show)
+			fprintf(stderr, "  %s: %s on slab %#llx carries seq %u frozen %u owner %d: %s\n",
+				phase, slub_event_name(ev->type), (unsigned long long)ev->slab,
+				ev->new.seq, ev->new.frozen, ev->new.owner,
+				w ? "not the chain's word of that seq" : "no such word in the chain");
+	}
+}
+
+static void check_words(const char *phase, unsigned long n, int show)
+{
+	struct chain_rec *r = calloc(n ? n : 1, sizeof(*r));
+	size_t m = 0;
+
+	if (!r)
+		FATAL("calloc %lu chain records", n);
+	for (unsigned long i = 0; i < n; i++)
+		if (chain_is_word_event(evbuf[i].type) && our_cache(evbuf[i].cache_id, NULL))
+			chain_rec_from(&r[m++], &evbuf[i]);
+	qsort(r, m, sizeof(*r), chain_cmp);
+	check_list_words(phase, n, r, m, show);
+	free(r);
+}
+
 /* a) the model over the recording */
 struct model_result {
 	struct slub_model_summary sum;
 	unsigned long shown;
+	double seconds; /* the model alone, one thread: a figure, never judged */
 };
 
 static void model_violation(const struct slub_model_violation *v, void *arg)
@@ -184,7 +243,44 @@ static void model_violation(const struct slub_model_violation *v, void *arg)
 			v->history[i].seq, v->history[i].inuse, v->history[i].frozen);
 }
 
-static struct model_result check_model(unsigned long n, int show)
+/*
+ * What a decoded trace gives the model (tracepoints/slub_tp.h, format 2):
+ * no old word but for cmpxchg_fail (an unfreeze's owner is the slot it
+ * leaves), list operations with only the seq they saw, cpu slot events
+ * without a word.
+ */
+static void as_decoded(struct slub_event *ev)
+{
+	int32_t leaves = ev->old.owner;
+
+	if (ev->type == SLUB_EV_CMPXCHG_FAIL)
+		return;
+	memset(&ev->old, 0, sizeof(ev->old));
+	ev->old.owner = ev->type == SLUB_EV_UNFREEZE ? leaves : -1;
+	switch (ev->type) {
+	case SLUB_EV_ADD_PARTIAL:
+	case SLUB_EV_REMOVE_PARTIAL:
+	case SLUB_EV_ADD_FULL:
+	case SLUB_EV_REMOVE_FULL: {
+		uint32_t seq = ev->new.seq;
+
+		memset(&ev->new, 0, sizeof(ev->new));
+		ev->new.seq = seq;
+		ev->new.owner = -1;
+		break;
+	}
+	case SLUB_EV_CPU_SLAB_LOAD:
+	case SLUB_EV_DEACTIVATE:
+	case SLUB_EV_CPU_PARTIAL_PUT:
+	case SLUB_EV_CPU_PARTIAL_TAKE:
+	case SLUB_EV_CPU_PARTIAL_DRAIN:
+		memset(&ev->new, 0, sizeof(ev->new));
+		ev->new.owner = -1;
+		break;
+	}
+}
+
+static struct model_result check_model_as(unsigned long n, int show, int decoded)
 {
 	struct model_result res = { .shown = show ? 0 : ~0ul / 2 };
 	struct slub_model_callbacks cb = { model_violation, NULL, NULL, &res };
@@ -195,18 +291,27 @@ static struct model_result check_model(unsigned long n, int show)
 	if (!m)
 		FATAL("slub_model_new");
 	memset(&e, 0, sizeof(e));
+	double t0 = test_now();
 	for (unsigned long i = 0; i < n; i++) {
 		e.ev = evbuf[i];
 		e.ts = 1000000 + i * 100; /* arrival order, 100 ns apart */
 		e.vpid = pid;
 		e.vtid = evbuf[i].tid;
-		e.old_valid = 1;
+		e.old_valid = !decoded || evbuf[i].type == SLUB_EV_CMPXCHG_FAIL;
+		if (decoded)
+			as_decoded(&e.ev);
 		slub_model_event(m, &e);
 	}
 	slub_model_finish(m);
+	res.seconds = test_now() - t0;
 	slub_model_get_summary(m, &res.sum);
 	slub_model_free(m);
 	return res;
+}
+
+static struct model_result check_model(unsigned long n, int show)
+{
+	return check_model_as(n, show, 0);
 }
 
 /* d) */
@@ -298,8 +403,10 @@ static long check_stats(const char *phase, const struct counts *cnt, const struc
 				 slub_site_name(s));
 			ID(what, k->fail_site[s], st[c].cmpxchg_fail_site[s]);
 		}
-		ID("cpu_cmpxchg_fail = CMPXCHG_DOUBLE_CPU_FAIL", k->type[SLUB_EV_CPU_CMPXCHG_FAIL],
-		   it[SLUB_CMPXCHG_DOUBLE_CPU_FAIL]);
+		ID("cpu_cmpxchg_fail = CPU_PARTIAL_CMPXCHG_FAIL", k->type[SLUB_EV_CPU_CMPXCHG_FAIL],
+		   it[SLUB_CPU_PARTIAL_CMPXCHG_FAIL]);
+		/* The kernel's item counts fast-path cmpxchg failures: none here. */
+		ID("no fast-path cmpxchg = CMPXCHG_DOUBLE_CPU_FAIL", 0, it[SLUB_CMPXCHG_DOUBLE_CPU_FAIL]);
 		ID("cpu_partial_drain over the limit = CPU_PARTIAL_DRAIN", k->drain_limit,
 		   it[SLUB_CPU_PARTIAL_DRAIN]);
 		ID("deactivate empty_freelist = DEACTIVATE_BYPASS", k->deact_bypass,
@@ -350,6 +457,7 @@ static long check_stats(const char *phase, const struct counts *cnt, const struc
 
 struct phase_result {
 	struct model_result model;
+	struct model_result decoded; /* the same stream as a trace would give it */
 	long stats_bad;
 	uint64_t total[SLUB_EV_NR];
 	unsigned long events;
@@ -421,6 +529,8 @@ static struct phase_result run_phase(const struct phase *ph, unsigned checks)
 		n = EVCAP;
 
 	res.model = check_model(n, (checks & CHK_MODEL) ? show : 0);
+	res.decoded = check_model_as(n, (checks & CHK_MODEL) ? show : 0, 1);
+	check_words(ph->name, n, (checks & CHK_MODEL) ? show : 0);
 	count_events(n, cnt);
 	for (int c = 0; c < NCACHES; c++)
 		for (int t = 0; t < SLUB_EV_NR; t++)
@@ -436,11 +546,17 @@ static struct phase_result run_phase(const struct phase *ph, unsigned checks)
 		CHECK(ms->skipped_rules == 0, "%s: rules skipped: %#llx", ph->name,
 		      (unsigned long long)ms->skipped_rules);
 		CHECK_EQ(ms->reorder_exceeded, 0);
+		CHECK(res.decoded.sum.violations == 0,
+		      "%s: %llu violations on the stream as a trace decodes it", ph->name,
+		      (unsigned long long)res.decoded.sum.violations);
+		CHECK(list_words_bad == 0, "%s: %ld list operations without their chain's word",
+		      ph->name, list_words_bad);
 		CHECK(res.total[SLUB_EV_ADD_PARTIAL] > 0, "%s: no list operation recorded", ph->name);
 	}
 	printf("%s: %lu events, %llu slabs, %llu free_remote, %llu cpu_partial_drain, "
 	       "%llu cmpxchg_fail, %llu drain_freelist, %llu lock acquisitions; "
-	       "model: %llu violations (%llu %s, %llu %s), max %llu waiting; stats mismatches %ld\n",
+	       "model: %llu violations (%llu %s, %llu %s; as decoded %llu), max %llu waiting, %.0f kevents/s, "
+	       "peak %llu KiB; stats mismatches %ld\n",
 	       ph->name, res.events, (unsigned long long)ms->slabs,
 	       (unsigned long long)res.total[SLUB_EV_FREE_REMOTE],
 	       (unsigned long long)res.total[SLUB_EV_CPU_PARTIAL_DRAIN],
@@ -451,8 +567,10 @@ static struct phase_result run_phase(const struct phase *ph, unsigned checks)
 	       (unsigned long long)ms->violations_by_rule[SLUB_RULE_LIST_UNLOCKED],
 	       slub_rule_id(SLUB_RULE_LIST_UNLOCKED),
 	       (unsigned long long)ms->violations_by_rule[SLUB_RULE_WORD_CHAIN],
-	       slub_rule_id(SLUB_RULE_WORD_CHAIN), (unsigned long long)ms->reorder_max_pending,
-	       res.stats_bad);
+	       slub_rule_id(SLUB_RULE_WORD_CHAIN), (unsigned long long)res.decoded.sum.violations,
+	       (unsigned long long)ms->reorder_max_pending,
+	       res.model.seconds > 0 ? ms->events / res.model.seconds / 1000 : 0.0,
+	       (unsigned long long)ms->peak_mem_bytes >> 10, res.stats_bad);
 	fflush(stdout);
 
 	for (int c = 0; c < NCACHES; c++) {
@@ -462,6 +580,120 @@ static struct phase_result run_phase(const struct phase *ph, unsigned checks)
 			CHECK(live == 0, "%s: destroy %s: %ld live objects", ph->name, name[c], live);
 	}
 	return res;
+}
+
+/* Item: one thread_flush per flush.  A thread that flushes its slots
+ * itself before exiting (as the malloc shim's exit hook does) is not
+ * flushed a second time by the allocator's own exit hook. */
+static uint32_t flusher_tid;
+
+static void *flush_then_exit(void *arg)
+{
+	struct slub_cache *s = arg;
+	void *p[100];
+
+	flusher_tid = (uint32_t)gettid();
+	for (int i = 0; i < 100; i++)
+		p[i] = slub_cache_alloc(s);
+	for (int i = 0; i < 100; i += 2)
+		slub_cache_free(s, p[i]);
+	slub_thread_flush();
+	return NULL;
+}
+
+static void check_one_thread_flush(void)
+{
+	struct slub_cache *s = slub_cache_create("ev-thread-flush", 64, 0, 0, NULL);
+	pthread_t th;
+	unsigned long flushes = 0, slots = 0;
+
+	if (!CHECK(s != NULL, "create: errno %d", errno))
+		return;
+	evlen = 0;
+	slub_set_observer(observe, NULL, 1ull << SLUB_EV_THREAD_FLUSH);
+	if (pthread_create(&th, NULL, flush_then_exit, s))
+		FATAL("pthread_create");
+	pthread_join(th, NULL);
+	slub_set_observer(NULL, NULL, 0);
+	for (unsigned long i = 0; i < evlen && i < EVCAP; i++)
+		if (evbuf[i].type == SLUB_EV_THREAD_FLUSH && evbuf[i].tid == flusher_tid) {
+			flushes++;
+			slots += evbuf[i].count;
+			CHECK(evbuf[i].slot == evbuf[i].cpu, "own flush: slot %d, cpu %d",
+			      evbuf[i].slot, evbuf[i].cpu);
+		}
+	CHECK(flushes == 1, "a thread that flushed and exited: %lu thread_flush events", flushes);
+	CHECK(slots == 1, "thread_flush counted %lu slots holding slabs, want 1", slots);
+	CHECK_EQ(slub_cache_destroy(s), 50);
+}
+
+/*
+ * get_any_partial(): an allocation on no particular node takes a partial
+ * slab from another node only when that node keeps more than min_partial
+ * of them.  Here the remote node keeps 3 (min_partial is at least 5): the
+ * allocation must make a new slab on its own node.
+ */
+static void check_remote_partial_guard(void)
+{
+	struct slub_cache *probe = slub_cache_create("ev-home-probe", 64, 0, 0, NULL);
+	struct slub_cache *s = slub_cache_create("ev-remote-guard", 256, 0,
+						 SLUB_F_NO_CPU_PARTIAL, NULL);
+	enum { K = 3, MAXOBJ = 4096 };
+	static void *objs[MAXOBJ];
+	int home = -1, remote, n = 0, objects = 0, took_remote = 0, new_home = 0;
+	void *p, *q;
+
+	if (!CHECK(probe && s, "create: errno %d", errno))
+		return;
+	/* This thread's node: that of the first slab it makes (another cache). */
+	evlen = 0;
+	slub_set_observer(observe, NULL, 1ull << SLUB_EV_SLAB_NEW);
+	p = slub_cache_alloc(probe);
+	slub_set_observer(NULL, NULL, 0);
+	for (unsigned long i = 0; i < evlen; i++)
+		if (evbuf[i].cache_id == slub_cache_id(probe))
+			home = evbuf[i].node;
+	slub_cache_free(probe, p);
+	if (!CHECK(home >= 0, "no slab_new for the probe cache"))
+		return;
+	remote = 1 - home;
+	evlen = 0;
+	slub_set_observer(observe, NULL, 1ull << SLUB_EV_SLAB_NEW);
+	q = slub_cache_alloc_node(s, remote);
+	slub_set_observer(NULL, NULL, 0);
+	for (unsigned long i = 0; i < evlen; i++)
+		if (evbuf[i].cache_id == slub_cache_id(s))
+			objects = (int)evbuf[i].count;
+	if (!CHECK(objects > 0 && K * objects <= MAXOBJ, "objects per slab %d", objects))
+		return;
+	/* K full slabs on the remote node, then one free each: K partial. */
+	objs[0] = q;
+	for (n = 1; n < K * objects; n++)
+		objs[n] = slub_cache_alloc_node(s, remote);
+	slub_thread_flush();
+	for (int k = 0; k < K; k++)
+		slub_cache_free(s, objs[k * objects]);
+
+	evlen = 0;
+	slub_set_observer(observe, NULL, (1ull << SLUB_EV_SLAB_NEW) | (1ull << SLUB_EV_REMOVE_PARTIAL));
+	p = slub_cache_alloc(s);
+	slub_set_observer(NULL, NULL, 0);
+	for (unsigned long i = 0; i < evlen; i++) {
+		if (evbuf[i].cache_id != slub_cache_id(s))
+			continue;
+		took_remote += evbuf[i].type == SLUB_EV_REMOVE_PARTIAL && evbuf[i].node == remote;
+		new_home += evbuf[i].type == SLUB_EV_SLAB_NEW && evbuf[i].node == home;
+	}
+	CHECK(took_remote == 0 && new_home == 1,
+	      "remote node with %d partial slabs (min_partial >= 5): %d taken from it, %d new "
+	      "slabs at home", K, took_remote, new_home);
+	slub_cache_free(s, p);
+	for (int k = 0; k < n; k++)
+		if (k % objects)
+			slub_cache_free(s, objs[k]);
+	slub_thread_flush();
+	CHECK_EQ(slub_cache_destroy(s), 0);
+	CHECK_EQ(slub_cache_destroy(probe), 0);
 }
 
 int main(int argc, char **argv)
@@ -503,7 +735,9 @@ int main(int argc, char **argv)
 	}
 	/* The widened race window makes slab-word CAS failures certain. */
 	{
-		struct phase ph = { "ev-race", SLUB_INJ_RACE_WINDOW, t, vo, 2 };
+		/* Long enough that an unfreeze and a freeze by another slot
+		 * meet between the CAS and the owner clear (the owner rule). */
+		struct phase ph = { "ev-race", SLUB_INJ_RACE_WINDOW, t, 2 * o, 3 };
 
 		r = run_phase(&ph, CHK_ALL);
 		CHECK(r.total[SLUB_EV_CMPXCHG_FAIL] > 0, "no cmpxchg_fail with the race window open");
@@ -553,9 +787,12 @@ int main(int argc, char **argv)
 		struct phase ph = { "ev-inject-unlocked-list", SLUB_INJ_UNLOCKED_LIST, t, vo, 2 };
 
 		r = run_phase(&ph, 0);
-		CHECK(r.model.sum.violations_by_rule[SLUB_RULE_LIST_UNLOCKED] > 0,
-		      "the injected unlocked list operation went unnoticed (%llu add_partial)",
-		      (unsigned long long)r.total[SLUB_EV_ADD_PARTIAL]);
+		CHECK(r.model.sum.violations_by_rule[SLUB_RULE_LIST_UNLOCKED] > 0 &&
+			      r.decoded.sum.violations_by_rule[SLUB_RULE_LIST_UNLOCKED] ==
+				      r.model.sum.violations_by_rule[SLUB_RULE_LIST_UNLOCKED],
+		      "the injected unlocked list operation: %llu in-process, %llu as decoded",
+		      (unsigned long long)r.model.sum.violations_by_rule[SLUB_RULE_LIST_UNLOCKED],
+		      (unsigned long long)r.decoded.sum.violations_by_rule[SLUB_RULE_LIST_UNLOCKED]);
 	}
 	{
 		struct phase ph = { "ev-inject-lost-update", SLUB_INJ_LOST_UPDATE, t, vo, 2 };
@@ -564,7 +801,13 @@ int main(int argc, char **argv)
 		CHECK(r.model.sum.violations_by_rule[SLUB_RULE_WORD_CHAIN] > 0,
 		      "the injected lost update went unnoticed (%llu free_remote)",
 		      (unsigned long long)r.total[SLUB_EV_FREE_REMOTE]);
+		/* Without old words the lost free shows in the next free's delta. */
+		CHECK(r.decoded.sum.violations_by_rule[SLUB_RULE_WORD_DELTA] > 0,
+		      "the injected lost update went unnoticed as decoded (%llu violations)",
+		      (unsigned long long)r.decoded.sum.violations);
 	}
+	check_one_thread_flush();
+	check_remote_partial_guard();
 	free(evbuf);
 	return test_summary("test_events");
 }

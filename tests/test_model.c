@@ -42,6 +42,9 @@ static struct slub_model_event *add(struct seqb *b, unsigned type, uint32_t tid,
 	memset(e, 0, sizeof(*e));
 	e->ev.type = type;
 	e->ev.cpu = cpu;
+	e->ev.slot = -1;
+	e->ev.old.owner = -1;
+	e->ev.new.owner = -1;
 	e->ev.cache_id = 1;
 	e->ev.node = 0;
 	e->ev.slab = b->slab;
@@ -63,6 +66,8 @@ static void word(struct slub_model_event *e, unsigned site, uint64_t fl, unsigne
 	e->ev.new.frozen = frozen;
 	e->ev.new.seq = seq;
 	e->ev.new.owner = frozen ? e->ev.cpu : -1;
+	if (e->ev.type == SLUB_EV_UNFREEZE)
+		e->ev.old.owner = e->ev.cpu; /* the slot it leaves */
 	e->ev.list = dest;
 	e->ev.locked = locked;
 }
@@ -94,6 +99,7 @@ static void cpu_ev(struct seqb *b, unsigned type, uint32_t tid, int cpu, unsigne
 {
 	struct slub_model_event *e = add(b, type, tid, cpu);
 
+	e->ev.slot = cpu;
 	e->ev.reason = reason;
 	e->ev.list = dest;
 }
@@ -253,12 +259,16 @@ struct result {
 	int summaries;
 	char first[512];
 	unsigned nr_history;
+	unsigned stack_nr;
+	uint64_t stack0;
 };
 
 static void on_violation(const struct slub_model_violation *v, void *arg)
 {
 	struct result *r = arg;
 
+	if (v->stack_nr && v->stack)
+		r->stack_nr = v->stack_nr, r->stack0 = v->stack[0];
 	if (!r->violations)
 		snprintf(r->first, sizeof(r->first), "%s: %s (%s)", v->rule_id, v->detail,
 			 v->meaning);
@@ -353,6 +363,57 @@ static void test_rules(void)
 	life(&B, M_DELTA);
 	r = run(&B, NULL, -1);
 	CHECK(r.nr_history >= 3, "history of %u events", r.nr_history);
+}
+
+/*
+ * The owner rule's exception: a thread flushing another slot (shrink,
+ * destroy) unfreezes that slot's slabs.  Slab frozen by slot 0 (thread
+ * 10); thread 20 on cpu 5 flushes it.
+ */
+static void test_flush_other_slot(void)
+{
+	for (int k = 0; k < 4; k++) {
+		struct slub_model_event *e;
+		struct result r;
+
+		seq_init(&B, 100, SLAB);
+		e = add(&B, SLUB_EV_SLAB_NEW, 10, 0);
+		word(e, SLUB_SITE_NEW_SLAB, 0, OBJS, 1, 1, 0, 0);
+		cpu_ev(&B, SLUB_EV_CPU_SLAB_LOAD, 10, 0, 0, 0);
+		if (k < 2) {
+			/* deactivate_slab() for slot 0 by cpu 5: a flush, or not */
+			e = add(&B, SLUB_EV_UNFREEZE, 20, 5);
+			word(e, SLUB_SITE_UNFREEZING_SLAB, 0x40, OBJS - 1, 0, 2, SLUB_DEST_TAIL, 1);
+			e->ev.old.owner = 0;
+			lock(&B, SLUB_EV_LOCK_ACQUIRE, 20, 5, LOCK0, 1);
+			cpu_ev(&B, SLUB_EV_DEACTIVATE, 20, 5, k == 0 ? SLUB_DEACT_FLUSH
+							     : SLUB_DEACT_NODE_MISMATCH,
+			       SLUB_DEST_TAIL);
+			B.ev[B.n - 1].ev.slot = 0;
+		} else {
+			/* unfreeze_partials() of slot 0's chain by cpu 5: the slab
+			 * went on slot 0's chain by acquire_slab keeping its freelist */
+			B.n = 0;
+			e = add(&B, SLUB_EV_FREEZE, 10, 0);
+			word(e, SLUB_SITE_ACQUIRE_SLAB, 0x40, OBJS - 1, 1, 2, 0, 1);
+			cpu_ev(&B, SLUB_EV_CPU_PARTIAL_PUT, 10, 0, 0, 0);
+			if (k == 2) {
+				cpu_ev(&B, SLUB_EV_CPU_PARTIAL_DRAIN, 20, 5, SLUB_DEACT_FLUSH, 0);
+				B.ev[B.n - 1].ev.slot = 0;
+			}
+			lock(&B, SLUB_EV_LOCK_ACQUIRE, 20, 5, LOCK0, 1);
+			e = add(&B, SLUB_EV_UNFREEZE, 20, 5);
+			word(e, SLUB_SITE_UNFREEZE_PARTIALS, 0x40, OBJS - 1, 0, 3, SLUB_DEST_TAIL, 1);
+			e->ev.old.owner = 0;
+		}
+		r = run(&B, NULL, -1);
+		if (k == 0 || k == 2)
+			CHECK(r.violations == 0, "flush of another slot (%d): %s", k, r.first);
+		else
+			CHECK(r.by_rule[SLUB_RULE_OWNER] >= 1,
+			      "unfreeze for another slot outside a flush (%d): %lu violations, %s", k,
+			      r.violations, r.first);
+	}
 }
 
 /* Object rules (family 8) need the object events. */
@@ -491,6 +552,25 @@ static void test_processes(void)
 		free(tail);
 	}
 
+	/* Mid-run, the slab's first event an unfreeze_partials: then emptied
+	 * by a remote free, listed off and discarded. */
+	seq_init(&B, 100, SLAB);
+	lock(&B, SLUB_EV_LOCK_ACQUIRE, 10, 0, LOCK0, 7);
+	e = add(&B, SLUB_EV_UNFREEZE, 10, 0);
+	word(e, SLUB_SITE_UNFREEZE_PARTIALS, 0x40, 1, 0, 608, SLUB_DEST_TAIL, 1);
+	list_op(&B, SLUB_EV_ADD_PARTIAL, 10, 0, 7, 608, SLUB_DEST_TAIL);
+	lock(&B, SLUB_EV_LOCK_RELEASE, 10, 0, LOCK0, 7);
+	lock(&B, SLUB_EV_LOCK_ACQUIRE, 10, 0, LOCK0, 8);
+	e = add(&B, SLUB_EV_FREE_REMOTE, 10, 0);
+	word(e, SLUB_SITE_SLAB_FREE, 0x80, 0, 0, 609, 0, 1);
+	list_op(&B, SLUB_EV_REMOVE_PARTIAL, 10, 0, 8, 609, 0);
+	lock(&B, SLUB_EV_LOCK_RELEASE, 10, 0, LOCK0, 8);
+	e = add(&B, SLUB_EV_SLAB_DISCARD, 10, 0);
+	word(e, SLUB_SITE_NONE, 0x80, 0, 0, 609, 0, 0);
+	r = run(&B, NULL, -1);
+	CHECK(r.violations == 0, "mid-run unfreeze then discard: %s", r.first);
+	CHECK_EQ(r.sum.live_slabs, 0);
+
 	/* fork: the child (new vpid) has the parent's slab frozen for its
 	 * (inherited) cpu 0 and starts with a remote free and an unfreeze. */
 	seq_init(&B, 100, SLAB);
@@ -598,6 +678,34 @@ static void test_processes(void)
 	}
 }
 
+/* A violation waits for the stack of its event when that type has stacks. */
+static void test_stack(void)
+{
+	struct result r;
+	struct slub_model_callbacks cb = { on_violation, NULL, on_summary, &r };
+	struct slub_model_config cfg = { .stack_types = 1ull << SLUB_EV_FREE_REMOTE };
+	struct slub_model *m;
+	uint64_t ips[3] = { 0x401000, 0x401100, 0x401200 };
+
+	seq_init(&B, 100, SLAB);
+	life(&B, M_DELTA);
+	memset(&r, 0, sizeof(r));
+	m = slub_model_new(&cfg, &cb);
+	if (!m)
+		FATAL("slub_model_new");
+	for (int i = 0; i < B.n; i++) {
+		slub_model_event(m, &B.ev[i]);
+		if (B.ev[i].ev.type == SLUB_EV_FREE_REMOTE)
+			slub_model_stack(m, B.ev[i].vpid, B.ev[i].vtid, SLUB_EV_FREE_REMOTE,
+					 B.ev[i].ev.slab, ips, 3);
+	}
+	slub_model_finish(m);
+	slub_model_free(m);
+	CHECK(r.by_rule[SLUB_RULE_WORD_DELTA] >= 1, "%s", r.first);
+	CHECK(r.stack_nr == 3 && r.stack0 == 0x401000, "stack of %u ips, first %#llx", r.stack_nr,
+	      (unsigned long long)r.stack0);
+}
+
 /* Memory comes from the hook when one is given. */
 static size_t hook_bytes;
 static void *hook_alloc(size_t n, void *arg)
@@ -663,9 +771,11 @@ int main(void)
 {
 	test_tables();
 	test_rules();
+	test_flush_other_slot();
 	test_objects();
 	test_reorder_and_discards();
 	test_processes();
+	test_stack();
 	test_memory_hook();
 	return test_summary("test_model");
 }

@@ -190,17 +190,23 @@ static inline int text_has_addr(const char *text, const void *p)
  * word.  The first event seen for a slab is not checked against anything
  * (its history may predate the recording).  Frozen moves 0 -> 1 only by
  * freeze (and slab_new), 1 -> 0 only by unfreeze.
+ *
+ * The owner rule (event.h): slab_new and freeze name the owning slot (a
+ * freeze: the acting one), take_freelist and drain_freelist keep it, an
+ * unfreeze leaves exactly the slot that owned the slab (old.owner) and
+ * clears it, free_remote says "unknown" (-2) for a frozen word and -1 for
+ * an unfrozen one, a discarded slab has no owner.
  */
 #ifdef SLUB_EVENT_H
 struct chain_rec {
 	uint64_t slab;
 	uint32_t type, site, cache_id;
-	int32_t tid;
+	int32_t tid, cpu;
 	struct slub_word old, new;
 };
 
 struct chain_result {
-	long slabs, events, breaks, frozen_bad, discard_bad;
+	long slabs, events, breaks, frozen_bad, discard_bad, owner_bad;
 };
 
 static inline int chain_is_word_event(unsigned type)
@@ -225,6 +231,7 @@ static inline void chain_rec_from(struct chain_rec *r, const struct slub_event *
 	r->site = ev->site;
 	r->cache_id = ev->cache_id;
 	r->tid = (int32_t)ev->tid;
+	r->cpu = ev->cpu;
 	r->old = ev->old;
 	r->new = ev->new;
 }
@@ -264,13 +271,45 @@ static inline void chain_print(const char *phase, const char *what, const struct
 	fputc('\n', stderr);
 }
 
+/* The owner rule for one event; *owner follows the chain (-3 unknown). */
+static inline int chain_owner_ok(const struct chain_rec *e, int *owner)
+{
+	int known = *owner != -3, ok;
+
+	switch (e->type) {
+	case SLUB_EV_SLAB_NEW:
+		ok = e->new.owner >= 0;
+		*owner = e->new.owner;
+		return ok;
+	case SLUB_EV_FREEZE:
+		ok = e->old.owner == -1 && e->new.owner >= 0 && e->new.owner == e->cpu;
+		*owner = e->new.owner;
+		return ok;
+	case SLUB_EV_UNFREEZE:
+		ok = e->new.owner == -1 && e->old.owner >= 0 && (!known || e->old.owner == *owner);
+		*owner = -1;
+		return ok;
+	case SLUB_EV_TAKE_FREELIST:
+	case SLUB_EV_DRAIN_FREELIST:
+		return e->old.owner >= 0 && e->new.owner == e->old.owner &&
+		       (!known || e->old.owner == *owner);
+	case SLUB_EV_FREE_REMOTE:
+		return e->old.owner == (e->old.frozen ? -2 : -1) &&
+		       e->new.owner == (e->new.frozen ? -2 : -1);
+	case SLUB_EV_SLAB_DISCARD:
+		return e->old.owner == -1 && e->new.owner == -1;
+	}
+	return 1;
+}
+
 /* Sorts `r` in place.  Prints up to `show` offending events. */
 static inline struct chain_result chain_check(struct chain_rec *r, size_t n, const char *phase,
 					      int show)
 {
-	struct chain_result res = { 0, (long)n, 0, 0, 0 };
+	struct chain_result res = { 0, (long)n, 0, 0, 0, 0 };
 	const struct chain_rec *prev = NULL;
 	int shown = 0;
+	int owner = -3; /* the slab's owner by its chain; -3: not known yet */
 
 	qsort(r, n, sizeof(*r), chain_cmp);
 	for (size_t i = 0; i < n; i++) {
@@ -278,8 +317,18 @@ static inline struct chain_result chain_check(struct chain_rec *r, size_t n, con
 
 		if (prev && prev->slab != e->slab)
 			prev = NULL;
-		if (!prev && (i == 0 || r[i - 1].slab != e->slab))
+		if (!prev && (i == 0 || r[i - 1].slab != e->slab)) {
 			res.slabs++;
+			owner = -3;
+		}
+		if (!chain_owner_ok(e, &owner)) {
+			res.owner_bad++;
+			if (shown++ < show) {
+				chain_print(phase, "owner rule broken", e, prev);
+				fprintf(stderr, "    owner by the chain %d; event: cpu %d old.owner %d "
+					"new.owner %d\n", owner, e->cpu, e->old.owner, e->new.owner);
+			}
+		}
 
 		if (e->type == SLUB_EV_SLAB_DISCARD) {
 			if (e->old.inuse != 0 || e->old.frozen || (prev && !chain_word_eq(&e->old, &prev->new))) {

@@ -130,6 +130,10 @@ struct slub_model {
 	struct slub_model_record vrec;
 	struct slub_model_record *vhist;
 	char detail[256];
+	/* a violation waiting for the stack of its event */
+	int held;
+	struct slub_model_violation hv;
+	uint64_t hips[SLUB_MODEL_MAX_STACK];
 };
 
 /* ---- small helpers ---- */
@@ -166,10 +170,11 @@ static int is_cpu_event(unsigned t)
 	       t == SLUB_EV_CPU_PARTIAL_DRAIN;
 }
 
-/* The cpu slot an event acts upon. */
+/* The cpu slot an event acts upon (cpu slot events carry it apart from
+ * the acting cpu: they differ when a thread flushes another slot). */
 static int32_t ev_slot(const struct slub_event *ev)
 {
-	return ev->cpu;
+	return ev->slot >= 0 ? ev->slot : ev->cpu;
 }
 
 static uint32_t lock_id_of(uint32_t cache_id, int32_t node)
@@ -456,12 +461,21 @@ static void report(struct slub_model *m, unsigned rule, const struct slub_model_
 		   struct mslab *s, uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 
+static void flush_held(struct slub_model *m)
+{
+	if (!m->held)
+		return;
+	m->held = 0;
+	m->cb.violation(&m->hv, m->cb.arg);
+}
+
 static void report(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
 		   struct mslab *s, uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
 {
 	struct slub_model_violation v;
 	va_list ap;
 
+	flush_held(m); /* its buffers are about to be reused */
 	m->sum.violations++;
 	if (rule < 32)
 		m->sum.violations_by_rule[rule]++;
@@ -494,6 +508,11 @@ static void report(struct slub_model *m, unsigned rule, const struct slub_model_
 			m->vhist[i] = s->hist[(first + i) % n];
 		v.history = m->vhist;
 		v.nr_history = s->hist_n;
+	}
+	if (r->type < 64 && (m->cfg.stack_types & (1ull << r->type))) {
+		m->hv = v;
+		m->held = 1;
+		return;
 	}
 	m->cb.violation(&v, m->cb.arg);
 }
@@ -563,6 +582,7 @@ static void baseline(struct slub_model *m, struct mslab *s, const struct slub_ev
 			s->base_seq = ev->new.seq;
 		s->have_seq = 1;
 	}
+	s->pages = t != SLUB_EV_SLAB_DISCARD; /* an event of a live slab: it has pages */
 	switch (t) {
 	case SLUB_EV_SLAB_NEW:
 		s->state = SLUB_STATE_CPU_ACTIVE;
@@ -729,19 +749,37 @@ static int check_word(struct slub_model *m, struct mslab *s, const struct slub_m
 	return 0;
 }
 
-/* The actor of an owner-only edge: the slot for cpu events, the cpu else. */
+/*
+ * Owner-only edges.  The actor is the slot acted upon for cpu slot events
+ * and the acting cpu otherwise.  Another cpu may act for the owner only in
+ * a flush: unfreeze_partials() after a cpu_partial_drain of that slot with
+ * reason flush, or deactivate_slab(), whose deactivate event (slot, reason)
+ * is checked on arrival.  An unfreeze also names the slot it leaves
+ * (old.owner when the producer gives it): it must be the owner.
+ */
 static int owner_ok(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
-		    int32_t owner)
+		    int32_t owner, int32_t *who)
 {
 	const struct slub_event *ev = &e->ev;
 	int32_t actor = is_cpu_event(ev->type) ? ev_slot(ev) : ev->cpu;
 	struct mthread *t;
 
-	if (owner < 0 || actor == owner)
+	*who = actor;
+	if (owner < 0)
 		return 1;
-	/* A flush of another slot acts for that slot's owner. */
+	if (ev->type == SLUB_EV_UNFREEZE && ev->old.owner >= 0 && ev->old.owner != owner) {
+		*who = ev->old.owner;
+		return 0;
+	}
+	if (actor == owner)
+		return 1;
+	if (ev->type != SLUB_EV_UNFREEZE)
+		return 0;
+	if (ev->site == SLUB_SITE_UNFREEZING_SLAB)
+		return 1; /* its deactivate says whose slot and why */
 	t = (struct mthread *)ht_find(&m->threads, e->vpid, e->vtid);
-	return t && t->flush_slot == owner && t->flush_cache == ev->cache_id;
+	return ev->site == SLUB_SITE_UNFREEZE_PARTIALS && t && t->flush_slot == owner &&
+	       t->flush_cache == ev->cache_id;
 }
 
 /*
@@ -868,11 +906,14 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 	if (edge && !flagged) {
 		int32_t owner = ev->type == SLUB_EV_DEACTIVATE ? s->last_owner : s->owner;
 
+		int32_t who;
+
 		if ((edge->cond & SLUB_COND_OWNER) && ev->type != SLUB_EV_SLAB_NEW &&
-		    !owner_ok(m, s, e, owner)) {
+		    !owner_ok(m, s, e, owner, &who)) {
 			report(m, SLUB_RULE_OWNER, &r, s, k1, 0,
-			       "%s by cpu %d (slot %d) of a slab owned by slot %d",
-			       slub_event_name(ev->type), ev->cpu, ev_slot(ev), owner);
+			       "%s at %s by cpu %d for slot %d of a slab owned by slot %d",
+			       slub_event_name(ev->type), slub_site_name(ev->site), ev->cpu, who,
+			       owner);
 			flagged = 1;
 		} else if ((edge->cond & SLUB_COND_LOCKED) && !is_list_op(ev->type) && !ev->locked) {
 			report(m, SLUB_RULE_TRANSITION, &r, s, k1, 0,
@@ -1475,6 +1516,9 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	uint64_t k1;
 
 	m->sum.events++;
+	/* The thread went on without the stack its violation waited for. */
+	if (m->held && m->hv.vpid == e->vpid && m->hv.vtid == e->vtid)
+		flush_held(m);
 	if (type >= SLUB_EV_NR)
 		return 0;
 	if (e->ts > m->now)
@@ -1597,6 +1641,11 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 				c->known = 1;
 				break;
 			case SLUB_EV_DEACTIVATE:
+				if (slot != ev->cpu && ev->reason != SLUB_DEACT_FLUSH)
+					report(m, SLUB_RULE_OWNER, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
+					       "cpu %d deactivates slot %d's slab %#llx, reason %s (not a flush)",
+					       ev->cpu, slot, (unsigned long long)ev->slab,
+					       slub_deactivate_reason_name(ev->reason));
 				if (c->known && c->active != ev->slab)
 					report(m, SLUB_RULE_CPU_SLAB, &r, get_slab(m, k1, ev->slab, 0),
 					       k1, 0, "slot %d deactivates slab %#llx, its active slab is %#llx",
@@ -1617,6 +1666,8 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 				if (ev->reason == SLUB_DEACT_FLUSH && slot != ev->cpu) {
 					t->flush_slot = slot;
 					t->flush_cache = ev->cache_id;
+				} else {
+					t->flush_slot = -1;
 				}
 				break;
 			case SLUB_EV_TAKE_FREELIST:
@@ -1659,12 +1710,24 @@ void slub_model_stack(struct slub_model *m, uint32_t vpid, uint32_t vtid, unsign
 	struct mproc *p = (struct mproc *)ht_find(&m->procs, vpid, 0);
 	struct mslab *s;
 
+	if (type < 64)
+		m->cfg.stack_types |= 1ull << type;
+	if (m->held && m->hv.vpid == vpid && m->hv.vtid == vtid && m->hv.event->type == type &&
+	    (!slab || m->hv.event->slab == slab)) {
+		uint32_t n = nr < SLUB_MODEL_MAX_STACK ? nr : SLUB_MODEL_MAX_STACK;
+
+		memcpy(m->hips, ips, n * sizeof(*ips));
+		m->hv.stack = m->hips;
+		m->hv.stack_nr = n;
+		m->vrec.stack_nr = n;
+		flush_held(m);
+	}
 	if (!p || !slab)
 		return;
 	s = get_slab(m, pkey(vpid, p->inc), slab, 0);
 	if (!s || !s->hist_n)
 		return;
-	/* The stack belongs to the slab's latest record of that thread and type. */
+	/* The slab's latest record of that thread and type had this stack. */
 	for (uint32_t i = 0; i < s->hist_n; i++) {
 		uint32_t n = m->cfg.history;
 		struct slub_model_record *r = &s->hist[(s->hist_head + n - 1 - i) % n];
@@ -1674,7 +1737,6 @@ void slub_model_stack(struct slub_model *m, uint32_t vpid, uint32_t vtid, unsign
 			break;
 		}
 	}
-	(void)ips;
 }
 
 void slub_model_discarded(struct slub_model *m, const struct slub_model_discard *d)
@@ -1739,6 +1801,7 @@ void slub_model_finish(struct slub_model *m)
 	/* Nothing more will come: every gap still open is final. */
 	while (m->wq_head)
 		give_up(m, m->wq_head);
+	flush_held(m);
 	slub_model_get_summary(m, &s);
 	if (m->cb.summary)
 		m->cb.summary(&s, m->cb.arg);

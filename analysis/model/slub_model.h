@@ -89,8 +89,12 @@ struct slub_model_config {
 	uint32_t reorder_events;
 	/* Events of a slab kept for the violation report ("last N"). 0 = default. */
 	uint32_t history;
-	/* Stop applying rules after this many violations (0 = never). */
+	/* Stop reporting after this many violations (0 = never). */
 	uint32_t max_violations;
+	/* Types whose events are followed by a stack (bit 1 << type, e.g. from
+	 * SLUBTRACE_STACKS): a violation on such an event waits for its stack
+	 * (until that thread's next event).  Learnt from the stacks given too. */
+	uint64_t stack_types;
 	const struct slub_model_mem *mem;  /* NULL: malloc/free */
 };
 
@@ -101,10 +105,14 @@ struct slub_model_config {
 /* ---- input ---- */
 
 /*
- * One event.  `ev` is the normalized event; ev.tid is ignored in favour of
- * vtid.  old_valid: ev.old holds the true old word (the in-process
+ * One event.  `ev` is the normalized event (include/slub/event.h: cpu is
+ * the acting slot, slot the slot acted upon); ev.tid is ignored in favour
+ * of vtid.  old_valid: ev.old holds the true old word (the in-process
  * observer: always; a decoded trace: only for cmpxchg_fail).  When it is
- * not valid, rules use the new word and the seq chain.
+ * not valid, rules use the new word and the seq chain.  Whatever
+ * old_valid says, an unfreeze's ev.old.owner is read as the slot the slab
+ * leaves when >= 0 (the decoder puts the wire's `owner` there, -1 if it
+ * has none) and ev.new.seq of a list operation as the seq it saw.
  */
 struct slub_model_event {
 	struct slub_event ev;
@@ -216,7 +224,9 @@ struct slub_model *slub_model_new(const struct slub_model_config *cfg,
 				  const struct slub_model_callbacks *cb);
 /* Returns 0, or -1 when memory ran out (the event is counted, not applied). */
 int slub_model_event(struct slub_model *m, const struct slub_model_event *e);
-/* A stack for the last event of (vpid, vtid) with that type. */
+/* A stack for the last event of (vpid, vtid) with that type (at most
+ * SLUB_MODEL_MAX_STACK ips are kept). */
+#define SLUB_MODEL_MAX_STACK 64
 void slub_model_stack(struct slub_model *m, uint32_t vpid, uint32_t vtid, unsigned type,
 		      uint64_t slab, const uint64_t *ips, uint32_t nr);
 void slub_model_discarded(struct slub_model *m, const struct slub_model_discard *d);

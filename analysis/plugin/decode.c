@@ -118,6 +118,7 @@ struct dec_class {
 	int16_t idx[F_NR];
 	uint64_t is_signed;
 	int16_t ctx_vpid, ctx_vtid, ctx_procname;
+	uint8_t ctx_unsigned;	/* bit 0 vpid, bit 1 vtid unsigned (LTTng's are signed) */
 };
 
 struct dec_stream {
@@ -442,10 +443,17 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 	if (dc->ctx_procname >= 0 &&
 	    bt_field_class_get_type(member_class(ctx, dc->ctx_procname)) != BT_FIELD_CLASS_TYPE_STRING)
 		dc->ctx_procname = -1;
-	for (int16_t *c = &dc->ctx_vpid; c <= &dc->ctx_vtid; c++)
-		if (*c >= 0 && !bt_field_class_type_is(bt_field_class_get_type(member_class(ctx, *c)),
-						       BT_FIELD_CLASS_TYPE_INTEGER))
+	for (int16_t *c = &dc->ctx_vpid; c <= &dc->ctx_vtid; c++) {
+		bt_field_class_type t;
+
+		if (*c < 0)
+			continue;
+		t = bt_field_class_get_type(member_class(ctx, *c));
+		if (!bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_INTEGER))
 			*c = -1;
+		else if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
+			dc->ctx_unsigned |= c == &dc->ctx_vpid ? 1 : 2;
+	}
 	if ((dc->kind == K_SLUB || dc->kind == K_STACK) &&
 	    (dc->ctx_vpid < 0 || dc->ctx_vtid < 0)) {
 		refuse(d, SLUB_UNUSABLE_MALFORMED,
@@ -685,6 +693,15 @@ static void decode_objects(struct slub_decoder *d, const struct dec_class *dc, c
 	}
 }
 
+static inline uint32_t ctx_int(const struct dec_class *dc, const bt_field *ctx, int i,
+			       unsigned bit)
+{
+	const bt_field *f = member(ctx, i);
+
+	return dc->ctx_unsigned & bit ? (uint32_t)bt_field_integer_unsigned_get_value(f) :
+		(uint32_t)bt_field_integer_signed_get_value(f);
+}
+
 static int decode_event(struct slub_decoder *d, const bt_message *msg, struct slub_decoded *out)
 {
 	const bt_event *e = bt_message_event_borrow_event_const(msg);
@@ -719,14 +736,13 @@ static int decode_event(struct slub_decoder *d, const bt_message *msg, struct sl
 	}
 
 	ctx = bt_event_borrow_common_context_field_const(e);
-	vpid = dc->ctx_vpid >= 0 ? (uint32_t)bt_field_integer_signed_get_value(
-		member(ctx, dc->ctx_vpid)) : 0;
+	vpid = dc->ctx_vpid >= 0 ? ctx_int(dc, ctx, dc->ctx_vpid, 1) : 0;
 	p = bt_event_borrow_payload_field_const(e);
 	if (dc->kind != K_SLUB && dc->kind != K_STACK) {
 		decode_objects(d, dc, p, vpid);
 		return 0;
 	}
-	vtid = (uint32_t)bt_field_integer_signed_get_value(member(ctx, dc->ctx_vtid));
+	vtid = ctx_int(dc, ctx, dc->ctx_vtid, 2);
 
 	if (dc->kind == K_STACK) {
 		out->stack_vpid = vpid;

@@ -135,7 +135,7 @@ void slub_fmt_violation(FILE *f, unsigned nr, const struct slub_model_violation 
 	if (v->detail && *v->detail)
 		fprintf(f, "  found: %s\n", v->detail);
 	if (v->kernel_fn && *v->kernel_fn)
-		fprintf(f, "  the promise of: %s()\n", v->kernel_fn);
+		fprintf(f, "  the promise of: %s\n", v->kernel_fn);
 	if (v->slab)
 		fprintf(f, "  slab 0x%" PRIx64 ", cache %s (id %u)\n", v->slab,
 			v->cache_name ? v->cache_name : "?", v->cache_id);

@@ -52,7 +52,7 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_DESCRIPTION(stats,
 	"retry storms (each failed CAS attributed to the update that beat it) from the trace.");
 BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(stats,
 	"Parameters: format=\"text\"|\"json\"|\"none\", sections=\"slabinfo,sites,locks,storms,top,rates\", "
-	"cache=\"NAME\", json-path=\"FILE\", run-attempts=N, window-failures=N, window-ns=NS, "
+	"cache=\"NAME\", json-path=\"FILE\", procname=\"NAME\", run-attempts=N, window-failures=N, window-ns=NS, "
 	"lookback=N, pending-ns=NS, top=N, max-storms=N.");
 BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(stats, slub_stats_init);
 BT_PLUGIN_SINK_COMPONENT_CLASS_GRAPH_IS_CONFIGURED_METHOD(stats, slub_stats_graph_is_configured);

@@ -105,7 +105,7 @@ static const char *const item_names[SLUB_TS_NR_ITEMS] = {
 	"deactivate_remote_frees", "deactivate_bypass", "cmpxchg_double_cpu_fail",
 	"cmpxchg_double_fail", "cpu_partial_alloc", "cpu_partial_free", "cpu_partial_node",
 	"cpu_partial_drain", "cmpxchg_double_fail_locked", "list_lock_acquire",
-	"list_lock_contended",
+	"list_lock_contended", "cpu_partial_cmpxchg_fail",
 };
 
 const char *slub_tstat_item_name(unsigned item)
@@ -162,7 +162,7 @@ struct slub_tstats *slub_tstats_new(const struct slub_tstats_config *cfg)
 		st->cfg.run_attempts = 2;
 	st->pend_cap = 1u << 16;
 	st->pend = calloc(st->pend_cap, sizeof(*st->pend));
-	st->kept = calloc(st->cfg.max_storms, sizeof(*st->kept));
+	st->kept = calloc((size_t)st->cfg.max_storms * SLUB_STORM_NR, sizeof(*st->kept));
 	st->top_holds = calloc(st->cfg.top_n, sizeof(*st->top_holds));
 	st->top_slabs = calloc(st->cfg.top_n, sizeof(*st->top_slabs));
 	st->pair_cap = 1024;
@@ -583,6 +583,10 @@ static int lock_event(struct slub_tstats *st, const struct slub_tstats_event *e,
 		if (ev->contended) {
 			c->item[SLUB_TS_LOCK_CONTENDED]++;
 			c->lock_wait_ns += ev->wait_ns;
+			if (ev->wait_ns < SLUB_TSTATS_PREEMPTED_NS)
+				c->lock_wait_short_ns += ev->wait_ns;
+			else
+				c->lock_long_waits++;
 			l->contended++;
 			l->wait_ns += ev->wait_ns;
 			if (ev->wait_ns > l->max_wait_ns)
@@ -603,6 +607,10 @@ static int lock_event(struct slub_tstats *st, const struct slub_tstats_event *e,
 	}
 	/* release */
 	c->lock_hold_ns += ev->hold_ns;
+	if (ev->hold_ns < SLUB_TSTATS_PREEMPTED_NS)
+		c->lock_hold_short_ns += ev->hold_ns;
+	else
+		c->lock_long_holds++;
 	c->lock_hold_hist[tstats_hist_bucket(ev->hold_ns)]++;
 	l->hold_ns += ev->hold_ns;
 	l->hold_hist[tstats_hist_bucket(ev->hold_ns)]++;
@@ -794,7 +802,7 @@ int slub_tstats_event(struct slub_tstats *st, const struct slub_tstats_event *e)
 		}
 		break;
 	case SLUB_EV_CPU_CMPXCHG_FAIL:
-		c->item[SLUB_TS_CMPXCHG_DOUBLE_CPU_FAIL]++;
+		c->item[SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL]++;
 		st->tot.cpu_failures++;
 		if (ev->site < SLUB_SITE_NR)
 			c->cpu_fail_site[ev->site]++;
@@ -836,6 +844,27 @@ int slub_tstats_event(struct slub_tstats *st, const struct slub_tstats_event *e)
 		storms_sweep(st, e->ts, false);
 	}
 	return ret;
+}
+
+void slub_tstats_stack(struct slub_tstats *st, uint32_t vpid, uint32_t vtid, unsigned type,
+		       uint64_t slab, const uint64_t *ips, uint32_t nr)
+{
+	struct tthread *t = (struct tthread *)htab_find(&st->threads, vpid, vtid);
+
+	if (!t || (type != SLUB_EV_CMPXCHG_FAIL && type != SLUB_EV_CPU_CMPXCHG_FAIL))
+		return;
+	if (nr > SLUB_TSTATS_STACK_DEPTH)
+		nr = SLUB_TSTATS_STACK_DEPTH;
+	memcpy(t->stack, ips, nr * sizeof(*ips));
+	t->stack_nr = nr;
+	t->stack_type = type;
+	t->stack_slab = slab;
+}
+
+void slub_tstats_set_symbolizer(struct slub_tstats *st, slub_tstats_symbolize_fn fn, void *arg)
+{
+	st->symbolize = fn;
+	st->symbolize_arg = arg;
 }
 
 void slub_tstats_discarded(struct slub_tstats *st, const struct slub_tstats_discard *d)
@@ -886,6 +915,10 @@ static void view_add(struct slub_tstats_cache *v, const struct tcache *c)
 	}
 	v->lock_wait_ns += c->lock_wait_ns;
 	v->lock_hold_ns += c->lock_hold_ns;
+	v->lock_wait_short_ns += c->lock_wait_short_ns;
+	v->lock_hold_short_ns += c->lock_hold_short_ns;
+	v->lock_long_waits += c->lock_long_waits;
+	v->lock_long_holds += c->lock_long_holds;
 	for (int i = 0; i < SLUB_TS_HIST_BUCKETS; i++) {
 		v->lock_wait_hist[i] += c->lock_wait_hist[i];
 		v->lock_hold_hist[i] += c->lock_hold_hist[i];

@@ -47,6 +47,7 @@ struct tcache {
 	uint64_t fail_site[SLUB_SITE_NR], fail_site_locked[SLUB_SITE_NR];
 	uint64_t cpu_fail_site[SLUB_SITE_NR], ops_site[SLUB_SITE_NR];
 	uint64_t lock_wait_ns, lock_hold_ns;
+	uint64_t lock_wait_short_ns, lock_hold_short_ns, lock_long_waits, lock_long_holds;
 	uint64_t lock_wait_hist[SLUB_TS_HIST_BUCKETS], lock_hold_hist[SLUB_TS_HIST_BUCKETS];
 	uint64_t allocs, frees, word_updates, deactivations, drain_updates, storms;
 	uint64_t slabs, partial_slabs, full_slabs, cpu_slabs, inuse_words;
@@ -155,6 +156,10 @@ struct tthread {
 	uint64_t run_object;
 	uint32_t run_kind, run_site, run_attempt, run_len;
 	struct tfail *run_buf;          /* the first run_attempts failures of the run */
+	/* the stack of this thread's last failed CAS */
+	uint64_t stack_slab;
+	uint32_t stack_type, stack_nr;
+	uint64_t stack[SLUB_TSTATS_STACK_DEPTH];
 };
 
 struct tpair {
@@ -206,6 +211,9 @@ struct slub_tstats {
 	uint64_t series_t0, bin_ns;
 	uint32_t nr_bins, bins_cap;
 	uint64_t *bin_fail, *bin_cpu_fail, *bin_waits, *bin_wait_ns;
+
+	slub_tstats_symbolize_fn symbolize;
+	void *symbolize_arg;
 
 	/* views built at finish */
 	struct slub_tstats_cache *views;

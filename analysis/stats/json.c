@@ -77,8 +77,11 @@ static void json_cache(FILE *f, const struct slub_tstats_cache *v)
 		fputc('}', f);
 		first = false;
 	}
-	fprintf(f, "],\"lock\":{\"wait_ns\":%" PRIu64 ",\"hold_ns\":%" PRIu64 ",\"wait_hist\":",
-		v->lock_wait_ns, v->lock_hold_ns);
+	fprintf(f, "],\"lock\":{\"wait_ns\":%" PRIu64 ",\"hold_ns\":%" PRIu64
+		   ",\"wait_short_ns\":%" PRIu64 ",\"hold_short_ns\":%" PRIu64 ",\"long_waits\":%" PRIu64
+		   ",\"long_holds\":%" PRIu64 ",\"wait_hist\":",
+		v->lock_wait_ns, v->lock_hold_ns, v->lock_wait_short_ns, v->lock_hold_short_ns,
+		v->lock_long_waits, v->lock_long_holds);
 	jarr(f, v->lock_wait_hist, SLUB_TS_HIST_BUCKETS);
 	fprintf(f, ",\"hold_hist\":");
 	jarr(f, v->lock_hold_hist, SLUB_TS_HIST_BUCKETS);
@@ -132,8 +135,15 @@ static void json_storm(FILE *f, const struct slub_tstats_storm *s)
 	json_party(f, s->losers, s->nr_losers, false);
 	fprintf(f, ",\"losses_by_unlisted\":%u,\"winners\":", s->more_losers);
 	json_party(f, s->winners, s->nr_winners, true);
-	fprintf(f, ",\"wins_by_unlisted\":%u,\"untraced\":%" PRIu64 ",\"unknown\":%" PRIu64 "}",
+	fprintf(f, ",\"wins_by_unlisted\":%u,\"untraced\":%" PRIu64 ",\"unknown\":%" PRIu64,
 		s->more_winners, s->untraced, s->unknown);
+	if (s->stack_nr) {
+		fprintf(f, ",\"stack_vtid\":%u,\"stack\":[", s->stack_vtid);
+		for (uint32_t k = 0; k < s->stack_nr; k++)
+			fprintf(f, "%s\"0x%" PRIx64 "\"", k ? "," : "", s->stack[k]);
+		fputc(']', f);
+	}
+	fputc('}', f);
 }
 
 static int hold_cmp(const void *a, const void *b)

@@ -3,9 +3,18 @@
  * Rates normalised per operation, and `diff`: two results compared figure
  * by figure against thresholds.
  *
- * Wall-clock figures (lock wait and hold) move several-fold between two
- * runs of the same program on a loaded machine (a holder preempted for a
- * time slice dominates the mean): their default thresholds are wide.
+ * Thresholds.  Figures fixed by the code path for a given workload
+ * (cpu_redos_per_drain, word_updates_per_deactivate, lock_acq_per_1k_allocs)
+ * have tight ones.  Figures that depend on how threads interleave (redos,
+ * contention, waits, holds, storms, slab churn) moved up to 3x between two
+ * recordings of the same hackbench run on a 2-core machine shared with other
+ * jobs; their defaults are set above that (+300%, with floors), to be
+ * tightened with -t on a quiet machine.
+ *
+ * Wall-clock figures (lock wait and hold) leave out waits and holds of a
+ * millisecond or more: a holder preempted for a time slice (which a kernel
+ * spinlock holder never is) dominates the mean and moves it several-fold
+ * between two runs of the same program on a loaded machine.
  *
  * Allocations are the alloc events when object events were recorded
  * ("objects"), else the slow-path allocations ("slowpath"); figures per
@@ -30,32 +39,34 @@ struct rate_def {
 
 static const struct rate_def rates[SLUB_RATE_NR] = {
 	[SLUB_RATE_REDOS_PER_1K_SLOW_FREES] = { "redos_per_1k_slow_frees",
-		"slab-word CAS redos per 1,000 slow-path frees", 1000, 0, 1, { 20, 0.5, 1000 } },
+		"slab-word CAS redos per 1,000 slow-path frees", 1000, 0, 1, { 300, 2, 1000 } },
 	[SLUB_RATE_LOCKED_REDOS_PER_1K_SLOW_FREES] = { "locked_redos_per_1k_slow_frees",
-		"... of them with list_lock held", 1000, 0, 1, { 20, 0.5, 1000 } },
+		"... of them with list_lock held", 1000, 0, 1, { 300, 2, 1000 } },
 	[SLUB_RATE_REDOS_PER_1K_ALLOCS] = { "redos_per_1k_allocs",
-		"slab-word CAS redos per 1,000 allocations", 1000, 1, 1, { 20, 0.5, 1000 } },
+		"slab-word CAS redos per 1,000 allocations", 1000, 1, 1, { 300, 20, 1000 } },
 	[SLUB_RATE_LOCKED_REDOS_PER_1K_ALLOCS] = { "locked_redos_per_1k_allocs",
-		"... of them with list_lock held", 1000, 1, 1, { 20, 0.5, 1000 } },
+		"... of them with list_lock held", 1000, 1, 1, { 300, 20, 1000 } },
 	[SLUB_RATE_CPU_REDOS_PER_1K_ALLOCS] = { "cpu_redos_per_1k_allocs",
-		"cpu partial chain CAS redos per 1,000 allocations", 1000, 1, 1, { 20, 0.5, 1000 } },
+		"cpu partial chain CAS redos per 1,000 allocations", 1000, 1, 1, { 300, 5, 1000 } },
 	[SLUB_RATE_CPU_REDOS_PER_DRAIN] = { "cpu_redos_per_drain",
 		"cpu partial chain CAS redos per chain drained over its limit", 1, 0, 1,
-		{ 20, 0.05, 20 } },
+		{ 20, 0.05, 10 } },
 	[SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE] = { "word_updates_per_deactivate",
-		"slab-word updates per deactivate_slab", 1, 0, 1, { 10, 0.05, 20 } },
+		"slab-word updates per deactivate_slab", 1, 0, 1, { 10, 0.05, 5 } },
 	[SLUB_RATE_LOCK_ACQ_PER_1K_ALLOCS] = { "lock_acq_per_1k_allocs",
 		"list_lock acquisitions per 1,000 allocations", 1000, 1, 1, { 20, 5, 1000 } },
 	[SLUB_RATE_LOCK_WAIT_NS_PER_ACQ] = { "lock_wait_ns_per_acq",
-		"list_lock wait per acquisition (ns)", 1, 0, 0, { 200, 1000, 1000 } },
+		"list_lock wait per acquisition (ns; waits >= 1 ms left out)", 1, 0, 0,
+		{ 300, 1000, 1000 } },
 	[SLUB_RATE_LOCK_HOLD_NS_PER_ACQ] = { "lock_hold_ns_per_acq",
-		"list_lock hold per acquisition (ns)", 1, 0, 0, { 200, 1000, 1000 } },
+		"list_lock hold per acquisition (ns; holds >= 1 ms left out)", 1, 0, 0,
+		{ 300, 2000, 1000 } },
 	[SLUB_RATE_CONTENDED_PER_1K_ACQ] = { "contended_per_1k_acq",
-		"contended list_lock acquisitions per 1,000", 1000, 0, 1, { 30, 5, 1000 } },
+		"contended list_lock acquisitions per 1,000", 1000, 0, 1, { 300, 20, 1000 } },
 	[SLUB_RATE_STORMS_PER_S] = { "storms_per_s",
-		"retry storms per second of trace", 1, 0, 1, { 50, 0.5, 1 } },
+		"retry storms per second of trace", 1, 0, 1, { 300, 10, 0.1 } },
 	[SLUB_RATE_SLAB_CHURN_PER_1K_ALLOCS] = { "slab_churn_per_1k_allocs",
-		"slabs created plus discarded per 1,000 allocations", 1000, 1, 1, { 25, 0.5, 1000 } },
+		"slabs created plus discarded per 1,000 allocations", 1000, 1, 1, { 300, 50, 1000 } },
 };
 
 const char *slub_tstats_rate_name(unsigned rate)
@@ -93,16 +104,16 @@ static void scope_fill(struct slub_tstats_scope *sc, const struct slub_tstats_ca
 	set(&g[SLUB_RATE_LOCKED_REDOS_PER_1K_ALLOCS], SLUB_RATE_LOCKED_REDOS_PER_1K_ALLOCS,
 	    (double)x[SLUB_TS_CMPXCHG_DOUBLE_FAIL_LOCKED], allocs);
 	set(&g[SLUB_RATE_CPU_REDOS_PER_1K_ALLOCS], SLUB_RATE_CPU_REDOS_PER_1K_ALLOCS,
-	    (double)x[SLUB_TS_CMPXCHG_DOUBLE_CPU_FAIL], allocs);
+	    (double)x[SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL], allocs);
 	set(&g[SLUB_RATE_CPU_REDOS_PER_DRAIN], SLUB_RATE_CPU_REDOS_PER_DRAIN,
-	    (double)x[SLUB_TS_CMPXCHG_DOUBLE_CPU_FAIL], (double)x[SLUB_TS_CPU_PARTIAL_DRAIN]);
+	    (double)x[SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL], (double)x[SLUB_TS_CPU_PARTIAL_DRAIN]);
 	set(&g[SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE], SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE,
 	    (double)(v->deactivations + v->drain_updates), (double)v->deactivations);
 	set(&g[SLUB_RATE_LOCK_ACQ_PER_1K_ALLOCS], SLUB_RATE_LOCK_ACQ_PER_1K_ALLOCS, acq, allocs);
 	set(&g[SLUB_RATE_LOCK_WAIT_NS_PER_ACQ], SLUB_RATE_LOCK_WAIT_NS_PER_ACQ,
-	    (double)v->lock_wait_ns, acq);
+	    (double)v->lock_wait_short_ns, acq);
 	set(&g[SLUB_RATE_LOCK_HOLD_NS_PER_ACQ], SLUB_RATE_LOCK_HOLD_NS_PER_ACQ,
-	    (double)v->lock_hold_ns, acq);
+	    (double)v->lock_hold_short_ns, acq);
 	set(&g[SLUB_RATE_CONTENDED_PER_1K_ACQ], SLUB_RATE_CONTENDED_PER_1K_ACQ,
 	    (double)x[SLUB_TS_LOCK_CONTENDED], acq);
 	set(&g[SLUB_RATE_STORMS_PER_S], SLUB_RATE_STORMS_PER_S, (double)v->storms, seconds);
@@ -131,8 +142,8 @@ int slub_tstats_result_get(const struct slub_tstats *st, struct slub_tstats_resu
 		all.allocs += v->allocs;
 		all.deactivations += v->deactivations;
 		all.drain_updates += v->drain_updates;
-		all.lock_wait_ns += v->lock_wait_ns;
-		all.lock_hold_ns += v->lock_hold_ns;
+		all.lock_wait_short_ns += v->lock_wait_short_ns;
+		all.lock_hold_short_ns += v->lock_hold_short_ns;
 		all.storms += v->storms;
 		snprintf(r->scope[i + 1].name, sizeof(r->scope[i + 1].name), "%s", v->name);
 		scope_fill(&r->scope[i + 1], v, objects, seconds);

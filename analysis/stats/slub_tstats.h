@@ -70,7 +70,7 @@ struct slub_tstats_config {
 	 * tracepoint fires after its CAS: the winner may come later). */
 	uint64_t pending_ns;
 	uint32_t top_n;         /* rows of each top-N view */
-	uint32_t max_storms;    /* storms kept in detail (the largest) */
+	uint32_t max_storms;    /* storms kept in detail: the largest of each kind */
 };
 
 #define SLUB_TSTATS_DEFAULT_RUN_ATTEMPTS    4
@@ -103,7 +103,7 @@ enum slub_tstat_item {
 	SLUB_TS_DEACTIVATE_TO_TAIL,
 	SLUB_TS_DEACTIVATE_REMOTE_FREES, /* to tail, or discarded with remote frees */
 	SLUB_TS_DEACTIVATE_BYPASS,  /* deactivate, reason empty_freelist (get_freelist) */
-	SLUB_TS_CMPXCHG_DOUBLE_CPU_FAIL, /* cpu_cmpxchg_fail */
+	SLUB_TS_CMPXCHG_DOUBLE_CPU_FAIL, /* the fast path's this_cpu_cmpxchg: always 0 (none) */
 	SLUB_TS_CMPXCHG_DOUBLE_FAIL,     /* cmpxchg_fail */
 	SLUB_TS_CPU_PARTIAL_ALLOC,  /* cpu_partial_take */
 	SLUB_TS_CPU_PARTIAL_FREE,   /* freeze at __slab_free */
@@ -112,10 +112,12 @@ enum slub_tstat_item {
 	SLUB_TS_CMPXCHG_DOUBLE_FAIL_LOCKED,
 	SLUB_TS_LOCK_ACQUIRE,
 	SLUB_TS_LOCK_CONTENDED,
+	SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL, /* cpu_cmpxchg_fail: the cpu partial chain CAS */
 	SLUB_TS_NR_ITEMS
 };
 
-#define SLUB_TS_HIST_BUCKETS 16 /* bucket i: < 2^(i+6) ns, as the allocator's */
+#define SLUB_TS_HIST_BUCKETS 16
+#define SLUB_TSTATS_PREEMPTED_NS 1000000ull /* 1 ms: a time slice, not a critical section */ /* bucket i: < 2^(i+6) ns, as the allocator's */
 
 const char *slub_tstat_item_name(unsigned item);
 
@@ -128,6 +130,15 @@ struct slub_tstats *slub_tstats_new(const struct slub_tstats_config *cfg);
 /* Returns 0, or -1 when memory ran out (the event is counted, not used). */
 int slub_tstats_event(struct slub_tstats *st, const struct slub_tstats_event *e);
 void slub_tstats_discarded(struct slub_tstats *st, const struct slub_tstats_discard *d);
+/* A slub:stack: the call stack of the last event of (vpid, vtid) with that
+ * type.  Stacks of cmpxchg_fail and cpu_cmpxchg_fail are kept for storms. */
+void slub_tstats_stack(struct slub_tstats *st, uint32_t vpid, uint32_t vtid, unsigned type,
+		       uint64_t slab, const uint64_t *ips, uint32_t nr);
+/* Names a return address of process vpid ("function+0x12 (file.c:34)")
+ * into buf; returns buf, or NULL when unknown.  The text report uses it. */
+typedef const char *(*slub_tstats_symbolize_fn)(uint32_t vpid, uint64_t ip, char *buf,
+						 size_t len, void *arg);
+void slub_tstats_set_symbolizer(struct slub_tstats *st, slub_tstats_symbolize_fn fn, void *arg);
 /* Resolves pending failures, closes storms, computes the views.  The
  * queries and reports below need it; feeding events after it is an error. */
 void slub_tstats_finish(struct slub_tstats *st);
@@ -148,6 +159,10 @@ struct slub_tstats_cache {
 	uint64_t cpu_fail_site[SLUB_SITE_NR];    /* cpu chain redos */
 	uint64_t ops_site[SLUB_SITE_NR];         /* successful operations at the site */
 	uint64_t lock_wait_ns, lock_hold_ns;
+	/* the same without waits and holds of SLUB_TSTATS_PREEMPTED_NS or more
+	 * (a holder preempted by the scheduler, which a kernel spinlock
+	 * holder never is), and how many those were */
+	uint64_t lock_wait_short_ns, lock_hold_short_ns, lock_long_waits, lock_long_holds;
 	uint64_t lock_wait_hist[SLUB_TS_HIST_BUCKETS];
 	uint64_t lock_hold_hist[SLUB_TS_HIST_BUCKETS];
 	uint64_t allocs, frees;                  /* object events */
@@ -194,6 +209,8 @@ struct slub_tstats_party {
 	uint32_t count;
 };
 
+#define SLUB_TSTATS_STACK_DEPTH 16
+
 struct slub_tstats_storm {
 	uint32_t kind;
 	uint32_t vpid;
@@ -209,9 +226,13 @@ struct slub_tstats_storm {
 	uint64_t untraced, unknown;           /* failures whose winner was untraced / not found */
 	struct slub_tstats_party losers[SLUB_TSTATS_STORM_PARTIES];
 	struct slub_tstats_party winners[SLUB_TSTATS_STORM_PARTIES];
+	/* a losing thread's call stack at a failed CAS on this object, when
+	 * the trace recorded stacks (slubtrace record --stacks cmpxchg_fail) */
+	uint32_t stack_vtid, stack_nr;
+	uint64_t stack[SLUB_TSTATS_STACK_DEPTH];
 };
 
-/* Storms kept in detail, largest first. */
+/* Storms kept in detail: by kind (runs, slab, cpu chain, lock), largest first. */
 unsigned slub_tstats_nr_storms(const struct slub_tstats *st);
 const struct slub_tstats_storm *slub_tstats_storm_at(const struct slub_tstats *st, unsigned i);
 

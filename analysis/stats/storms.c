@@ -102,6 +102,8 @@ static int storm_cmp(const void *a, const void *b)
 {
 	const struct tstorm *x = *(struct tstorm *const *)a, *y = *(struct tstorm *const *)b;
 
+	if (x->s.kind != y->s.kind)
+		return x->s.kind < y->s.kind ? -1 : 1;
 	if (x->s.attempts != y->s.attempts)
 		return x->s.attempts > y->s.attempts ? -1 : 1;
 	return x->s.begin_ts < y->s.begin_ts ? -1 : x->s.begin_ts > y->s.begin_ts;
@@ -124,20 +126,45 @@ static void storm_close(struct slub_tstats *st, struct tstorm *s)
 	}
 	if (s->cache)
 		s->cache->storms++;
-	if (st->nr_kept < st->cfg.max_storms) {
+	/* The largest max_storms of each kind: lock storms, long and many,
+	 * must not hide the CAS storms. */
+	unsigned same = 0, min = UINT32_MAX;
+	for (unsigned i = 0; i < st->nr_kept; i++) {
+		if (st->kept[i]->s.kind != s->s.kind)
+			continue;
+		same++;
+		if (min == UINT32_MAX || storm_cmp(&st->kept[i], &st->kept[min]) > 0)
+			min = i;
+	}
+	if (same < st->cfg.max_storms) {
 		st->kept[st->nr_kept++] = s;
 		return;
 	}
-	unsigned min = 0;
-	for (unsigned i = 1; i < st->nr_kept; i++)
-		if (storm_cmp(&st->kept[i], &st->kept[min]) > 0)
-			min = i;
 	if (storm_cmp(&s, &st->kept[min]) < 0) {
 		free(st->kept[min]);
 		st->kept[min] = s;
 	} else {
 		free(s);
 	}
+}
+
+/* A storm takes the first stack a losing thread recorded at a failed CAS
+ * on the storm's slab (or cpu chain). */
+static void storm_stack(struct slub_tstats *st, struct tstorm *s, const struct tfail *f)
+{
+	if (!s || s->s.stack_nr || f->kind == SLUB_STORM_LOCK)
+		return;
+	struct tthread *t = (struct tthread *)htab_find(&st->threads, f->vpid, f->vtid);
+	if (!t || !t->stack_nr)
+		return;
+	if (f->kind == SLUB_STORM_SLAB &&
+	    (t->stack_type != SLUB_EV_CMPXCHG_FAIL || t->stack_slab != f->object))
+		return;
+	if (f->kind == SLUB_STORM_CHAIN && t->stack_type != SLUB_EV_CPU_CMPXCHG_FAIL)
+		return;
+	memcpy(s->s.stack, t->stack, t->stack_nr * sizeof(t->stack[0]));
+	s->s.stack_nr = t->stack_nr;
+	s->s.stack_vtid = f->vtid;
 }
 
 /* ---- window detection ---- */
@@ -183,8 +210,10 @@ static void window_feed(struct slub_tstats *st, const struct tfail *f)
 		if (h->storm)
 			for (uint32_t i = 0; i < k; i++)
 				storm_add(h->storm, &h->ring[(h->pos + i) % k]);
+		storm_stack(st, h->storm, f);
 	} else if (hot) {
 		storm_add(h->storm, f);
+		storm_stack(st, h->storm, f);
 	} else if (h->storm) {
 		storm_close(st, h->storm);
 		h->storm = NULL;
@@ -220,6 +249,7 @@ static void run_feed(struct slub_tstats *st, const struct tfail *f)
 	t->run_attempt = f->attempt;
 	if (t->run) {
 		storm_add(t->run, f);
+		storm_stack(st, t->run, f);
 		t->run_len++;
 		return;
 	}
@@ -229,6 +259,7 @@ static void run_feed(struct slub_tstats *st, const struct tfail *f)
 		if (t->run)
 			for (uint32_t i = 0; i < t->run_len; i++)
 				storm_add(t->run, &t->run_buf[i]);
+		storm_stack(st, t->run, f);
 	}
 }
 

@@ -116,8 +116,10 @@ static void print_page(FILE *f, const struct slub_tstats *st, const struct slub_
 		x[SLUB_TS_CPU_PARTIAL_DRAIN]);
 
 	fprintf(f, "\nCmpxchg_double Looping\n------------------------\n");
-	fprintf(f, "Locked Cmpxchg Double redos   %" PRIu64 "\nUnlocked Cmpxchg Double redos %" PRIu64 "\n",
+	fprintf(f, "Locked Cmpxchg Double redos   %" PRIu64 "\nUnlocked Cmpxchg Double redos %" PRIu64
+		   " (the fast path takes no cmpxchg)\n",
 		x[SLUB_TS_CMPXCHG_DOUBLE_FAIL], x[SLUB_TS_CMPXCHG_DOUBLE_CPU_FAIL]);
+	fprintf(f, "Cpu partial chain cmpxchg redos %" PRIu64 "\n", x[SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL]);
 	fprintf(f, "  (slab word redos with list_lock held: %" PRIu64 ")\n",
 		x[SLUB_TS_CMPXCHG_DOUBLE_FAIL_LOCKED]);
 	for (unsigned i = 1; i < SLUB_SITE_NR; i++)
@@ -129,6 +131,9 @@ static void print_page(FILE *f, const struct slub_tstats *st, const struct slub_
 		num(v, SLUB_TS_LOCK_ACQUIRE, a, sizeof(a)), num(v, SLUB_TS_LOCK_CONTENDED, b, sizeof(b)),
 		pct(x[SLUB_TS_LOCK_CONTENDED], x[SLUB_TS_LOCK_ACQUIRE]), v->lock_wait_ns,
 		v->lock_hold_ns);
+	if (v->lock_long_waits || v->lock_long_holds)
+		fprintf(f, "  (%" PRIu64 " waits and %" PRIu64 " holds of 1 ms or more: a preempted holder)\n",
+			v->lock_long_waits, v->lock_long_holds);
 	if (x[SLUB_TS_LOCK_ACQUIRE]) {
 		fprintf(f, "  hold time      <ns      count   wait time      <ns      count\n");
 		for (int i = 0; i < SLUB_TS_HIST_BUCKETS; i++) {
@@ -210,7 +215,8 @@ static void print_locks(FILE *f, const struct slub_tstats *st, const char *cache
 		print_hold(f, &holds[i]);
 }
 
-static void print_storm(FILE *f, const struct slub_tstats_storm *s, unsigned i)
+static void print_storm(FILE *f, const struct slub_tstats *st, const struct slub_tstats_storm *s,
+			unsigned i, uint64_t t0)
 {
 	fprintf(f, "  #%u %s storm: %s", i + 1, slub_tstats_storm_kind_name(s->kind), s->cache);
 	if (s->kind == SLUB_STORM_SLAB || s->kind == SLUB_STORM_RUN)
@@ -220,9 +226,10 @@ static void print_storm(FILE *f, const struct slub_tstats_storm *s, unsigned i)
 	if (s->kind == SLUB_STORM_LOCK)
 		fprintf(f, " lock %u (node %u)", (unsigned)s->object, (unsigned)(s->object % 64));
 	fprintf(f, " vpid %u\n", s->vpid);
-	fprintf(f, "     %" PRIu64 " %s from %" PRIu64 " to %" PRIu64 " (%.3f ms)",
+	fprintf(f, "     %" PRIu64 " %s at +%.6f s for %.3f ms (ts %" PRIu64 "..%" PRIu64 ")",
 		s->attempts, s->kind == SLUB_STORM_LOCK ? "contended acquisitions" : "failed attempts",
-		s->begin_ts, s->end_ts, (double)(s->end_ts - s->begin_ts) / 1e6);
+		(double)(s->begin_ts - t0) / 1e9, (double)(s->end_ts - s->begin_ts) / 1e6, s->begin_ts,
+		s->end_ts);
 	if (s->kind != SLUB_STORM_LOCK)
 		fprintf(f, " at %s, highest attempt %u", tstats_site(s->site), s->max_attempt);
 	else
@@ -245,6 +252,15 @@ static void print_storm(FILE *f, const struct slub_tstats_storm *s, unsigned i)
 	if (s->unknown)
 		fprintf(f, " + %" PRIu64 " not found", s->unknown);
 	fprintf(f, "\n");
+	if (s->stack_nr)
+		fprintf(f, "     stack of vtid %u at a failed CAS:\n", s->stack_vtid);
+	for (uint32_t k = 0; k < s->stack_nr; k++) {
+		char buf[512];
+		const char *name = st->symbolize ?
+			st->symbolize(s->vpid, s->stack[k], buf, sizeof(buf), st->symbolize_arg) : NULL;
+		fprintf(f, "       #%-2u 0x%" PRIx64 "%s%s\n", k, s->stack[k], name ? " " : "",
+			name ? name : "");
+	}
 }
 
 static void print_storms(FILE *f, const struct slub_tstats *st, const char *cache)
@@ -264,10 +280,10 @@ static void print_storms(FILE *f, const struct slub_tstats *st, const char *cach
 		const struct slub_tstats_storm *s = slub_tstats_storm_at(st, i);
 		if (cache && strcmp(cache, s->cache))
 			continue;
-		print_storm(f, s, shown++);
+		print_storm(f, st, s, shown++, t->first_ts);
 	}
 	if (t->storms > st->nr_kept)
-		fprintf(f, "  (the %u largest shown)\n", st->nr_kept);
+		fprintf(f, "  (the %u largest of each kind shown)\n", st->cfg.max_storms);
 }
 
 static int pair_cmp(const void *a, const void *b)
@@ -389,6 +405,10 @@ void slub_tstats_print_text(const struct slub_tstats *st, FILE *f, unsigned what
 	for (unsigned i = 0; i < st->nr_views; i++) {
 		const struct slub_tstats_cache *v = &st->views[i];
 		if (cache && strcmp(cache, v->name))
+			continue;
+		/* As the allocator's report: only caches that saw use. */
+		if (!cache && !v->slabs && !v->allocs && !v->item[SLUB_TS_ALLOC_SLAB] &&
+		    !v->item[SLUB_TS_FREE_SLOWPATH] && !v->item[SLUB_TS_LOCK_ACQUIRE])
 			continue;
 		if (what & SLUB_TSTATS_SHOW_SLABINFO)
 			print_page(f, st, v);

@@ -48,7 +48,7 @@ enum slub_event_type {
 	SLUB_EV_LOCK_ACQUIRE,      /* list_lock taken: lock_seq, wait_ns, contended */
 	SLUB_EV_LOCK_RELEASE,      /* list_lock dropped: lock_seq, hold_ns */
 
-	SLUB_EV_THREAD_FLUSH,      /* a thread's cpu slot flushed (exit, shrink, fork adoption) */
+	SLUB_EV_THREAD_FLUSH,      /* a thread's cpu slots flushed (exit, fork adoption): once per flush */
 
 	SLUB_EV_ALLOC,             /* per object (debug level): object, size */
 	SLUB_EV_FREE,
@@ -67,7 +67,8 @@ enum slub_site {
 	SLUB_SITE_ACQUIRE_SLAB,        /* "acquire_slab" */
 	SLUB_SITE_GET_FREELIST,        /* "get_freelist" */
 	SLUB_SITE_UNFREEZING_SLAB,     /* "unfreezing slab" (deactivate_slab) */
-	SLUB_SITE_UNFREEZE_PARTIALS,   /* "unfreezing slab" (unfreeze_partials) */
+	SLUB_SITE_UNFREEZE_PARTIALS,   /* "unfreeze_partials" (the kernel's string there is
+					* "unfreezing slab" too; one name per site here) */
 	SLUB_SITE_DRAIN_PERCPU,        /* "drain percpu freelist" */
 	SLUB_SITE_SLAB_FREE,           /* "__slab_free" */
 	SLUB_SITE_PUT_CPU_PARTIAL,     /* cpu chain CAS in put_cpu_partial */
@@ -112,13 +113,42 @@ enum slub_error_kind {
 	SLUB_ERR_NR
 };
 
-/* One view of a slab word (freelist + counters) plus its owner. */
+/* slub_word.owner values that are not a cpu slot id. */
+#define SLUB_NO_OWNER -1      /* unfrozen: no cpu owns the slab */
+#define SLUB_OWNER_UNKNOWN -2  /* frozen, but the acting thread cannot know by whom */
+
+/*
+ * One view of a slab word (freelist + counters) plus its owner.
+ *
+ * freelist, inuse, objects, frozen and seq are the word exactly as it was
+ * in memory (read or written atomically).  owner is what the acting thread
+ * knows about the cpu slot owning the slab, per event type:
+ *   slab_new          new.owner = the slot the new slab is loaded to
+ *   freeze            old.owner = -1, new.owner = the slot freezing it (= cpu)
+ *   unfreeze          old.owner = the slot the slab leaves (its owner until
+ *                     this update; = cpu unless a thread flushes another
+ *                     slot), new.owner = -1
+ *   take_freelist,    old.owner = new.owner = the owning slot
+ *   drain_freelist
+ *   free_remote       the freeing thread cannot read the owner atomically
+ *                     with the word: SLUB_OWNER_UNKNOWN when frozen, -1 when
+ *                     unfrozen (both words)
+ *   slab_discard      -1
+ *   list operations   old = new = the word the acting thread saw under the
+ *                     list_lock, owner true (a listed slab's frozen state
+ *                     cannot change while the lock is held)
+ *   cmpxchg_fail      SLUB_OWNER_UNKNOWN in both words (not meaningful)
+ *   cpu slot events   old = new = a snapshot read after the change:
+ *                     SLUB_OWNER_UNKNOWN when frozen, -1 when unfrozen
+ * A frozen slab always has an owner: the owner clears slab->owner only with
+ * a CAS from its own id, so a racing freeze by another slot is never undone.
+ */
 struct slub_word {
 	uint64_t freelist;  /* address of the first free object, 0 if none */
 	uint32_t inuse;     /* objects not on the slab freelist */
 	uint32_t objects;   /* objects in the slab; never changes */
 	uint32_t frozen;    /* 1 while CPU_ACTIVE or CPU_PARTIAL */
-	int32_t owner;      /* cpu id owning the frozen slab, -1 when unfrozen */
+	int32_t owner;      /* see above */
 	uint32_t seq;       /* modification seq: +1 per successful update */
 };
 
@@ -135,34 +165,59 @@ struct slub_cache_info {
 };
 
 /*
- * The event.  Fields not meaningful for a type are zero.
+ * The event.  Fields not meaningful for a type are zero (slot: -1).
  *
- *  cache_id  every event but thread_flush of several caches
- *  cpu       acting cpu id (per-thread slot id), node its node
+ *  type      enum slub_event_type
+ *  site      enum slub_site: slab-word events, cmpxchg_fail, cpu_cmpxchg_fail
+ *  cache_id  every event but thread_flush (0 there: it covers every cache)
+ *  cpu       the ACTING cpu slot: the slot id of the thread that runs the
+ *            code emitting the event, in every event (-1 for a thread that
+ *            has none, e.g. cache_create before its first allocation)
+ *  slot      cpu_slab_load, deactivate, cpu_partial_put, cpu_partial_take,
+ *            cpu_partial_drain, thread_flush: the cpu slot acted upon.
+ *            Equals cpu except when a thread flushes another slot (shrink,
+ *            validate, cache destroy, adoption of a forked-away thread's
+ *            slots in a child).  -1 for every other type.
+ *  node      the slab's node (lock events: the lock's node; else the
+ *            acting slot's node)
+ *  tid       the acting thread's kernel tid
  *  slab      slab address (its first byte)
- *  old, new  slab-word events, slab_new (new), slab_discard (old),
- *            cmpxchg_fail (old = expected, new = observed)
- *  attempt   cmpxchg_fail: 1 for the first failure of one operation
+ *  old, new  struct slub_word above: slab-word updates old -> new (exact
+ *            words); slab_new: new = the first word, old = the address's
+ *            previous last word; slab_discard: old = new = the last word;
+ *            cmpxchg_fail: old = expected, new = observed (exact words as
+ *            the CAS compared them); list operations: new (= old) = the
+ *            word seen at the list operation, so new.seq orders the
+ *            operation against the slab's chain
+ *  attempt   cmpxchg_fail, cpu_cmpxchg_fail: 1 for the first failure of
+ *            one operation
  *  locked    the acting thread holds the slab's node list_lock
- *  list      add_partial: head|tail; deactivate/unfreeze: destination
- *  reason    deactivate: slub_deactivate_reason; error: slub_error_kind
+ *  list      add_partial: head|tail; unfreeze, deactivate: destination
+ *            (enum slub_slab_dest)
+ *  reason    deactivate, cpu_partial_drain: slub_deactivate_reason;
+ *            error: slub_error_kind; cache_create: 0 created now,
+ *            1 announced (created before tracing)
+ *  lock_id   lock and list events: cache_id * 64 + node
+ *  contended lock_acquire: the lock was busy
  *  lock_seq  lock events: acquisition number of that lock; list ops: the
  *            acquisition under which they ran
-
- *  reason    cache_create: 0 created now, 1 announced (created before tracing)
+ *  wait_ns   lock_acquire; hold_ns: lock_release
+ *  object, size  alloc, free, error
  *  count     deactivate: cpu freelist objects returned; cpu_partial_put:
  *            pobjects on the chain; cpu_partial_drain: slabs on the chain;
- *            cache_destroy: objects still in use; thread_flush: slabs flushed
- *  pages     cpu_partial_put: slabs on the chain after the put
+ *            cache_destroy: objects still in use; thread_flush: slots that
+ *            held a slab; slab_new: objects
+ *  pages     cpu_partial_put: slabs on the chain after the put;
+ *            cpu_partial_drain: slabs on the chain; slab_new,
+ *            slab_discard: pages of the slab
  */
 struct slub_event {
 	uint32_t type;      /* enum slub_event_type */
 	uint32_t site;      /* enum slub_site */
 	uint32_t cache_id;
-	int32_t cpu;
+	int32_t cpu;        /* acting slot */
+	int32_t slot;       /* slot acted upon (cpu slot events), else -1 */
 	int32_t node;
-	int32_t slot;       /* cpu slab, cpu partial and thread_flush events:
-			     * the cpu slot acted upon; -1 elsewhere */
 	uint32_t tid;
 	uint64_t slab;
 	struct slub_word old;

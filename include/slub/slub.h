@@ -122,7 +122,8 @@ enum slub_stat_item {
 	SLUB_DEACTIVATE_TO_TAIL,    /* cpu slab was moved to the tail of partials */
 	SLUB_DEACTIVATE_REMOTE_FREES, /* slab contained remotely freed objects */
 	SLUB_DEACTIVATE_BYPASS,     /* implicit deactivation */
-	SLUB_CMPXCHG_DOUBLE_CPU_FAIL, /* failures of the cpu partial chain cmpxchg */
+	SLUB_CMPXCHG_DOUBLE_CPU_FAIL, /* fast-path this_cpu_cmpxchg failures: always 0
+				       * here (a thread's slot needs no cmpxchg) */
 	SLUB_CMPXCHG_DOUBLE_FAIL,   /* failures of the slab word cmpxchg */
 	SLUB_CPU_PARTIAL_ALLOC,     /* used cpu partial on alloc */
 	SLUB_CPU_PARTIAL_FREE,      /* refill cpu partial on free */
@@ -132,6 +133,7 @@ enum slub_stat_item {
 	SLUB_CMPXCHG_DOUBLE_FAIL_LOCKED, /* of CMPXCHG_DOUBLE_FAIL: with list_lock held */
 	SLUB_LOCK_ACQUIRE,          /* list_lock acquisitions */
 	SLUB_LOCK_CONTENDED,        /* ... that had to wait */
+	SLUB_CPU_PARTIAL_CMPXCHG_FAIL, /* cpu partial chain CAS failures (put/take) */
 	SLUB_NR_STAT_ITEMS
 };
 

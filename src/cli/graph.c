@@ -143,10 +143,7 @@ static const bt_plugin *load_slub(const bt_plugin_set **set, const bt_plugin **f
 
 /* ---- errors ---------------------------------------------------------------- */
 
-/*
- * One line out of Babeltrace's error causes: the deepest cause is what went
- * wrong (the others say where it surfaced).  Newlines become "; ".
- */
+/* One line out of Babeltrace's error causes; newlines become "; ". */
 static void error_line(char *buf, size_t len)
 {
 	const bt_error *err = bt_current_thread_take_error();
@@ -158,18 +155,10 @@ static void error_line(char *buf, size_t len)
 	if (!err)
 		return;
 	n = bt_error_get_cause_count(err);
-	/* The deepest cause a component reported says what went wrong; the
-	 * library's own causes only say where it surfaced. */
-	for (uint64_t i = n; i-- > 0;) {
-		const bt_error_cause *c = bt_error_borrow_cause_by_index(err, i);
-
-		if (!msg)
-			msg = bt_error_cause_get_message(c);
-		if (bt_error_cause_get_actor_type(c) != BT_ERROR_CAUSE_ACTOR_TYPE_UNKNOWN) {
-			msg = bt_error_cause_get_message(c);
-			break;
-		}
-	}
+	/* Cause 0 was appended first: the deepest, what actually went wrong
+	 * (the others say where it surfaced). */
+	if (n)
+		msg = bt_error_cause_get_message(bt_error_borrow_cause_by_index(err, 0));
 	for (const char *p = msg ? msg : ""; *p && o + 3 < len; p++) {
 		if (*p == '\n') {
 			buf[o++] = ';';

@@ -60,6 +60,8 @@ void cmd_stats_usage(FILE *f)
 		"                           slubtrace-stats/1, see analysis/stats/README.md)\n"
 		"  -o, --output FILE        also write the JSON result to FILE (for diff)\n"
 		"      --cache NAME         only this cache\n"
+		"      --procname NAME      only the processes of this name (the session\n"
+		"                           records every instrumented process of the user)\n"
 		"      --sections LIST      text sections, comma-separated: slabinfo, sites,\n"
 		"                           locks, storms, top, rates (default: all)\n");
 	tunables_help(f);
@@ -84,7 +86,8 @@ void cmd_storms_usage(FILE *f)
 		"Options:\n"
 		"      --json               print the whole result as JSON\n"
 		"  -o, --output FILE        also write the JSON result to FILE\n"
-		"      --cache NAME         only this cache\n");
+		"      --cache NAME         only this cache\n"
+		"      --procname NAME      only the processes of this name\n");
 	tunables_help(f);
 	fprintf(f,
 		"  -h, --help               show this help\n"
@@ -112,6 +115,7 @@ void cmd_diff_usage(FILE *f)
 		"                           NAME.abs=FLOOR, NAME.min=OPS, all=PCT, z=Z;\n"
 		"                           repeatable\n"
 		"      --all                print every cache's figures, not only verdicts\n"
+		"      --procname NAME      (trace directories) only the processes of this name\n"
 		"  -h, --help               show this help\n"
 		"(trace directories are read with the default storm detection; see `slubtrace\n"
 		"stats --help`, the same options apply)\n"
@@ -128,13 +132,14 @@ void cmd_diff_usage(FILE *f)
 
 enum {
 	O_JSON = 256, O_CACHE, O_SECTIONS, O_RUN, O_WFAIL, O_WMS, O_LOOKBACK, O_PMS, O_TOP,
-	O_STORMS, O_ALL,
+	O_STORMS, O_ALL, O_PROCNAME,
 };
 
 static const struct option stats_opts[] = {
 	{ "json", no_argument, NULL, O_JSON },
 	{ "output", required_argument, NULL, 'o' },
 	{ "cache", required_argument, NULL, O_CACHE },
+	{ "procname", required_argument, NULL, O_PROCNAME },
 	{ "sections", required_argument, NULL, O_SECTIONS },
 	{ "run-attempts", required_argument, NULL, O_RUN },
 	{ "window-failures", required_argument, NULL, O_WFAIL },
@@ -187,6 +192,9 @@ static int parse(int argc, char **argv, bt_value *params, struct slub_tstats_dif
 			break;
 		case O_CACHE:
 			r = bt_value_map_insert_string_entry(params, "cache", optarg) ? -1 : 0;
+			break;
+		case O_PROCNAME:
+			r = bt_value_map_insert_string_entry(params, "procname", optarg) ? -1 : 0;
 			break;
 		case O_SECTIONS:
 			r = bt_value_map_insert_string_entry(params, "sections", optarg) ? -1 : 0;

@@ -3,7 +3,7 @@
 #
 # Figures of the offline analysis (never pass/fail):
 #
-#   analysis-bench.sh [-b BUILD_DIR] [-e EVENTS]... [TRACE_DIR...]
+#   analysis-bench.sh [-b BUILD_DIR] [-e EVENTS]... [-k] [TRACE_DIR...]
 #
 # For each trace (given, or recorded here from examples/slub-workload with
 # about EVENTS events each: default 1M and 5M), in the same run:
@@ -14,17 +14,20 @@
 # check's rate as a share of the dummy sink's.
 #
 # Recording needs a session daemon: as root, run this as another user (the
-# global one would be used), or give traces recorded beforehand.
+# global one would be used), or give traces recorded beforehand.  -k keeps
+# the recorded traces (their directory is printed).
 set -eu
 
 build=build
+keep=0
 targets=""
 traces=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-b) build=$2; shift 2 ;;
 	-e) targets="$targets $2"; shift 2 ;;
-	-h|--help) sed -n '3,19p' "$0"; exit 0 ;;
+	-k) keep=1; shift ;;
+	-h|--help) sed -n '3,20p' "$0"; exit 0 ;;
 	*) traces="$traces $1"; shift ;;
 	esac
 done
@@ -37,19 +40,23 @@ done
 [ -x "$slubtrace" ] || { echo "no $slubtrace: build first" >&2; exit 2; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/slubtrace-abench-XXXXXX")
-trap 'rm -rf "$work"' EXIT
+if [ "$keep" = 1 ]; then
+	echo "traces kept in $work" >&2
+else
+	trap 'rm -rf "$work"' EXIT
+fi
 
 count_events() {
 	babeltrace2 "$1" -c sink.utils.counter -p 'step=+0' 2>/dev/null |
 		awk '/ Event messages/ { n = $1 } END { gsub(",", "", n); print n + 0 }'
 }
 
-# One slub-workload message is about 4 slub events with the default record
-# options (measured on this machine; the figure only sizes the run).
+# One slub-workload message is about 3.4 trace events with the default
+# record options (measured here; the figure only sizes the run).
 record() {
 	want=$1
 	dir=$work/trace-$want
-	msgs=$(( want / 4 / 16 / 3 ))
+	msgs=$(( want * 10 / 34 / 16 / 3 ))
 	"$slubtrace" record --no-check --buffer-size 64M -o "$dir" -- \
 		"$workload" -g 4 -t 4 -m "$msgs" -r 3 >"$work/record-$want.log" 2>&1 || {
 		cat "$work/record-$want.log" >&2
@@ -69,10 +76,11 @@ measure() {
 	echo "$name $wall $rss"
 }
 
-for n in $targets; do
-	[ -n "$traces" ] && break
-	traces="$traces $(record "$n")"
-done
+if [ -z "$traces" ]; then
+	for n in $targets; do
+		traces="$traces $(record "$n")"
+	done
+fi
 
 printf '%-10s %-34s %10s %9s %12s %9s %7s\n' events command wall_s "" events/s rss_MiB "%dummy"
 for t in $traces; do
@@ -86,9 +94,9 @@ for t in $traces; do
 		esac
 		measure "$spec" "$@" > "$work/m"
 		read -r name wall rss < "$work/m"
-		rate=$(awk -v e="$events" -v w="$wall" 'BEGIN { printf "%.0f", w > 0 ? e / w : 0 }')
+		rate=$(awk -v e="$events" -v w="$wall" 'BEGIN { printf "%.0f", (w > 0 ? e / w : 0) }')
 		[ "$spec" = dummy ] && dummy_rate=$rate
-		share=$(awk -v r="$rate" -v d="$dummy_rate" 'BEGIN { printf "%.0f", d > 0 ? 100 * r / d : 0 }')
+		share=$(awk -v r="$rate" -v d="$dummy_rate" 'BEGIN { printf "%.0f", (d > 0 ? 100 * r / d : 0) }')
 		printf '%-10s %-34s %10s %9s %12s %9s %7s\n' "$events" "$spec" "$wall" "" "$rate" \
 			"$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')" "$share"
 	done

@@ -258,7 +258,7 @@ class Lttng:
             raise RuntimeError("lttng %s failed: %s" % (" ".join(cmd), r.stdout.strip()))
         return r.stdout
 
-    def open_session(self, outdir, events, subbuf, nsubbuf):
+    def open_session(self, outdir, events, subbuf, nsubbuf, contexts=()):
         self.counter += 1
         name = "slubbench-%d-%d" % (os.getpid(), self.counter)
         self.lttng("create", name, "--output=" + outdir)
@@ -268,6 +268,9 @@ class Lttng:
             for ev in events:
                 self.lttng("enable-event", "--userspace", "--session=" + name,
                            "--channel=bench", *ev)
+            if contexts:
+                self.lttng("add-context", "--userspace", "--session=" + name,
+                           "--channel=bench", *["--type=" + c for c in contexts])
             self.lttng("start", name)
         except Exception:
             self.close_session(name)
@@ -446,7 +449,12 @@ def machine_info():
         distro = platform.freedesktop_os_release().get("PRETTY_NAME", "")
     except (OSError, AttributeError):
         distro = ""
+    try:
+        load = " ".join("%.1f" % x for x in os.getloadavg())
+    except OSError:
+        load = ""
     return {
+        "load": load,
         "nproc": os.cpu_count(),
         "cpu": cpu,
         "kernel": "%s %s" % (platform.system(), platform.release()),
@@ -490,6 +498,8 @@ def build_report(res, modes, benches, args, info, lttng_note, reps, elapsed):
     out.append("Profile: %s, %d repetition(s), interleaved (round robin over allocators "
                "within each repetition); medians. Run time %.0f s.  " %
                (args.profile, reps, elapsed))
+    if info.get("load"):
+        out.append("Load average at the end (other work shares the cpus): %s.  " % info["load"])
     if lttng_note:
         out.append("Tracing: %s; channel `bench` with %s x %d sub-buffers, discard mode.  " %
                    (lttng_note, args.subbuf_size, args.num_subbuf))
@@ -572,6 +582,8 @@ def build_report(res, modes, benches, args, info, lttng_note, reps, elapsed):
         out.append(table(["mode", "benchmark", "events", "events/s", "bytes/event",
                           "trace MiB", "discarded"], trows))
         out.append("")
+
+    out.extend(probe_sections(res, names))
 
     out.append("## Targets")
     out.append("")
@@ -808,6 +820,7 @@ def main():
         for rep in range(reps):
             if not sys.stderr.isatty():
                 sys.stderr.write("run-bench: repetition %d of %d\n" % (rep + 1, reps))
+            run_probes(res, log, base_env, lt, workdir, args, bin_dir, rep)
             for b in benches:
                 prog, params = BENCHES[b]
                 argv = [os.path.join(bin_dir, prog)] + params[args.profile] + ["-M"]
@@ -849,6 +862,149 @@ def main():
     print(report)
     sys.stderr.write("run-bench: report in %s, raw output in %s\n" % (out_path, log_path))
     return 1 if res.errors and not res.data else (2 if res.errors else 0)
+
+
+# The floor and the event cost: measured once per repetition, beside the
+# benchmarks, so that every report carries them.
+EVENT_COST_CONTEXTS = ("vpid", "vtid", "procname")   # what slubtrace record adds
+
+
+def run_probes(res, log, base_env, lt, workdir, args, bin_dir, rep):
+    floor = os.path.join(bin_dir, "dwcas_floor")
+    if os.access(floor, os.X_OK):
+        try:
+            out, _, _, _ = run_child([floor, "-M"], dict(base_env), args.timeout)
+            res.add("floor", "dwcas", {"metrics": parse_metrics(out), "stdout": out})
+            log.write("## floor rep %d\n%s\n" % (rep + 1, out))
+        except Exception as e:  # noqa: BLE001 - report, keep going
+            res.errors.append("dwcas_floor rep %d: %s" % (rep + 1, str(e)[:300]))
+    cost = os.path.join(bin_dir, "event_cost")
+    tp = args.tp_lib or find_lib(args.build, "libslub-tp.so")
+    if not lt or not tp or not os.access(cost, os.X_OK) or args.profile == "smoke":
+        return
+    n = {"full": "20000", "quick": "10000"}.get(args.profile, "2000")
+    # Plain, then with the slab_word event's stack selected (16 frames).
+    for label, stacks in (("event_cost", "none"), ("event_cost_stack", "free_remote")):
+        trace_dir = os.path.join(workdir, "trace-%s-%d" % (label, rep))
+        session = lt.open_session(trace_dir, [["slub:*"], ["slub_bench:*"]], "8M", 8,
+                                  EVENT_COST_CONTEXTS)
+        env = dict(base_env, LD_PRELOAD=tp, SLUBTRACE_STACKS=stacks)
+        discarded = None
+        try:
+            out, _, _, _ = run_child([cost, "-n", n, "-r", "5", "-M"], env, args.timeout)
+        except Exception as e:  # noqa: BLE001 - report, keep going
+            res.errors.append("%s rep %d: %s" % (label, rep + 1, str(e)[:300]))
+            continue
+        finally:
+            discarded = lt.close_session(session)
+        metrics = parse_metrics(out)
+        metrics["discarded"] = float(discarded or 0)
+        metrics["events"] = float(count_events(trace_dir))
+        metrics["trace_bytes"] = float(dir_bytes(trace_dir))
+        res.add(label, "event_cost", {"metrics": metrics, "stdout": out})
+        log.write("## %s rep %d (discarded %s)\n%s\n" % (label, rep + 1, discarded, out))
+        if not args.keep_traces:
+            shutil.rmtree(trace_dir, ignore_errors=True)
+
+
+EVENT_COST_CLASSES = [
+    ("slab_word", "free_remote (and slab_new, slab_discard, freeze, unfreeze, "
+     "take_freelist, drain_freelist)"),
+    ("cmpxchg_fail", "cmpxchg_fail"),
+    ("cpu_cmpxchg_fail", "cpu_cmpxchg_fail"),
+    ("cpu_slab", "deactivate (and cpu_slab_load, cpu_partial_*)"),
+    ("list_op", "add_partial (and remove_partial, add_full, remove_full)"),
+    ("lock_acquire", "lock_acquire"),
+    ("lock_release", "lock_release"),
+    ("thread_flush", "thread_flush"),
+    ("object", "free (and alloc)"),
+    ("cache_create", "cache_create"),
+    ("error", "error"),
+]
+
+# Rows whose every call is a slab-word CAS (a free that is not to the
+# thread's own cpu slab), or the pair the fast path serves.
+FLOOR_ROWS = [
+    ("1. free(64) (N x free)", "t1.free.64.ns"),
+    ("4. remote: free(64)", "t4.free.64.ns"),
+    ("5. 1 alloc N free: free(64)", "t5.free.64.ns"),
+    ("2. malloc/free(64)", "t2.pair.64.ns"),
+]
+
+
+def probe_sections(res, names):
+    out = []
+    floor = res.med("floor", "dwcas", "floor.dwcas.ns")
+    if floor:
+        out.append("## Floor: one `lock cmpxchg16b`")
+        out.append("")
+        out.append("`dwcas_floor`: a loop of successful `lock cmpxchg16b` on one 16-byte "
+                   "word, one thread (median of the repetitions): **%.1f ns**. A faithful "
+                   "`__slab_free` does one per free that is not to the thread's own cpu slab; "
+                   "ratios are time / floor." % floor)
+        out.append("")
+        rows = []
+        for label, key in FLOOR_ROWS:
+            vals = [res.med(n, "slab_test", key) for n in names]
+            if all(v is None for v in vals):
+                continue
+            rows.append([label] + ["%s (%.2fx)" % (fmt(v), v / floor) if v else "–"
+                                   for v in vals])
+        if rows:
+            out.append(table(["benchmark (ns, x floor)"] + names, rows))
+            out.append("")
+    minimal = res.med("event_cost", "event_cost", "ev.minimal.ns")
+    if minimal:
+        disc = sum(r["metrics"].get("discarded", 0) for k in ("event_cost", "event_cost_stack")
+                   for r in res.data.get((k, "event_cost"), []))
+        out.append("## Cost of one enabled event, per class")
+        out.append("")
+        out.append("`event_cost` (libslub-tp.so preloaded) emits each class through "
+                   "`slub_trace_emit()` and a minimal LTTng-UST event "
+                   "(`slub_bench:minimal`, one integer field) in the same session "
+                   "(channel 8M x 8, contexts vpid, vtid, procname as `slubtrace record` "
+                   "adds them), interleaved, medians; %d events discarded. Target: at most "
+                   "1.3x the minimal event." % disc)
+        out.append("")
+        rows = [["minimal (one integer)", "slub_bench:minimal", fmt(minimal), "1.00", "–"]]
+        for cls, what in EVENT_COST_CLASSES:
+            v = res.med("event_cost", "event_cost", "ev.%s.ns" % cls)
+            if v is None:
+                continue
+            rows.append([cls, what, fmt(v), fmt_ratio(v / minimal),
+                         "met" if v / minimal <= 1.3 else "**missed**"])
+        st = res.med("event_cost_stack", "event_cost", "ev.slab_word.ns")
+        sm = res.med("event_cost_stack", "event_cost", "ev.minimal.ns")
+        if st and sm:
+            rows.append(["slab_word + slub:stack", "free_remote with its 16-frame stack "
+                         "(SLUBTRACE_STACKS=free_remote)", fmt(st), fmt_ratio(st / sm),
+                         "(reported)"])
+        out.append(table(["class", "event timed", "ns", "x minimal", "<= 1.3x"], rows))
+        out.append("")
+    if "slub-trans" in names and "libc-wrap" in names:
+        out.append("## slub-trans against libc-wrap, every slab_test pattern")
+        out.append("")
+        out.append("Transition events (slubtrace) against the LTTng libc wrapper's "
+                   "event per call, ns per operation; target: slub-trans never more "
+                   "expensive.")
+        out.append("")
+        rows = []
+        worse = 0
+        for label, bench, key in SUMMARY_ROWS:
+            if bench != "slab_test":
+                continue
+            a, b = res.med("slub-trans", bench, key), res.med("libc-wrap", bench, key)
+            if a is None or b is None:
+                continue
+            worse += a > b
+            rows.append([label, fmt(a), fmt(b), fmt_ratio(a / b),
+                         "**more expensive**" if a > b else "cheaper"])
+        out.append(table(["pattern", "slub-trans", "libc-wrap", "ratio", ""], rows))
+        out.append("")
+        out.append("slub-trans is more expensive than the wrapper on %d of %d patterns."
+                   % (worse, len(rows)))
+        out.append("")
+    return out
 
 
 def run_one(argv, env, mode, lt, workdir, args, rep, bench):

@@ -71,6 +71,14 @@ static void check_end(struct slub_sink *s)
 	slub_fmt_verdict(s->out, &c->summary);
 }
 
+static void check_destroy(struct check *c)
+{
+	slub_sink_fini(&c->sink);
+	slub_symbolizer_destroy(c->sym);
+	stack_store_destroy(c->stacks);
+	free(c);
+}
+
 bt_component_class_initialize_method_status
 slub_check_init(bt_self_component_sink *self, bt_self_component_sink_configuration *config,
 		const bt_value *params, void *init_data)
@@ -90,19 +98,19 @@ slub_check_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 
 	if (!c)
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
-	bt_self_component_set_data(bt_self_component_sink_as_self_component(self), c);
 	c->max_reports = 100;
 	p[1].where = &c->max_reports;
 	p[2].where = &c->fail;
 	st = slub_sink_init(&c->sink, self, init_data);
 	if (st != BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK)
-		return st;
+		goto fail;
+	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
 	if (slub_sink_params(c->sink.self, params, p, sizeof(p) / sizeof(p[0])) < 0)
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+		goto fail;
 	if (history > 1024 || reorder_events > UINT32_MAX) {
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
 			"history: at most 1024; reorder-events: at most %u", UINT32_MAX);
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+		goto fail;
 	}
 	cfg.history = (uint32_t)history;
 	cfg.reorder_ns = reorder_ns;
@@ -114,9 +122,16 @@ slub_check_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 	c->stacks = stack_store_create();
 	c->sink.end = check_end;
 	c->sink.stack = on_stack;
-	if (!c->sym || !c->stacks || slub_sink_model(&c->sink, &cfg, &cb, c->sym) < 0)
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+	if (!c->sym || !c->stacks || slub_sink_model(&c->sink, &cfg, &cb, c->sym) < 0) {
+		st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+		goto fail;
+	}
+	bt_self_component_set_data(bt_self_component_sink_as_self_component(self), c);
 	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
+fail:
+	/* A component whose initialization failed is never finalized. */
+	check_destroy(c);
+	return st;
 }
 
 bt_component_class_sink_graph_is_configured_method_status
@@ -149,10 +164,6 @@ void slub_check_finalize(bt_self_component_sink *self)
 	struct check *c = bt_self_component_get_data(
 		bt_self_component_sink_as_self_component(self));
 
-	if (!c)
-		return;
-	slub_sink_fini(&c->sink);
-	slub_symbolizer_destroy(c->sym);
-	stack_store_destroy(c->stacks);
-	free(c);
+	if (c)
+		check_destroy(c);
 }

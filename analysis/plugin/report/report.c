@@ -900,6 +900,28 @@ fail:
 
 /* ---- the component ------------------------------------------------------------ */
 
+static void report_destroy(struct report *r)
+{
+	slub_sink_fini(&r->sink);
+	slub_tstats_free(r->ts);
+	keymap_destroy(&r->live);
+	keymap_destroy(&r->threads);
+	keymap_destroy(&r->lane_of);
+	free(r->slabs);
+	for (uint32_t i = 0; i < r->nr_violations; i++)
+		free(r->violations[i].history);
+	free(r->violations);
+	for (uint32_t i = 0; i < MAX_LANES; i++) {
+		free(r->lanes[i].marks);
+		free(r->lanes[i].bands);
+		free(r->lanes[i].fails);
+	}
+	free((void *)r->data_path);
+	free((void *)r->slabs_path);
+	free((void *)r->stats_path);
+	free(r);
+}
+
 bt_component_class_initialize_method_status
 slub_report_init(bt_self_component_sink *self, bt_self_component_sink_configuration *config,
 		 const bt_value *params, void *init_data)
@@ -907,7 +929,7 @@ slub_report_init(bt_self_component_sink *self, bt_self_component_sink_configurat
 	struct report *r = calloc(1, sizeof(*r));
 	bt_component_class_initialize_method_status st;
 	uint64_t reorder_ns = 0, reorder_events = 0;
-	const char *pass = NULL;
+	const char *pass = NULL, *data_path = NULL, *slabs_path = NULL, *stats_path = NULL;
 	struct slub_param p[] = {
 		{ "pass", SLUB_P_STRING, NULL, false },
 		{ "data-path", SLUB_P_STRING, NULL, false },
@@ -925,43 +947,45 @@ slub_report_init(bt_self_component_sink *self, bt_self_component_sink_configurat
 	(void)config;
 	if (!r)
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
-	bt_self_component_set_data(bt_self_component_sink_as_self_component(self), r);
 	r->top_n = 5;
 	r->max_violations = 20;
 	r->history = 8;
 	r->free_slab = -1;
 	p[0].where = &pass;
-	p[1].where = &r->data_path;
-	p[2].where = &r->slabs_path;
-	p[3].where = &r->stats_path;
+	p[1].where = &data_path;
+	p[2].where = &slabs_path;
+	p[3].where = &stats_path;
 	p[4].where = &r->top_n;
 	p[5].where = &r->max_violations;
 	p[6].where = &r->history;
 	st = slub_sink_init(&r->sink, self, init_data);
 	if (st != BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK)
-		return st;
+		goto fail;
+	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
 	if (slub_sink_params(r->sink.self, params, p, sizeof(p) / sizeof(p[0])) < 0)
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+		goto fail;
 	if (pass && strcmp(pass, "scan") && strcmp(pass, "lanes")) {
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(r->sink.self,
 			"pass: \"scan\" or \"lanes\", not \"%s\"", pass);
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+		goto fail;
 	}
-	if (!r->data_path || !r->slabs_path) {
+	if (!data_path || !slabs_path) {
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(r->sink.self,
 			"data-path and slabs-path are required");
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+		goto fail;
 	}
 	if (r->top_n < 1 || r->top_n > MAX_TOP || r->max_violations > 1000 || r->history > 64) {
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(r->sink.self,
 			"top: 1 to %d; max-violations: at most 1000; history: at most 64", MAX_TOP);
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+		goto fail;
 	}
 	/* The strings belong to params, which outlives initialization only
 	 * by reference: keep copies. */
-	r->data_path = strdup(r->data_path);
-	r->slabs_path = strdup(r->slabs_path);
-	r->stats_path = r->stats_path ? strdup(r->stats_path) : NULL;
+	r->data_path = strdup(data_path);
+	r->slabs_path = strdup(slabs_path);
+	r->stats_path = stats_path ? strdup(stats_path) : NULL;
+	if (!r->data_path || !r->slabs_path || (stats_path && !r->stats_path))
+		goto nomem;
 	r->lanes_pass = pass && !strcmp(pass, "lanes");
 	cfg.reorder_ns = reorder_ns;
 	cfg.reorder_events = (uint32_t)reorder_events;
@@ -969,9 +993,9 @@ slub_report_init(bt_self_component_sink *self, bt_self_component_sink_configurat
 	cb.arg = r;
 	if (r->lanes_pass) {
 		if (keymap_init(&r->lane_of) < 0)
-			return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+			goto nomem;
 		if (lanes_load(r) < 0)
-			return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+			goto fail;
 		cb.transition = lanes_transition;
 		cb.violation = lanes_violation;
 		r->sink.decoded = lanes_decoded;
@@ -981,15 +1005,22 @@ slub_report_init(bt_self_component_sink *self, bt_self_component_sink_configurat
 
 		r->ts = slub_tstats_new(&tc);
 		if (!r->ts || keymap_init(&r->live) < 0 || keymap_init(&r->threads) < 0)
-			return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+			goto nomem;
 		cb.transition = scan_transition;
 		cb.violation = scan_violation;
 		r->sink.decoded = scan_decoded;
 		r->sink.end = scan_end;
 	}
 	if (slub_sink_model(&r->sink, &cfg, &cb, NULL) < 0)
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+		goto nomem;
+	bt_self_component_set_data(bt_self_component_sink_as_self_component(self), r);
 	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
+nomem:
+	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+fail:
+	/* A component whose initialization failed is never finalized. */
+	report_destroy(r);
+	return st;
 }
 
 bt_component_class_sink_graph_is_configured_method_status
@@ -1014,24 +1045,6 @@ void slub_report_finalize(bt_self_component_sink *self)
 {
 	struct report *r = bt_self_component_get_data(bt_self_component_sink_as_self_component(self));
 
-	if (!r)
-		return;
-	slub_sink_fini(&r->sink);
-	slub_tstats_free(r->ts);
-	keymap_destroy(&r->live);
-	keymap_destroy(&r->threads);
-	keymap_destroy(&r->lane_of);
-	free(r->slabs);
-	for (uint32_t i = 0; i < r->nr_violations; i++)
-		free(r->violations[i].history);
-	free(r->violations);
-	for (uint32_t i = 0; i < r->nr_lanes; i++) {
-		free(r->lanes[i].marks);
-		free(r->lanes[i].bands);
-		free(r->lanes[i].fails);
-	}
-	free((void *)r->data_path);
-	free((void *)r->slabs_path);
-	free((void *)r->stats_path);
-	free(r);
+	if (r)
+		report_destroy(r);
 }

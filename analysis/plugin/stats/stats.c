@@ -11,6 +11,8 @@
  *   sections         text sections, comma-separated: slabinfo, sites, locks,
  *                    storms, top, rates, all (default all)
  *   cache            only this cache (text)
+ *   procname         only the events of processes of this name (an LTTng
+ *                    session records every instrumented process of the user)
  *   json-path        also write the JSON result to this file
  *   run-attempts, window-failures, window-ns, lookback, pending-ns, top,
  *   max-storms       the storm detection's tunables (slub_tstats.h)
@@ -23,16 +25,51 @@
 
 #include "stats.h"
 #include "../sink.h"
+#include "../symbolize.h"
 #include "slub_tstats.h"
 
 struct stats {
 	struct slub_sink sink;
 	struct slub_tstats *ts;
-	const char *format, *sections, *cache, *json_path;
+	struct slub_symbolizer *sym;
+	const char *format, *sections, *cache, *json_path, *procname;
 	unsigned what;
+	/* procname filter: the processes seen and whether their name matched
+	 * (the decoder gives a process's name with its main thread's events) */
+	struct proc {
+		uint32_t vpid;
+		bool match;
+	} *procs;
+	size_t nr_procs, cap_procs;
 	bool json, none;
 	int failed;
 };
+
+/* Is this event's process the one asked for? */
+static bool wanted(struct stats *st, const struct slub_model_event *e)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_procs; i++)
+		if (st->procs[i].vpid == e->vpid)
+			break;
+	if (i == st->nr_procs) {
+		if (st->nr_procs == st->cap_procs) {
+			size_t cap = st->cap_procs ? st->cap_procs * 2 : 16;
+			struct proc *p = realloc(st->procs, cap * sizeof(*p));
+			if (!p)
+				return false;
+			st->procs = p;
+			st->cap_procs = cap;
+		}
+		st->procs[st->nr_procs].vpid = e->vpid;
+		st->procs[st->nr_procs].match = false;
+		st->nr_procs++;
+	}
+	if (e->procname) /* the main thread's name: set, or changed by an exec */
+		st->procs[i].match = !strcmp(e->procname, st->procname);
+	return st->procs[i].match;
+}
 
 static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 {
@@ -42,6 +79,8 @@ static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 
 	switch (d->kind) {
 	case SLUB_DEC_EVENT:
+		if (st->procname && !wanted(st, &d->event))
+			break;
 		e.ev = d->event.ev;
 		e.ts = d->event.ts;
 		e.vpid = d->event.vpid;
@@ -55,6 +94,10 @@ static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 			return -1;
 		}
 		break;
+	case SLUB_DEC_STACK:
+		slub_tstats_stack(st->ts, d->stack_vpid, d->stack_vtid, d->stack_of, d->stack_slab,
+				  d->stack_ips, d->stack_nr);
+		break;
 	case SLUB_DEC_DISCARD:
 		g.stream_id = d->discard.stream_id;
 		g.count = d->discard.count;
@@ -67,6 +110,25 @@ static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 		break;
 	}
 	return 0;
+}
+
+/* Storm stacks as "function+0x12 (file.c:34)", from the trace's statedump. */
+static const char *symbolize(uint32_t vpid, uint64_t ip, char *buf, size_t len, void *arg)
+{
+	struct slub_frame fr;
+
+	if (slub_sym_lookup(arg, vpid, ip, &fr) < 0)
+		return NULL;
+	if (fr.function[0] && fr.file[0])
+		snprintf(buf, len, "%s+0x%llx (%s:%d)", fr.function,
+			 (unsigned long long)fr.function_off, fr.file, fr.line);
+	else if (fr.function[0])
+		snprintf(buf, len, "%s+0x%llx (%s)", fr.function, (unsigned long long)fr.function_off,
+			 fr.path ? fr.path : "?");
+	else
+		snprintf(buf, len, "%s+0x%llx", fr.path ? fr.path : "?",
+			 (unsigned long long)fr.offset);
+	return buf;
 }
 
 static void stats_end(struct slub_sink *s)
@@ -117,6 +179,15 @@ static int parse_sections(const char *s, unsigned *what)
 	return *what ? 0 : -1;
 }
 
+static void stats_destroy(struct stats *c)
+{
+	slub_sink_fini(&c->sink);
+	slub_tstats_free(c->ts);
+	slub_symbolizer_destroy(c->sym);
+	free(c->procs);
+	free(c);
+}
+
 bt_component_class_initialize_method_status
 slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configuration *config,
 		const bt_value *params, void *init_data)
@@ -129,6 +200,7 @@ slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 		{ "sections", SLUB_P_STRING, NULL, false },
 		{ "cache", SLUB_P_STRING, NULL, false },
 		{ "json-path", SLUB_P_STRING, NULL, false },
+		{ "procname", SLUB_P_STRING, NULL, false },
 		{ "run-attempts", SLUB_P_UINT, &run, false },
 		{ "window-failures", SLUB_P_UINT, &wfail, false },
 		{ "window-ns", SLUB_P_UINT, &wns, false },
@@ -143,21 +215,22 @@ slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 	(void)config;
 	if (!c)
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
-	bt_self_component_set_data(bt_self_component_sink_as_self_component(self), c);
 	p[0].where = &c->format;
 	p[1].where = &c->sections;
 	p[2].where = &c->cache;
 	p[3].where = &c->json_path;
+	p[4].where = &c->procname;
 	st = slub_sink_init(&c->sink, self, init_data);
 	if (st != BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK)
-		return st;
+		goto fail;
+	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
 	if (slub_sink_params(c->sink.self, params, p, sizeof(p) / sizeof(p[0])) < 0)
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+		goto fail;
 	if (c->format && strcmp(c->format, "text") && strcmp(c->format, "json") &&
 	    strcmp(c->format, "none")) {
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
 			"format: \"text\", \"json\" or \"none\", not \"%s\"", c->format);
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+		goto fail;
 	}
 	c->json = c->format && !strcmp(c->format, "json");
 	c->none = c->format && !strcmp(c->format, "none");
@@ -166,13 +239,13 @@ slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
 			"sections: a comma-separated list of slabinfo, sites, locks, storms, top, "
 			"rates, all; not \"%s\"", c->sections);
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+		goto fail;
 	}
 	if (run > UINT32_MAX || wfail > UINT32_MAX || lookback > 4096 || top > 1000 ||
 	    max_storms > 100000) {
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
 			"lookback: at most 4096; top: at most 1000; max-storms: at most 100000");
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+		goto fail;
 	}
 	cfg.run_attempts = (uint32_t)run;
 	cfg.window_failures = (uint32_t)wfail;
@@ -182,11 +255,20 @@ slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 	cfg.top_n = (uint32_t)top;
 	cfg.max_storms = (uint32_t)max_storms;
 	c->ts = slub_tstats_new(&cfg);
+	c->sym = slub_symbolizer_create();
 	c->sink.decoded = on_decoded;
 	c->sink.end = stats_end;
-	if (!c->ts || slub_sink_model(&c->sink, &mcfg, NULL, NULL) < 0)
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+	if (!c->ts || !c->sym || slub_sink_model(&c->sink, &mcfg, NULL, c->sym) < 0) {
+		st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+		goto fail;
+	}
+	slub_tstats_set_symbolizer(c->ts, symbolize, c->sym);
+	bt_self_component_set_data(bt_self_component_sink_as_self_component(self), c);
 	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
+fail:
+	/* A component whose initialization failed is never finalized. */
+	stats_destroy(c);
+	return st;
 }
 
 bt_component_class_sink_graph_is_configured_method_status
@@ -211,9 +293,6 @@ void slub_stats_finalize(bt_self_component_sink *self)
 {
 	struct stats *c = bt_self_component_get_data(bt_self_component_sink_as_self_component(self));
 
-	if (!c)
-		return;
-	slub_sink_fini(&c->sink);
-	slub_tstats_free(c->ts);
-	free(c);
+	if (c)
+		stats_destroy(c);
 }

@@ -187,6 +187,14 @@ static int slab_param(struct timeline *tl, const bt_value *params)
 	return -1;
 }
 
+static void timeline_destroy(struct timeline *tl)
+{
+	slub_sink_fini(&tl->sink);
+	slub_chrome_free(tl->chrome);
+	free(tl->cache_copy);
+	free(tl);
+}
+
 bt_component_class_initialize_method_status
 slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configuration *config,
 		   const bt_value *params, void *init_data)
@@ -213,7 +221,6 @@ slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configur
 
 	if (!tl)
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
-	bt_self_component_set_data(bt_self_component_sink_as_self_component(self), tl);
 	p[0].where = &tl->json;
 	p[1].where = &tl->cache;
 	p[2].where = &tl->tid;
@@ -221,15 +228,18 @@ slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configur
 	tl->end = UINT64_MAX;
 	st = slub_sink_init(&tl->sink, self, init_data);
 	if (st != BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK)
-		return st;
+		goto fail;
+	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
 	if (params) {
 		/* slab, begin and end take several types: checked below; the
 		 * common parser checks the others and refuses unknown names. */
 		bt_value *copy = NULL;
 		int rc;
 
-		if (bt_value_copy(params, &copy) != BT_VALUE_COPY_STATUS_OK)
-			return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+		if (bt_value_copy(params, &copy) != BT_VALUE_COPY_STATUS_OK) {
+			st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+			goto fail;
+		}
 		for (size_t i = nr_checked; i < sizeof(p) / sizeof(p[0]); i++)
 			if (bt_value_map_has_entry(copy, p[i].name))
 				bt_value_map_insert_string_entry(copy, p[i].name, "");
@@ -256,12 +266,12 @@ slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configur
 		}
 		bt_value_put_ref(copy);
 		if (rc < 0)
-			return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+			goto fail;
 	}
 	tl->by_tid = p[2].set;
 	if (slab_param(tl, params) < 0 || time_param(tl, params, "begin", &tl->begin) < 0 ||
 	    time_param(tl, params, "end", &tl->end) < 0)
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+		goto fail;
 	cfg.reorder_ns = reorder_ns;
 	cfg.reorder_events = (uint32_t)reorder_events;
 	cb.transition = on_transition;
@@ -269,9 +279,16 @@ slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configur
 	tl->sink.end = timeline_end;
 	if (tl->chrome)
 		tl->sink.decoded = timeline_decoded;
-	if (slub_sink_model(&tl->sink, &cfg, &cb, NULL) < 0)
-		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+	if (slub_sink_model(&tl->sink, &cfg, &cb, NULL) < 0) {
+		st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+		goto fail;
+	}
+	bt_self_component_set_data(bt_self_component_sink_as_self_component(self), tl);
 	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
+fail:
+	/* A component whose initialization failed is never finalized. */
+	timeline_destroy(tl);
+	return st;
 }
 
 bt_component_class_sink_graph_is_configured_method_status
@@ -296,10 +313,6 @@ void slub_timeline_finalize(bt_self_component_sink *self)
 	struct timeline *tl = bt_self_component_get_data(
 		bt_self_component_sink_as_self_component(self));
 
-	if (!tl)
-		return;
-	slub_sink_fini(&tl->sink);
-	slub_chrome_free(tl->chrome);
-	free(tl->cache_copy);
-	free(tl);
+	if (tl)
+		timeline_destroy(tl);
 }
