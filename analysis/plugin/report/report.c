@@ -180,13 +180,22 @@ static void jstr(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void jrecord(FILE *f, const struct slub_model_record *r)
+/*
+ * Times in the page are ns from the trace's first event (the origin, given
+ * once as a string): absolute ns since 1970 do not fit a JavaScript number.
+ */
+static uint64_t rel(uint64_t origin, uint64_t ts)
+{
+	return ts > origin ? ts - origin : 0;
+}
+
+static void jrecord(FILE *f, const struct slub_model_record *r, uint64_t origin)
 {
 	fprintf(f, "{\"ts\":%" PRIu64 ",\"vpid\":%u,\"vtid\":%u,\"cpu\":%d,\"slot\":%d,"
 		"\"event\":\"%s\",\"site\":\"%s\",\"before\":\"%s\",\"after\":\"%s\","
 		"\"list\":\"%s\",\"owner\":%d,\"inuse\":%u,\"objects\":%u,\"frozen\":%u,"
 		"\"seq\":%u,\"lock_seq\":%" PRIu64 "}",
-		r->ts, r->vpid, r->vtid, r->cpu, r->slot, slub_event_name(r->type),
+		rel(origin, r->ts), r->vpid, r->vtid, r->cpu, r->slot, slub_event_name(r->type),
 		r->site ? slub_site_name(r->site) : "-", slub_state_name(r->before),
 		slub_state_name(r->after), slub_model_list_name(r->list), r->owner, r->inuse,
 		r->objects, r->frozen, r->seq, r->lock_seq);
@@ -467,12 +476,12 @@ nomem:
 	return -1;
 }
 
-static void write_meta(FILE *f, const struct lane_meta *m)
+static void write_meta(FILE *f, const struct lane_meta *m, uint64_t origin)
 {
 	fprintf(f, "{\"vpid\":%u,\"slab\":\"0x%" PRIx64 "\",\"cache\":", m->vpid, m->slab);
 	jstr(f, m->cache);
 	fprintf(f, ",\"t0\":%" PRIu64 ",\"t1\":%" PRIu64 ",\"transitions\":%u,\"failures\":%u",
-		m->t0, m->t1, m->transitions, m->failures);
+		rel(origin, m->t0), rel(origin, m->t1), m->transitions, m->failures);
 	for (unsigned s = SLUB_STATE_CPU_ACTIVE; s <= SLUB_STATE_FULL; s++)
 		fprintf(f, ",\"time_%s\":%" PRIu64, slub_state_name(s), m->time[s]);
 	fprintf(f, ",\"storm\":%d}", m->storm);
@@ -541,7 +550,9 @@ static void scan_end(struct slub_sink *sk)
 		struct lane_meta m = { 0 };
 		uint64_t pad;
 
-		if (st->kind != SLUB_STORM_RUN && st->kind != SLUB_STORM_SLAB)
+		/* A run on a cpu partial chain names no slab. */
+		if ((st->kind != SLUB_STORM_RUN && st->kind != SLUB_STORM_SLAB) ||
+		    st->site == SLUB_SITE_PUT_CPU_PARTIAL || st->site == SLUB_SITE_CPU_PARTIAL_TAKE)
 			continue;
 		pad = (st->end_ts - st->begin_ts) / 4;
 		if (pad < 200000)
@@ -561,13 +572,13 @@ static void scan_end(struct slub_sink *sk)
 	sl = fopen(r->slabs_path, "w");
 	if (!f || !sl)
 		goto fail;
-	fprintf(f, "{\"first_ts\":%" PRIu64 ",\"last_ts\":%" PRIu64 ",\n\"verdict\":{"
+	fprintf(f, "{\"origin\":\"%" PRIu64 "\",\"first_ts\":0,\"last_ts\":%" PRIu64 ",\n\"verdict\":{"
 		"\"events\":%" PRIu64 ",\"applied\":%" PRIu64 ",\"slabs\":%" PRIu64
 		",\"threads\":%" PRIu64 ",\"processes\":%" PRIu64 ",\"violations\":%" PRIu64
 		",\"gaps\":%" PRIu64 ",\"events_discarded\":%" PRIu64 ",\"slabs_resynced\":%" PRIu64
 		",\"reorder_exceeded\":%" PRIu64 ",\"reorder_max_delay_ns\":%" PRIu64
 		",\"peak_slabs\":%" PRIu64 ",\"by_rule\":{",
-		r->first_ts, r->last_ts, sum.events, sum.applied, sum.slabs, r->nr_threads,
+		r->first_ts, rel(r->first_ts, r->last_ts), sum.events, sum.applied, sum.slabs, r->nr_threads,
 		r->nr_processes, sum.violations, sum.gaps, sum.events_discarded, sum.slabs_resynced,
 		sum.reorder_exceeded, sum.reorder_max_delay_ns, sum.peak_slabs);
 	for (unsigned i = 0, n = 0; i < SLUB_RULE_NR && i < 32; i++)
@@ -595,18 +606,18 @@ static void scan_end(struct slub_sink *sk)
 		jstr(f, v->cache);
 		fprintf(f, ",\"ts\":%" PRIu64 ",\"slab\":\"0x%" PRIx64 "\",\"vpid\":%u,\"vtid\":%u,"
 			"\"other_vtid\":%u,\"lane\":%d,\"event\":",
-			v->ts, v->slab, v->vpid, v->vtid, v->other_vtid,
+			rel(r->first_ts, v->ts), v->slab, v->vpid, v->vtid, v->other_vtid,
 			v->slab ? lane_of_slab(lanes, nr_lanes, v->vpid, v->slab, v->ts) : -1);
-		jrecord(f, &v->event);
+		jrecord(f, &v->event, r->first_ts);
 		fprintf(f, ",\"history\":[");
 		for (uint32_t h = 0; h < v->nr_history; h++) {
 			fputs(h ? "," : "", f);
-			jrecord(f, &v->history[h]);
+			jrecord(f, &v->history[h], r->first_ts);
 		}
 		fprintf(f, "]}");
 	}
 	fprintf(f, "],\n\"series\":{\"start_ts\":%" PRIu64 ",\"bin_ns\":%" PRIu64 ",\"sites\":{",
-		r->series_start, r->series_bin);
+		rel(r->first_ts, r->series_start), r->series_bin);
 	for (unsigned s = 0, n = 0; s <= SLUB_SITE_NR; s++) {
 		const uint64_t *v = s < SLUB_SITE_NR ? r->series[s] : r->series_cpu;
 		uint64_t total = 0;
@@ -638,7 +649,7 @@ static void scan_end(struct slub_sink *sk)
 	fprintf(f, "},\n\"lanes\":[");
 	for (uint32_t i = 0; i < nr_lanes; i++) {
 		fputs(i ? ",\n" : "", f);
-		write_meta(f, &lanes[i]);
+		write_meta(f, &lanes[i], r->first_ts);
 		fprintf(sl, "%u 0x%" PRIx64 " %" PRIu64 " %" PRIu64 " %u %d\n", lanes[i].vpid,
 			lanes[i].slab, lanes[i].t0, lanes[i].t1, lanes[i].why, lanes[i].storm);
 	}
