@@ -87,10 +87,12 @@ def chromium_run(env, exe, args, timeout=180):
     return p.returncode, p.stdout, p.stderr
 
 
-# Chromium logs a page's console messages as
-#   [...:INFO:CONSOLE(12)] "message", source: file:///... (12)
-# at the console level, and uncaught exceptions as "Uncaught ...".
-CONSOLE = re.compile(r":(?:ERROR|WARNING|INFO):CONSOLE\(\d+\)\] \"(.*?)\", source: (\S+)")
+# Chromium logs a page's console messages (console.log too, at INFO) as
+#   [...:INFO:CONSOLE:12] "message", source: file:///... (12)
+# (older releases: CONSOLE(12)), uncaught exceptions among them.  The page
+# logs nothing: any message from it is an error.
+CONSOLE = re.compile(r":(?:ERROR|WARNING|INFO|VERBOSE\d*):CONSOLE(?:\(\d+\)|:\d+)\] \"(.*?)\", "
+                     r"source: (\S+)")
 
 
 def console_errors(stderr, page):
