@@ -12,7 +12,8 @@ Tests:
           (no network reference) and small; render it in headless Chromium
           (--dump-dom): every section is present, the violation's rule is
           named and its event is highlighted on the swimlane, the comparison
-          table is there, the top storms show their losing threads on the
+          table is there and counts the regressed figures `slubtrace diff`
+          counts, the top storms show their losing threads on the
           slab's swimlane; no console error; take a screenshot.  Skipped
           (77) only when Chromium cannot run here.
   chrome  `timeline --format chrome` of a recorded trace: valid Trace Event
@@ -175,6 +176,17 @@ def test_html(env):
     comp = comp.group(1) if comp else ""
     e2e.check('id="diff-verdict"' in comp and "<table" in comp,
               "comparison: no verdict or no table", errors)
+    # The page judges as `slubtrace diff` does.
+    rc_d, dout = slubtrace(env, ["diff", clean, broken])
+    m = re.search(r"verdict: (?:REGRESSION \((\d+) figures? regressed\)|no regression)", dout)
+    want = int(m.group(1) or 0) if m else None
+    got = re.search(r'data-regressed="(\d+)"', comp)
+    log("  diff: exit %d, %s regressed; the page: %s" % (rc_d, want, got and got.group(1)))
+    e2e.check(m and got and int(got.group(1)) == want and rc_d == (1 if want else 0),
+              "the page's regressed figures (%s) differ from slubtrace diff's (%s)" %
+              (got and got.group(1), want), errors)
+    regressed_rows = len(re.findall(r'<tr class="regressed"', comp))
+    e2e.check(not want or regressed_rows > 0, "no regressed row marked", errors)
     e2e.check(re.search(r'<section id="locks">.*?<svg', dom, re.S),
               "locks: no histogram drawn", errors)
     e2e.check(re.search(r'<section id="top-slabs">.*?id="lane-\d+"', dom, re.S),
