@@ -171,6 +171,7 @@ void slub_tstats_diff_defaults(struct slub_tstats_diff_config *cfg)
 	for (unsigned i = 0; i < SLUB_RATE_NR; i++)
 		cfg->thr[i] = rates[i].thr;
 	cfg->z_min = 3.0;
+	cfg->count_min = 10;
 }
 
 void slub_tstats_diff_print_defaults(FILE *f)
@@ -181,6 +182,7 @@ void slub_tstats_diff_print_defaults(FILE *f)
 		fprintf(f, "  %-32s %8g %10g %10g  %s\n", rates[i].name, rates[i].thr.rel_pct,
 			rates[i].thr.abs_floor, rates[i].thr.min_den, rates[i].meaning);
 	fprintf(f, "  z (count figures: Poisson z-score of the rise) = 3\n");
+	fprintf(f, "  count (count figures: events needed on the larger side) = 10\n");
 }
 
 int slub_tstats_diff_set(struct slub_tstats_diff_config *cfg, const char *assign, char *err,
@@ -204,6 +206,10 @@ int slub_tstats_diff_set(struct slub_tstats_diff_config *cfg, const char *assign
 	}
 	if (!strcmp(name, "z")) {
 		cfg->z_min = v;
+		return 0;
+	}
+	if (!strcmp(name, "count")) {
+		cfg->count_min = v;
 		return 0;
 	}
 	char *dot = strchr(name, '.');
@@ -263,6 +269,10 @@ static enum verdict judge(const struct slub_tstats_diff_config *cfg, unsigned i,
 	if (rates[i].is_count) {
 		/* Could the larger count come from the smaller rate by chance? */
 		const struct slub_tstats_figure *big = rise ? a : b, *small = rise ? b : a;
+		if (big->num < cfg->count_min) {
+			*why = "too few events";
+			return V_OK;
+		}
 		double expect = small->num / small->den * big->den;
 		double z = (big->num - expect) / sqrt(expect > 1 ? expect : 1);
 		if (z < cfg->z_min) {
