@@ -312,12 +312,13 @@ struct slub_tstats_threshold {
 struct slub_tstats_diff_config {
 	struct slub_tstats_threshold thr[SLUB_RATE_NR];
 	double z_min;           /* count figures: Poisson z-score of the increase */
+	double count_min;       /* count figures: events needed on the larger side */
 	unsigned all_caches;    /* print every cache, not only those with a verdict */
 };
 
 void slub_tstats_diff_defaults(struct slub_tstats_diff_config *cfg);
-/* "name=value": rate name (relative %), name.abs, name.min, or z, for all
- * rates "all=PCT".  0, or -1 with a reason in err. */
+/* "name=value": rate name (relative %), name.abs, name.min, z, count, for
+ * all rates "all=PCT".  0, or -1 with a reason in err. */
 int slub_tstats_diff_set(struct slub_tstats_diff_config *cfg, const char *assign, char *err,
 			 size_t errlen);
 /* Prints the table; returns the number of regressed figures. */
