@@ -3,7 +3,7 @@
 #
 # Figures of the offline analysis (never pass/fail):
 #
-#   analysis-bench.sh [-b BUILD_DIR] [-e EVENTS]... [-k] [TRACE_DIR...]
+#   analysis-bench.sh [-b BUILD_DIR] [-e EVENTS]... [-r RUNS] [-k] [TRACE_DIR...]
 #
 # For each trace (given, or recorded here from examples/slub-workload with
 # about EVENTS events each: default 1M and 5M), in the same run:
@@ -11,7 +11,9 @@
 #   - slubtrace check TRACE
 #   - slubtrace timeline --json TRACE >/dev/null
 # events per second (events / wall time), peak RSS (/usr/bin/time -v) and
-# check's rate as a share of the dummy sink's.
+# check's rate as a share of the dummy sink's.  Each command runs RUNS times
+# (default 3), interleaved; the shortest wall time is kept (the machine's
+# other load only ever adds time) and the largest peak RSS.
 #
 # Recording needs a session daemon: as root, run this as another user (the
 # global one would be used), or give traces recorded beforehand.  -k keeps
@@ -20,6 +22,7 @@ set -eu
 
 build=build
 keep=0
+runs=3
 targets=""
 traces=""
 while [ $# -gt 0 ]; do
@@ -27,7 +30,8 @@ while [ $# -gt 0 ]; do
 	-b) build=$2; shift 2 ;;
 	-e) targets="$targets $2"; shift 2 ;;
 	-k) keep=1; shift ;;
-	-h|--help) sed -n '3,20p' "$0"; exit 0 ;;
+	-r) runs=$2; shift 2 ;;
+	-h|--help) sed -n '3,22p' "$0"; exit 0 ;;
 	*) traces="$traces $1"; shift ;;
 	esac
 done
@@ -86,14 +90,23 @@ printf '%-10s %-34s %10s %9s %12s %9s %7s\n' events command wall_s "" events/s r
 for t in $traces; do
 	events=$(count_events "$t")
 	dummy_rate=0
+	: >"$work/runs"
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		for spec in dummy check timeline; do
+			case $spec in
+			dummy) set -- babeltrace2 "$t" -c sink.utils.dummy ;;
+			check) set -- "$slubtrace" check "$t" ;;
+			timeline) set -- "$slubtrace" timeline --json "$t" ;;
+			esac
+			measure "$spec" "$@" >>"$work/runs"
+		done
+		i=$((i + 1))
+	done
 	for spec in dummy check timeline; do
-		case $spec in
-		dummy) set -- babeltrace2 "$t" -c sink.utils.dummy ;;
-		check) set -- "$slubtrace" check "$t" ;;
-		timeline) set -- "$slubtrace" timeline --json "$t" ;;
-		esac
-		measure "$spec" "$@" > "$work/m"
-		read -r name wall rss < "$work/m"
+		awk -v s="$spec" '$1 == s { if (w == "" || $2 < w) w = $2; if ($3 > r) r = $3 }
+			END { print s, w, r }' "$work/runs" >"$work/m"
+		read -r name wall rss <"$work/m"
 		rate=$(awk -v e="$events" -v w="$wall" 'BEGIN { printf "%.0f", (w > 0 ? e / w : 0) }')
 		[ "$spec" = dummy ] && dummy_rate=$rate
 		share=$(awk -v r="$rate" -v d="$dummy_rate" 'BEGIN { printf "%.0f", (d > 0 ? 100 * r / d : 0) }')
