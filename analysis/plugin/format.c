@@ -65,41 +65,143 @@ void slub_fmt_record_text(FILE *f, const struct slub_model_record *r, const char
 		slub_model_list_name(r->list), owner, r->inuse, r->objects, r->seq);
 }
 
-static void json_string(FILE *f, const char *s)
+/*
+ * JSON lines are the bulk output of a timeline: each is built in a buffer
+ * by hand (no printf parsing per field) and written once.
+ */
+struct line {
+	char b[1024];
+	size_t n;
+};
+
+static inline void put_mem(struct line *l, const char *s, size_t k)
 {
-	fputc('"', f);
+	if (l->n + k <= sizeof(l->b)) {
+		memcpy(l->b + l->n, s, k);
+		l->n += k;
+	}
+}
+
+#define put_lit(l, s) put_mem(l, s, sizeof(s) - 1)
+
+static inline void put_str(struct line *l, const char *s)
+{
+	put_mem(l, s, strlen(s));
+}
+
+static inline void put_u(struct line *l, uint64_t v)
+{
+	char t[24];
+	int i = sizeof(t);
+
+	do {
+		t[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	put_mem(l, t + i, sizeof(t) - (size_t)i);
+}
+
+static inline void put_i(struct line *l, int64_t v)
+{
+	if (v < 0) {
+		put_lit(l, "-");
+		put_u(l, (uint64_t)0 - (uint64_t)v);
+	} else {
+		put_u(l, (uint64_t)v);
+	}
+}
+
+/* "0x..." in lower-case hex, quoted: JSON has no hex numbers. */
+static inline void put_hex(struct line *l, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char t[20];
+	int i = sizeof(t);
+
+	t[--i] = '"';
+	do {
+		t[--i] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	t[--i] = 'x';
+	t[--i] = '0';
+	t[--i] = '"';
+	put_mem(l, t + i, sizeof(t) - (size_t)i);
+}
+
+static void put_json_string(struct line *l, const char *s)
+{
+	put_lit(l, "\"");
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
+		char esc[8];
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
+		if (c == '"' || c == '\\') {
+			esc[0] = '\\';
+			esc[1] = (char)c;
+			put_mem(l, esc, 2);
+		} else if (c < 0x20) {
+			snprintf(esc, sizeof(esc), "\\u%04x", c);
+			put_mem(l, esc, 6);
+		} else {
+			put_mem(l, (const char *)&c, 1);
+		}
 	}
-	fputc('"', f);
+	put_lit(l, "\"");
 }
 
 void slub_fmt_record_json(FILE *f, const struct slub_model_record *r, const char *cache)
 {
+	struct line l = { .n = 0 };
 	char site[64];
 
-	fprintf(f, "{\"ts\":%" PRIu64 ",\"vpid\":%" PRIu32 ",\"vtid\":%" PRIu32
-		",\"cpu\":%d,\"slot\":%d,\"event\":\"%s\",\"site\":\"%s\",\"slab\":\"0x%" PRIx64
-		"\",\"cache_id\":%" PRIu32 ",\"cache\":",
-		r->ts, r->vpid, r->vtid, r->cpu, r->slot, slub_event_name(r->type),
-		site_of(r, site, sizeof(site)), r->slab, r->cache_id);
+	put_lit(&l, "{\"ts\":");
+	put_u(&l, r->ts);
+	put_lit(&l, ",\"vpid\":");
+	put_u(&l, r->vpid);
+	put_lit(&l, ",\"vtid\":");
+	put_u(&l, r->vtid);
+	put_lit(&l, ",\"cpu\":");
+	put_i(&l, r->cpu);
+	put_lit(&l, ",\"slot\":");
+	put_i(&l, r->slot);
+	put_lit(&l, ",\"event\":\"");
+	put_str(&l, slub_event_name(r->type));
+	put_lit(&l, "\",\"site\":\"");
+	put_str(&l, site_of(r, site, sizeof(site)));
+	put_lit(&l, "\",\"slab\":");
+	put_hex(&l, r->slab);
+	put_lit(&l, ",\"cache_id\":");
+	put_u(&l, r->cache_id);
+	put_lit(&l, ",\"cache\":");
 	if (cache)
-		json_string(f, cache);
+		put_json_string(&l, cache);
 	else
-		fputs("null", f);
-	fprintf(f, ",\"node\":%d,\"before\":\"%s\",\"after\":\"%s\",\"list\":\"%s\",\"owner\":%d"
-		",\"inuse\":%u,\"objects\":%u,\"frozen\":%u,\"seq\":%u,\"freelist\":\"0x%" PRIx64
-		"\",\"lock_seq\":%" PRIu64 "}\n",
-		r->node, slub_state_name(r->before), slub_state_name(r->after),
-		slub_model_list_name(r->list), r->owner, r->inuse, r->objects, r->frozen, r->seq,
-		r->freelist, r->lock_seq);
+		put_lit(&l, "null");
+	put_lit(&l, ",\"node\":");
+	put_i(&l, r->node);
+	put_lit(&l, ",\"before\":\"");
+	put_str(&l, slub_state_name(r->before));
+	put_lit(&l, "\",\"after\":\"");
+	put_str(&l, slub_state_name(r->after));
+	put_lit(&l, "\",\"list\":\"");
+	put_str(&l, slub_model_list_name(r->list));
+	put_lit(&l, "\",\"owner\":");
+	put_i(&l, r->owner);
+	put_lit(&l, ",\"inuse\":");
+	put_u(&l, r->inuse);
+	put_lit(&l, ",\"objects\":");
+	put_u(&l, r->objects);
+	put_lit(&l, ",\"frozen\":");
+	put_u(&l, r->frozen);
+	put_lit(&l, ",\"seq\":");
+	put_u(&l, r->seq);
+	put_lit(&l, ",\"freelist\":");
+	put_hex(&l, r->freelist);
+	put_lit(&l, ",\"lock_seq\":");
+	put_u(&l, r->lock_seq);
+	put_lit(&l, "}\n");
+	fwrite(l.b, 1, l.n, f);
 }
 
 static void print_stack(FILE *f, const struct slub_model_violation *v, const uint64_t *stack,

@@ -68,11 +68,14 @@ bad:
 		return -1;
 	}
 	if (n) {
+		char names[256] = "";
+		size_t o = 0;
+
+		for (size_t i = 0; i < nr && o < sizeof(names); i++)
+			o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", i ? ", " : "",
+					      p[i].name);
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(self,
-			"%" PRIu64 " unknown parameter(s); this component accepts:%s%s%s%s%s%s%s%s",
-			n, nr > 0 ? " " : "", nr > 0 ? p[0].name : "", nr > 1 ? ", " : "",
-			nr > 1 ? p[1].name : "", nr > 2 ? ", " : "", nr > 2 ? p[2].name : "",
-			nr > 3 ? ", ..." : "", "");
+			"%" PRIu64 " unknown parameter(s); this component accepts: %s", n, names);
 		return -1;
 	}
 	return 0;

@@ -3,15 +3,18 @@
 #
 # Figures of the offline analysis (never pass/fail):
 #
-#   analysis-bench.sh [-b BUILD_DIR] [-e EVENTS]... [-k] [TRACE_DIR...]
+#   analysis-bench.sh [-b BUILD_DIR] [-e EVENTS]... [-r RUNS] [-k] [TRACE_DIR...]
 #
 # For each trace (given, or recorded here from examples/slub-workload with
 # about EVENTS events each: default 1M and 5M), in the same run:
 #   - babeltrace2 TRACE -c sink.utils.dummy   (decoding alone)
 #   - slubtrace check TRACE
 #   - slubtrace timeline --json TRACE >/dev/null
-# events per second (events / wall time), peak RSS (/usr/bin/time -v) and
-# check's rate as a share of the dummy sink's.
+# events per second of CPU time (user + system: on a shared machine wall
+# time mostly measures the other jobs) and of wall time, peak RSS
+# (/usr/bin/time -v), and each rate as a share of the dummy sink's.  Each
+# command runs RUNS times (default 3), interleaved; the smallest times are
+# kept (other load only ever adds time) and the largest peak RSS.
 #
 # Recording needs a session daemon: as root, run this as another user (the
 # global one would be used), or give traces recorded beforehand.  -k keeps
@@ -20,6 +23,7 @@ set -eu
 
 build=build
 keep=0
+runs=3
 targets=""
 traces=""
 while [ $# -gt 0 ]; do
@@ -27,7 +31,8 @@ while [ $# -gt 0 ]; do
 	-b) build=$2; shift 2 ;;
 	-e) targets="$targets $2"; shift 2 ;;
 	-k) keep=1; shift ;;
-	-h|--help) sed -n '3,20p' "$0"; exit 0 ;;
+	-r) runs=$2; shift 2 ;;
+	-h|--help) sed -n '3,22p' "$0"; exit 0 ;;
 	*) traces="$traces $1"; shift ;;
 	esac
 done
@@ -65,15 +70,16 @@ record() {
 	echo "$dir"
 }
 
-# run NAME CMD...: prints "NAME wall_s peak_rss_kib"
+# measure NAME CMD...: prints "NAME wall_s cpu_s peak_rss_kib"
 measure() {
 	name=$1
 	shift
 	/usr/bin/time -v -o "$work/time" "$@" >/dev/null 2>"$work/stderr" || true
 	wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":");
 		s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$work/time")
+	cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$work/time")
 	rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$work/time")
-	echo "$name $wall $rss"
+	echo "$name $wall $cpu $rss"
 }
 
 if [ -z "$traces" ]; then
@@ -82,22 +88,37 @@ if [ -z "$traces" ]; then
 	done
 fi
 
-printf '%-10s %-34s %10s %9s %12s %9s %7s\n' events command wall_s "" events/s rss_MiB "%dummy"
+printf '%-10s %-9s %8s %8s %12s %7s %12s %7s %8s\n' events command wall_s cpu_s \
+	ev/s_cpu %dummy ev/s_wall %dummy rss_MiB
 for t in $traces; do
 	events=$(count_events "$t")
-	dummy_rate=0
-	for spec in dummy check timeline; do
-		case $spec in
-		dummy) set -- babeltrace2 "$t" -c sink.utils.dummy ;;
-		check) set -- "$slubtrace" check "$t" ;;
-		timeline) set -- "$slubtrace" timeline --json "$t" ;;
-		esac
-		measure "$spec" "$@" > "$work/m"
-		read -r name wall rss < "$work/m"
-		rate=$(awk -v e="$events" -v w="$wall" 'BEGIN { printf "%.0f", (w > 0 ? e / w : 0) }')
-		[ "$spec" = dummy ] && dummy_rate=$rate
-		share=$(awk -v r="$rate" -v d="$dummy_rate" 'BEGIN { printf "%.0f", (d > 0 ? 100 * r / d : 0) }')
-		printf '%-10s %-34s %10s %9s %12s %9s %7s\n' "$events" "$spec" "$wall" "" "$rate" \
-			"$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')" "$share"
+	: >"$work/runs"
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		for spec in dummy check timeline; do
+			case $spec in
+			dummy) set -- babeltrace2 "$t" -c sink.utils.dummy ;;
+			check) set -- "$slubtrace" check "$t" ;;
+			timeline) set -- "$slubtrace" timeline --json "$t" ;;
+			esac
+			measure "$spec" "$@" >>"$work/runs"
+		done
+		i=$((i + 1))
 	done
+	awk -v e="$events" '
+		{ if (!($1 in w) || $2 < w[$1]) w[$1] = $2
+		  if (!($1 in c) || $3 < c[$1]) c[$1] = $3
+		  if ($4 > r[$1]) r[$1] = $4 }
+		END {
+			n = split("dummy check timeline", k, " ")
+			for (i = 1; i <= n; i++) {
+				s = k[i]
+				rc = (c[s] > 0) ? e / c[s] : 0
+				rw = (w[s] > 0) ? e / w[s] : 0
+				if (s == "dummy") { dc = rc; dw = rw }
+				printf "%-10s %-9s %8.2f %8.2f %12.0f %7.0f %12.0f %7.0f %8.1f\n", e, s,
+					w[s], c[s], rc, ((dc > 0) ? 100 * rc / dc : 0), rw,
+					((dw > 0) ? 100 * rw / dw : 0), r[s] / 1024
+			}
+		}' "$work/runs"
 done
