@@ -7,7 +7,8 @@
 #   build  compiler, CMake, LTTng-UST, lttng-tools, Babeltrace 2, libunwind,
 #          elfutils: enough to build and record traces
 #   test   build + the programs the test suite runs under the shim
-#          (python3, git, sqlite3, xz, gcc) and the peer allocators
+#          (python3, git, sqlite3, xz, gcc), the peer allocators, and
+#          chromium (the report test renders the HTML page headless)
 #   bench  test + hyperfine, valgrind, the peer allocators
 set -euo pipefail
 
@@ -30,7 +31,7 @@ pkgs=(gcc g++ make cmake pkg-config
 	libunwind-dev libdw-dev libelf-dev)
 if [[ $what != build ]]; then
 	pkgs+=(python3 git sqlite3 xz-utils gzip coreutils time procps
-		libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 binutils bc)
+		libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 binutils bc chromium)
 fi
 if [[ $what == bench || $what == all ]]; then
 	pkgs+=(hyperfine valgrind)

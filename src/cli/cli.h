@@ -49,5 +49,39 @@ int cmd_record(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 void cmd_rules_usage(FILE *f);
 void cmd_record_usage(FILE *f);
+int cmd_check(int argc, char **argv);
+void cmd_check_usage(FILE *f);
+int cmd_timeline(int argc, char **argv);
+void cmd_timeline_usage(FILE *f);
+int cmd_stats(int argc, char **argv);
+void cmd_stats_usage(FILE *f);
+int cmd_storms(int argc, char **argv);
+void cmd_storms_usage(FILE *f);
+int cmd_diff(int argc, char **argv);
+void cmd_diff_usage(FILE *f);
+int cmd_report(int argc, char **argv);
+void cmd_report_usage(FILE *f);
+
+struct slub_plugin_result;
+struct bt_value;
+
+/*
+ * Runs src.ctf.fs (every trace below trace_dir) -> utils.muxer ->
+ * sink.slub.<sink> with params, the sink filling res.  Returns 0 when the
+ * graph ran to its end, else 2 (CLI_EXIT_USAGE: unusable input) after
+ * printing one line saying why.
+ */
+int cli_run_graph(const char *trace_dir, const char *sink, struct bt_value *params,
+		  struct slub_plugin_result *res);
+/* cli_run_graph() with sink.slub.check: 0 clean, 1 violations, 2 unusable. */
+int cli_check(const char *trace_dir, struct bt_value *params, struct slub_plugin_result *res);
+
+struct slub_tstats_result;
+/*
+ * One side of a diff: a JSON report written by `slubtrace stats -o`, or a
+ * trace directory run through sink.slub.stats with params.  0, or 2 after
+ * printing why.
+ */
+int cli_load_result(const char *input, struct bt_value *params, struct slub_tstats_result *r);
 
 #endif /* SLUBTRACE_CLI_H */

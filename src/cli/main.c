@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * slubtrace: record the slab state transitions of a program.
+ * slubtrace: record the slab state transitions of a program, and check
+ * or print them.
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +17,18 @@ static void usage(FILE *f)
 		"\n"
 		"Commands:\n"
 		"  record [OPTIONS] -- CMD [ARGS]   run CMD on the slubtrace allocator and\n"
-		"                                   record its transitions in an LTTng trace\n"
+		"                                   record its transitions in an LTTng trace,\n"
+		"                                   then check it\n"
+		"  check TRACE_DIR                  replay a trace against the SLUB state model\n"
+		"                                   and report every invariant it breaks\n"
+		"  timeline [OPTIONS] TRACE_DIR     print each slab's state transitions\n"
+		"  stats [OPTIONS] TRACE_DIR        slabinfo -r rebuilt from the events, redos per\n"
+		"                                   site, list_lock figures, retry storms\n"
+		"  storms [OPTIONS] TRACE_DIR       the retry storms: who collided, where, when\n"
+		"  diff [OPTIONS] BEFORE AFTER      compare two runs per operation; exit 1 when a\n"
+		"                                   figure regressed (a CI gate)\n"
+		"  report [OPTIONS] TRACE_DIR -o F  one self-contained HTML page: verdict, violations\n"
+		"                                   on their slab's swimlane, storms, locks, top slabs\n"
 		"  rules [--dot]                    the checker's rules and the slab state\n"
 		"                                   transition table (text or Graphviz)\n"
 		"  help [COMMAND]                   show this help, or a command's help\n"
@@ -26,7 +38,8 @@ static void usage(FILE *f)
 		"  --version        show the version\n"
 		"\n"
 		"Run `slubtrace COMMAND --help` for a command's options.\n"
-		"Read a trace with babeltrace2(1): `babeltrace2 TRACE_DIR`.\n");
+		"Read a trace with babeltrace2(1): `babeltrace2 TRACE_DIR`, or\n"
+		"`babeltrace2 TRACE_DIR -c sink.slub.check`.\n");
 }
 
 int main(int argc, char **argv)
@@ -49,6 +62,18 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "help")) {
 		if (argc > 2 && !strcmp(argv[2], "record"))
 			cmd_record_usage(stdout);
+		else if (argc > 2 && !strcmp(argv[2], "check"))
+			cmd_check_usage(stdout);
+		else if (argc > 2 && !strcmp(argv[2], "timeline"))
+			cmd_timeline_usage(stdout);
+		else if (argc > 2 && !strcmp(argv[2], "stats"))
+			cmd_stats_usage(stdout);
+		else if (argc > 2 && !strcmp(argv[2], "storms"))
+			cmd_storms_usage(stdout);
+		else if (argc > 2 && !strcmp(argv[2], "diff"))
+			cmd_diff_usage(stdout);
+		else if (argc > 2 && !strcmp(argv[2], "report"))
+			cmd_report_usage(stdout);
 		else if (argc > 2 && !strcmp(argv[2], "rules"))
 			cmd_rules_usage(stdout);
 		else
@@ -57,6 +82,18 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "record"))
 		return cmd_record(argc - 1, argv + 1);
+	if (!strcmp(cmd, "check"))
+		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(cmd, "timeline"))
+		return cmd_timeline(argc - 1, argv + 1);
+	if (!strcmp(cmd, "stats"))
+		return cmd_stats(argc - 1, argv + 1);
+	if (!strcmp(cmd, "storms"))
+		return cmd_storms(argc - 1, argv + 1);
+	if (!strcmp(cmd, "diff"))
+		return cmd_diff(argc - 1, argv + 1);
+	if (!strcmp(cmd, "report"))
+		return cmd_report(argc - 1, argv + 1);
 	if (!strcmp(cmd, "rules"))
 		return cmd_rules(argc - 1, argv + 1);
 	cli_err("unknown command '%s'", cmd);

@@ -33,7 +33,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <babeltrace2/babeltrace.h>
+
 #include "cli.h"
+#include "slub-plugin.h"
 
 /*
  * Default ring buffer: 64 MiB shared by the CPUs, 8..32 MiB per CPU.  A
@@ -59,6 +62,7 @@ struct record_opts {
 	bool objects;
 	bool snapshot;
 	bool full_lists;
+	bool check;
 	const char *contexts[MAX_CONTEXTS];
 	unsigned nr_contexts;
 	char **cmd;
@@ -119,6 +123,7 @@ void cmd_record_usage(FILE *f)
 		"                         default)\n"
 		"      --context TYPE     add an LTTng context (see `lttng add-context --list`)\n"
 		"                         to every event, besides vpid, vtid and procname\n"
+		"      --no-check         do not run `slubtrace check` on the trace at the end\n"
 		"  -h, --help             show this help\n"
 		"\n"
 		"Environment:\n"
@@ -126,7 +131,9 @@ void cmd_record_usage(FILE *f)
 		"  LTTNG_HOME             as for lttng(1): where a non-root session daemon lives\n"
 		"\n"
 		"A session daemon is started (lttng-sessiond --no-kernel) when none is\n"
-		"reachable, and stopped at the end.  Read the trace with babeltrace2(1).\n");
+		"reachable, and stopped at the end.  The trace is then checked as\n"
+		"`slubtrace check DIR` does: its report and verdict follow the recording\n"
+		"summary (the exit status stays CMD's).  Read the trace with babeltrace2(1).\n");
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -186,6 +193,7 @@ enum {
 	OPT_FULL_LISTS,
 	OPT_NO_FULL_LISTS,
 	OPT_CONTEXT,
+	OPT_NO_CHECK,
 	OPT_BLOCKING,
 };
 
@@ -200,6 +208,7 @@ static const struct option long_opts[] = {
 	{ "full-lists", no_argument, NULL, OPT_FULL_LISTS },
 	{ "no-full-lists", no_argument, NULL, OPT_NO_FULL_LISTS },
 	{ "context", required_argument, NULL, OPT_CONTEXT },
+	{ "no-check", no_argument, NULL, OPT_NO_CHECK },
 	{ "blocking", optional_argument, NULL, OPT_BLOCKING },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -256,6 +265,7 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->buffer_size = default_buffer_size();
 	o->full_lists = false; /* the kernel's behaviour for non-debug caches */
+	o->check = true;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+o:h", long_opts, NULL)) != -1) {
 		switch (c) {
@@ -304,6 +314,9 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 				return CLI_EXIT_USAGE;
 			}
 			o->contexts[o->nr_contexts++] = optarg;
+			break;
+		case OPT_NO_CHECK:
+			o->check = false;
 			break;
 		case OPT_BLOCKING:
 			if (parse_blocking(optarg, blocking, sizeof(blocking)) < 0) {
@@ -842,6 +855,26 @@ static long long count_events(const char *dir)
 	return n;
 }
 
+/*
+ * `slubtrace check DIR` on the new trace.  Its verdict is information: the
+ * exit status stays the traced command's.
+ */
+static void run_check(const char *dir)
+{
+	struct slub_plugin_result res;
+	bt_value *params = bt_value_map_create();
+	int rc;
+
+	if (!params)
+		return;
+	fflush(NULL);
+	cli_info("checking the trace (slubtrace check %s):", dir);
+	rc = cli_check(dir, params, &res);
+	bt_value_put_ref(params);
+	if (rc == CLI_EXIT_USAGE)
+		cli_info("the trace could not be checked");
+}
+
 /* ---- the traced command ------------------------------------------------- */
 
 static volatile sig_atomic_t got_usr1, got_int, forward_sig;
@@ -1062,6 +1095,8 @@ int cmd_record(int argc, char **argv)
 		cli_info("lost packets: %llu", lost);
 	if (discarded && !o.snapshot)
 		advise_losses(&o, discarded, events);
+	if (o.check)
+		run_check(s.dir);
 
 	if (status == -1)
 		return CLI_EXIT_FAILURE;

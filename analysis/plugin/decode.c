@@ -1,0 +1,849 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CTF -> struct slub_model_event, for wire format 2 (tracepoints/slub_tp.h).
+ *
+ * An event class is looked at once: its name gives the event type, its
+ * payload the index of every field the type needs, its stream class the
+ * index of the vpid/vtid/procname contexts.  Decoding an event is then a
+ * handful of indexed reads.  A class that lacks a field its type needs is
+ * refused when it is first seen, with the event name and the stream.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode.h"
+#include "ptrmap.h"
+#include "symbolize.h"
+
+/* Every payload field the decoder reads, by wire name. */
+enum dec_field {
+	F_CACHE_ID, F_CPU, F_NODE, F_SLAB, F_SITE, F_DEST, F_LOCKED,
+	F_FREELIST, F_COUNTERS, F_OWNER, F_ATTEMPT,
+	F_EXP_FREELIST, F_EXP_COUNTERS, F_OBS_FREELIST, F_OBS_COUNTERS,
+	F_SLOT, F_REASON, F_COUNT, F_PAGES, F_LIST, F_LOCK_ID, F_LOCK_SEQ, F_SEQ,
+	F_CONTENDED, F_WAIT_NS, F_HOLD_NS, F_OBJECT, F_SIZE, F_MSG,
+	F_FORMAT, F_NAME, F_OBJECT_SIZE, F_ALIGN, F_ORDER, F_OBJECTS,
+	F_MIN_PARTIAL, F_CPU_PARTIAL, F_FLAGS, F_ANNOUNCED,
+	F_OF, F_IPS,
+	/* lttng-ust's own events, for the symbolizer */
+	F_BADDR, F_MEMSZ, F_PATH, F_IS_PIC, F_BUILD_ID,
+	F_NR
+};
+
+static const char *const field_names[F_NR] = {
+	[F_CACHE_ID] = "cache_id", [F_CPU] = "cpu", [F_NODE] = "node", [F_SLAB] = "slab",
+	[F_SITE] = "site", [F_DEST] = "dest", [F_LOCKED] = "locked",
+	[F_FREELIST] = "freelist", [F_COUNTERS] = "counters", [F_OWNER] = "owner",
+	[F_ATTEMPT] = "attempt",
+	[F_EXP_FREELIST] = "expected_freelist", [F_EXP_COUNTERS] = "expected_counters",
+	[F_OBS_FREELIST] = "observed_freelist", [F_OBS_COUNTERS] = "observed_counters",
+	[F_SLOT] = "slot", [F_REASON] = "reason", [F_COUNT] = "count", [F_PAGES] = "pages",
+	[F_LIST] = "list", [F_LOCK_ID] = "lock_id", [F_LOCK_SEQ] = "lock_seq",
+	[F_SEQ] = "seq", [F_CONTENDED] = "contended", [F_WAIT_NS] = "wait_ns",
+	[F_HOLD_NS] = "hold_ns", [F_OBJECT] = "object", [F_SIZE] = "size", [F_MSG] = "msg",
+	[F_FORMAT] = "format", [F_NAME] = "name", [F_OBJECT_SIZE] = "object_size",
+	[F_ALIGN] = "align", [F_ORDER] = "order", [F_OBJECTS] = "objects",
+	[F_MIN_PARTIAL] = "min_partial", [F_CPU_PARTIAL] = "cpu_partial",
+	[F_FLAGS] = "flags", [F_ANNOUNCED] = "announced",
+	[F_OF] = "of", [F_IPS] = "ips",
+	[F_BADDR] = "baddr", [F_MEMSZ] = "memsz", [F_PATH] = "path", [F_IS_PIC] = "is_pic",
+	[F_BUILD_ID] = "build_id",
+};
+
+#define B(f) (1ull << (f))
+#define STRING_FIELDS (B(F_MSG) | B(F_NAME) | B(F_PATH))
+#define ARRAY_FIELDS (B(F_IPS) | B(F_BUILD_ID))
+#define WHERE (B(F_CACHE_ID) | B(F_CPU) | B(F_NODE))
+#define SLAB_WORD (WHERE | B(F_SLAB) | B(F_SITE) | B(F_DEST) | B(F_LOCKED) | \
+		   B(F_FREELIST) | B(F_COUNTERS) | B(F_OWNER))
+#define CPU_SLAB (WHERE | B(F_SLOT) | B(F_SLAB) | B(F_REASON) | B(F_DEST) | B(F_LOCKED) | \
+		  B(F_COUNT) | B(F_PAGES))
+#define LIST_OP (WHERE | B(F_SLAB) | B(F_LIST) | B(F_LOCKED) | B(F_LOCK_ID) | \
+		 B(F_LOCK_SEQ) | B(F_SEQ))
+#define OBJECT (WHERE | B(F_SLAB) | B(F_OBJECT) | B(F_SIZE))
+
+/* What each slub event type must carry (format 2). */
+static const uint64_t required[SLUB_EV_NR] = {
+	[SLUB_EV_CACHE_CREATE] = B(F_FORMAT) | B(F_CACHE_ID) | B(F_NAME) | B(F_OBJECT_SIZE) |
+		B(F_SIZE) | B(F_ALIGN) | B(F_ORDER) | B(F_OBJECTS) | B(F_MIN_PARTIAL) |
+		B(F_CPU_PARTIAL) | B(F_FLAGS) | B(F_ANNOUNCED),
+	[SLUB_EV_CACHE_DESTROY] = B(F_CACHE_ID) | B(F_COUNT),
+	[SLUB_EV_SLAB_NEW] = SLAB_WORD,
+	[SLUB_EV_SLAB_DISCARD] = SLAB_WORD,
+	[SLUB_EV_FREEZE] = SLAB_WORD,
+	[SLUB_EV_UNFREEZE] = SLAB_WORD,
+	[SLUB_EV_TAKE_FREELIST] = SLAB_WORD,
+	[SLUB_EV_FREE_REMOTE] = SLAB_WORD,
+	[SLUB_EV_DRAIN_FREELIST] = SLAB_WORD,
+	[SLUB_EV_CPU_SLAB_LOAD] = CPU_SLAB,
+	[SLUB_EV_DEACTIVATE] = CPU_SLAB,
+	[SLUB_EV_CPU_PARTIAL_PUT] = CPU_SLAB,
+	[SLUB_EV_CPU_PARTIAL_TAKE] = CPU_SLAB,
+	[SLUB_EV_CPU_PARTIAL_DRAIN] = CPU_SLAB,
+	[SLUB_EV_ADD_PARTIAL] = LIST_OP,
+	[SLUB_EV_REMOVE_PARTIAL] = LIST_OP,
+	[SLUB_EV_ADD_FULL] = LIST_OP,
+	[SLUB_EV_REMOVE_FULL] = LIST_OP,
+	[SLUB_EV_CMPXCHG_FAIL] = WHERE | B(F_SLAB) | B(F_SITE) | B(F_LOCKED) | B(F_ATTEMPT) |
+		B(F_EXP_FREELIST) | B(F_EXP_COUNTERS) | B(F_OBS_FREELIST) | B(F_OBS_COUNTERS),
+	[SLUB_EV_CPU_CMPXCHG_FAIL] = WHERE | B(F_SLAB) | B(F_SITE) | B(F_ATTEMPT),
+	[SLUB_EV_LOCK_ACQUIRE] = WHERE | B(F_LOCK_ID) | B(F_LOCK_SEQ) | B(F_CONTENDED) |
+		B(F_WAIT_NS),
+	[SLUB_EV_LOCK_RELEASE] = WHERE | B(F_LOCK_ID) | B(F_LOCK_SEQ) | B(F_HOLD_NS),
+	[SLUB_EV_THREAD_FLUSH] = WHERE | B(F_SLOT) | B(F_COUNT),
+	[SLUB_EV_ALLOC] = OBJECT,
+	[SLUB_EV_FREE] = OBJECT,
+	[SLUB_EV_ERROR] = WHERE | B(F_SLAB) | B(F_REASON) | B(F_OBJECT) | B(F_MSG),
+};
+
+enum dec_kind {
+	K_IGNORE = 0,
+	K_SLUB,		/* a slub event of type dc->type */
+	K_STACK,	/* slub:stack */
+	K_SD_START,	/* lttng_ust_statedump:start: the process's objects follow */
+	K_LOAD,		/* bin_info, dlopen, dlmopen, lib:load */
+	K_BUILD_ID,	/* the build id of a loaded object */
+	K_UNLOAD,	/* dlclose, lib:unload */
+	K_BAD,		/* refused: reported once, every event of it fails */
+};
+
+struct dec_class {
+	enum dec_kind kind;
+	unsigned type;
+	const char *name;
+	int16_t idx[F_NR];
+	uint64_t is_signed;
+	int16_t ctx_vpid, ctx_vtid, ctx_procname;
+	uint8_t ctx_unsigned;	/* bit 0 vpid, bit 1 vtid unsigned (LTTng's are signed) */
+};
+
+struct dec_stream {
+	uint64_t id;
+	char *name;
+	bool has_clock;
+	bool discard_clock;
+};
+
+struct slub_decoder {
+	bt_self_component *self;
+	struct slub_symbolizer *sym;
+	struct ptrmap classes;	/* bt_event_class -> struct dec_class */
+	struct ptrmap streams;	/* bt_stream -> struct dec_stream */
+	struct dec_stream **by_id;
+	size_t nr_streams, cap_streams;
+	const bt_stream *last_stream;
+	struct dec_stream *last;
+	const bt_event_class *last_ec;
+	struct dec_class *last_dc;
+	uint64_t events;
+	enum slub_plugin_unusable unusable;
+	char error[512];
+	char *trace_dir;
+};
+
+struct slub_decoder *slub_decoder_create(bt_self_component *self, struct slub_symbolizer *sym)
+{
+	struct slub_decoder *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->self = self;
+	d->sym = sym;
+	if (ptrmap_init(&d->classes) < 0 || ptrmap_init(&d->streams) < 0) {
+		slub_decoder_destroy(d);
+		return NULL;
+	}
+	return d;
+}
+
+static void free_class(void *v)
+{
+	free(v);
+}
+
+static void free_stream(void *v)
+{
+	struct dec_stream *s = v;
+
+	free(s->name);
+	free(s);
+}
+
+void slub_decoder_destroy(struct slub_decoder *d)
+{
+	if (!d)
+		return;
+	ptrmap_destroy(&d->classes, free_class);
+	ptrmap_destroy(&d->streams, free_stream);
+	free(d->by_id);
+	free(d->trace_dir);
+	free(d);
+}
+
+const char *slub_decoder_error(const struct slub_decoder *d, enum slub_plugin_unusable *kind)
+{
+	if (kind)
+		*kind = d->unusable;
+	return d->error;
+}
+
+uint64_t slub_decoder_events(const struct slub_decoder *d)
+{
+	return d->events;
+}
+
+const char *slub_decoder_stream_name(const struct slub_decoder *d, uint64_t id)
+{
+	return id < d->nr_streams ? d->by_id[id]->name : "?";
+}
+
+const char *slub_decoder_trace_dir(const struct slub_decoder *d)
+{
+	return d->trace_dir;
+}
+
+/* Records the first reason the input is unusable and appends a cause. */
+static __attribute__((format(printf, 3, 4)))
+void refuse(struct slub_decoder *d, enum slub_plugin_unusable why, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (!d->unusable) {
+		d->unusable = why;
+		snprintf(d->error, sizeof(d->error), "%s", buf);
+	}
+	if (d->self)
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(d->self, "%s", buf);
+}
+
+/* ---- streams ------------------------------------------------------------- */
+
+static struct dec_stream *get_stream(struct slub_decoder *d, const bt_stream *bs)
+{
+	struct dec_stream *s;
+	const bt_stream_class *sc;
+	const char *name;
+
+	if (bs == d->last_stream)
+		return d->last;
+	s = ptrmap_get(&d->streams, bs);
+	if (!s) {
+		s = calloc(1, sizeof(*s));
+		if (!s)
+			return NULL;
+		name = bt_stream_get_name(bs);
+		if (name)
+			s->name = strdup(name);
+		else if (asprintf(&s->name, "stream %" PRIu64, bt_stream_get_id(bs)) < 0)
+			s->name = NULL;
+		sc = bt_stream_borrow_class_const(bs);
+		s->has_clock = bt_stream_class_borrow_default_clock_class_const(sc) != NULL;
+		s->discard_clock = s->has_clock &&
+			bt_stream_class_discarded_events_have_default_clock_snapshots(sc);
+		if (d->nr_streams == d->cap_streams) {
+			size_t cap = d->cap_streams ? d->cap_streams * 2 : 16;
+			struct dec_stream **n = realloc(d->by_id, cap * sizeof(*n));
+
+			if (!n) {
+				free_stream(s);
+				return NULL;
+			}
+			d->by_id = n;
+			d->cap_streams = cap;
+		}
+		if (!s->name || ptrmap_put(&d->streams, bs, s) < 0) {
+			free_stream(s);
+			return NULL;
+		}
+		s->id = d->nr_streams;
+		d->by_id[d->nr_streams++] = s;
+		/* src.ctf.fs names a stream after its file: the trace is its directory. */
+		if (!d->trace_dir && name && strchr(name, '/')) {
+			d->trace_dir = strdup(name);
+			if (d->trace_dir)
+				*strrchr(d->trace_dir, '/') = '\0';
+		}
+	}
+	d->last_stream = bs;
+	d->last = s;
+	return s;
+}
+
+static const char *trace_name(struct slub_decoder *d)
+{
+	return d->trace_dir ? d->trace_dir : "the trace";
+}
+
+/* ---- event classes ------------------------------------------------------- */
+
+static int member_index(const bt_field_class *st, const char *name)
+{
+	uint64_t n;
+
+	if (!st || bt_field_class_get_type(st) != BT_FIELD_CLASS_TYPE_STRUCTURE)
+		return -1;
+	n = bt_field_class_structure_get_member_count(st);
+	for (uint64_t i = 0; i < n; i++) {
+		const bt_field_class_structure_member *m =
+			bt_field_class_structure_borrow_member_by_index_const(st, i);
+
+		if (!strcmp(bt_field_class_structure_member_get_name(m), name))
+			return (int)i;
+	}
+	return -1;
+}
+
+static const bt_field_class *member_class(const bt_field_class *st, int i)
+{
+	return bt_field_class_structure_member_borrow_field_class_const(
+		bt_field_class_structure_borrow_member_by_index_const(st, i));
+}
+
+static enum dec_kind other_kind(const char *name)
+{
+	static const struct { const char *name; enum dec_kind kind; } k[] = {
+		{ "lttng_ust_statedump:start", K_SD_START },
+		{ "lttng_ust_statedump:bin_info", K_LOAD },
+		{ "lttng_ust_statedump:build_id", K_BUILD_ID },
+		{ "lttng_ust_dl:dlopen", K_LOAD },
+		{ "lttng_ust_dl:dlmopen", K_LOAD },
+		{ "lttng_ust_dl:build_id", K_BUILD_ID },
+		{ "lttng_ust_dl:dlclose", K_UNLOAD },
+		{ "lttng_ust_lib:load", K_LOAD },
+		{ "lttng_ust_lib:build_id", K_BUILD_ID },
+		{ "lttng_ust_lib:unload", K_UNLOAD },
+	};
+
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		if (!strcmp(name, k[i].name))
+			return k[i].kind;
+	return K_IGNORE;
+}
+
+static uint64_t required_of(const struct dec_class *dc)
+{
+	switch (dc->kind) {
+	case K_SLUB:
+		return required[dc->type];
+	case K_STACK:
+		return B(F_OF) | B(F_SLAB) | B(F_IPS);
+	case K_LOAD:
+		return B(F_BADDR) | B(F_MEMSZ) | B(F_PATH);
+	case K_BUILD_ID:
+		return B(F_BADDR) | B(F_BUILD_ID);
+	case K_UNLOAD:
+		return B(F_BADDR);
+	default:
+		return 0;
+	}
+}
+
+static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_class *ec,
+				       struct dec_stream *s)
+{
+	struct dec_class *dc = calloc(1, sizeof(*dc));
+	const bt_field_class *payload, *ctx;
+	const char *name = bt_event_class_get_name(ec);
+	uint64_t need;
+
+	if (!dc)
+		return NULL;
+	dc->name = name ? name : "?";
+	for (int f = 0; f < F_NR; f++)
+		dc->idx[f] = -1;
+	if (!strncmp(dc->name, "slub:", 5)) {
+		const char *ev = dc->name + 5;
+
+		if (!strcmp(ev, "stack")) {
+			dc->kind = K_STACK;
+		} else {
+			for (unsigned t = 0; t < SLUB_EV_NR; t++) {
+				if (!strcmp(ev, slub_event_name(t))) {
+					dc->kind = K_SLUB;
+					dc->type = t;
+					break;
+				}
+			}
+			/* An event this slubtrace does not know: a newer format. */
+		}
+	} else if (d->sym) {
+		dc->kind = other_kind(dc->name);
+	}
+	if (dc->kind == K_IGNORE)
+		goto out;
+
+	payload = bt_event_class_borrow_payload_field_class_const(ec);
+	for (int f = 0; f < F_NR; f++) {
+		int i = member_index(payload, field_names[f]);
+		const bt_field_class *fc;
+		bt_field_class_type t;
+
+		if (i < 0)
+			continue;
+		fc = member_class(payload, i);
+		t = bt_field_class_get_type(fc);
+		if (B(f) & STRING_FIELDS) {
+			if (t != BT_FIELD_CLASS_TYPE_STRING)
+				continue;
+		} else if (B(f) & ARRAY_FIELDS) {
+			if (!bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_ARRAY) ||
+			    !bt_field_class_type_is(bt_field_class_get_type(
+				    bt_field_class_array_borrow_element_field_class_const(fc)),
+				    BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
+				continue;
+		} else if (!bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_INTEGER)) {
+			continue;
+		} else if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER)) {
+			dc->is_signed |= B(f);
+		}
+		dc->idx[f] = (int16_t)i;
+	}
+
+	/* Format 1: slab-word events carry old_/new_ words, cache_create
+	 * has no format field. */
+	if (dc->kind == K_SLUB && (member_index(payload, "new_seq") >= 0 ||
+				   (dc->type == SLUB_EV_CACHE_CREATE && dc->idx[F_FORMAT] < 0))) {
+		refuse(d, SLUB_UNUSABLE_FORMAT,
+		       "%s: recorded with slub trace format 1; this slubtrace reads format 2: "
+		       "record it again", trace_name(d));
+		dc->kind = K_BAD;
+		goto out;
+	}
+	need = required_of(dc);
+	for (int f = 0; f < F_NR; f++) {
+		if ((need & B(f)) && dc->idx[f] < 0) {
+			if (dc->kind != K_SLUB && dc->kind != K_STACK) {
+				/* lttng-ust's events are a bonus: without them,
+				 * stacks stay addresses. */
+				dc->kind = K_IGNORE;
+				goto out;
+			}
+			refuse(d, SLUB_UNUSABLE_MALFORMED,
+			       "%s: event %s in stream %s has no usable field `%s` "
+			       "(not slub trace format 2?)",
+			       trace_name(d), dc->name, s ? s->name : "?", field_names[f]);
+			dc->kind = K_BAD;
+			goto out;
+		}
+	}
+
+	ctx = bt_stream_class_borrow_event_common_context_field_class_const(
+		bt_event_class_borrow_stream_class_const(ec));
+	dc->ctx_vpid = (int16_t)member_index(ctx, "vpid");
+	dc->ctx_vtid = (int16_t)member_index(ctx, "vtid");
+	dc->ctx_procname = (int16_t)member_index(ctx, "procname");
+	if (dc->ctx_procname >= 0 &&
+	    bt_field_class_get_type(member_class(ctx, dc->ctx_procname)) != BT_FIELD_CLASS_TYPE_STRING)
+		dc->ctx_procname = -1;
+	for (int16_t *c = &dc->ctx_vpid; c <= &dc->ctx_vtid; c++) {
+		bt_field_class_type t;
+
+		if (*c < 0)
+			continue;
+		t = bt_field_class_get_type(member_class(ctx, *c));
+		if (!bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_INTEGER))
+			*c = -1;
+		else if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
+			dc->ctx_unsigned |= c == &dc->ctx_vpid ? 1 : 2;
+	}
+	if ((dc->kind == K_SLUB || dc->kind == K_STACK) &&
+	    (dc->ctx_vpid < 0 || dc->ctx_vtid < 0)) {
+		refuse(d, SLUB_UNUSABLE_MALFORMED,
+		       "%s: event %s in stream %s has no vpid/vtid context (record with "
+		       "`slubtrace record`, or add-context --type=vpid --type=vtid)",
+		       trace_name(d), dc->name, s ? s->name : "?");
+		dc->kind = K_BAD;
+	}
+out:
+	if (ptrmap_put(&d->classes, ec, dc) < 0) {
+		free(dc);
+		return NULL;
+	}
+	return dc;
+}
+
+/* ---- fields -------------------------------------------------------------- */
+
+static inline const bt_field *member(const bt_field *st, int i)
+{
+	return bt_field_structure_borrow_member_field_by_index_const(st, (uint64_t)i);
+}
+
+static inline uint64_t get_u(const struct dec_class *dc, const bt_field *p, int f)
+{
+	const bt_field *x;
+
+	if (dc->idx[f] < 0)
+		return 0;
+	x = member(p, dc->idx[f]);
+	if (dc->is_signed & B(f))
+		return (uint64_t)bt_field_integer_signed_get_value(x);
+	return bt_field_integer_unsigned_get_value(x);
+}
+
+static inline int64_t get_s(const struct dec_class *dc, const bt_field *p, int f)
+{
+	return (int64_t)get_u(dc, p, f);
+}
+
+static const char *get_str(const struct dec_class *dc, const bt_field *p, int f)
+{
+	if (dc->idx[f] < 0)
+		return "";
+	return bt_field_string_get_value(member(p, dc->idx[f]));
+}
+
+/* The slab word as the trace packs it: inuse 0-15, objects 16-30,
+ * frozen 31, seq 32-63. */
+static void unpack_word(struct slub_word *w, uint64_t freelist, uint64_t counters, int32_t owner)
+{
+	w->freelist = freelist;
+	w->inuse = counters & 0xffff;
+	w->objects = (counters >> 16) & 0x7fff;
+	w->frozen = (counters >> 31) & 1;
+	w->seq = (uint32_t)(counters >> 32);
+	w->owner = owner;
+}
+
+static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const bt_field *p,
+		       struct slub_decoded *out)
+{
+	struct slub_event *ev = &out->event.ev;
+	unsigned t = dc->type;
+
+	ev->type = t;
+	ev->cache_id = (uint32_t)get_u(dc, p, F_CACHE_ID);
+	ev->cpu = (int32_t)get_s(dc, p, F_CPU);
+	ev->node = (int32_t)get_s(dc, p, F_NODE);
+	ev->slot = dc->idx[F_SLOT] >= 0 ? (int32_t)get_s(dc, p, F_SLOT) : -1;
+	ev->slab = get_u(dc, p, F_SLAB);
+	ev->old.owner = -1;
+	ev->new.owner = -1;
+
+	switch (t) {
+	case SLUB_EV_CACHE_CREATE: {
+		uint64_t format = get_u(dc, p, F_FORMAT);
+
+		if (format != 2) {
+			refuse(d, SLUB_UNUSABLE_FORMAT,
+			       "%s: recorded with slub trace format %" PRIu64
+			       "; this slubtrace reads format 2: record it again",
+			       trace_name(d), format);
+			return -1;
+		}
+		out->info.name = get_str(dc, p, F_NAME);
+		out->info.object_size = (uint32_t)get_u(dc, p, F_OBJECT_SIZE);
+		out->info.size = (uint32_t)get_u(dc, p, F_SIZE);
+		out->info.align = (uint32_t)get_u(dc, p, F_ALIGN);
+		out->info.order = (uint32_t)get_u(dc, p, F_ORDER);
+		out->info.objects = (uint32_t)get_u(dc, p, F_OBJECTS);
+		out->info.min_partial = (uint32_t)get_u(dc, p, F_MIN_PARTIAL);
+		out->info.cpu_partial = (uint32_t)get_u(dc, p, F_CPU_PARTIAL);
+		out->info.flags = (uint32_t)get_u(dc, p, F_FLAGS);
+		ev->reason = (uint32_t)get_u(dc, p, F_ANNOUNCED);
+		ev->info = &out->info;
+		break;
+	}
+	case SLUB_EV_CACHE_DESTROY:
+		ev->count = (uint32_t)get_u(dc, p, F_COUNT);
+		break;
+	case SLUB_EV_SLAB_NEW:
+	case SLUB_EV_SLAB_DISCARD:
+	case SLUB_EV_FREEZE:
+	case SLUB_EV_UNFREEZE:
+	case SLUB_EV_TAKE_FREELIST:
+	case SLUB_EV_FREE_REMOTE:
+	case SLUB_EV_DRAIN_FREELIST: {
+		int32_t owner = (int32_t)get_s(dc, p, F_OWNER);
+
+		ev->site = (uint32_t)get_u(dc, p, F_SITE);
+		ev->list = (uint32_t)get_u(dc, p, F_DEST);
+		ev->locked = (uint32_t)get_u(dc, p, F_LOCKED);
+		unpack_word(&ev->new, get_u(dc, p, F_FREELIST), get_u(dc, p, F_COUNTERS), owner);
+		if (t == SLUB_EV_UNFREEZE) {
+			/* The wire carries the slot the slab leaves. */
+			ev->new.owner = -1;
+			ev->old.owner = owner;
+		} else if (t == SLUB_EV_SLAB_DISCARD) {
+			/* In-process, slab_discard's last word is `old`. */
+			ev->old = ev->new;
+		}
+		break;
+	}
+	case SLUB_EV_CMPXCHG_FAIL:
+		ev->site = (uint32_t)get_u(dc, p, F_SITE);
+		ev->locked = (uint32_t)get_u(dc, p, F_LOCKED);
+		ev->attempt = (uint32_t)get_u(dc, p, F_ATTEMPT);
+		unpack_word(&ev->old, get_u(dc, p, F_EXP_FREELIST), get_u(dc, p, F_EXP_COUNTERS), -1);
+		unpack_word(&ev->new, get_u(dc, p, F_OBS_FREELIST), get_u(dc, p, F_OBS_COUNTERS), -1);
+		out->event.old_valid = 1;
+		break;
+	case SLUB_EV_CPU_CMPXCHG_FAIL:
+		ev->site = (uint32_t)get_u(dc, p, F_SITE);
+		ev->attempt = (uint32_t)get_u(dc, p, F_ATTEMPT);
+		break;
+	case SLUB_EV_CPU_SLAB_LOAD:
+	case SLUB_EV_DEACTIVATE:
+	case SLUB_EV_CPU_PARTIAL_PUT:
+	case SLUB_EV_CPU_PARTIAL_TAKE:
+	case SLUB_EV_CPU_PARTIAL_DRAIN:
+		ev->reason = (uint32_t)get_u(dc, p, F_REASON);
+		ev->list = (uint32_t)get_u(dc, p, F_DEST);
+		ev->locked = (uint32_t)get_u(dc, p, F_LOCKED);
+		ev->count = (uint32_t)get_u(dc, p, F_COUNT);
+		ev->pages = (uint32_t)get_u(dc, p, F_PAGES);
+		break;
+	case SLUB_EV_ADD_PARTIAL:
+	case SLUB_EV_REMOVE_PARTIAL:
+	case SLUB_EV_ADD_FULL:
+	case SLUB_EV_REMOVE_FULL:
+		ev->list = (uint32_t)get_u(dc, p, F_LIST);
+		ev->locked = (uint32_t)get_u(dc, p, F_LOCKED);
+		ev->lock_id = (uint32_t)get_u(dc, p, F_LOCK_ID);
+		ev->lock_seq = get_u(dc, p, F_LOCK_SEQ);
+		ev->new.seq = (uint32_t)get_u(dc, p, F_SEQ);
+		break;
+	case SLUB_EV_LOCK_ACQUIRE:
+	case SLUB_EV_LOCK_RELEASE:
+		ev->lock_id = (uint32_t)get_u(dc, p, F_LOCK_ID);
+		ev->lock_seq = get_u(dc, p, F_LOCK_SEQ);
+		ev->contended = (uint32_t)get_u(dc, p, F_CONTENDED);
+		ev->wait_ns = get_u(dc, p, F_WAIT_NS);
+		ev->hold_ns = get_u(dc, p, F_HOLD_NS);
+		break;
+	case SLUB_EV_THREAD_FLUSH:
+		ev->count = (uint32_t)get_u(dc, p, F_COUNT);
+		break;
+	case SLUB_EV_ALLOC:
+	case SLUB_EV_FREE:
+		ev->object = get_u(dc, p, F_OBJECT);
+		ev->size = get_u(dc, p, F_SIZE);
+		break;
+	case SLUB_EV_ERROR:
+		ev->reason = (uint32_t)get_u(dc, p, F_REASON);
+		ev->object = get_u(dc, p, F_OBJECT);
+		ev->msg = get_str(dc, p, F_MSG);
+		break;
+	}
+	return 0;
+}
+
+static int decode_stack(struct slub_decoder *d, const struct dec_class *dc, const bt_field *p,
+			struct slub_decoded *out, struct dec_stream *s)
+{
+	const bt_field *ips = member(p, dc->idx[F_IPS]);
+	uint64_t n = bt_field_array_get_length(ips);
+
+	out->stack_of = (uint32_t)get_u(dc, p, F_OF);
+	out->stack_slab = get_u(dc, p, F_SLAB);
+	if (out->stack_of >= SLUB_EV_NR) {
+		refuse(d, SLUB_UNUSABLE_MALFORMED,
+		       "%s: event slub:stack in stream %s belongs to unknown event type %u",
+		       trace_name(d), s->name, out->stack_of);
+		return -1;
+	}
+	if (n > SLUB_DEC_MAX_IPS)
+		n = SLUB_DEC_MAX_IPS;
+	for (uint64_t i = 0; i < n; i++)
+		out->stack_ips[i] = bt_field_integer_unsigned_get_value(
+			bt_field_array_borrow_element_field_by_index_const(ips, i));
+	out->stack_nr = (uint32_t)n;
+	return 0;
+}
+
+static void decode_objects(struct slub_decoder *d, const struct dec_class *dc, const bt_field *p,
+			   uint32_t vpid)
+{
+	uint64_t baddr = dc->idx[F_BADDR] >= 0 ? get_u(dc, p, F_BADDR) : 0;
+
+	switch (dc->kind) {
+	case K_SD_START:
+		slub_sym_reset(d->sym, vpid);
+		break;
+	case K_LOAD:
+		slub_sym_load(d->sym, vpid, baddr, get_u(dc, p, F_MEMSZ), get_str(dc, p, F_PATH),
+			      dc->idx[F_IS_PIC] < 0 || get_u(dc, p, F_IS_PIC));
+		break;
+	case K_BUILD_ID: {
+		const bt_field *a = member(p, dc->idx[F_BUILD_ID]);
+		uint64_t n = bt_field_array_get_length(a);
+		uint8_t id[64];
+
+		if (n > sizeof(id))
+			n = sizeof(id);
+		for (uint64_t i = 0; i < n; i++)
+			id[i] = (uint8_t)bt_field_integer_unsigned_get_value(
+				bt_field_array_borrow_element_field_by_index_const(a, i));
+		slub_sym_build_id(d->sym, vpid, baddr, id, n);
+		break;
+	}
+	case K_UNLOAD:
+		slub_sym_unload(d->sym, vpid, baddr);
+		break;
+	default:
+		break;
+	}
+}
+
+static inline uint32_t ctx_int(const struct dec_class *dc, const bt_field *ctx, int i,
+			       unsigned bit)
+{
+	const bt_field *f = member(ctx, i);
+
+	return dc->ctx_unsigned & bit ? (uint32_t)bt_field_integer_unsigned_get_value(f) :
+		(uint32_t)bt_field_integer_signed_get_value(f);
+}
+
+static int decode_event(struct slub_decoder *d, const bt_message *msg, struct slub_decoded *out)
+{
+	const bt_event *e = bt_message_event_borrow_event_const(msg);
+	const bt_event_class *ec = bt_event_borrow_class_const(e);
+	struct dec_class *dc;
+	struct dec_stream *s;
+	const bt_field *ctx, *p;
+	uint32_t vpid, vtid;
+
+	s = get_stream(d, bt_event_borrow_stream_const(e));
+	if (!s)
+		goto nomem;
+	if (ec == d->last_ec) {
+		dc = d->last_dc;
+	} else {
+		dc = ptrmap_get(&d->classes, ec);
+		if (!dc) {
+			dc = resolve_class(d, ec, s);
+			if (!dc)
+				goto nomem;
+		}
+		d->last_ec = ec;
+		d->last_dc = dc;
+	}
+	switch (dc->kind) {
+	case K_IGNORE:
+		return 0;
+	case K_BAD:
+		return -1;
+	default:
+		break;
+	}
+
+	ctx = bt_event_borrow_common_context_field_const(e);
+	vpid = dc->ctx_vpid >= 0 ? ctx_int(dc, ctx, dc->ctx_vpid, 1) : 0;
+	p = bt_event_borrow_payload_field_const(e);
+	if (dc->kind != K_SLUB && dc->kind != K_STACK) {
+		decode_objects(d, dc, p, vpid);
+		return 0;
+	}
+	vtid = ctx_int(dc, ctx, dc->ctx_vtid, 2);
+
+	if (dc->kind == K_STACK) {
+		out->stack_vpid = vpid;
+		out->stack_vtid = vtid;
+		out->stack_stream_id = s->id;
+		if (decode_stack(d, dc, p, out, s) < 0)
+			return -1;
+		out->kind = SLUB_DEC_STACK;
+		return 0;
+	}
+
+	memset(&out->event, 0, sizeof(out->event));
+	out->event.vpid = vpid;
+	out->event.vtid = vtid;
+	out->event.ev.tid = vtid;
+	out->event.stream_id = s->id;
+	/*
+	 * LTTng's procname is the acting thread's name: threads named apart
+	 * (lttng-ust's own "*-ust" listeners) are not an exec.  An exec
+	 * renames the main thread, whose vtid is the vpid: only its name
+	 * goes to the model (which also saves a string per event).
+	 */
+	out->event.procname = dc->ctx_procname >= 0 && vtid == vpid ?
+		bt_field_string_get_value(member(ctx, dc->ctx_procname)) : NULL;
+	if (s->has_clock) {
+		int64_t ns;
+
+		if (bt_clock_snapshot_get_ns_from_origin(
+			    bt_message_event_borrow_default_clock_snapshot_const(msg), &ns) ==
+		    BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+			out->event.ts = (uint64_t)ns;
+	}
+	if (decode_slub(d, dc, p, out) < 0)
+		return -1;
+	d->events++;
+	out->kind = SLUB_DEC_EVENT;
+	return 0;
+
+nomem:
+	if (d->self)
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(d->self, "out of memory");
+	return -1;
+}
+
+static int decode_discard(struct slub_decoder *d, const bt_message *msg, bool packets,
+			  struct slub_decoded *out)
+{
+	const bt_stream *bs = packets ? bt_message_discarded_packets_borrow_stream_const(msg) :
+		bt_message_discarded_events_borrow_stream_const(msg);
+	struct dec_stream *s = get_stream(d, bs);
+	struct slub_model_discard *g = &out->discard;
+	uint64_t count = 0;
+
+	if (!s) {
+		if (d->self)
+			BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(d->self, "out of memory");
+		return -1;
+	}
+	memset(g, 0, sizeof(*g));
+	g->stream_id = s->id;
+	/* Lost packets: how many events they held is unknown. */
+	if (!packets && bt_message_discarded_events_get_count(msg, &count) ==
+	    BT_PROPERTY_AVAILABILITY_AVAILABLE)
+		g->count = count;
+	if (s->discard_clock) {
+		const bt_clock_snapshot *b, *e;
+		int64_t bns, ens;
+
+		if (packets) {
+			b = bt_message_discarded_packets_borrow_beginning_default_clock_snapshot_const(msg);
+			e = bt_message_discarded_packets_borrow_end_default_clock_snapshot_const(msg);
+		} else {
+			b = bt_message_discarded_events_borrow_beginning_default_clock_snapshot_const(msg);
+			e = bt_message_discarded_events_borrow_end_default_clock_snapshot_const(msg);
+		}
+		if (bt_clock_snapshot_get_ns_from_origin(b, &bns) ==
+		    BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK &&
+		    bt_clock_snapshot_get_ns_from_origin(e, &ens) ==
+		    BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK) {
+			g->begin_ts = (uint64_t)bns;
+			g->end_ts = (uint64_t)ens;
+			g->range_known = 1;
+		}
+	}
+	out->kind = SLUB_DEC_DISCARD;
+	return 0;
+}
+
+int slub_decoder_message(struct slub_decoder *d, const bt_message *msg, struct slub_decoded *out)
+{
+	out->kind = SLUB_DEC_NONE;
+	switch (bt_message_get_type(msg)) {
+	case BT_MESSAGE_TYPE_EVENT:
+		return decode_event(d, msg, out);
+	case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
+		return decode_discard(d, msg, false, out);
+	case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
+		return decode_discard(d, msg, true, out);
+	case BT_MESSAGE_TYPE_STREAM_BEGINNING:
+		return get_stream(d, bt_message_stream_beginning_borrow_stream_const(msg)) ? 0 : -1;
+	default:
+		return 0;
+	}
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CTF decoder: Babeltrace2 messages of a slubtrace trace (wire format
+ * 2, tracepoints/slub_tp.h) into the model's input.
+ *
+ * Field indices are resolved once per event class; events of other
+ * providers are skipped, except the lttng_ust_statedump / lttng_ust_dl /
+ * lttng_ust_lib events, which go to the symbolizer when one is given.
+ * Every problem (format 1, a missing or mistyped field) is reported once
+ * with the event name and the stream through the error-cause API.
+ */
+#ifndef SLUB_PLUGIN_DECODE_H
+#define SLUB_PLUGIN_DECODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <babeltrace2/babeltrace.h>
+
+#include "model/slub_model.h"
+#include "slub-plugin.h"
+
+struct slub_symbolizer;
+struct slub_decoder;
+
+#define SLUB_DEC_MAX_IPS 255
+
+enum slub_dec_kind {
+	SLUB_DEC_NONE = 0,	/* nothing for the model (other provider, packet, ...) */
+	SLUB_DEC_EVENT,		/* out->event */
+	SLUB_DEC_STACK,		/* out->stack_* */
+	SLUB_DEC_DISCARD,	/* out->discard */
+};
+
+struct slub_decoded {
+	enum slub_dec_kind kind;
+	struct slub_model_event event;
+	struct slub_cache_info info;	/* event.ev.info points here (cache_create) */
+	/* slub:stack */
+	uint32_t stack_vpid, stack_vtid, stack_of;
+	uint64_t stack_stream_id;
+	uint64_t stack_slab;
+	uint32_t stack_nr;
+	uint64_t stack_ips[SLUB_DEC_MAX_IPS];
+	struct slub_model_discard discard;
+};
+
+/*
+ * self: the component errors are reported for.  sym may be NULL (no
+ * symbolization: the bin_info events are then skipped).
+ */
+struct slub_decoder *slub_decoder_create(bt_self_component *self, struct slub_symbolizer *sym);
+void slub_decoder_destroy(struct slub_decoder *d);
+
+/*
+ * Decodes one message into out.  Returns 0 (out->kind says what it was) or
+ * -1 when the input is unusable: an error cause is appended and the reason
+ * is kept (slub_decoder_unusable()).
+ */
+int slub_decoder_message(struct slub_decoder *d, const bt_message *msg, struct slub_decoded *out);
+
+/* The first reason the input was refused, "" if none; its kind. */
+const char *slub_decoder_error(const struct slub_decoder *d, enum slub_plugin_unusable *kind);
+/* slub events decoded so far; streams seen. */
+uint64_t slub_decoder_events(const struct slub_decoder *d);
+/* The name of the stream of that id (its file for src.ctf.fs). */
+const char *slub_decoder_stream_name(const struct slub_decoder *d, uint64_t stream_id);
+/* The trace directory of the first stream seen, or NULL. */
+const char *slub_decoder_trace_dir(const struct slub_decoder *d);
+
+#endif /* SLUB_PLUGIN_DECODE_H */

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The part of sink.slub.check and sink.slub.timeline that moves messages
+ * from the upstream iterator through the decoder into the model.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sink.h"
+
+#define OUT_BUFFER (1u << 20)
+
+int slub_sink_params(bt_self_component *self, const bt_value *params,
+		     struct slub_param *p, size_t nr)
+{
+	uint64_t n;
+
+	if (!params || bt_value_get_type(params) != BT_VALUE_TYPE_MAP)
+		return 0;
+	n = bt_value_map_get_size(params);
+	for (size_t i = 0; i < nr; i++) {
+		const bt_value *v = bt_value_map_borrow_entry_value_const(params, p[i].name);
+		bt_value_type t;
+
+		if (!v)
+			continue;
+		n--;
+		t = bt_value_get_type(v);
+		switch (p[i].type) {
+		case SLUB_P_BOOL:
+			if (t != BT_VALUE_TYPE_BOOL)
+				goto bad;
+			*(bool *)p[i].where = bt_value_bool_get(v);
+			break;
+		case SLUB_P_UINT:
+			if (t == BT_VALUE_TYPE_UNSIGNED_INTEGER)
+				*(uint64_t *)p[i].where = bt_value_integer_unsigned_get(v);
+			else if (t == BT_VALUE_TYPE_SIGNED_INTEGER && bt_value_integer_signed_get(v) >= 0)
+				*(uint64_t *)p[i].where = (uint64_t)bt_value_integer_signed_get(v);
+			else
+				goto bad;
+			break;
+		case SLUB_P_INT:
+			if (t == BT_VALUE_TYPE_SIGNED_INTEGER)
+				*(int64_t *)p[i].where = bt_value_integer_signed_get(v);
+			else if (t == BT_VALUE_TYPE_UNSIGNED_INTEGER)
+				*(int64_t *)p[i].where = (int64_t)bt_value_integer_unsigned_get(v);
+			else
+				goto bad;
+			break;
+		case SLUB_P_STRING:
+			if (t != BT_VALUE_TYPE_STRING)
+				goto bad;
+			*(const char **)p[i].where = bt_value_string_get(v);
+			break;
+		}
+		p[i].set = true;
+		continue;
+bad:
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(self,
+			"parameter `%s`: expected %s", p[i].name,
+			p[i].type == SLUB_P_BOOL ? "a boolean" :
+			p[i].type == SLUB_P_STRING ? "a string" :
+			p[i].type == SLUB_P_UINT ? "a non-negative integer" : "an integer");
+		return -1;
+	}
+	if (n) {
+		char names[256] = "";
+		size_t o = 0;
+
+		for (size_t i = 0; i < nr && o < sizeof(names); i++)
+			o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", i ? ", " : "",
+					      p[i].name);
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(self,
+			"%" PRIu64 " unknown parameter(s); this component accepts: %s", n, names);
+		return -1;
+	}
+	return 0;
+}
+
+bt_component_class_initialize_method_status
+slub_sink_init(struct slub_sink *s, bt_self_component_sink *self, void *init_data)
+{
+	struct slub_plugin_result *r = init_data;
+	int fd;
+
+	s->self = bt_self_component_sink_as_self_component(self);
+	if (r && r->magic == SLUB_PLUGIN_RESULT_MAGIC)
+		s->result = r;
+	if (bt_self_component_sink_add_input_port(self, "in", NULL, NULL) !=
+	    BT_SELF_COMPONENT_ADD_PORT_STATUS_OK)
+		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+	/* Our own buffered stream on standard output: timelines are large. */
+	fd = dup(STDOUT_FILENO);
+	s->out = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!s->out) {
+		if (fd >= 0)
+			close(fd);
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self,
+			"cannot open standard output");
+		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+	}
+	s->outbuf = malloc(OUT_BUFFER);
+	if (s->outbuf)
+		setvbuf(s->out, s->outbuf, _IOFBF, OUT_BUFFER);
+	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
+}
+
+int slub_sink_model(struct slub_sink *s, const struct slub_model_config *cfg,
+		    const struct slub_model_callbacks *cb, struct slub_symbolizer *sym)
+{
+	s->model = slub_model_new(cfg, cb);
+	s->dec = slub_decoder_create(s->self, sym);
+	if (!s->model || !s->dec) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+bt_component_class_sink_graph_is_configured_method_status
+slub_sink_configured(struct slub_sink *s, bt_self_component_sink *self)
+{
+	bt_self_component_port_input *port =
+		bt_self_component_sink_borrow_input_port_by_index(self, 0);
+
+	if (!bt_port_is_connected(bt_port_input_as_port_const(
+		    bt_self_component_port_input_as_port_input(port)))) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self,
+			"the input port is not connected");
+		return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_ERROR;
+	}
+	if (bt_message_iterator_create_from_sink_component(self, port, &s->iter) !=
+	    BT_MESSAGE_ITERATOR_CREATE_FROM_SINK_COMPONENT_STATUS_OK)
+		return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_ERROR;
+	return BT_COMPONENT_CLASS_SINK_GRAPH_IS_CONFIGURED_METHOD_STATUS_OK;
+}
+
+static void fill_result(struct slub_sink *s)
+{
+	struct slub_model_summary sum;
+	enum slub_plugin_unusable why;
+	const char *err;
+
+	if (!s->result)
+		return;
+	slub_model_get_summary(s->model, &sum);
+	s->result->events = sum.events;
+	s->result->slabs = sum.slabs;
+	s->result->violations = sum.violations;
+	s->result->gaps = sum.gaps;
+	s->result->skipped_rules = sum.skipped_rules;
+	err = slub_decoder_error(s->dec, &why);
+	if (why && !s->result->unusable) {
+		s->result->unusable = why;
+		snprintf(s->result->message, sizeof(s->result->message), "%s", err);
+	}
+}
+
+static int apply(struct slub_sink *s, const struct slub_decoded *d)
+{
+	if (s->decoded && d->kind != SLUB_DEC_NONE && s->decoded(s, d) < 0)
+		return -1;
+	switch (d->kind) {
+	case SLUB_DEC_EVENT:
+		if (s->stack) {
+			uint64_t id = d->event.stream_id;
+
+			if (id >= s->nr_last) {
+				size_t n = (size_t)id * 2 + 16;
+				struct slub_sink_last *l = realloc(s->last, n * sizeof(*l));
+
+				if (!l)
+					goto nomem;
+				memset(l + s->nr_last, 0, (n - s->nr_last) * sizeof(*l));
+				s->last = l;
+				s->nr_last = n;
+			}
+			s->last[id].ts = d->event.ts;
+			s->last[id].vtid = d->event.vtid;
+			s->last[id].type = d->event.ev.type;
+		}
+		if (slub_model_event(s->model, &d->event) < 0) {
+			BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self,
+				"out of memory in the slab model");
+			return -1;
+		}
+		break;
+	case SLUB_DEC_STACK:
+		slub_model_stack(s->model, d->stack_vpid, d->stack_vtid, d->stack_of,
+				 d->stack_slab, d->stack_ips, d->stack_nr);
+		if (s->stack) {
+			const struct slub_sink_last *l = d->stack_stream_id < s->nr_last ?
+				&s->last[d->stack_stream_id] : NULL;
+
+			s->stack(s, d, l && l->vtid == d->stack_vtid && l->type == d->stack_of ?
+				 l->ts : 0);
+		}
+		break;
+	case SLUB_DEC_DISCARD:
+		slub_model_discarded(s->model, &d->discard);
+		break;
+	default:
+		break;
+	}
+	return 0;
+nomem:
+	BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self, "out of memory");
+	return -1;
+}
+
+static bt_component_class_sink_consume_method_status finish(struct slub_sink *s)
+{
+	if (!slub_decoder_events(s->dec)) {
+		const char *dir = slub_decoder_trace_dir(s->dec);
+		char msg[512];
+
+		snprintf(msg, sizeof(msg),
+			 "%s: no slub event in the trace (another provider only, or slub:* "
+			 "was not enabled)", dir ? dir : "input");
+		if (s->result && !s->result->unusable) {
+			s->result->unusable = SLUB_UNUSABLE_NO_EVENTS;
+			snprintf(s->result->message, sizeof(s->result->message), "%s", msg);
+		}
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self, "%s", msg);
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+	}
+	slub_model_finish(s->model);
+	s->finished = true;
+	if (s->end)
+		s->end(s);
+	fflush(s->out);
+	fill_result(s);
+	return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
+}
+
+bt_component_class_sink_consume_method_status slub_sink_consume(struct slub_sink *s)
+{
+	bt_message_array_const msgs;
+	uint64_t count = 0;
+	int failed = 0;
+
+	switch (bt_message_iterator_next(s->iter, &msgs, &count)) {
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+		break;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+		bt_message_iterator_put_ref(s->iter);
+		s->iter = NULL;
+		return finish(s);
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_AGAIN;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_MEMORY_ERROR;
+	default:
+		fflush(s->out);
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+	}
+	for (uint64_t i = 0; i < count; i++) {
+		if (!failed && (slub_decoder_message(s->dec, msgs[i], &s->scratch) < 0 ||
+				apply(s, &s->scratch) < 0))
+			failed = 1;
+		bt_message_put_ref(msgs[i]);
+	}
+	if (s->result)
+		s->result->messages += count;
+	if (failed) {
+		fflush(s->out);
+		fill_result(s);
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+	}
+	return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
+}
+
+void slub_sink_fini(struct slub_sink *s)
+{
+	bt_message_iterator_put_ref(s->iter);
+	s->iter = NULL;
+	if (s->out) {
+		fflush(s->out);
+		fclose(s->out);
+	}
+	free(s->outbuf);
+	free(s->last);
+	slub_model_free(s->model);
+	slub_decoder_destroy(s->dec);
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What sink.slub.check and sink.slub.timeline share: one input port, a
+ * message iterator, the decoder feeding a model, the result handed back to
+ * an in-process caller, and parameter parsing.
+ */
+#ifndef SLUB_PLUGIN_SINK_H
+#define SLUB_PLUGIN_SINK_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <babeltrace2/babeltrace.h>
+
+#include "decode.h"
+#include "model/slub_model.h"
+#include "slub-plugin.h"
+
+struct slub_sink {
+	bt_self_component *self;
+	bt_message_iterator *iter;
+	struct slub_decoder *dec;
+	struct slub_model *model;
+	struct slub_decoded scratch;
+	struct slub_plugin_result *result;	/* the caller's, or NULL */
+	FILE *out;
+	char *outbuf;
+	bool finished;
+	/* Called once at the end of the input, after slub_model_finish(). */
+	void (*end)(struct slub_sink *s);
+	/* Called with every decoded message the model is given (may be NULL):
+	 * 0, or -1 after appending an error cause. */
+	int (*decoded)(struct slub_sink *s, const struct slub_decoded *d);
+	/* Called for each slub:stack with the time of the event it follows
+	 * (0 when that event is not the last of its stream); may be NULL. */
+	void (*stack)(struct slub_sink *s, const struct slub_decoded *d, uint64_t event_ts);
+	/* The last slub event of each stream: a stack follows its event. */
+	struct slub_sink_last {
+		uint64_t ts;
+		uint32_t vtid, type;
+	} *last;
+	size_t nr_last;
+};
+
+/* Parameters: every sink accepts the model's reorder-ns, reorder-events,
+ * history; unknown names are refused (a typo must not pass silently). */
+struct slub_param {
+	const char *name;
+	enum { SLUB_P_BOOL, SLUB_P_UINT, SLUB_P_INT, SLUB_P_STRING } type;
+	void *where;	/* bool *, uint64_t *, int64_t *, const char ** */
+	bool set;
+};
+
+int slub_sink_params(bt_self_component *self, const bt_value *params,
+		     struct slub_param *p, size_t nr);
+
+bt_component_class_initialize_method_status
+slub_sink_init(struct slub_sink *s, bt_self_component_sink *self, void *init_data);
+bt_component_class_sink_graph_is_configured_method_status
+slub_sink_configured(struct slub_sink *s, bt_self_component_sink *self);
+bt_component_class_sink_consume_method_status slub_sink_consume(struct slub_sink *s);
+/* Creates the model and the decoder once the component knows its
+ * configuration; sym may be NULL (stacks are not printed). */
+int slub_sink_model(struct slub_sink *s, const struct slub_model_config *cfg,
+		    const struct slub_model_callbacks *cb, struct slub_symbolizer *sym);
+void slub_sink_fini(struct slub_sink *s);
+
+#endif /* SLUB_PLUGIN_SINK_H */

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a program that builds a graph around sink.slub.check or
+ * sink.slub.timeline in-process (slubtrace check|timeline) learns back.
+ *
+ * It passes a struct slub_plugin_result as the component's initialize
+ * method data (bt_graph_add_sink_component_with_initialize_method_data());
+ * the sink fills it as the graph runs.  babeltrace2(1) passes nothing and
+ * the sink keeps its figures to itself.
+ */
+#ifndef SLUB_PLUGIN_H
+#define SLUB_PLUGIN_H
+
+#include <stdint.h>
+
+#define SLUB_PLUGIN_RESULT_MAGIC 0x5c0b7e5au
+
+/* Why the input could not be used (slub_plugin_result.unusable). */
+enum slub_plugin_unusable {
+	SLUB_UNUSABLE_NONE = 0,
+	SLUB_UNUSABLE_FORMAT,     /* recorded with another slub trace format */
+	SLUB_UNUSABLE_MALFORMED,  /* a slub event class or event lacks a field */
+	SLUB_UNUSABLE_NO_EVENTS,  /* no slub event at all (another provider only) */
+};
+
+struct slub_plugin_result {
+	uint32_t magic;           /* SLUB_PLUGIN_RESULT_MAGIC, set by the caller */
+	uint32_t unusable;        /* enum slub_plugin_unusable */
+	uint64_t events;          /* slub events decoded */
+	uint64_t messages;        /* messages of every kind consumed */
+	uint64_t slabs;
+	uint64_t violations;
+	uint64_t gaps;            /* discarded-events notices */
+	uint64_t skipped_rules;   /* bit per rule */
+	uint64_t transitions;     /* timeline lines written */
+	char message[512];        /* the first reason the input is unusable */
+};
+
+#endif /* SLUB_PLUGIN_H */

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sink.slub.stats
+ *
+ * Every decoded event goes to the trace statistics (analysis/stats) as
+ * well as to the model (whose summary counts events and gaps).
+ *
+ * Parameters:
+ *   format           "text" (default), "json" (the whole result, schema
+ *                    slubtrace-stats/1) or "none" (only json-path)
+ *   sections         text sections, comma-separated: slabinfo, sites, locks,
+ *                    storms, top, rates, all (default all)
+ *   cache            only this cache (text)
+ *   procname         only the events of processes of this name (an LTTng
+ *                    session records every instrumented process of the user)
+ *   json-path        also write the JSON result to this file
+ *   run-attempts, window-failures, window-ns, lookback, pending-ns, top,
+ *   max-storms       the storm detection's tunables (slub_tstats.h)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "../sink.h"
+#include "../symbolize.h"
+#include "slub_tstats.h"
+
+struct stats {
+	struct slub_sink sink;
+	struct slub_tstats *ts;
+	struct slub_symbolizer *sym;
+	const char *format, *sections, *cache, *json_path, *procname;
+	unsigned what;
+	/* procname filter: the processes seen and whether their name matched
+	 * (the decoder gives a process's name with its main thread's events) */
+	struct proc {
+		uint32_t vpid;
+		bool match;
+	} *procs;
+	size_t nr_procs, cap_procs;
+	bool json, none;
+	int failed;
+};
+
+/* Is this event's process the one asked for? */
+static bool wanted(struct stats *st, const struct slub_model_event *e)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_procs; i++)
+		if (st->procs[i].vpid == e->vpid)
+			break;
+	if (i == st->nr_procs) {
+		if (st->nr_procs == st->cap_procs) {
+			size_t cap = st->cap_procs ? st->cap_procs * 2 : 16;
+			struct proc *p = realloc(st->procs, cap * sizeof(*p));
+			if (!p)
+				return false;
+			st->procs = p;
+			st->cap_procs = cap;
+		}
+		st->procs[st->nr_procs].vpid = e->vpid;
+		st->procs[st->nr_procs].match = false;
+		st->nr_procs++;
+	}
+	if (e->procname) /* the main thread's name: set, or changed by an exec */
+		st->procs[i].match = !strcmp(e->procname, st->procname);
+	return st->procs[i].match;
+}
+
+static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
+{
+	struct stats *st = (struct stats *)s;
+	struct slub_tstats_event e;
+	struct slub_tstats_discard g;
+
+	switch (d->kind) {
+	case SLUB_DEC_EVENT:
+		if (st->procname && !wanted(st, &d->event))
+			break;
+		e.ev = d->event.ev;
+		e.ts = d->event.ts;
+		e.vpid = d->event.vpid;
+		e.vtid = d->event.vtid;
+		e.stream_id = d->event.stream_id;
+		e.old_valid = d->event.old_valid;
+		e.procname = d->event.procname;
+		if (slub_tstats_event(st->ts, &e) < 0) {
+			BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self,
+				"out of memory in the statistics");
+			return -1;
+		}
+		break;
+	case SLUB_DEC_STACK:
+		slub_tstats_stack(st->ts, d->stack_vpid, d->stack_vtid, d->stack_of, d->stack_slab,
+				  d->stack_ips, d->stack_nr);
+		break;
+	case SLUB_DEC_DISCARD:
+		g.stream_id = d->discard.stream_id;
+		g.count = d->discard.count;
+		g.begin_ts = d->discard.begin_ts;
+		g.end_ts = d->discard.end_ts;
+		g.range_known = d->discard.range_known;
+		slub_tstats_discarded(st->ts, &g);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* Storm stacks as "function+0x12 (file.c:34)", from the trace's statedump. */
+static const char *symbolize(uint32_t vpid, uint64_t ip, char *buf, size_t len, void *arg)
+{
+	struct slub_frame fr;
+
+	if (slub_sym_lookup(arg, vpid, ip, &fr) < 0)
+		return NULL;
+	if (fr.function[0] && fr.file[0])
+		snprintf(buf, len, "%s+0x%llx (%s:%d)", fr.function,
+			 (unsigned long long)fr.function_off, fr.file, fr.line);
+	else if (fr.function[0])
+		snprintf(buf, len, "%s+0x%llx (%s)", fr.function, (unsigned long long)fr.function_off,
+			 fr.path ? fr.path : "?");
+	else
+		snprintf(buf, len, "%s+0x%llx", fr.path ? fr.path : "?",
+			 (unsigned long long)fr.offset);
+	return buf;
+}
+
+static void stats_end(struct slub_sink *s)
+{
+	struct stats *st = (struct stats *)s;
+
+	slub_tstats_finish(st->ts);
+	if (st->json)
+		slub_tstats_print_json(st->ts, s->out);
+	else if (!st->none)
+		slub_tstats_print_text(st->ts, s->out, st->what, st->cache);
+	if (st->json_path) {
+		FILE *f = fopen(st->json_path, "w");
+		if (f) {
+			slub_tstats_print_json(st->ts, f);
+			if (fclose(f))
+				f = NULL;
+		}
+		if (!f) {
+			BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self,
+				"json-path %s: %s", st->json_path, strerror(errno));
+			st->failed = 1;
+		}
+	}
+}
+
+static int parse_sections(const char *s, unsigned *what)
+{
+	static const struct { const char *name; unsigned bit; } names[] = {
+		{ "slabinfo", SLUB_TSTATS_SHOW_SLABINFO }, { "sites", SLUB_TSTATS_SHOW_SITES },
+		{ "locks", SLUB_TSTATS_SHOW_LOCKS }, { "storms", SLUB_TSTATS_SHOW_STORMS },
+		{ "top", SLUB_TSTATS_SHOW_TOP }, { "rates", SLUB_TSTATS_SHOW_RATES },
+		{ "all", SLUB_TSTATS_SHOW_ALL },
+	};
+
+	*what = 0;
+	while (*s) {
+		size_t n = strcspn(s, ",");
+		unsigned i;
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strlen(names[i].name) == n && !strncmp(s, names[i].name, n))
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			return -1;
+		*what |= names[i].bit;
+		s += n + (s[n] == ',');
+	}
+	return *what ? 0 : -1;
+}
+
+static void stats_destroy(struct stats *c)
+{
+	slub_sink_fini(&c->sink);
+	slub_tstats_free(c->ts);
+	slub_symbolizer_destroy(c->sym);
+	free(c->procs);
+	free(c);
+}
+
+bt_component_class_initialize_method_status
+slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configuration *config,
+		const bt_value *params, void *init_data)
+{
+	struct stats *c = calloc(1, sizeof(*c));
+	bt_component_class_initialize_method_status st;
+	uint64_t run = 0, wfail = 0, wns = 0, lookback = 0, pns = 0, top = 0, max_storms = 0;
+	struct slub_param p[] = {
+		{ "format", SLUB_P_STRING, NULL, false },
+		{ "sections", SLUB_P_STRING, NULL, false },
+		{ "cache", SLUB_P_STRING, NULL, false },
+		{ "json-path", SLUB_P_STRING, NULL, false },
+		{ "procname", SLUB_P_STRING, NULL, false },
+		{ "run-attempts", SLUB_P_UINT, &run, false },
+		{ "window-failures", SLUB_P_UINT, &wfail, false },
+		{ "window-ns", SLUB_P_UINT, &wns, false },
+		{ "lookback", SLUB_P_UINT, &lookback, false },
+		{ "pending-ns", SLUB_P_UINT, &pns, false },
+		{ "top", SLUB_P_UINT, &top, false },
+		{ "max-storms", SLUB_P_UINT, &max_storms, false },
+	};
+	struct slub_tstats_config cfg = { 0 };
+	struct slub_model_config mcfg = { 0 };
+
+	(void)config;
+	if (!c)
+		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+	p[0].where = &c->format;
+	p[1].where = &c->sections;
+	p[2].where = &c->cache;
+	p[3].where = &c->json_path;
+	p[4].where = &c->procname;
+	st = slub_sink_init(&c->sink, self, init_data);
+	if (st != BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK)
+		goto fail;
+	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+	if (slub_sink_params(c->sink.self, params, p, sizeof(p) / sizeof(p[0])) < 0)
+		goto fail;
+	if (c->format && strcmp(c->format, "text") && strcmp(c->format, "json") &&
+	    strcmp(c->format, "none")) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
+			"format: \"text\", \"json\" or \"none\", not \"%s\"", c->format);
+		goto fail;
+	}
+	c->json = c->format && !strcmp(c->format, "json");
+	c->none = c->format && !strcmp(c->format, "none");
+	c->what = SLUB_TSTATS_SHOW_ALL;
+	if (c->sections && parse_sections(c->sections, &c->what)) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
+			"sections: a comma-separated list of slabinfo, sites, locks, storms, top, "
+			"rates, all; not \"%s\"", c->sections);
+		goto fail;
+	}
+	if (run > UINT32_MAX || wfail > UINT32_MAX || lookback > 4096 || top > 1000 ||
+	    max_storms > 100000) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
+			"lookback: at most 4096; top: at most 1000; max-storms: at most 100000");
+		goto fail;
+	}
+	cfg.run_attempts = (uint32_t)run;
+	cfg.window_failures = (uint32_t)wfail;
+	cfg.window_ns = wns;
+	cfg.lookback = (uint32_t)lookback;
+	cfg.pending_ns = pns;
+	cfg.top_n = (uint32_t)top;
+	cfg.max_storms = (uint32_t)max_storms;
+	c->ts = slub_tstats_new(&cfg);
+	c->sym = slub_symbolizer_create();
+	c->sink.decoded = on_decoded;
+	c->sink.end = stats_end;
+	if (!c->ts || !c->sym || slub_sink_model(&c->sink, &mcfg, NULL, c->sym) < 0) {
+		st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+		goto fail;
+	}
+	slub_tstats_set_symbolizer(c->ts, symbolize, c->sym);
+	bt_self_component_set_data(bt_self_component_sink_as_self_component(self), c);
+	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
+fail:
+	/* A component whose initialization failed is never finalized. */
+	stats_destroy(c);
+	return st;
+}
+
+bt_component_class_sink_graph_is_configured_method_status
+slub_stats_graph_is_configured(bt_self_component_sink *self)
+{
+	struct stats *c = bt_self_component_get_data(bt_self_component_sink_as_self_component(self));
+
+	return slub_sink_configured(&c->sink, self);
+}
+
+bt_component_class_sink_consume_method_status slub_stats_consume(bt_self_component_sink *self)
+{
+	struct stats *c = bt_self_component_get_data(bt_self_component_sink_as_self_component(self));
+	bt_component_class_sink_consume_method_status st = slub_sink_consume(&c->sink);
+
+	if (st == BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END && c->failed)
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
+	return st;
+}
+
+void slub_stats_finalize(bt_self_component_sink *self)
+{
+	struct stats *c = bt_self_component_get_data(bt_self_component_sink_as_self_component(self));
+
+	if (c)
+		stats_destroy(c);
+}

@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sink.slub.timeline
+ *
+ * Parameters (all optional; every given filter must match):
+ *   slab     slab address ("0x7f..." or an integer)
+ *   cache    cache name
+ *   tid      acting thread (vtid)
+ *   begin, end  time range, ns from the clock's origin (integers), or
+ *            "SECONDS[.FRACTION]" strings
+ *   format   "text" (default), "json" (one JSON object per line) or
+ *            "chrome" (Trace Event Format for Perfetto UI, chrome.h);
+ *            with chrome the thread filter selects the thread tracks and
+ *            counters, the slab tracks keep every transition of the slabs
+ *            the other filters select (a state slice needs all of them)
+ *   json     the same as format="json"
+ *   reorder-ns, reorder-events  the model's reorder window
+ *
+ * The model sees every event whatever the filters: a slab's state before a
+ * transition depends on its whole history.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timeline.h"
+#include "chrome.h"
+#include "../format.h"
+#include "../sink.h"
+
+struct timeline {
+	struct slub_sink sink;
+	bool json;
+	const char *format;
+	struct slub_chrome *chrome;
+	bool by_slab, by_tid;
+	uint64_t slab;
+	int64_t tid;
+	const char *cache;
+	char *cache_copy;
+	uint64_t begin, end;
+	uint64_t lines;
+};
+
+static void on_transition(const struct slub_model_transition *t, void *arg)
+{
+	struct timeline *tl = arg;
+	const struct slub_model_record *r = t->rec;
+
+	if (tl->by_slab && r->slab != tl->slab)
+		return;
+	if (tl->chrome && r->ts >= tl->begin && r->ts <= tl->end &&
+	    (!tl->cache || (t->cache_name && !strcmp(t->cache_name, tl->cache)))) {
+		bool thread = !tl->by_tid || r->vtid == (uint64_t)tl->tid;
+
+		if (slub_chrome_transition(tl->chrome, r, t->cache_name, thread) == 0 && thread)
+			tl->lines++;
+		return;
+	}
+	if (tl->by_tid && r->vtid != (uint64_t)tl->tid)
+		return;
+	if (r->ts < tl->begin || r->ts > tl->end)
+		return;
+	if (tl->cache && (!t->cache_name || strcmp(t->cache_name, tl->cache)))
+		return;
+	if (tl->chrome)
+		return;
+	if (tl->json)
+		slub_fmt_record_json(tl->sink.out, r, t->cache_name);
+	else
+		slub_fmt_record_text(tl->sink.out, r, t->cache_name);
+	tl->lines++;
+}
+
+/* Chrome format: the counter tracks, under the same filters (a slab
+ * filter keeps the failures on that slab and no lock waits). */
+static int timeline_decoded(struct slub_sink *s, const struct slub_decoded *d)
+{
+	struct timeline *tl = (struct timeline *)s;
+	const struct slub_model_event *e = &d->event;
+
+	if (d->kind != SLUB_DEC_EVENT)
+		return 0;
+	if (e->ev.type != SLUB_EV_CACHE_CREATE) {
+		if (tl->by_slab && (e->ev.type == SLUB_EV_LOCK_ACQUIRE || e->ev.slab != tl->slab))
+			return 0;
+		if ((tl->by_tid && e->vtid != (uint64_t)tl->tid) || e->ts < tl->begin ||
+		    e->ts > tl->end)
+			return 0;
+		if (tl->cache) {
+			const char *name = slub_chrome_cache(tl->chrome, e->vpid, e->ev.cache_id);
+
+			if (!name || strcmp(name, tl->cache))
+				return 0;
+		}
+	}
+	if (slub_chrome_event(tl->chrome, e) < 0) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static void timeline_end(struct slub_sink *s)
+{
+	struct timeline *tl = (struct timeline *)s;
+
+	if (tl->chrome)
+		slub_chrome_end(tl->chrome);
+
+	if (s->result)
+		s->result->transitions = tl->lines;
+}
+
+/* "SECONDS[.FRACTION]" -> ns; -1 when malformed. */
+static int parse_seconds(const char *s, uint64_t *ns)
+{
+	char *end;
+	uint64_t sec, frac = 0;
+	int digits = 0;
+
+	errno = 0;
+	sec = strtoull(s, &end, 10);
+	if (errno || end == s || sec > UINT64_MAX / 1000000000ull)
+		return -1;
+	if (*end == '.') {
+		for (end++; *end >= '0' && *end <= '9'; end++, digits++)
+			if (digits < 9)
+				frac = frac * 10 + (uint64_t)(*end - '0');
+		for (; digits < 9; digits++)
+			frac *= 10;
+	}
+	if (*end)
+		return -1;
+	*ns = sec * 1000000000ull + frac;
+	return 0;
+}
+
+static int time_param(struct timeline *tl, const bt_value *params, const char *name, uint64_t *out)
+{
+	const bt_value *v = params ? bt_value_map_borrow_entry_value_const(params, name) : NULL;
+
+	if (!v)
+		return 0;
+	switch (bt_value_get_type(v)) {
+	case BT_VALUE_TYPE_UNSIGNED_INTEGER:
+		*out = bt_value_integer_unsigned_get(v);
+		return 0;
+	case BT_VALUE_TYPE_SIGNED_INTEGER:
+		if (bt_value_integer_signed_get(v) < 0)
+			break;
+		*out = (uint64_t)bt_value_integer_signed_get(v);
+		return 0;
+	case BT_VALUE_TYPE_STRING:
+		if (parse_seconds(bt_value_string_get(v), out) == 0)
+			return 0;
+		break;
+	default:
+		break;
+	}
+	BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(tl->sink.self,
+		"parameter `%s`: expected ns from the origin, or \"SECONDS[.FRACTION]\"", name);
+	return -1;
+}
+
+static int slab_param(struct timeline *tl, const bt_value *params)
+{
+	const bt_value *v = params ? bt_value_map_borrow_entry_value_const(params, "slab") : NULL;
+	char *end;
+
+	if (!v)
+		return 0;
+	tl->by_slab = true;
+	if (bt_value_get_type(v) == BT_VALUE_TYPE_UNSIGNED_INTEGER) {
+		tl->slab = bt_value_integer_unsigned_get(v);
+		return 0;
+	}
+	if (bt_value_get_type(v) == BT_VALUE_TYPE_STRING) {
+		errno = 0;
+		tl->slab = strtoull(bt_value_string_get(v), &end, 0);
+		if (!errno && end != bt_value_string_get(v) && !*end)
+			return 0;
+	}
+	BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(tl->sink.self,
+		"parameter `slab`: expected an address such as \"0x7f3a2c000000\"");
+	return -1;
+}
+
+static void timeline_destroy(struct timeline *tl)
+{
+	slub_sink_fini(&tl->sink);
+	slub_chrome_free(tl->chrome);
+	free(tl->cache_copy);
+	free(tl);
+}
+
+bt_component_class_initialize_method_status
+slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configuration *config,
+		   const bt_value *params, void *init_data)
+{
+	struct timeline *tl = calloc(1, sizeof(*tl));
+	bt_component_class_initialize_method_status st;
+	uint64_t reorder_ns = 0, reorder_events = 0;
+	const char *dummy;
+	struct slub_param p[] = {
+		{ "json", SLUB_P_BOOL, NULL, false },
+		{ "cache", SLUB_P_STRING, NULL, false },
+		{ "tid", SLUB_P_INT, NULL, false },
+		{ "reorder-ns", SLUB_P_UINT, &reorder_ns, false },
+		{ "reorder-events", SLUB_P_UINT, &reorder_events, false },
+		{ "format", SLUB_P_STRING, NULL, false },
+		/* parsed below, listed so that they are not unknown */
+		{ "slab", SLUB_P_STRING, &dummy, false },
+		{ "begin", SLUB_P_STRING, &dummy, false },
+		{ "end", SLUB_P_STRING, &dummy, false },
+	};
+	struct slub_model_config cfg = { 0 };
+	struct slub_model_callbacks cb = { 0 };
+	const size_t nr_checked = 6;
+
+	if (!tl)
+		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+	p[0].where = &tl->json;
+	p[1].where = &tl->cache;
+	p[2].where = &tl->tid;
+	p[5].where = &tl->format;
+	tl->end = UINT64_MAX;
+	st = slub_sink_init(&tl->sink, self, init_data);
+	if (st != BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK)
+		goto fail;
+	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+	if (params) {
+		/* slab, begin and end take several types: checked below; the
+		 * common parser checks the others and refuses unknown names. */
+		bt_value *copy = NULL;
+		int rc;
+
+		if (bt_value_copy(params, &copy) != BT_VALUE_COPY_STATUS_OK) {
+			st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+			goto fail;
+		}
+		for (size_t i = nr_checked; i < sizeof(p) / sizeof(p[0]); i++)
+			if (bt_value_map_has_entry(copy, p[i].name))
+				bt_value_map_insert_string_entry(copy, p[i].name, "");
+		rc = slub_sink_params(tl->sink.self, copy, p, sizeof(p) / sizeof(p[0]));
+		/* The string belongs to the copy. */
+		if (rc == 0 && tl->cache) {
+			tl->cache_copy = strdup(tl->cache);
+			tl->cache = tl->cache_copy;
+		}
+		if (rc == 0 && tl->format) {
+			if (!strcmp(tl->format, "json")) {
+				tl->json = true;
+			} else if (!strcmp(tl->format, "chrome")) {
+				tl->chrome = slub_chrome_new(tl->sink.out);
+				if (!tl->chrome)
+					rc = -1;
+			} else if (strcmp(tl->format, "text")) {
+				BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(tl->sink.self,
+					"format: \"text\", \"json\" or \"chrome\", not \"%s\"",
+					tl->format);
+				rc = -1;
+			}
+			tl->format = NULL; /* the copy's */
+		}
+		bt_value_put_ref(copy);
+		if (rc < 0)
+			goto fail;
+	}
+	tl->by_tid = p[2].set;
+	if (slab_param(tl, params) < 0 || time_param(tl, params, "begin", &tl->begin) < 0 ||
+	    time_param(tl, params, "end", &tl->end) < 0)
+		goto fail;
+	cfg.reorder_ns = reorder_ns;
+	cfg.reorder_events = (uint32_t)reorder_events;
+	cb.transition = on_transition;
+	cb.arg = tl;
+	tl->sink.end = timeline_end;
+	if (tl->chrome)
+		tl->sink.decoded = timeline_decoded;
+	if (slub_sink_model(&tl->sink, &cfg, &cb, NULL) < 0) {
+		st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+		goto fail;
+	}
+	bt_self_component_set_data(bt_self_component_sink_as_self_component(self), tl);
+	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
+fail:
+	/* A component whose initialization failed is never finalized. */
+	timeline_destroy(tl);
+	return st;
+}
+
+bt_component_class_sink_graph_is_configured_method_status
+slub_timeline_graph_is_configured(bt_self_component_sink *self)
+{
+	struct timeline *tl = bt_self_component_get_data(
+		bt_self_component_sink_as_self_component(self));
+
+	return slub_sink_configured(&tl->sink, self);
+}
+
+bt_component_class_sink_consume_method_status slub_timeline_consume(bt_self_component_sink *self)
+{
+	struct timeline *tl = bt_self_component_get_data(
+		bt_self_component_sink_as_self_component(self));
+
+	return slub_sink_consume(&tl->sink);
+}
+
+void slub_timeline_finalize(bt_self_component_sink *self)
+{
+	struct timeline *tl = bt_self_component_get_data(
+		bt_self_component_sink_as_self_component(self));
+
+	if (tl)
+		timeline_destroy(tl);
+}

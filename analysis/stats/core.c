@@ -1,0 +1,1012 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The stat items, per-site redos, list_lock figures and the slab census,
+ * rebuilt from events.  Each item is counted from the event that marks it
+ * in the allocator (see the table in slub_tstats.h); a few are derived at
+ * finish from counts that include them (add_partial, remove_partial).
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- hash ---- */
+
+static size_t hslot(const struct htab *h, uint64_t k1, uint64_t k2)
+{
+	uint64_t x = k1 * 0x9e3779b97f4a7c15ull ^ (k2 + 0x632be59bd9b4e019ull);
+
+	x ^= x >> 31;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 29;
+	return (size_t)x & (h->nb - 1);
+}
+
+struct hnode *htab_find(const struct htab *h, uint64_t k1, uint64_t k2)
+{
+	if (!h->nb)
+		return NULL;
+	for (struct hnode *n = h->b[hslot(h, k1, k2)]; n; n = n->next)
+		if (n->k1 == k1 && n->k2 == k2)
+			return n;
+	return NULL;
+}
+
+static int htab_grow(struct htab *h)
+{
+	size_t nb = h->nb ? h->nb * 2 : 64;
+	struct hnode **b = calloc(nb, sizeof(*b));
+
+	if (!b)
+		return -1;
+	struct htab nh = { b, nb, h->n };
+	for (size_t i = 0; i < h->nb; i++) {
+		struct hnode *n = h->b[i], *next;
+		for (; n; n = next) {
+			next = n->next;
+			size_t j = hslot(&nh, n->k1, n->k2);
+			n->next = b[j];
+			b[j] = n;
+		}
+	}
+	free(h->b);
+	*h = nh;
+	return 0;
+}
+
+int htab_insert(struct htab *h, struct hnode *n)
+{
+	if (h->n >= h->nb && htab_grow(h))
+		return -1;
+	size_t j = hslot(h, n->k1, n->k2);
+	n->next = h->b[j];
+	h->b[j] = n;
+	h->n++;
+	return 0;
+}
+
+void htab_remove(struct htab *h, struct hnode *n)
+{
+	struct hnode **pp = &h->b[hslot(h, n->k1, n->k2)];
+
+	for (; *pp; pp = &(*pp)->next)
+		if (*pp == n) {
+			*pp = n->next;
+			h->n--;
+			return;
+		}
+}
+
+void htab_each(const struct htab *h, void (*fn)(struct hnode *, void *), void *arg)
+{
+	for (size_t i = 0; i < h->nb; i++)
+		for (struct hnode *n = h->b[i], *next; n; n = next) {
+			next = n->next;
+			fn(n, arg);
+		}
+}
+
+void htab_destroy(struct htab *h, void (*fn)(struct hnode *, void *), void *arg)
+{
+	if (fn)
+		htab_each(h, fn, arg);
+	free(h->b);
+	memset(h, 0, sizeof(*h));
+}
+
+/* ---- names ---- */
+
+static const char *const item_names[SLUB_TS_NR_ITEMS] = {
+	"alloc_fastpath", "alloc_slowpath", "free_fastpath", "free_slowpath", "free_frozen",
+	"free_add_partial", "free_remove_partial", "alloc_from_partial", "alloc_slab",
+	"alloc_refill", "alloc_node_mismatch", "free_slab", "cpuslab_flush", "deactivate_full",
+	"deactivate_empty", "deactivate_to_head", "deactivate_to_tail",
+	"deactivate_remote_frees", "deactivate_bypass", "cmpxchg_double_cpu_fail",
+	"cmpxchg_double_fail", "cpu_partial_alloc", "cpu_partial_free", "cpu_partial_node",
+	"cpu_partial_drain", "cmpxchg_double_fail_locked", "list_lock_acquire",
+	"list_lock_contended", "cpu_partial_cmpxchg_fail",
+};
+
+const char *slub_tstat_item_name(unsigned item)
+{
+	return item < SLUB_TS_NR_ITEMS ? item_names[item] : "unknown";
+}
+
+/* Event and site names of the trace, kept here so that the library needs
+ * nothing but event.h (the names are part of the trace format). */
+const char *tstats_event(unsigned type)
+{
+	static const char *const names[SLUB_EV_NR] = {
+		"cache_create", "cache_destroy", "slab_new", "slab_discard", "freeze", "unfreeze",
+		"take_freelist", "free_remote", "drain_freelist", "cpu_slab_load", "deactivate",
+		"cpu_partial_put", "cpu_partial_take", "cpu_partial_drain", "add_partial",
+		"remove_partial", "add_full", "remove_full", "cmpxchg_fail", "cpu_cmpxchg_fail",
+		"lock_acquire", "lock_release", "thread_flush", "alloc", "free", "error",
+	};
+	return type < SLUB_EV_NR ? names[type] : "unknown";
+}
+
+const char *tstats_site(unsigned site)
+{
+	static const char *const names[SLUB_SITE_NR] = {
+		"none", "acquire_slab", "get_freelist", "unfreezing slab", "unfreeze_partials",
+		"drain percpu freelist", "__slab_free", "put_cpu_partial", "new_slab",
+		"cpu_partial_take",
+	};
+	return site < SLUB_SITE_NR ? names[site] : "unknown";
+}
+
+/* ---- life ---- */
+
+struct slub_tstats *slub_tstats_new(const struct slub_tstats_config *cfg)
+{
+	struct slub_tstats *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	if (cfg)
+		st->cfg = *cfg;
+#define DEF(f, v) if (!st->cfg.f) st->cfg.f = (v)
+	DEF(run_attempts, SLUB_TSTATS_DEFAULT_RUN_ATTEMPTS);
+	DEF(window_failures, SLUB_TSTATS_DEFAULT_WINDOW_FAILURES);
+	DEF(window_ns, SLUB_TSTATS_DEFAULT_WINDOW_NS);
+	DEF(lookback, SLUB_TSTATS_DEFAULT_LOOKBACK);
+	DEF(pending_ns, SLUB_TSTATS_DEFAULT_PENDING_NS);
+	DEF(top_n, SLUB_TSTATS_DEFAULT_TOP_N);
+	DEF(max_storms, SLUB_TSTATS_DEFAULT_MAX_STORMS);
+#undef DEF
+	if (st->cfg.window_failures < 2)
+		st->cfg.window_failures = 2;
+	if (st->cfg.run_attempts < 2)
+		st->cfg.run_attempts = 2;
+	st->pend_cap = 1u << 16;
+	st->pend = calloc(st->pend_cap, sizeof(*st->pend));
+	st->kept = calloc((size_t)st->cfg.max_storms * SLUB_STORM_NR, sizeof(*st->kept));
+	st->top_holds = calloc(st->cfg.top_n, sizeof(*st->top_holds));
+	st->top_slabs = calloc(st->cfg.top_n, sizeof(*st->top_slabs));
+	st->pair_cap = 1024;
+	st->pair_arr = calloc(st->pair_cap, sizeof(*st->pair_arr));
+	st->bin_ns = 1000000000ull;
+	if (!st->pend || !st->kept || !st->top_holds || !st->top_slabs || !st->pair_arr) {
+		slub_tstats_free(st);
+		return NULL;
+	}
+	return st;
+}
+
+static void free_node(struct hnode *n, void *arg)
+{
+	(void)arg;
+	free(n);
+}
+
+void slub_tstats_free(struct slub_tstats *st)
+{
+	if (!st)
+		return;
+	storms_free(st);
+	htab_destroy(&st->caches, NULL, NULL);
+	for (struct tcache *c = st->cache_list, *next; c; c = next) {
+		next = c->next_all;
+		free(c->name);
+		free(c);
+	}
+	htab_destroy(&st->locks, NULL, NULL);
+	for (struct tlock *l = st->lock_list, *next; l; l = next) {
+		next = l->next_all;
+		free(l);
+	}
+	htab_destroy(&st->slabs, free_node, NULL);
+	htab_destroy(&st->chains, free_node, NULL);
+	htab_destroy(&st->pairs, free_node, NULL);
+	free(st->pend);
+	free(st->kept);
+	free(st->top_holds);
+	free(st->top_slabs);
+	free(st->pair_arr);
+	free(st->bin_fail);
+	free(st->bin_cpu_fail);
+	free(st->bin_waits);
+	free(st->bin_wait_ns);
+	free(st->views);
+	free(st);
+}
+
+/* ---- lookups ---- */
+
+static struct tcache *cache_new(struct slub_tstats *st, uint32_t vpid, uint32_t cache_id)
+{
+	struct tcache *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->h.k1 = vpid;
+	c->h.k2 = cache_id;
+	c->vpid = vpid;
+	c->cache_id = cache_id;
+	if (htab_insert(&st->caches, &c->h)) {
+		free(c);
+		return NULL;
+	}
+	c->next_all = st->cache_list;
+	st->cache_list = c;
+	return c;
+}
+
+struct tcache *tstats_cache_of(struct slub_tstats *st, uint32_t vpid, uint32_t cache_id)
+{
+	struct hnode *n = htab_find(&st->caches, vpid, cache_id);
+
+	return n ? (struct tcache *)n : cache_new(st, vpid, cache_id);
+}
+
+static struct tslab *slab_of(struct slub_tstats *st, uint32_t vpid, uint64_t addr,
+			     struct tcache *c, bool create)
+{
+	struct hnode *n = htab_find(&st->slabs, vpid, addr);
+
+	if (n || !create)
+		return (struct tslab *)n;
+	struct tslab *s = calloc(1, sizeof(*s) + st->cfg.lookback * sizeof(struct tword_ev));
+	if (!s)
+		return NULL;
+	s->h.k1 = vpid;
+	s->h.k2 = addr;
+	s->cache = c;
+	if (htab_insert(&st->slabs, &s->h)) {
+		free(s);
+		return NULL;
+	}
+	if (++st->live_slabs > st->tot.peak_live_slabs)
+		st->tot.peak_live_slabs = st->live_slabs;
+	return s;
+}
+
+static struct tlock *lock_of(struct slub_tstats *st, const struct slub_tstats_event *e,
+			     struct tcache *c)
+{
+	struct hnode *n = htab_find(&st->locks, e->vpid, e->ev.lock_id);
+
+	if (n)
+		return (struct tlock *)n;
+	struct tlock *l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL;
+	l->h.k1 = e->vpid;
+	l->h.k2 = e->ev.lock_id;
+	l->vpid = e->vpid;
+	l->lock_id = e->ev.lock_id;
+	l->node = e->ev.lock_id % 64;
+	l->cache = c;
+	if (htab_insert(&st->locks, &l->h)) {
+		free(l);
+		return NULL;
+	}
+	l->next_all = st->lock_list;
+	st->lock_list = l;
+	return l;
+}
+
+static struct tthread *thread_of(struct slub_tstats *st, uint32_t vpid, uint32_t vtid)
+{
+	struct hnode *n = htab_find(&st->threads, vpid, vtid);
+
+	if (n)
+		return (struct tthread *)n;
+	struct tthread *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->h.k1 = vpid;
+	t->h.k2 = vtid;
+	t->run_buf = calloc(st->cfg.run_attempts, sizeof(*t->run_buf));
+	if (!t->run_buf || htab_insert(&st->threads, &t->h)) {
+		free(t->run_buf);
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* ---- series: per-second bins, widened (2^k s) past 4096 bins ---- */
+
+#define MAX_BINS 4096
+
+static int series_grow(struct slub_tstats *st, uint32_t need)
+{
+	uint32_t cap = st->bins_cap ? st->bins_cap : 64;
+
+	while (cap < need)
+		cap *= 2;
+	uint64_t **arr[4] = { &st->bin_fail, &st->bin_cpu_fail, &st->bin_waits, &st->bin_wait_ns };
+	for (int i = 0; i < 4; i++) {
+		uint64_t *p = realloc(*arr[i], cap * sizeof(uint64_t));
+		if (!p)
+			return -1;
+		memset(p + st->bins_cap, 0, (cap - st->bins_cap) * sizeof(uint64_t));
+		*arr[i] = p;
+	}
+	st->bins_cap = cap;
+	return 0;
+}
+
+void tstats_series_add(struct slub_tstats *st, uint64_t ts, unsigned what, uint64_t v)
+{
+	if (ts < st->series_t0)
+		ts = st->series_t0;
+	uint64_t bin = (ts - st->series_t0) / st->bin_ns;
+
+	while (bin >= MAX_BINS) {
+		/* Halve the resolution: merge pairs of bins. */
+		uint64_t *arr[4] = { st->bin_fail, st->bin_cpu_fail, st->bin_waits, st->bin_wait_ns };
+		for (int i = 0; i < 4; i++) {
+			for (uint32_t j = 0; j < st->nr_bins; j++) {
+				uint64_t x = arr[i][j];
+				arr[i][j] = 0;
+				arr[i][j / 2] += x;
+			}
+		}
+		st->nr_bins = (st->nr_bins + 1) / 2;
+		st->bin_ns *= 2;
+		bin = (ts - st->series_t0) / st->bin_ns;
+	}
+	if (bin >= st->bins_cap && series_grow(st, (uint32_t)bin + 1))
+		return;
+	if (bin >= st->nr_bins)
+		st->nr_bins = (uint32_t)bin + 1;
+	uint64_t *arr[4] = { st->bin_fail, st->bin_cpu_fail, st->bin_waits, st->bin_wait_ns };
+	arr[what][bin] += v;
+}
+
+unsigned tstats_hist_bucket(uint64_t ns)
+{
+	unsigned b = 0;
+
+	ns >>= 6;
+	while (ns && b < SLUB_TS_HIST_BUCKETS - 1) {
+		ns >>= 1;
+		b++;
+	}
+	return b;
+}
+
+/* ---- long holds ---- */
+
+static void did_text(const struct theld *hd, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (unsigned t = 0; t < SLUB_EV_NR && o + 1 < len; t++) {
+		if (!hd->did[t])
+			continue;
+		int n = snprintf(buf + o, len - o, "%s%s x%u", o ? ", " : "", tstats_event(t),
+				 hd->did[t]);
+		if (n < 0)
+			break;
+		o += (size_t)n;
+	}
+	if (hd->sites && o + 1 < len) {
+		int n = snprintf(buf + o, len - o, " (sites:");
+		o += n > 0 ? (size_t)n : 0;
+		for (unsigned s = 1; s < SLUB_SITE_NR && o + 1 < len; s++)
+			if (hd->sites & (1u << s)) {
+				n = snprintf(buf + o, len - o, " %s", tstats_site(s));
+				o += n > 0 ? (size_t)n : 0;
+			}
+		if (o + 1 < len)
+			snprintf(buf + o, len - o, ")");
+	}
+	if (!buf[0])
+		snprintf(buf, len, "nothing traced");
+}
+
+/* Keeps the `cap` largest holds in arr (unsorted); returns the slot or -1. */
+static int top_slot(struct thold *arr, unsigned *nr, unsigned cap, uint64_t hold)
+{
+	if (*nr < cap)
+		return (int)(*nr)++;
+	unsigned min = 0;
+	for (unsigned i = 1; i < cap; i++)
+		if (arr[i].hold_ns < arr[min].hold_ns)
+			min = i;
+	return arr[min].hold_ns < hold ? (int)min : -1;
+}
+
+static void note_hold(struct slub_tstats *st, struct tlock *l, const struct slub_tstats_event *e,
+		      const struct theld *hd)
+{
+	uint64_t hold = e->ev.hold_ns;
+	int i = top_slot(l->top, &l->nr_top, TLOCK_TOP, hold);
+	int j = top_slot(st->top_holds, &st->nr_top_holds, st->cfg.top_n, hold);
+	struct thold h;
+
+	if (i < 0 && j < 0)
+		return;
+	memset(&h, 0, sizeof(h));
+	h.hold_ns = hold;
+	h.ts = e->ts;
+	h.lock_seq = e->ev.lock_seq;
+	h.vpid = e->vpid;
+	h.vtid = e->vtid;
+	h.lock_id = l->lock_id;
+	snprintf(h.cache, sizeof(h.cache), "%s", l->cache && l->cache->name ? l->cache->name : "?");
+	if (hd)
+		did_text(hd, h.did, sizeof(h.did));
+	else
+		snprintf(h.did, sizeof(h.did), "unknown (acquired before the trace)");
+	if (i >= 0)
+		l->top[i] = h;
+	if (j >= 0)
+		st->top_holds[j] = h;
+}
+
+/* ---- events ---- */
+
+static void cache_created(struct slub_tstats *st, const struct slub_tstats_event *e)
+{
+	struct hnode *n = htab_find(&st->caches, e->vpid, e->ev.cache_id);
+	struct tcache *c = (struct tcache *)n;
+	const struct slub_cache_info *info = e->ev.info;
+
+	if (c && c->name && info && info->name && strcmp(c->name, info->name)) {
+		/* The id names another cache now: an exec.  Keep the old figures. */
+		htab_remove(&st->caches, &c->h);
+		c->retired = 1;
+		c = NULL;
+	}
+	if (!c)
+		c = cache_new(st, e->vpid, e->ev.cache_id);
+	if (!c || !info)
+		return;
+	if (info->name && !c->name)
+		c->name = strdup(info->name);
+	c->object_size = info->object_size;
+	c->size = info->size;
+	c->align = info->align;
+	c->order = info->order;
+	c->objects = info->objects;
+	c->flags = info->flags;
+}
+
+static void word_apply(struct tslab *s, const struct slub_event *ev)
+{
+	/* Later seq wins: events of one slab can arrive out of order. */
+	if (s->word_valid && (int32_t)(ev->new.seq - s->seq) < 0)
+		return;
+	s->freelist = ev->new.freelist;
+	s->seq = ev->new.seq;
+	s->inuse = ev->new.inuse;
+	s->objects = ev->new.objects;
+	s->frozen = ev->new.frozen;
+	s->word_valid = 1;
+}
+
+static void ring_push(struct slub_tstats *st, struct tslab *s, const struct slub_tstats_event *e)
+{
+	struct tword_ev *w = &s->ring[s->ring_pos++ % st->cfg.lookback];
+
+	w->ts = e->ts;
+	w->seq = e->ev.new.seq;
+	w->vtid = e->vtid;
+	w->type = (uint8_t)e->ev.type;
+	w->site = (uint8_t)e->ev.site;
+	w->valid = 1;
+}
+
+static void census_slab(struct hnode *n, void *arg)
+{
+	struct tslab *s = (struct tslab *)n;
+	struct slub_tstats *st = arg;
+	struct tcache *c = s->cache;
+
+	if (s->failures) {
+		tstats_offer_slab(st, s);
+	}
+	if (!c || !s->word_valid)
+		return;
+	c->slabs++;
+	if (s->frozen)
+		c->cpu_slabs++;
+	else if (s->list == TLIST_PARTIAL)
+		c->partial_slabs++;
+	else
+		c->full_slabs++;
+	c->inuse_words += s->inuse;
+}
+
+void tstats_offer_slab(struct slub_tstats *st, struct tslab *s)
+{
+	unsigned cap = st->cfg.top_n, k;
+
+	if (st->nr_top_slabs < cap) {
+		k = st->nr_top_slabs++;
+	} else {
+		k = 0;
+		for (unsigned i = 1; i < cap; i++)
+			if (st->top_slabs[i].failures < st->top_slabs[k].failures)
+				k = i;
+		if (st->top_slabs[k].failures >= s->failures)
+			return;
+	}
+	struct ttop_slab *t = &st->top_slabs[k];
+	unsigned best = 0;
+	for (unsigned i = 1; i < SLUB_SITE_NR; i++)
+		if (s->fail_by_site[i] > s->fail_by_site[best])
+			best = i;
+	t->slab = s->h.k2;
+	t->vpid = (uint32_t)s->h.k1;
+	t->failures = s->failures;
+	t->first_ts = s->first_fail_ts;
+	t->last_ts = s->last_fail_ts;
+	t->site = best;
+	t->cache = s->cache && s->cache->name ? s->cache->name : "?";
+}
+
+static void slab_discarded(struct slub_tstats *st, struct tslab *s)
+{
+	if (s->failures)
+		tstats_offer_slab(st, s);
+	htab_remove(&st->slabs, &s->h);
+	st->live_slabs--;
+	free(s);
+}
+
+static bool is_word_update(unsigned type)
+{
+	return type == SLUB_EV_SLAB_NEW || (type >= SLUB_EV_FREEZE && type <= SLUB_EV_DRAIN_FREELIST);
+}
+
+/* What the holders of list_locks did: every event of a thread holding some. */
+static void note_while_held(struct tthread *t, const struct slub_event *ev)
+{
+	for (unsigned i = 0; i < t->nheld; i++) {
+		t->held[i].did[ev->type]++;
+		if (ev->site && ev->site < SLUB_SITE_NR)
+			t->held[i].sites |= 1u << ev->site;
+	}
+}
+
+static int lock_event(struct slub_tstats *st, const struct slub_tstats_event *e, struct tcache *c,
+		      struct tthread *t)
+{
+	const struct slub_event *ev = &e->ev;
+	struct tlock *l = lock_of(st, e, c);
+
+	if (!l)
+		return -1;
+	if (ev->type == SLUB_EV_LOCK_ACQUIRE) {
+		c->item[SLUB_TS_LOCK_ACQUIRE]++;
+		l->acq++;
+		c->lock_wait_hist[tstats_hist_bucket(ev->wait_ns)]++;
+		l->wait_hist[tstats_hist_bucket(ev->wait_ns)]++;
+		if (ev->contended) {
+			c->item[SLUB_TS_LOCK_CONTENDED]++;
+			c->lock_wait_ns += ev->wait_ns;
+			if (ev->wait_ns < SLUB_TSTATS_PREEMPTED_NS)
+				c->lock_wait_short_ns += ev->wait_ns;
+			else
+				c->lock_long_waits++;
+			l->contended++;
+			l->wait_ns += ev->wait_ns;
+			if (ev->wait_ns > l->max_wait_ns)
+				l->max_wait_ns = ev->wait_ns;
+			tstats_series_add(st, e->ts, SERIES_WAIT, 1);
+			tstats_series_add(st, e->ts, SERIES_WAIT_NS, ev->wait_ns);
+			storms_lock_wait(st, e, l);
+		}
+		l->holder_vtid = e->vtid;
+		if (t && t->nheld < TTHREAD_HELD) {
+			struct theld *hd = &t->held[t->nheld++];
+			memset(hd, 0, sizeof(*hd));
+			hd->lock = l;
+			hd->ts = e->ts;
+			hd->lock_seq = ev->lock_seq;
+		}
+		return 0;
+	}
+	/* release */
+	c->lock_hold_ns += ev->hold_ns;
+	if (ev->hold_ns < SLUB_TSTATS_PREEMPTED_NS)
+		c->lock_hold_short_ns += ev->hold_ns;
+	else
+		c->lock_long_holds++;
+	c->lock_hold_hist[tstats_hist_bucket(ev->hold_ns)]++;
+	l->hold_ns += ev->hold_ns;
+	l->hold_hist[tstats_hist_bucket(ev->hold_ns)]++;
+	const struct theld *found = NULL;
+	unsigned k = 0;
+	if (t)
+		for (k = 0; k < t->nheld; k++)
+			if (t->held[k].lock == l) {
+				found = &t->held[k];
+				break;
+			}
+	note_hold(st, l, e, found);
+	if (found) {
+		t->held[k] = t->held[--t->nheld];
+	}
+	return 0;
+}
+
+int slub_tstats_event(struct slub_tstats *st, const struct slub_tstats_event *e)
+{
+	const struct slub_event *ev = &e->ev;
+	struct tcache *c;
+	struct tslab *s = NULL;
+	struct tthread *t;
+	int ret = 0;
+
+	if (st->finished)
+		return -1;
+	if (!st->tot.events++) {
+		st->tot.first_ts = e->ts;
+		st->series_t0 = e->ts;
+	}
+	if (e->ts > st->tot.last_ts)
+		st->tot.last_ts = e->ts;
+	if (ev->type >= SLUB_EV_NR)
+		return 0;
+	if (ev->type == SLUB_EV_CACHE_CREATE) {
+		cache_created(st, e);
+		return 0;
+	}
+	if (ev->type == SLUB_EV_THREAD_FLUSH || ev->type == SLUB_EV_ERROR)
+		return 0;
+	c = tstats_cache_of(st, e->vpid, ev->cache_id);
+	t = thread_of(st, e->vpid, e->vtid);
+	if (!c || !t)
+		return -1;
+	if (t->nheld && ev->type != SLUB_EV_LOCK_ACQUIRE && ev->type != SLUB_EV_LOCK_RELEASE)
+		note_while_held(t, ev);
+
+	if (ev->slab && (is_word_update(ev->type) || ev->type == SLUB_EV_SLAB_DISCARD ||
+			 (ev->type >= SLUB_EV_ADD_PARTIAL && ev->type <= SLUB_EV_REMOVE_FULL) ||
+			 ev->type == SLUB_EV_CMPXCHG_FAIL)) {
+		s = slab_of(st, e->vpid, ev->slab, c, true);
+		if (!s)
+			ret = -1;
+	}
+
+	switch (ev->type) {
+	case SLUB_EV_CACHE_DESTROY:
+		break;
+	case SLUB_EV_SLAB_NEW:
+		c->item[SLUB_TS_ALLOC_SLAB]++;
+		c->ops_site[SLUB_SITE_NEW_SLAB]++;
+		break;
+	case SLUB_EV_SLAB_DISCARD:
+		c->item[SLUB_TS_FREE_SLAB]++;
+		break;
+	case SLUB_EV_FREEZE:
+		if (ev->site == SLUB_SITE_ACQUIRE_SLAB) {
+			c->freeze_acquire++;
+			c->item[ev->new.freelist ? SLUB_TS_CPU_PARTIAL_NODE : SLUB_TS_ALLOC_FROM_PARTIAL]++;
+		} else if (ev->site == SLUB_SITE_SLAB_FREE) {
+			c->item[SLUB_TS_CPU_PARTIAL_FREE]++;
+			c->item[SLUB_TS_FREE_SLOWPATH]++;
+		}
+		break;
+	case SLUB_EV_FREE_REMOTE:
+		c->item[SLUB_TS_FREE_SLOWPATH]++;
+		if (ev->new.frozen)
+			c->item[SLUB_TS_FREE_FROZEN]++;
+		break;
+	case SLUB_EV_TAKE_FREELIST:
+		c->item[SLUB_TS_ALLOC_REFILL]++;
+		break;
+	case SLUB_EV_DRAIN_FREELIST:
+	case SLUB_EV_UNFREEZE:
+		if (ev->type == SLUB_EV_DRAIN_FREELIST)
+			c->drain_updates++;
+		if (ev->type == SLUB_EV_UNFREEZE && ev->site == SLUB_SITE_UNFREEZE_PARTIALS &&
+		    ev->list == SLUB_DEST_DISCARD)
+			c->item[SLUB_TS_DEACTIVATE_EMPTY]++;
+		if (s && (ev->site == SLUB_SITE_UNFREEZING_SLAB || ev->site == SLUB_SITE_DRAIN_PERCPU)) {
+			/* deactivate_slab: were there remote frees when it began?
+			 * The word before its first update tells. */
+			if (!s->deact_open || s->deact_vtid != e->vtid) {
+				uint64_t fl = 0;
+				if (e->old_valid)
+					fl = ev->old.freelist;
+				else if (s->word_valid && s->seq + 1 == ev->new.seq)
+					fl = s->freelist;
+				s->deact_open = 1;
+				s->deact_vtid = e->vtid;
+				s->deact_remote = fl != 0;
+			}
+			if (ev->type == SLUB_EV_UNFREEZE) {
+				c->deactivations++;
+				if (ev->list == SLUB_DEST_DISCARD) {
+					c->item[SLUB_TS_DEACTIVATE_EMPTY]++;
+					if (s->deact_remote)
+						c->item[SLUB_TS_DEACTIVATE_REMOTE_FREES]++;
+				}
+				s->deact_open = 0;
+			}
+		}
+		break;
+	case SLUB_EV_CPU_SLAB_LOAD:
+		break;
+	case SLUB_EV_DEACTIVATE:
+		switch (ev->reason) {
+		case SLUB_DEACT_EMPTY_FREELIST:
+			c->item[SLUB_TS_DEACTIVATE_BYPASS]++;
+			break;
+		case SLUB_DEACT_NODE_MISMATCH:
+			c->item[SLUB_TS_ALLOC_NODE_MISMATCH]++;
+			break;
+		case SLUB_DEACT_FLUSH:
+			c->item[SLUB_TS_CPUSLAB_FLUSH]++;
+			break;
+		}
+		if (ev->reason != SLUB_DEACT_EMPTY_FREELIST) {
+			if (ev->list == SLUB_DEST_HEAD)
+				c->item[SLUB_TS_DEACTIVATE_TO_HEAD]++;
+			else if (ev->list == SLUB_DEST_TAIL) {
+				c->item[SLUB_TS_DEACTIVATE_TO_TAIL]++;
+				c->item[SLUB_TS_DEACTIVATE_REMOTE_FREES]++;
+			} else if (ev->list == SLUB_DEST_FULL)
+				c->item[SLUB_TS_DEACTIVATE_FULL]++;
+		}
+		break;
+	case SLUB_EV_CPU_PARTIAL_PUT:
+		c->ops_site[SLUB_SITE_PUT_CPU_PARTIAL]++;
+		storms_chain_event(st, e, tstats_ev_slot(ev));
+		break;
+	case SLUB_EV_CPU_PARTIAL_TAKE:
+		c->item[SLUB_TS_CPU_PARTIAL_ALLOC]++;
+		c->ops_site[SLUB_SITE_CPU_PARTIAL_TAKE]++;
+		storms_chain_event(st, e, tstats_ev_slot(ev));
+		break;
+	case SLUB_EV_CPU_PARTIAL_DRAIN:
+		if (ev->reason == SLUB_DEACT_CPU_PARTIAL_LIMIT)
+			c->item[SLUB_TS_CPU_PARTIAL_DRAIN]++;
+		storms_chain_event(st, e, tstats_ev_slot(ev));
+		break;
+	case SLUB_EV_ADD_PARTIAL:
+		c->add_partial++;
+		if (s)
+			s->list = TLIST_PARTIAL;
+		break;
+	case SLUB_EV_ADD_FULL:
+		if (s)
+			s->list = TLIST_FULL;
+		break;
+	case SLUB_EV_REMOVE_PARTIAL:
+		c->remove_partial++;
+		/* fall through */
+	case SLUB_EV_REMOVE_FULL:
+		if (s)
+			s->list = TLIST_NONE;
+		break;
+	case SLUB_EV_CMPXCHG_FAIL:
+		c->item[SLUB_TS_CMPXCHG_DOUBLE_FAIL]++;
+		st->tot.failures++;
+		if (ev->site < SLUB_SITE_NR) {
+			c->fail_site[ev->site]++;
+			if (ev->locked)
+				c->fail_site_locked[ev->site]++;
+		}
+		if (ev->locked)
+			c->item[SLUB_TS_CMPXCHG_DOUBLE_FAIL_LOCKED]++;
+		tstats_series_add(st, e->ts, SERIES_FAIL, 1);
+		if (s) {
+			if (!s->failures++)
+				s->first_fail_ts = e->ts;
+			s->last_fail_ts = e->ts;
+			if (ev->site < SLUB_SITE_NR)
+				s->fail_by_site[ev->site]++;
+			if (storms_word_fail(st, e, c, s))
+				ret = -1;
+		}
+		break;
+	case SLUB_EV_CPU_CMPXCHG_FAIL:
+		c->item[SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL]++;
+		st->tot.cpu_failures++;
+		if (ev->site < SLUB_SITE_NR)
+			c->cpu_fail_site[ev->site]++;
+		tstats_series_add(st, e->ts, SERIES_CPU_FAIL, 1);
+		if (storms_chain_fail(st, e, c))
+			ret = -1;
+		break;
+	case SLUB_EV_LOCK_ACQUIRE:
+	case SLUB_EV_LOCK_RELEASE:
+		if (lock_event(st, e, c, t))
+			ret = -1;
+		break;
+	case SLUB_EV_ALLOC:
+		c->allocs++;
+		st->tot.have_objects = 1;
+		break;
+	case SLUB_EV_FREE:
+		c->frees++;
+		st->tot.have_objects = 1;
+		break;
+	default:
+		break;
+	}
+
+	if (s && is_word_update(ev->type)) {
+		c->word_updates++;
+		if (ev->type != SLUB_EV_SLAB_NEW && ev->site < SLUB_SITE_NR)
+			c->ops_site[ev->site]++;
+		word_apply(s, ev);
+		ring_push(st, s, e);
+		storms_word_event(st, e, s);
+	}
+	if (s && ev->type == SLUB_EV_SLAB_DISCARD)
+		slab_discarded(st, s);
+
+	storms_release(st, e->ts, false);
+	if (++st->events_since_sweep >= 65536) {
+		st->events_since_sweep = 0;
+		storms_sweep(st, e->ts, false);
+	}
+	return ret;
+}
+
+void slub_tstats_stack(struct slub_tstats *st, uint32_t vpid, uint32_t vtid, unsigned type,
+		       uint64_t slab, const uint64_t *ips, uint32_t nr)
+{
+	struct tthread *t = (struct tthread *)htab_find(&st->threads, vpid, vtid);
+
+	if (!t || (type != SLUB_EV_CMPXCHG_FAIL && type != SLUB_EV_CPU_CMPXCHG_FAIL))
+		return;
+	if (nr > SLUB_TSTATS_STACK_DEPTH)
+		nr = SLUB_TSTATS_STACK_DEPTH;
+	memcpy(t->stack, ips, nr * sizeof(*ips));
+	t->stack_nr = nr;
+	t->stack_type = type;
+	t->stack_slab = slab;
+}
+
+void slub_tstats_set_symbolizer(struct slub_tstats *st, slub_tstats_symbolize_fn fn, void *arg)
+{
+	st->symbolize = fn;
+	st->symbolize_arg = arg;
+}
+
+void slub_tstats_discarded(struct slub_tstats *st, const struct slub_tstats_discard *d)
+{
+	st->tot.discarded_notices++;
+	st->tot.discarded_events += d->count;
+	st->tot.lower_bounds = 1;
+}
+
+/* ---- finish: derived items, census, views by name ---- */
+
+static void derive_items(struct slub_tstats *st, struct tcache *c)
+{
+	uint64_t *x = c->item;
+	uint64_t deact_partial = x[SLUB_TS_DEACTIVATE_TO_HEAD] + x[SLUB_TS_DEACTIVATE_TO_TAIL];
+
+	x[SLUB_TS_FREE_ADD_PARTIAL] = c->add_partial > deact_partial ? c->add_partial - deact_partial : 0;
+	x[SLUB_TS_FREE_REMOVE_PARTIAL] =
+		c->remove_partial > c->freeze_acquire ? c->remove_partial - c->freeze_acquire : 0;
+	x[SLUB_TS_ALLOC_SLOWPATH] =
+		x[SLUB_TS_ALLOC_REFILL] + x[SLUB_TS_ALLOC_FROM_PARTIAL] + x[SLUB_TS_ALLOC_SLAB];
+	if (st->tot.have_objects) {
+		x[SLUB_TS_ALLOC_FASTPATH] = c->allocs > x[SLUB_TS_ALLOC_SLOWPATH]
+						    ? c->allocs - x[SLUB_TS_ALLOC_SLOWPATH] : 0;
+		x[SLUB_TS_FREE_FASTPATH] = c->frees > x[SLUB_TS_FREE_SLOWPATH]
+						   ? c->frees - x[SLUB_TS_FREE_SLOWPATH] : 0;
+	}
+}
+
+static void view_add(struct slub_tstats_cache *v, const struct tcache *c)
+{
+	v->processes++;
+	if (!v->objects) {
+		v->object_size = c->object_size;
+		v->size = c->size;
+		v->align = c->align;
+		v->order = c->order;
+		v->objects = c->objects;
+		v->flags = c->flags;
+	}
+	for (int i = 0; i < SLUB_TS_NR_ITEMS; i++)
+		v->item[i] += c->item[i];
+	for (int i = 0; i < SLUB_SITE_NR; i++) {
+		v->fail_site[i] += c->fail_site[i];
+		v->fail_site_locked[i] += c->fail_site_locked[i];
+		v->cpu_fail_site[i] += c->cpu_fail_site[i];
+		v->ops_site[i] += c->ops_site[i];
+	}
+	v->lock_wait_ns += c->lock_wait_ns;
+	v->lock_hold_ns += c->lock_hold_ns;
+	v->lock_wait_short_ns += c->lock_wait_short_ns;
+	v->lock_hold_short_ns += c->lock_hold_short_ns;
+	v->lock_long_waits += c->lock_long_waits;
+	v->lock_long_holds += c->lock_long_holds;
+	for (int i = 0; i < SLUB_TS_HIST_BUCKETS; i++) {
+		v->lock_wait_hist[i] += c->lock_wait_hist[i];
+		v->lock_hold_hist[i] += c->lock_hold_hist[i];
+	}
+	v->allocs += c->allocs;
+	v->frees += c->frees;
+	v->word_updates += c->word_updates;
+	v->deactivations += c->deactivations;
+	v->drain_updates += c->drain_updates;
+	v->storms += c->storms;
+	v->slabs += c->slabs;
+	v->partial_slabs += c->partial_slabs;
+	v->full_slabs += c->full_slabs;
+	v->cpu_slabs += c->cpu_slabs;
+}
+
+static int view_cmp(const void *a, const void *b)
+{
+	const struct slub_tstats_cache *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+void slub_tstats_finish(struct slub_tstats *st)
+{
+	unsigned n = 0;
+	char unnamed[32];
+
+	if (st->finished)
+		return;
+	storms_release(st, UINT64_MAX, true);
+	storms_finish(st);
+	htab_each(&st->slabs, census_slab, st);
+	for (struct tcache *c = st->cache_list; c; c = c->next_all)
+		n++;
+	st->views = calloc(n ? n : 1, sizeof(*st->views));
+	if (!st->views)
+		n = 0;
+	for (struct tcache *c = st->cache_list; c && st->views; c = c->next_all) {
+		derive_items(st, c);
+		if (!c->name) {
+			snprintf(unnamed, sizeof(unnamed), "cache#%u", c->cache_id);
+			c->name = strdup(unnamed);
+			if (!c->name)
+				continue;
+		}
+		unsigned i;
+		for (i = 0; i < st->nr_views; i++)
+			if (!strcmp(st->views[i].name, c->name))
+				break;
+		if (i == st->nr_views) {
+			st->views[i].name = c->name;
+			st->nr_views++;
+		}
+		view_add(&st->views[i], c);
+		st->views[i].objects_inuse += st->tot.have_objects
+			? (c->allocs > c->frees ? c->allocs - c->frees : 0) : c->inuse_words;
+	}
+	/* Which items the events determine. */
+	uint64_t known = (1ull << SLUB_TS_NR_ITEMS) - 1;
+	if (!st->tot.have_objects)
+		known &= ~((1ull << SLUB_TS_ALLOC_FASTPATH) | (1ull << SLUB_TS_FREE_FASTPATH));
+	for (unsigned i = 0; i < st->nr_views; i++)
+		st->views[i].known = known;
+	qsort(st->views, st->nr_views, sizeof(*st->views), view_cmp);
+	st->finished = 1;
+}
+
+unsigned slub_tstats_nr_caches(const struct slub_tstats *st)
+{
+	return st->nr_views;
+}
+
+const struct slub_tstats_cache *slub_tstats_cache_at(const struct slub_tstats *st, unsigned i)
+{
+	return i < st->nr_views ? &st->views[i] : NULL;
+}
+
+const struct slub_tstats_cache *slub_tstats_cache_find(const struct slub_tstats *st,
+						       const char *name)
+{
+	for (unsigned i = 0; i < st->nr_views; i++)
+		if (!strcmp(st->views[i].name, name))
+			return &st->views[i];
+	return NULL;
+}
+
+void slub_tstats_get_totals(const struct slub_tstats *st, struct slub_tstats_totals *t)
+{
+	*t = st->tot;
+}

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal state of the trace statistics.  Every table is keyed by the
+ * process (vpid) first: slab addresses, cache ids, lock ids and cpu slots
+ * are only unique within one process.
+ */
+#ifndef SLUB_TSTATS_INTERNAL_H
+#define SLUB_TSTATS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "slub_tstats.h"
+
+/* ---- a chained hash on two 64-bit keys ---- */
+
+struct hnode {
+	struct hnode *next;
+	uint64_t k1, k2;
+};
+
+struct htab {
+	struct hnode **b;
+	size_t nb, n;
+};
+
+struct hnode *htab_find(const struct htab *h, uint64_t k1, uint64_t k2);
+int htab_insert(struct htab *h, struct hnode *n);   /* 0 or -1 (no memory) */
+void htab_remove(struct htab *h, struct hnode *n);
+void htab_destroy(struct htab *h, void (*fn)(struct hnode *, void *), void *arg);
+/* Visits every node; fn may not change the table. */
+void htab_each(const struct htab *h, void (*fn)(struct hnode *, void *), void *arg);
+
+/* ---- per process and cache id: one incarnation of a cache ---- */
+
+struct tcache {
+	struct hnode h;                 /* (vpid, cache_id) */
+	struct tcache *next_all;
+	char *name;
+	uint32_t vpid, cache_id;
+	uint32_t object_size, size, align, order, objects, flags;
+	uint32_t retired;               /* replaced by an exec's cache of the same id */
+	/* raw counts; items derived at finish */
+	uint64_t item[SLUB_TS_NR_ITEMS];
+	uint64_t add_partial, remove_partial, freeze_acquire;
+	uint64_t fail_site[SLUB_SITE_NR], fail_site_locked[SLUB_SITE_NR];
+	uint64_t cpu_fail_site[SLUB_SITE_NR], ops_site[SLUB_SITE_NR];
+	uint64_t lock_wait_ns, lock_hold_ns;
+	uint64_t lock_wait_short_ns, lock_hold_short_ns, lock_long_waits, lock_long_holds;
+	uint64_t lock_wait_hist[SLUB_TS_HIST_BUCKETS], lock_hold_hist[SLUB_TS_HIST_BUCKETS];
+	uint64_t allocs, frees, word_updates, deactivations, drain_updates, storms;
+	uint64_t slabs, partial_slabs, full_slabs, cpu_slabs, inuse_words;
+};
+
+/* ---- per slab: the last word, list, and the recent updates ---- */
+
+struct tword_ev {                       /* one successful update */
+	uint64_t ts;
+	uint32_t seq, vtid;
+	uint8_t type, site, valid;
+};
+
+enum { TLIST_NONE = 0, TLIST_PARTIAL, TLIST_FULL };
+
+struct tslab {
+	struct hnode h;                 /* (vpid, slab) */
+	struct tcache *cache;
+	uint64_t freelist;
+	uint32_t seq, inuse, objects, frozen;
+	uint8_t word_valid, list;
+	/* deactivate_slab in progress: who, and whether remote frees were seen */
+	uint32_t deact_vtid;
+	uint8_t deact_remote, deact_open;
+	uint32_t pending;               /* failures waiting for a winner here */
+	uint64_t failures, first_fail_ts, last_fail_ts;
+	uint32_t fail_by_site[SLUB_SITE_NR];
+	uint32_t ring_pos;
+	struct tword_ev ring[];         /* lookback entries */
+};
+
+/* ---- per list_lock ---- */
+
+struct thold {                          /* one long hold */
+	uint64_t hold_ns, ts, lock_seq;
+	uint32_t vpid, vtid, lock_id;
+	char cache[48];
+	char did[160];
+};
+
+#define TLOCK_TOP 3
+struct tlock {
+	struct hnode h;                 /* (vpid, lock_id) */
+	struct tlock *next_all;
+	struct tcache *cache;
+	uint32_t vpid, lock_id, node;
+	uint32_t holder_vtid;           /* the last holder (the winner of a wait) */
+	uint64_t acq, contended, wait_ns, hold_ns, max_wait_ns;
+	uint64_t wait_hist[SLUB_TS_HIST_BUCKETS], hold_hist[SLUB_TS_HIST_BUCKETS];
+	struct thold top[TLOCK_TOP];
+	unsigned nr_top;
+};
+
+/* ---- per cpu slot's partial chain: its last change ---- */
+
+struct tchain {
+	struct hnode h;                 /* (vpid << 32 | cache_id, slot) */
+	uint64_t ts;
+	uint32_t vtid, type;
+};
+
+/* ---- storms ---- */
+
+struct tstorm {
+	struct slub_tstats_storm s;
+	struct tcache *cache;
+	uint64_t site_count[SLUB_SITE_NR];
+};
+
+/* A failure (or a contended acquisition) as storms see it. */
+struct tfail {
+	uint64_t ts, object, wait_ns;
+	struct tcache *cache;
+	uint32_t vpid, vtid, site, attempt, locked;
+	uint32_t kind;                  /* SLUB_STORM_SLAB, _CHAIN or _LOCK */
+	uint32_t exp_seq, obs_seq;
+	uint32_t state;                 /* FAIL_* */
+	uint32_t wvtid, wsite, wtype;
+};
+
+enum { FAIL_PENDING = 0, FAIL_WON, FAIL_UNTRACED, FAIL_UNKNOWN };
+
+/* Window detection state of one object (slab, chain, lock). */
+struct thot {
+	struct hnode h;                 /* (kind << 56 | vpid, object) */
+	struct tstorm *storm;           /* the open window storm, or NULL */
+	uint64_t last_ts;
+	uint32_t n, pos;
+	struct tfail ring[];            /* the last window_failures failures */
+};
+
+#define TTHREAD_HELD 4
+struct theld {
+	struct tlock *lock;
+	uint64_t ts, lock_seq;
+	uint32_t sites;                 /* bit per site seen while holding */
+	uint32_t did[SLUB_EV_NR];
+};
+
+struct tthread {
+	struct hnode h;                 /* (vpid, vtid) */
+	struct theld held[TTHREAD_HELD];
+	unsigned nheld;
+	/* the current run of failed attempts (released failures) */
+	struct tstorm *run;
+	uint64_t run_object;
+	uint32_t run_kind, run_site, run_attempt, run_len;
+	struct tfail *run_buf;          /* the first run_attempts failures of the run */
+	/* the stack of this thread's last failed CAS */
+	uint64_t stack_slab;
+	uint32_t stack_type, stack_nr;
+	uint64_t stack[SLUB_TSTATS_STACK_DEPTH];
+};
+
+struct tpair {
+	struct hnode h;                 /* (vpid, loser << 32 | winner) */
+	uint64_t count, err;
+	uint32_t idx;
+};
+
+struct ttop_slab {
+	uint64_t slab, failures, first_ts, last_ts;
+	uint32_t vpid, site;
+	const char *cache;
+};
+
+/* ---- the whole computation ---- */
+
+struct slub_tstats {
+	struct slub_tstats_config cfg;
+	struct htab caches, slabs, locks, chains, threads, hot, pairs;
+	struct tcache *cache_list;
+	struct tlock *lock_list;
+	struct slub_tstats_totals tot;
+	uint64_t live_slabs;
+	uint64_t events_since_sweep;
+	int finished;
+
+	/* failures waiting for their winner, FIFO */
+	struct tfail *pend;
+	size_t pend_cap, pend_head, pend_n;
+
+	/* storms kept (largest) */
+	struct tstorm **kept;
+	unsigned nr_kept;
+
+	/* long holds overall */
+	struct thold *top_holds;
+	unsigned nr_top_holds;
+
+	/* top slabs by failures */
+	struct ttop_slab *top_slabs;
+	unsigned nr_top_slabs;
+
+	/* thread pairs (space-saving: bounded, counts may overestimate by err) */
+	struct tpair **pair_arr;
+	unsigned nr_pairs, pair_cap;
+	uint64_t pair_evicted;
+
+	/* series */
+	uint64_t series_t0, bin_ns;
+	uint32_t nr_bins, bins_cap;
+	uint64_t *bin_fail, *bin_cpu_fail, *bin_waits, *bin_wait_ns;
+
+	slub_tstats_symbolize_fn symbolize;
+	void *symbolize_arg;
+
+	/* views built at finish */
+	struct slub_tstats_cache *views;
+	unsigned nr_views;
+};
+
+/* core.c */
+struct tcache *tstats_cache_of(struct slub_tstats *st, uint32_t vpid, uint32_t cache_id);
+unsigned tstats_hist_bucket(uint64_t ns);
+void tstats_series_add(struct slub_tstats *st, uint64_t ts, unsigned what, uint64_t v);
+enum { SERIES_FAIL, SERIES_CPU_FAIL, SERIES_WAIT, SERIES_WAIT_NS };
+
+void tstats_offer_slab(struct slub_tstats *st, struct tslab *s);
+
+/* storms.c */
+int storms_word_fail(struct slub_tstats *st, const struct slub_tstats_event *e,
+		     struct tcache *c, struct tslab *slab);
+int storms_chain_fail(struct slub_tstats *st, const struct slub_tstats_event *e,
+		      struct tcache *c);
+void storms_chain_event(struct slub_tstats *st, const struct slub_tstats_event *e, int32_t slot);
+void storms_word_event(struct slub_tstats *st, const struct slub_tstats_event *e,
+		       struct tslab *slab);
+void storms_lock_wait(struct slub_tstats *st, const struct slub_tstats_event *e,
+		      struct tlock *l);
+void storms_release(struct slub_tstats *st, uint64_t now, bool all);
+void storms_sweep(struct slub_tstats *st, uint64_t now, bool all);
+void storms_finish(struct slub_tstats *st);
+void storms_free(struct slub_tstats *st);
+
+/* text.c, json.c helpers */
+unsigned tstats_top_pairs(const struct slub_tstats *st, const struct tpair **out, unsigned cap);
+const char *tstats_site(unsigned site);
+const char *tstats_event(unsigned type);
+
+/* The slot a cpu-slab event acted upon (the acting cpu when not given). */
+static inline int32_t tstats_ev_slot(const struct slub_event *ev)
+{
+	return ev->slot >= 0 ? ev->slot : ev->cpu;
+}
+
+#endif /* SLUB_TSTATS_INTERNAL_H */

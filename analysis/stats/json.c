@@ -1,0 +1,588 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The JSON report (schema "slubtrace-stats/1", described in README.md) and
+ * the reader of its "rates" section, which `diff` compares.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define SCHEMA "slubtrace-stats/1"
+
+/* ---- writing ---- */
+
+static void jstr(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void jarr(FILE *f, const uint64_t *a, unsigned n)
+{
+	fputc('[', f);
+	for (unsigned i = 0; i < n; i++)
+		fprintf(f, "%s%" PRIu64, i ? "," : "", a[i]);
+	fputc(']', f);
+}
+
+static void jdouble(FILE *f, double v)
+{
+	fprintf(f, "%.6g", v);
+}
+
+static void json_cache(FILE *f, const struct slub_tstats_cache *v)
+{
+	fprintf(f, "{\"name\":");
+	jstr(f, v->name);
+	fprintf(f, ",\"processes\":%u,\"object_size\":%u,\"size\":%u,\"align\":%u,\"order\":%u,"
+		   "\"objects_per_slab\":%u,\"flags\":%u,\"items\":{",
+		v->processes, v->object_size, v->size, v->align, v->order, v->objects, v->flags);
+	for (unsigned i = 0; i < SLUB_TS_NR_ITEMS; i++) {
+		fprintf(f, "%s\"%s\":", i ? "," : "", slub_tstat_item_name(i));
+		if (v->known & (1ull << i))
+			fprintf(f, "%" PRIu64, v->item[i]);
+		else
+			fprintf(f, "null");
+	}
+	fprintf(f, "},\"census\":{\"slabs\":%" PRIu64 ",\"partial\":%" PRIu64 ",\"full\":%" PRIu64
+		   ",\"cpu\":%" PRIu64 ",\"objects_inuse\":%" PRIu64 "}",
+		v->slabs, v->partial_slabs, v->full_slabs, v->cpu_slabs, v->objects_inuse);
+	fprintf(f, ",\"sites\":[");
+	bool first = true;
+	for (unsigned i = 1; i < SLUB_SITE_NR; i++) {
+		uint64_t fails = v->fail_site[i] + v->cpu_fail_site[i];
+		if (!fails && !v->ops_site[i])
+			continue;
+		fprintf(f, "%s{\"site\":", first ? "" : ",");
+		jstr(f, tstats_site(i));
+		fprintf(f, ",\"unlocked\":%" PRIu64 ",\"locked\":%" PRIu64 ",\"cpu_chain\":%" PRIu64
+			   ",\"operations\":%" PRIu64 ",\"redos_per_op\":",
+			v->fail_site[i] - v->fail_site_locked[i], v->fail_site_locked[i],
+			v->cpu_fail_site[i], v->ops_site[i]);
+		jdouble(f, v->ops_site[i] ? (double)fails / (double)v->ops_site[i] : 0.0);
+		fputc('}', f);
+		first = false;
+	}
+	fprintf(f, "],\"lock\":{\"wait_ns\":%" PRIu64 ",\"hold_ns\":%" PRIu64
+		   ",\"wait_short_ns\":%" PRIu64 ",\"hold_short_ns\":%" PRIu64 ",\"long_waits\":%" PRIu64
+		   ",\"long_holds\":%" PRIu64 ",\"wait_hist\":",
+		v->lock_wait_ns, v->lock_hold_ns, v->lock_wait_short_ns, v->lock_hold_short_ns,
+		v->lock_long_waits, v->lock_long_holds);
+	jarr(f, v->lock_wait_hist, SLUB_TS_HIST_BUCKETS);
+	fprintf(f, ",\"hold_hist\":");
+	jarr(f, v->lock_hold_hist, SLUB_TS_HIST_BUCKETS);
+	fprintf(f, "},\"allocs\":%" PRIu64 ",\"frees\":%" PRIu64 ",\"word_updates\":%" PRIu64
+		   ",\"deactivations\":%" PRIu64 ",\"drain_updates\":%" PRIu64 ",\"storms\":%" PRIu64 "}",
+		v->allocs, v->frees, v->word_updates, v->deactivations, v->drain_updates, v->storms);
+}
+
+static void json_hold(FILE *f, const struct thold *h)
+{
+	fprintf(f, "{\"hold_ns\":%" PRIu64 ",\"ts\":%" PRIu64 ",\"lock_seq\":%" PRIu64
+		   ",\"vpid\":%u,\"vtid\":%u,\"lock_id\":%u,\"cache\":",
+		h->hold_ns, h->ts, h->lock_seq, h->vpid, h->vtid, h->lock_id);
+	jstr(f, h->cache);
+	fprintf(f, ",\"did\":");
+	jstr(f, h->did);
+	fputc('}', f);
+}
+
+static void json_party(FILE *f, const struct slub_tstats_party *p, uint32_t n, bool winners)
+{
+	fputc('[', f);
+	for (uint32_t i = 0; i < n; i++) {
+		fprintf(f, "%s{\"vtid\":%u,\"count\":%u,\"site\":", i ? "," : "", p[i].vtid, p[i].count);
+		jstr(f, tstats_site(p[i].site));
+		if (winners) {
+			fprintf(f, ",\"event\":");
+			jstr(f, tstats_event(p[i].type));
+		}
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
+static void json_storm(FILE *f, const struct slub_tstats_storm *s)
+{
+	fprintf(f, "{\"kind\":\"%s\",\"vpid\":%u,\"cache\":", slub_tstats_storm_kind_name(s->kind),
+		s->vpid);
+	jstr(f, s->cache);
+	if (s->kind == SLUB_STORM_CHAIN)
+		fprintf(f, ",\"cpu_slot\":%u", (unsigned)(s->object & 0xffffffffu));
+	else if (s->kind == SLUB_STORM_LOCK)
+		fprintf(f, ",\"lock_id\":%u", (unsigned)s->object);
+	else
+		fprintf(f, ",\"slab\":\"0x%" PRIx64 "\"", s->object);
+	fprintf(f, ",\"site\":");
+	jstr(f, tstats_site(s->site));
+	fprintf(f, ",\"begin_ts\":%" PRIu64 ",\"end_ts\":%" PRIu64 ",\"attempts\":%" PRIu64
+		   ",\"max_attempt\":%u,\"wait_ns\":%" PRIu64 ",\"losers\":",
+		s->begin_ts, s->end_ts, s->attempts, s->max_attempt, s->wait_ns);
+	json_party(f, s->losers, s->nr_losers, false);
+	fprintf(f, ",\"losses_by_unlisted\":%u,\"winners\":", s->more_losers);
+	json_party(f, s->winners, s->nr_winners, true);
+	fprintf(f, ",\"wins_by_unlisted\":%u,\"untraced\":%" PRIu64 ",\"unknown\":%" PRIu64,
+		s->more_winners, s->untraced, s->unknown);
+	if (s->stack_nr) {
+		fprintf(f, ",\"stack_vtid\":%u,\"stack\":[", s->stack_vtid);
+		for (uint32_t k = 0; k < s->stack_nr; k++)
+			fprintf(f, "%s\"0x%" PRIx64 "\"", k ? "," : "", s->stack[k]);
+		fputc(']', f);
+	}
+	fputc('}', f);
+}
+
+static int hold_cmp(const void *a, const void *b)
+{
+	const struct thold *x = a, *y = b;
+
+	return x->hold_ns < y->hold_ns ? 1 : x->hold_ns > y->hold_ns ? -1 : 0;
+}
+
+static int tslab_cmp(const void *a, const void *b)
+{
+	const struct ttop_slab *x = a, *y = b;
+
+	return x->failures < y->failures ? 1 : x->failures > y->failures ? -1 : 0;
+}
+
+void slub_tstats_print_json(const struct slub_tstats *st, FILE *f)
+{
+	const struct slub_tstats_totals *t = &st->tot;
+	const struct slub_tstats_config *c = &st->cfg;
+
+	fprintf(f, "{\"schema\":\"" SCHEMA "\",\"events\":%" PRIu64 ",\"first_ts\":%" PRIu64
+		   ",\"last_ts\":%" PRIu64 ",\"discarded_notices\":%" PRIu64
+		   ",\"discarded_events\":%" PRIu64 ",\"lower_bounds\":%s,\"have_objects\":%s",
+		t->events, t->first_ts, t->last_ts, t->discarded_notices, t->discarded_events,
+		t->lower_bounds ? "true" : "false", t->have_objects ? "true" : "false");
+	fprintf(f, ",\"config\":{\"run_attempts\":%u,\"window_failures\":%u,\"window_ns\":%" PRIu64
+		   ",\"lookback\":%u,\"pending_ns\":%" PRIu64 ",\"top_n\":%u,\"max_storms\":%u}",
+		c->run_attempts, c->window_failures, c->window_ns, c->lookback, c->pending_ns, c->top_n,
+		c->max_storms);
+
+	fprintf(f, ",\n\"caches\":[");
+	for (unsigned i = 0; i < st->nr_views; i++) {
+		fprintf(f, "%s\n", i ? "," : "");
+		json_cache(f, &st->views[i]);
+	}
+	fprintf(f, "],\n\"locks\":[");
+	bool first = true;
+	for (const struct tlock *l = st->lock_list; l; l = l->next_all) {
+		fprintf(f, "%s\n{\"cache\":", first ? "" : ",");
+		jstr(f, l->cache && l->cache->name ? l->cache->name : "?");
+		fprintf(f, ",\"vpid\":%u,\"lock_id\":%u,\"node\":%u,\"acquisitions\":%" PRIu64
+			   ",\"contended\":%" PRIu64 ",\"wait_ns\":%" PRIu64 ",\"hold_ns\":%" PRIu64
+			   ",\"max_wait_ns\":%" PRIu64 ",\"wait_hist\":",
+			l->vpid, l->lock_id, l->node, l->acq, l->contended, l->wait_ns, l->hold_ns,
+			l->max_wait_ns);
+		jarr(f, l->wait_hist, SLUB_TS_HIST_BUCKETS);
+		fprintf(f, ",\"hold_hist\":");
+		jarr(f, l->hold_hist, SLUB_TS_HIST_BUCKETS);
+		struct thold h[TLOCK_TOP];
+		memcpy(h, l->top, l->nr_top * sizeof(h[0]));
+		qsort(h, l->nr_top, sizeof(h[0]), hold_cmp);
+		fprintf(f, ",\"longest_holds\":[");
+		for (unsigned k = 0; k < l->nr_top; k++) {
+			if (k)
+				fputc(',', f);
+			json_hold(f, &h[k]);
+		}
+		fprintf(f, "]}");
+		first = false;
+	}
+	fprintf(f, "],\n\"longest_holds\":[");
+	{
+		struct thold *h = calloc(st->nr_top_holds ? st->nr_top_holds : 1, sizeof(*h));
+		if (h) {
+			memcpy(h, st->top_holds, st->nr_top_holds * sizeof(*h));
+			qsort(h, st->nr_top_holds, sizeof(*h), hold_cmp);
+			for (unsigned k = 0; k < st->nr_top_holds; k++) {
+				if (k)
+					fputc(',', f);
+				json_hold(f, &h[k]);
+			}
+			free(h);
+		}
+	}
+	fprintf(f, "],\n\"storms\":{\"total\":%" PRIu64 ",\"run\":%" PRIu64 ",\"slab\":%" PRIu64
+		   ",\"cpu_chain\":%" PRIu64 ",\"list_lock\":%" PRIu64 ",\"failures\":%" PRIu64
+		   ",\"cpu_failures\":%" PRIu64 ",\"attributed\":%" PRIu64 ",\"untraced\":%" PRIu64
+		   ",\"unknown\":%" PRIu64 ",\"largest\":[",
+		t->storms, t->storms_run, t->storms_slab, t->storms_chain, t->storms_lock, t->failures,
+		t->cpu_failures, t->attributed, t->untraced_winner, t->unknown_winner);
+	for (unsigned i = 0; i < st->nr_kept; i++) {
+		fprintf(f, "%s\n", i ? "," : "");
+		json_storm(f, slub_tstats_storm_at(st, i));
+	}
+	fprintf(f, "]},\n\"top\":{\"slabs\":[");
+	{
+		struct ttop_slab *ts = calloc(st->nr_top_slabs ? st->nr_top_slabs : 1, sizeof(*ts));
+		if (ts) {
+			memcpy(ts, st->top_slabs, st->nr_top_slabs * sizeof(*ts));
+			qsort(ts, st->nr_top_slabs, sizeof(*ts), tslab_cmp);
+			for (unsigned i = 0; i < st->nr_top_slabs; i++) {
+				fprintf(f, "%s{\"slab\":\"0x%" PRIx64 "\",\"vpid\":%u,\"cache\":",
+					i ? "," : "", ts[i].slab, ts[i].vpid);
+				jstr(f, ts[i].cache);
+				fprintf(f, ",\"failures\":%" PRIu64 ",\"site\":", ts[i].failures);
+				jstr(f, tstats_site(ts[i].site));
+				fprintf(f, ",\"first_ts\":%" PRIu64 ",\"last_ts\":%" PRIu64 "}",
+					ts[i].first_ts, ts[i].last_ts);
+			}
+			free(ts);
+		}
+	}
+	fprintf(f, "],\"thread_pairs\":[");
+	{
+		const struct tpair *pairs[256];
+		unsigned np = tstats_top_pairs(st, pairs, st->cfg.top_n < 256 ? st->cfg.top_n : 256);
+		for (unsigned i = 0; i < np; i++)
+			fprintf(f, "%s{\"vpid\":%u,\"loser\":%u,\"winner\":%u,\"count\":%" PRIu64
+				   ",\"max_overcount\":%" PRIu64 "}",
+				i ? "," : "", (unsigned)pairs[i]->h.k1, (unsigned)(pairs[i]->h.k2 >> 32),
+				(unsigned)pairs[i]->h.k2, pairs[i]->count, pairs[i]->err);
+	}
+	fprintf(f, "]},\n\"series\":{\"start_ts\":%" PRIu64 ",\"bin_ns\":%" PRIu64 ",\"failures\":",
+		st->series_t0, st->bin_ns);
+	jarr(f, st->bin_fail, st->nr_bins);
+	fprintf(f, ",\"cpu_failures\":");
+	jarr(f, st->bin_cpu_fail, st->nr_bins);
+	fprintf(f, ",\"lock_waits\":");
+	jarr(f, st->bin_waits, st->nr_bins);
+	fprintf(f, ",\"lock_wait_ns\":");
+	jarr(f, st->bin_wait_ns, st->nr_bins);
+	fprintf(f, "},\n\"rates\":");
+
+	struct slub_tstats_result r;
+	if (slub_tstats_result_get(st, &r)) {
+		fprintf(f, "null}\n");
+		return;
+	}
+	fprintf(f, "{\"alloc_basis\":\"%s\",\"lower_bounds\":%s,\"events\":%" PRIu64 ",\"scopes\":[",
+		r.alloc_basis, r.lower_bounds ? "true" : "false", r.events);
+	for (unsigned s = 0; s < r.nr_scopes; s++) {
+		fprintf(f, "%s\n{\"name\":", s ? "," : "");
+		jstr(f, r.scope[s].name);
+		fprintf(f, ",\"figures\":{");
+		for (unsigned i = 0; i < SLUB_RATE_NR; i++) {
+			const struct slub_tstats_figure *g = &r.scope[s].fig[i];
+			fprintf(f, "%s\"%s\":{\"value\":", i ? "," : "", slub_tstats_rate_name(i));
+			jdouble(f, g->value);
+			fprintf(f, ",\"num\":");
+			jdouble(f, g->num);
+			fprintf(f, ",\"den\":");
+			jdouble(f, g->den);
+			fputc('}', f);
+		}
+		fprintf(f, "}}");
+	}
+	fprintf(f, "]}}\n");
+	slub_tstats_result_free(&r);
+}
+
+/* ---- reading: a small JSON parser, enough for our own output ---- */
+
+enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
+
+struct jval {
+	enum jtype type;
+	double num;
+	char *str;              /* J_STR */
+	char *key;              /* member name inside an object */
+	struct jval *child, *next;
+};
+
+struct jparser {
+	const char *p, *end;
+	const char *err;
+	unsigned depth;
+};
+
+static void jfree(struct jval *v)
+{
+	while (v) {
+		struct jval *next = v->next;
+		jfree(v->child);
+		free(v->str);
+		free(v->key);
+		free(v);
+		v = next;
+	}
+}
+
+static void skip_ws(struct jparser *jp)
+{
+	while (jp->p < jp->end && isspace((unsigned char)*jp->p))
+		jp->p++;
+}
+
+static char *parse_string(struct jparser *jp)
+{
+	size_t cap = 32, n = 0;
+	char *s = malloc(cap);
+
+	if (!s)
+		return NULL;
+	jp->p++; /* opening quote */
+	while (jp->p < jp->end && *jp->p != '"') {
+		char ch = *jp->p++;
+		if (ch == '\\' && jp->p < jp->end) {
+			char e = *jp->p++;
+			switch (e) {
+			case 'n': ch = '\n'; break;
+			case 't': ch = '\t'; break;
+			case 'r': ch = '\r'; break;
+			case 'b': ch = '\b'; break;
+			case 'f': ch = '\f'; break;
+			case 'u':
+				/* Our writer escapes only control characters. */
+				if (jp->end - jp->p < 4) {
+					free(s);
+					jp->err = "bad \\u escape";
+					return NULL;
+				}
+				ch = (char)strtol((char[5]){ jp->p[0], jp->p[1], jp->p[2], jp->p[3], 0 },
+						  NULL, 16);
+				jp->p += 4;
+				break;
+			default: ch = e; break;
+			}
+		}
+		if (n + 2 > cap) {
+			char *t = realloc(s, cap *= 2);
+			if (!t) {
+				free(s);
+				return NULL;
+			}
+			s = t;
+		}
+		s[n++] = ch;
+	}
+	if (jp->p >= jp->end) {
+		free(s);
+		jp->err = "unterminated string";
+		return NULL;
+	}
+	jp->p++;
+	s[n] = 0;
+	return s;
+}
+
+static struct jval *parse_value(struct jparser *jp)
+{
+	struct jval *v;
+
+	skip_ws(jp);
+	if (jp->p >= jp->end) {
+		jp->err = "unexpected end";
+		return NULL;
+	}
+	if (++jp->depth > 64) {
+		jp->err = "nested too deeply";
+		return NULL;
+	}
+	v = calloc(1, sizeof(*v));
+	if (!v) {
+		jp->err = "out of memory";
+		return NULL;
+	}
+	char ch = *jp->p;
+	if (ch == '{' || ch == '[') {
+		char close = ch == '{' ? '}' : ']';
+		struct jval **tail = &v->child;
+		v->type = ch == '{' ? J_OBJ : J_ARR;
+		jp->p++;
+		skip_ws(jp);
+		if (jp->p < jp->end && *jp->p == close) {
+			jp->p++;
+			jp->depth--;
+			return v;
+		}
+		for (;;) {
+			char *key = NULL;
+			skip_ws(jp);
+			if (v->type == J_OBJ) {
+				if (jp->p >= jp->end || *jp->p != '"') {
+					jp->err = "expected a member name";
+					goto fail;
+				}
+				key = parse_string(jp);
+				if (!key)
+					goto fail;
+				skip_ws(jp);
+				if (jp->p >= jp->end || *jp->p != ':') {
+					free(key);
+					jp->err = "expected ':'";
+					goto fail;
+				}
+				jp->p++;
+			}
+			struct jval *c = parse_value(jp);
+			if (!c) {
+				free(key);
+				goto fail;
+			}
+			c->key = key;
+			*tail = c;
+			tail = &c->next;
+			skip_ws(jp);
+			if (jp->p < jp->end && *jp->p == ',') {
+				jp->p++;
+				continue;
+			}
+			if (jp->p < jp->end && *jp->p == close) {
+				jp->p++;
+				break;
+			}
+			jp->err = "expected ',' or a closing bracket";
+			goto fail;
+		}
+	} else if (ch == '"') {
+		v->type = J_STR;
+		v->str = parse_string(jp);
+		if (!v->str)
+			goto fail;
+	} else if (!strncmp(jp->p, "true", 4) || !strncmp(jp->p, "null", 4)) {
+		v->type = *jp->p == 't' ? J_BOOL : J_NULL;
+		v->num = *jp->p == 't';
+		jp->p += 4;
+	} else if (!strncmp(jp->p, "false", 5)) {
+		v->type = J_BOOL;
+		jp->p += 5;
+	} else {
+		char *end;
+		errno = 0;
+		v->type = J_NUM;
+		v->num = strtod(jp->p, &end);
+		if (end == jp->p || errno) {
+			jp->err = "bad value";
+			goto fail;
+		}
+		jp->p = end;
+	}
+	jp->depth--;
+	return v;
+fail:
+	jfree(v);
+	return NULL;
+}
+
+static const struct jval *jget(const struct jval *o, const char *key)
+{
+	if (!o || o->type != J_OBJ)
+		return NULL;
+	for (const struct jval *c = o->child; c; c = c->next)
+		if (c->key && !strcmp(c->key, key))
+			return c;
+	return NULL;
+}
+
+int slub_tstats_result_load(const char *path, struct slub_tstats_result *r, char *err,
+			    size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int ret = -1;
+
+	memset(r, 0, sizeof(*r));
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		if (len + 65536 > cap) {
+			char *t = realloc(buf, cap = cap ? cap * 2 : 1 << 20);
+			if (!t) {
+				snprintf(err, errlen, "%s: out of memory", path);
+				goto out;
+			}
+			buf = t;
+		}
+		size_t n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (!n)
+			break;
+	}
+	struct jparser jp = { buf, buf + len, NULL, 0 };
+	struct jval *root = len ? parse_value(&jp) : NULL;
+	if (!root) {
+		snprintf(err, errlen, "%s: not JSON (%s at byte %zu)", path,
+			 jp.err ? jp.err : "empty", (size_t)(jp.p - buf));
+		goto out;
+	}
+	const struct jval *schema = jget(root, "schema");
+	const struct jval *rates = jget(root, "rates");
+	const struct jval *scopes = jget(rates, "scopes");
+	if (!schema || schema->type != J_STR || strcmp(schema->str, SCHEMA)) {
+		snprintf(err, errlen, "%s: not a slubtrace stats report (schema " SCHEMA ")", path);
+		goto free_root;
+	}
+	if (!scopes || scopes->type != J_ARR) {
+		snprintf(err, errlen, "%s: no rates in the report", path);
+		goto free_root;
+	}
+	const struct jval *basis = jget(rates, "alloc_basis");
+	const struct jval *lb = jget(rates, "lower_bounds");
+	const struct jval *events = jget(rates, "events");
+	snprintf(r->alloc_basis, sizeof(r->alloc_basis), "%s",
+		 basis && basis->type == J_STR ? basis->str : "?");
+	r->lower_bounds = lb && lb->num != 0;
+	r->events = events ? (uint64_t)events->num : 0;
+	unsigned n = 0;
+	for (const struct jval *c = scopes->child; c; c = c->next)
+		n++;
+	r->scope = calloc(n ? n : 1, sizeof(*r->scope));
+	if (!r->scope) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto free_root;
+	}
+	for (const struct jval *c = scopes->child; c; c = c->next) {
+		struct slub_tstats_scope *sc = &r->scope[r->nr_scopes];
+		const struct jval *name = jget(c, "name"), *figs = jget(c, "figures");
+		if (!name || name->type != J_STR || !figs) {
+			snprintf(err, errlen, "%s: a rates scope without name or figures", path);
+			slub_tstats_result_free(r);
+			goto free_root;
+		}
+		snprintf(sc->name, sizeof(sc->name), "%s", name->str);
+		for (unsigned i = 0; i < SLUB_RATE_NR; i++) {
+			const struct jval *g = jget(figs, slub_tstats_rate_name(i));
+			const struct jval *num = jget(g, "num"), *den = jget(g, "den"),
+					  *val = jget(g, "value");
+			if (!num || !den || !val)
+				continue; /* a figure this report does not have: n/a */
+			sc->fig[i].num = num->num;
+			sc->fig[i].den = den->num;
+			sc->fig[i].value = val->num;
+		}
+		r->nr_scopes++;
+	}
+	if (!r->nr_scopes || strcmp(r->scope[0].name, "overall")) {
+		snprintf(err, errlen, "%s: rates do not start with \"overall\"", path);
+		slub_tstats_result_free(r);
+		goto free_root;
+	}
+	ret = 0;
+free_root:
+	jfree(root);
+out:
+	free(buf);
+	fclose(f);
+	return ret;
+}

@@ -1,0 +1,377 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Rates normalised per operation, and `diff`: two results compared figure
+ * by figure against thresholds.
+ *
+ * Thresholds.  Figures fixed by the code path for a given workload
+ * (cpu_redos_per_drain, word_updates_per_deactivate) have tight ones.
+ * Figures that depend on how threads interleave moved between recordings of
+ * the same hackbench run on a 2-core machine shared with other jobs: lock
+ * acquisitions per allocation by 25%, redos, storms and slab churn up to 3x
+ * (redos per slow-path allocation 4x), contention up to 6x, lock wait per
+ * acquisition up to 10x.  Their defaults are set above that (+50%, +300%,
+ * +500%, +1000%, with floors): on such a machine
+ * one recording against another catches only gross changes (race-window's
+ * 100x); tighten them with -t on a quiet machine.
+ *
+ * Wall-clock figures (lock wait and hold) leave out waits and holds of a
+ * millisecond or more: a holder preempted for a time slice (which a kernel
+ * spinlock holder never is) dominates the mean and moves it several-fold
+ * between two runs of the same program on a loaded machine.
+ *
+ * Allocations are the alloc events when object events were recorded
+ * ("objects"), else the slow-path allocations ("slowpath"); figures per
+ * allocation are only compared between results of the same basis.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct rate_def {
+	const char *name;
+	const char *meaning;
+	double scale;
+	unsigned per_alloc;     /* the denominator is allocations */
+	unsigned is_count;      /* the numerator counts events (Poisson test applies) */
+	struct slub_tstats_threshold thr;
+};
+
+static const struct rate_def rates[SLUB_RATE_NR] = {
+	[SLUB_RATE_REDOS_PER_1K_SLOW_FREES] = { "redos_per_1k_slow_frees",
+		"slab-word CAS redos per 1,000 slow-path frees", 1000, 0, 1, { 300, 2, 1000 } },
+	[SLUB_RATE_LOCKED_REDOS_PER_1K_SLOW_FREES] = { "locked_redos_per_1k_slow_frees",
+		"... of them with list_lock held", 1000, 0, 1, { 300, 2, 1000 } },
+	[SLUB_RATE_REDOS_PER_1K_ALLOCS] = { "redos_per_1k_allocs",
+		"slab-word CAS redos per 1,000 allocations", 1000, 1, 1, { 500, 20, 1000 } },
+	[SLUB_RATE_LOCKED_REDOS_PER_1K_ALLOCS] = { "locked_redos_per_1k_allocs",
+		"... of them with list_lock held", 1000, 1, 1, { 500, 20, 1000 } },
+	[SLUB_RATE_CPU_REDOS_PER_1K_ALLOCS] = { "cpu_redos_per_1k_allocs",
+		"cpu partial chain CAS redos per 1,000 allocations", 1000, 1, 1, { 300, 5, 1000 } },
+	[SLUB_RATE_CPU_REDOS_PER_DRAIN] = { "cpu_redos_per_drain",
+		"cpu partial chain CAS redos per chain drained over its limit", 1, 0, 1,
+		{ 20, 0.05, 10 } },
+	[SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE] = { "word_updates_per_deactivate",
+		"slab-word updates per deactivate_slab", 1, 0, 1, { 10, 0.05, 5 } },
+	[SLUB_RATE_LOCK_ACQ_PER_1K_ALLOCS] = { "lock_acq_per_1k_allocs",
+		"list_lock acquisitions per 1,000 allocations", 1000, 1, 1, { 50, 5, 1000 } },
+	[SLUB_RATE_LOCK_WAIT_NS_PER_ACQ] = { "lock_wait_ns_per_acq",
+		"list_lock wait per acquisition (ns; waits >= 1 ms left out)", 1, 0, 0,
+		{ 1000, 2000, 1000 } },
+	[SLUB_RATE_LOCK_HOLD_NS_PER_ACQ] = { "lock_hold_ns_per_acq",
+		"list_lock hold per acquisition (ns; holds >= 1 ms left out)", 1, 0, 0,
+		{ 1000, 2000, 1000 } },
+	[SLUB_RATE_CONTENDED_PER_1K_ACQ] = { "contended_per_1k_acq",
+		"contended list_lock acquisitions per 1,000", 1000, 0, 1, { 1000, 20, 1000 } },
+	[SLUB_RATE_STORMS_PER_S] = { "storms_per_s",
+		"retry storms per second of trace", 1, 0, 1, { 300, 10, 0.1 } },
+	[SLUB_RATE_SLAB_CHURN_PER_1K_ALLOCS] = { "slab_churn_per_1k_allocs",
+		"slabs created plus discarded per 1,000 allocations", 1000, 1, 1, { 300, 50, 1000 } },
+};
+
+const char *slub_tstats_rate_name(unsigned rate)
+{
+	return rate < SLUB_RATE_NR ? rates[rate].name : "unknown";
+}
+
+const char *slub_tstats_rate_meaning(unsigned rate)
+{
+	return rate < SLUB_RATE_NR ? rates[rate].meaning : "";
+}
+
+static void set(struct slub_tstats_figure *g, unsigned rate, double num, double den)
+{
+	g->num = num;
+	g->den = den;
+	g->value = den > 0 ? num / den * rates[rate].scale : 0;
+}
+
+static void scope_fill(struct slub_tstats_scope *sc, const struct slub_tstats_cache *v,
+		       bool objects, double seconds)
+{
+	const uint64_t *x = v->item;
+	double allocs = objects ? (double)v->allocs : (double)x[SLUB_TS_ALLOC_SLOWPATH];
+	double slow_frees = (double)x[SLUB_TS_FREE_SLOWPATH];
+	double acq = (double)x[SLUB_TS_LOCK_ACQUIRE];
+	struct slub_tstats_figure *g = sc->fig;
+
+	set(&g[SLUB_RATE_REDOS_PER_1K_SLOW_FREES], SLUB_RATE_REDOS_PER_1K_SLOW_FREES,
+	    (double)x[SLUB_TS_CMPXCHG_DOUBLE_FAIL], slow_frees);
+	set(&g[SLUB_RATE_LOCKED_REDOS_PER_1K_SLOW_FREES], SLUB_RATE_LOCKED_REDOS_PER_1K_SLOW_FREES,
+	    (double)x[SLUB_TS_CMPXCHG_DOUBLE_FAIL_LOCKED], slow_frees);
+	set(&g[SLUB_RATE_REDOS_PER_1K_ALLOCS], SLUB_RATE_REDOS_PER_1K_ALLOCS,
+	    (double)x[SLUB_TS_CMPXCHG_DOUBLE_FAIL], allocs);
+	set(&g[SLUB_RATE_LOCKED_REDOS_PER_1K_ALLOCS], SLUB_RATE_LOCKED_REDOS_PER_1K_ALLOCS,
+	    (double)x[SLUB_TS_CMPXCHG_DOUBLE_FAIL_LOCKED], allocs);
+	set(&g[SLUB_RATE_CPU_REDOS_PER_1K_ALLOCS], SLUB_RATE_CPU_REDOS_PER_1K_ALLOCS,
+	    (double)x[SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL], allocs);
+	set(&g[SLUB_RATE_CPU_REDOS_PER_DRAIN], SLUB_RATE_CPU_REDOS_PER_DRAIN,
+	    (double)x[SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL], (double)x[SLUB_TS_CPU_PARTIAL_DRAIN]);
+	set(&g[SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE], SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE,
+	    (double)(v->deactivations + v->drain_updates), (double)v->deactivations);
+	set(&g[SLUB_RATE_LOCK_ACQ_PER_1K_ALLOCS], SLUB_RATE_LOCK_ACQ_PER_1K_ALLOCS, acq, allocs);
+	set(&g[SLUB_RATE_LOCK_WAIT_NS_PER_ACQ], SLUB_RATE_LOCK_WAIT_NS_PER_ACQ,
+	    (double)v->lock_wait_short_ns, acq);
+	set(&g[SLUB_RATE_LOCK_HOLD_NS_PER_ACQ], SLUB_RATE_LOCK_HOLD_NS_PER_ACQ,
+	    (double)v->lock_hold_short_ns, acq);
+	set(&g[SLUB_RATE_CONTENDED_PER_1K_ACQ], SLUB_RATE_CONTENDED_PER_1K_ACQ,
+	    (double)x[SLUB_TS_LOCK_CONTENDED], acq);
+	set(&g[SLUB_RATE_STORMS_PER_S], SLUB_RATE_STORMS_PER_S, (double)v->storms, seconds);
+	set(&g[SLUB_RATE_SLAB_CHURN_PER_1K_ALLOCS], SLUB_RATE_SLAB_CHURN_PER_1K_ALLOCS,
+	    (double)(x[SLUB_TS_ALLOC_SLAB] + x[SLUB_TS_FREE_SLAB]), allocs);
+}
+
+int slub_tstats_result_get(const struct slub_tstats *st, struct slub_tstats_result *r)
+{
+	struct slub_tstats_cache all;
+	bool objects = st->tot.have_objects;
+	double seconds = (double)(st->tot.last_ts - st->tot.first_ts) / 1e9;
+
+	memset(r, 0, sizeof(*r));
+	r->scope = calloc(st->nr_views + 1, sizeof(*r->scope));
+	if (!r->scope)
+		return -1;
+	snprintf(r->alloc_basis, sizeof(r->alloc_basis), "%s", objects ? "objects" : "slowpath");
+	r->lower_bounds = st->tot.lower_bounds;
+	r->events = st->tot.events;
+	memset(&all, 0, sizeof(all));
+	for (unsigned i = 0; i < st->nr_views; i++) {
+		const struct slub_tstats_cache *v = &st->views[i];
+		for (int k = 0; k < SLUB_TS_NR_ITEMS; k++)
+			all.item[k] += v->item[k];
+		all.allocs += v->allocs;
+		all.deactivations += v->deactivations;
+		all.drain_updates += v->drain_updates;
+		all.lock_wait_short_ns += v->lock_wait_short_ns;
+		all.lock_hold_short_ns += v->lock_hold_short_ns;
+		all.storms += v->storms;
+		snprintf(r->scope[i + 1].name, sizeof(r->scope[i + 1].name), "%s", v->name);
+		scope_fill(&r->scope[i + 1], v, objects, seconds);
+	}
+	/* Storms of caches never named (lock storms of unknown caches) are
+	 * counted overall from the totals. */
+	all.storms = st->tot.storms;
+	snprintf(r->scope[0].name, sizeof(r->scope[0].name), "overall");
+	scope_fill(&r->scope[0], &all, objects, seconds);
+	r->nr_scopes = st->nr_views + 1;
+	return 0;
+}
+
+void slub_tstats_result_free(struct slub_tstats_result *r)
+{
+	free(r->scope);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---- diff ---- */
+
+void slub_tstats_diff_defaults(struct slub_tstats_diff_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	for (unsigned i = 0; i < SLUB_RATE_NR; i++)
+		cfg->thr[i] = rates[i].thr;
+	cfg->z_min = 3.0;
+	cfg->count_min = 10;
+}
+
+void slub_tstats_diff_print_defaults(FILE *f)
+{
+	fprintf(f, "  %-32s %8s %10s %10s  %s\n", "figure", "rise %", "abs floor", "min ops",
+		"meaning");
+	for (unsigned i = 0; i < SLUB_RATE_NR; i++)
+		fprintf(f, "  %-32s %8g %10g %10g  %s\n", rates[i].name, rates[i].thr.rel_pct,
+			rates[i].thr.abs_floor, rates[i].thr.min_den, rates[i].meaning);
+	fprintf(f, "  z (count figures: Poisson z-score of the rise) = 3\n");
+	fprintf(f, "  count (count figures: events needed on the larger side) = 10\n");
+}
+
+int slub_tstats_diff_set(struct slub_tstats_diff_config *cfg, const char *assign, char *err,
+			 size_t errlen)
+{
+	const char *eq = strchr(assign, '=');
+	char name[64], *end;
+
+	if (!eq || eq == assign || (size_t)(eq - assign) >= sizeof(name)) {
+		snprintf(err, errlen, "threshold '%s': expected NAME=VALUE", assign);
+		return -1;
+	}
+	memcpy(name, assign, (size_t)(eq - assign));
+	name[eq - assign] = 0;
+	errno = 0;
+	double v = strtod(eq + 1, &end);
+	if (errno || end == eq + 1 || (*end && strcmp(end, "%")) || v < 0) {
+		snprintf(err, errlen, "threshold '%s': '%s' is not a non-negative number", assign,
+			 eq + 1);
+		return -1;
+	}
+	if (!strcmp(name, "z")) {
+		cfg->z_min = v;
+		return 0;
+	}
+	if (!strcmp(name, "count")) {
+		cfg->count_min = v;
+		return 0;
+	}
+	char *dot = strchr(name, '.');
+	unsigned field = 0; /* 0 rel, 1 abs, 2 min */
+	if (dot) {
+		*dot = 0;
+		if (!strcmp(dot + 1, "abs"))
+			field = 1;
+		else if (!strcmp(dot + 1, "min"))
+			field = 2;
+		else {
+			snprintf(err, errlen, "threshold '%s': suffix must be .abs or .min", assign);
+			return -1;
+		}
+	}
+	bool any = false;
+	for (unsigned i = 0; i < SLUB_RATE_NR; i++) {
+		if (strcmp(name, "all") && strcmp(name, rates[i].name))
+			continue;
+		double *p = field == 0 ? &cfg->thr[i].rel_pct
+			  : field == 1 ? &cfg->thr[i].abs_floor : &cfg->thr[i].min_den;
+		*p = v;
+		any = true;
+	}
+	if (!any) {
+		snprintf(err, errlen, "threshold '%s': no figure named '%s' (see --help)", assign, name);
+		return -1;
+	}
+	return 0;
+}
+
+enum verdict { V_NA = 0, V_OK, V_IMPROVED, V_REGRESSED };
+
+static enum verdict judge(const struct slub_tstats_diff_config *cfg, unsigned i,
+			  const struct slub_tstats_figure *b, const struct slub_tstats_figure *a,
+			  bool same_basis, const char **why)
+{
+	const struct slub_tstats_threshold *t = &cfg->thr[i];
+
+	*why = "";
+	if (rates[i].per_alloc && !same_basis) {
+		*why = "allocation basis differs";
+		return V_NA;
+	}
+	if (b->den < t->min_den || a->den < t->min_den) {
+		*why = "too few operations";
+		return V_NA;
+	}
+	double hi = a->value, lo = b->value;
+	bool rise = hi > lo;
+	if (!rise) {
+		hi = b->value;
+		lo = a->value;
+	}
+	if (hi <= lo * (1 + t->rel_pct / 100) || hi - lo <= t->abs_floor)
+		return V_OK;
+	if (rates[i].is_count) {
+		/* Could the larger count come from the smaller rate by chance? */
+		const struct slub_tstats_figure *big = rise ? a : b, *small = rise ? b : a;
+		if (big->num < cfg->count_min) {
+			*why = "too few events";
+			return V_OK;
+		}
+		double expect = small->num / small->den * big->den;
+		double z = (big->num - expect) / sqrt(expect > 1 ? expect : 1);
+		if (z < cfg->z_min) {
+			*why = "within noise";
+			return V_OK;
+		}
+	}
+	return rise ? V_REGRESSED : V_IMPROVED;
+}
+
+int slub_tstats_diff_judge(const struct slub_tstats_diff_config *cfg, unsigned rate,
+			   const struct slub_tstats_figure *before,
+			   const struct slub_tstats_figure *after, int same_basis, const char **why)
+{
+	return rate < SLUB_RATE_NR ? (int)judge(cfg, rate, before, after, same_basis, why) : V_NA;
+}
+
+static const char *verdict_name(enum verdict v)
+{
+	static const char *const n[] = { "n/a", "ok", "improved", "REGRESSED" };
+	return n[v];
+}
+
+static void change_text(const struct slub_tstats_figure *b, const struct slub_tstats_figure *a,
+			char *buf, size_t len)
+{
+	if (b->den <= 0 || a->den <= 0)
+		snprintf(buf, len, "-");
+	else if (b->value == 0)
+		snprintf(buf, len, a->value == 0 ? "0%%" : "new");
+	else
+		snprintf(buf, len, "%+.1f%%", (a->value - b->value) / b->value * 100);
+}
+
+static void value_text(const struct slub_tstats_figure *g, char *buf, size_t len)
+{
+	if (g->den <= 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.4g", g->value);
+}
+
+unsigned slub_tstats_diff(const struct slub_tstats_result *before,
+			  const struct slub_tstats_result *after,
+			  const struct slub_tstats_diff_config *cfg, FILE *f)
+{
+	bool same_basis = !strcmp(before->alloc_basis, after->alloc_basis);
+	unsigned regressed = 0;
+
+	if (before->lower_bounds || after->lower_bounds)
+		fprintf(f, "WARNING: events were discarded in %s: its figures are lower bounds\n",
+			before->lower_bounds && after->lower_bounds ? "both traces"
+			: before->lower_bounds ? "BEFORE" : "AFTER");
+	if (!same_basis)
+		fprintf(f, "note: allocations counted from %s before, %s after: per-allocation "
+			   "figures are not compared\n", before->alloc_basis, after->alloc_basis);
+	fprintf(f, "%-22s %-32s %12s %12s %9s  %s\n", "scope", "figure", "before", "after", "change",
+		"verdict");
+	for (unsigned s = 0; s < before->nr_scopes; s++) {
+		const struct slub_tstats_scope *bs = &before->scope[s], *as = NULL;
+		for (unsigned k = 0; k < after->nr_scopes; k++)
+			if (!strcmp(after->scope[k].name, bs->name)) {
+				as = &after->scope[k];
+				break;
+			}
+		if (!as) {
+			if (cfg->all_caches)
+				fprintf(f, "%-22s (only in BEFORE)\n", bs->name);
+			continue;
+		}
+		bool overall = s == 0;
+		for (unsigned i = 0; i < SLUB_RATE_NR; i++) {
+			const char *why;
+			enum verdict v = judge(cfg, i, &bs->fig[i], &as->fig[i], same_basis, &why);
+			if (v == V_REGRESSED)
+				regressed++;
+			if (!overall && !cfg->all_caches && (v == V_NA || v == V_OK))
+				continue;
+			char b[32], a[32], c[32];
+			value_text(&bs->fig[i], b, sizeof(b));
+			value_text(&as->fig[i], a, sizeof(a));
+			change_text(&bs->fig[i], &as->fig[i], c, sizeof(c));
+			fprintf(f, "%-22.22s %-32s %12s %12s %9s  %s%s%s%s\n", bs->name,
+				rates[i].name, b, a, c, verdict_name(v), *why ? " (" : "", why,
+				*why ? ")" : "");
+		}
+	}
+	if (cfg->all_caches)
+		for (unsigned k = 0; k < after->nr_scopes; k++) {
+			bool found = false;
+			for (unsigned s = 0; s < before->nr_scopes && !found; s++)
+				found = !strcmp(before->scope[s].name, after->scope[k].name);
+			if (!found)
+				fprintf(f, "%-22s (only in AFTER)\n", after->scope[k].name);
+		}
+	fprintf(f, "verdict: %s (%u figure%s regressed)\n", regressed ? "REGRESSION" : "no regression",
+		regressed, regressed == 1 ? "" : "s");
+	return regressed;
+}

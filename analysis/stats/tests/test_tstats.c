@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_tstats: the trace statistics on synthetic event sequences.
+ *
+ *  a) each stat item is counted from the event that marks it;
+ *  b) a failed CAS is attributed to the update whose seq it observed,
+ *     also when that update's event arrives after the failure; an
+ *     observed seq equal to the expected one is an untraced write;
+ *  c) consecutive failed attempts of one operation make a run storm (with
+ *     the loser's stack), failures on one slab within the window a slab storm;
+ *  d) list_lock figures and the longest hold with what the holder did;
+ *  e) contended acquisitions over the threshold make a lock storm;
+ *  f) a discarded-events notice makes the figures lower bounds;
+ *  g) the JSON report reads back; diff of a result with itself finds no
+ *     regression, five times the redo rate is one, noise is not; thresholds parse.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "slub_tstats.h"
+
+static unsigned long checks, failures;
+
+#define CHECK(cond, ...)                                                              \
+	do {                                                                          \
+		checks++;                                                             \
+		if (!(cond)) {                                                        \
+			failures++;                                                   \
+			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+			fprintf(stderr, __VA_ARGS__);                                 \
+			fputc('\n', stderr);                                          \
+		}                                                                     \
+	} while (0)
+
+#define VPID 100
+#define CACHE 3
+#define SLAB_A 0x100000ull
+#define SLAB_B 0x200000ull
+
+static struct slub_cache_info info = { "t-64", 64, 64, 8, 0, 64, 5, 30, 0 };
+
+static struct slub_tstats_event mk(unsigned type, uint64_t ts, uint32_t vtid)
+{
+	struct slub_tstats_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.ev.type = type;
+	e.ev.cache_id = CACHE;
+	e.ev.cpu = (int32_t)vtid % 8;
+	e.ev.slot = -1;
+	e.ts = ts;
+	e.vpid = VPID;
+	e.vtid = vtid;
+	return e;
+}
+
+static struct slub_tstats_event word(unsigned type, uint64_t ts, uint32_t vtid, uint64_t slab,
+				     unsigned site, uint32_t seq, uint32_t frozen, uint64_t freelist)
+{
+	struct slub_tstats_event e = mk(type, ts, vtid);
+
+	e.ev.slab = slab;
+	e.ev.site = site;
+	e.ev.new.seq = seq;
+	e.ev.new.frozen = frozen;
+	e.ev.new.freelist = freelist;
+	e.ev.new.objects = 64;
+	e.ev.new.inuse = 10;
+	return e;
+}
+
+static struct slub_tstats_event fail(uint64_t ts, uint32_t vtid, uint64_t slab, unsigned site,
+				     uint32_t exp, uint32_t obs, uint32_t attempt)
+{
+	struct slub_tstats_event e = mk(SLUB_EV_CMPXCHG_FAIL, ts, vtid);
+
+	e.ev.slab = slab;
+	e.ev.site = site;
+	e.ev.old.seq = exp;
+	e.ev.new.seq = obs;
+	e.ev.attempt = attempt;
+	e.old_valid = 1;
+	return e;
+}
+
+static void feed(struct slub_tstats *st, struct slub_tstats_event e)
+{
+	CHECK(slub_tstats_event(st, &e) == 0, "event %u refused", e.ev.type);
+}
+
+static void create(struct slub_tstats *st)
+{
+	struct slub_tstats_event e = mk(SLUB_EV_CACHE_CREATE, 1, 1);
+
+	e.ev.info = &info;
+	feed(st, e);
+}
+
+/* a) */
+static void test_items(void)
+{
+	struct slub_tstats *st = slub_tstats_new(NULL);
+	uint64_t ts = 10;
+	struct slub_tstats_event e;
+
+	create(st);
+	feed(st, word(SLUB_EV_SLAB_NEW, ts++, 1, SLAB_A, SLUB_SITE_NEW_SLAB, 1, 1, 0));
+	feed(st, word(SLUB_EV_TAKE_FREELIST, ts++, 1, SLAB_A, SLUB_SITE_GET_FREELIST, 2, 1, 0));
+	e = word(SLUB_EV_UNFREEZE, ts++, 1, SLAB_A, SLUB_SITE_UNFREEZING_SLAB, 3, 0, 0x100040);
+	e.ev.list = SLUB_DEST_TAIL;
+	feed(st, e);
+	e = mk(SLUB_EV_DEACTIVATE, ts++, 1);
+	e.ev.slab = SLAB_A;
+	e.ev.reason = SLUB_DEACT_FLUSH;
+	e.ev.list = SLUB_DEST_TAIL;
+	feed(st, e);
+	e = word(SLUB_EV_ADD_PARTIAL, ts++, 1, SLAB_A, 0, 3, 0, 0x100040);
+	feed(st, e);
+	/* acquire_slab: to the cpu slab (takes the freelist) */
+	feed(st, word(SLUB_EV_FREEZE, ts++, 2, SLAB_A, SLUB_SITE_ACQUIRE_SLAB, 4, 1, 0));
+	feed(st, word(SLUB_EV_REMOVE_PARTIAL, ts++, 2, SLAB_A, 0, 4, 1, 0));
+	/* acquire_slab: to the cpu partial chain (leaves it) */
+	feed(st, word(SLUB_EV_FREEZE, ts++, 2, SLAB_B, SLUB_SITE_ACQUIRE_SLAB, 7, 1, 0x200080));
+	feed(st, word(SLUB_EV_REMOVE_PARTIAL, ts++, 2, SLAB_B, 0, 7, 1, 0x200080));
+	/* __slab_free: a full slab frozen onto the chain, a free into a frozen slab */
+	feed(st, word(SLUB_EV_FREEZE, ts++, 3, SLAB_B + 0x10000, SLUB_SITE_SLAB_FREE, 3, 1, 0x210000));
+	feed(st, word(SLUB_EV_FREE_REMOTE, ts++, 3, SLAB_A, SLUB_SITE_SLAB_FREE, 5, 1, 0x100080));
+	/* unfreeze_partials: one to the partial list, one discarded */
+	e = word(SLUB_EV_UNFREEZE, ts++, 2, SLAB_B, SLUB_SITE_UNFREEZE_PARTIALS, 8, 0, 0x200080);
+	e.ev.list = SLUB_DEST_TAIL;
+	feed(st, e);
+	feed(st, word(SLUB_EV_ADD_PARTIAL, ts++, 2, SLAB_B, 0, 8, 0, 0x200080));
+	e = word(SLUB_EV_UNFREEZE, ts++, 2, SLAB_B + 0x10000, SLUB_SITE_UNFREEZE_PARTIALS, 4, 0, 0x210000);
+	e.ev.list = SLUB_DEST_DISCARD;
+	feed(st, e);
+	e = word(SLUB_EV_SLAB_DISCARD, ts++, 2, SLAB_B + 0x10000, 0, 4, 0, 0x210000);
+	feed(st, e);
+	e = mk(SLUB_EV_CPU_PARTIAL_DRAIN, ts++, 2);
+	e.ev.reason = SLUB_DEACT_CPU_PARTIAL_LIMIT;
+	feed(st, e);
+	e = mk(SLUB_EV_DEACTIVATE, ts++, 2);
+	e.ev.reason = SLUB_DEACT_EMPTY_FREELIST;
+	e.ev.list = SLUB_DEST_FULL;
+	feed(st, e);
+	for (int i = 0; i < 10; i++)
+		feed(st, mk(SLUB_EV_ALLOC, ts++, 1));
+	for (int i = 0; i < 4; i++)
+		feed(st, mk(SLUB_EV_FREE, ts++, 1));
+	slub_tstats_finish(st);
+
+	const struct slub_tstats_cache *c = slub_tstats_cache_find(st, "t-64");
+	CHECK(c != NULL, "cache t-64 missing");
+	if (!c) {
+		slub_tstats_free(st);
+		return;
+	}
+	static const struct { unsigned item; uint64_t want; } want[] = {
+		{ SLUB_TS_ALLOC_SLAB, 1 }, { SLUB_TS_ALLOC_REFILL, 1 },
+		{ SLUB_TS_CPUSLAB_FLUSH, 1 }, { SLUB_TS_DEACTIVATE_TO_TAIL, 1 },
+		{ SLUB_TS_DEACTIVATE_REMOTE_FREES, 1 }, { SLUB_TS_ALLOC_FROM_PARTIAL, 1 },
+		{ SLUB_TS_CPU_PARTIAL_NODE, 1 }, { SLUB_TS_CPU_PARTIAL_FREE, 1 },
+		{ SLUB_TS_FREE_FROZEN, 1 }, { SLUB_TS_FREE_SLOWPATH, 2 },
+		{ SLUB_TS_DEACTIVATE_EMPTY, 1 }, { SLUB_TS_FREE_ADD_PARTIAL, 1 },
+		{ SLUB_TS_FREE_REMOVE_PARTIAL, 0 }, { SLUB_TS_FREE_SLAB, 1 },
+		{ SLUB_TS_CPU_PARTIAL_DRAIN, 1 }, { SLUB_TS_DEACTIVATE_BYPASS, 1 },
+		{ SLUB_TS_ALLOC_SLOWPATH, 3 }, { SLUB_TS_ALLOC_FASTPATH, 7 },
+		{ SLUB_TS_FREE_FASTPATH, 2 }, { SLUB_TS_DEACTIVATE_FULL, 0 },
+	};
+	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		CHECK(c->item[want[i].item] == want[i].want, "%s = %llu, want %llu",
+		      slub_tstat_item_name(want[i].item), (unsigned long long)c->item[want[i].item],
+		      (unsigned long long)want[i].want);
+	CHECK(c->known & (1ull << SLUB_TS_ALLOC_FASTPATH), "fast path unknown with object events");
+	CHECK(c->object_size == 64 && c->objects == 64, "cache info not kept");
+	CHECK(c->slabs == 2 && c->partial_slabs == 1 && c->cpu_slabs == 1,
+	      "census: %llu slabs, %llu partial, %llu cpu", (unsigned long long)c->slabs,
+	      (unsigned long long)c->partial_slabs, (unsigned long long)c->cpu_slabs);
+	slub_tstats_free(st);
+}
+
+/* b), c) */
+static void test_winners_and_storms(void)
+{
+	struct slub_tstats_config cfg = { 0 };
+	struct slub_tstats_totals t;
+	uint64_t ts = 1000;
+
+	cfg.run_attempts = 4;
+	cfg.window_failures = 16;
+	cfg.window_ns = 1000000;
+	struct slub_tstats *st = slub_tstats_new(&cfg);
+	create(st);
+	feed(st, word(SLUB_EV_SLAB_NEW, ts++, 1, SLAB_A, SLUB_SITE_NEW_SLAB, 1, 1, 0));
+	feed(st, word(SLUB_EV_FREE_REMOTE, ts++, 2, SLAB_A, SLUB_SITE_SLAB_FREE, 2, 1, 0x100040));
+	feed(st, fail(ts++, 3, SLAB_A, SLUB_SITE_SLAB_FREE, 1, 2, 1));
+	/* the winner's event arrives after the failure */
+	feed(st, fail(ts++, 3, SLAB_A, SLUB_SITE_SLAB_FREE, 2, 3, 1));
+	feed(st, word(SLUB_EV_FREE_REMOTE, ts++, 4, SLAB_A, SLUB_SITE_SLAB_FREE, 3, 1, 0x100080));
+	/* observed == expected: the word changed without an update */
+	feed(st, fail(ts++, 3, SLAB_A, SLUB_SITE_SLAB_FREE, 3, 3, 1));
+	/* a run: thread 5 fails 6 attempts in a row, each time beaten by 6;
+	 * each failure's stack follows it */
+	static const uint64_t ips[3] = { 0x401000, 0x401100, 0x401200 };
+	for (uint32_t a = 1; a <= 6; a++) {
+		feed(st, word(SLUB_EV_TAKE_FREELIST, ts++, 6, SLAB_A, SLUB_SITE_GET_FREELIST, 3 + a, 1, 0));
+		feed(st, fail(ts++, 5, SLAB_A, SLUB_SITE_SLAB_FREE, 2 + a, 3 + a, a));
+		slub_tstats_stack(st, VPID, 5, SLUB_EV_CMPXCHG_FAIL, SLAB_A, ips, 3);
+	}
+	feed(st, word(SLUB_EV_FREE_REMOTE, ts++, 5, SLAB_A, SLUB_SITE_SLAB_FREE, 10, 1, 0x1000c0));
+	/* a window: 20 single failures on slab B from threads 7 and 8 in 20 us */
+	feed(st, word(SLUB_EV_SLAB_NEW, ts, 9, SLAB_B, SLUB_SITE_NEW_SLAB, 1, 1, 0));
+	for (uint32_t i = 0; i < 20; i++) {
+		ts += 1000;
+		feed(st, word(SLUB_EV_FREE_REMOTE, ts, 9, SLAB_B, SLUB_SITE_SLAB_FREE, 2 + i, 1, 0x200000 + i));
+		feed(st, fail(ts + 1, 7 + (i & 1), SLAB_B, SLUB_SITE_SLAB_FREE, 1 + i, 2 + i, 1));
+	}
+	/* a second later: the window closed */
+	ts += 1000000000ull;
+	feed(st, word(SLUB_EV_FREE_REMOTE, ts, 9, SLAB_B, SLUB_SITE_SLAB_FREE, 22, 1, 0x200100));
+	feed(st, fail(ts + 1, 7, SLAB_B, SLUB_SITE_SLAB_FREE, 21, 22, 1));
+	slub_tstats_finish(st);
+
+	slub_tstats_get_totals(st, &t);
+	CHECK(t.failures == 30, "failures %llu", (unsigned long long)t.failures);
+	CHECK(t.attributed == 29 && t.untraced_winner == 1 && t.unknown_winner == 0,
+	      "attributed %llu untraced %llu unknown %llu", (unsigned long long)t.attributed,
+	      (unsigned long long)t.untraced_winner, (unsigned long long)t.unknown_winner);
+	CHECK(t.storms_run == 1 && t.storms_slab == 1 && t.storms == 2,
+	      "storms: run %llu slab %llu total %llu", (unsigned long long)t.storms_run,
+	      (unsigned long long)t.storms_slab, (unsigned long long)t.storms);
+
+	const struct slub_tstats_storm *run = NULL, *win = NULL;
+	for (unsigned i = 0; i < slub_tstats_nr_storms(st); i++) {
+		const struct slub_tstats_storm *s = slub_tstats_storm_at(st, i);
+		if (s->kind == SLUB_STORM_RUN)
+			run = s;
+		if (s->kind == SLUB_STORM_SLAB)
+			win = s;
+	}
+	CHECK(run && run->attempts == 6 && run->max_attempt == 6 && run->object == SLAB_A,
+	      "run storm: %llu attempts", run ? (unsigned long long)run->attempts : 0ull);
+	if (run) {
+		CHECK(run->nr_losers == 1 && run->losers[0].vtid == 5, "run loser");
+		CHECK(run->nr_winners == 1 && run->winners[0].vtid == 6 &&
+		      run->winners[0].site == SLUB_SITE_GET_FREELIST &&
+		      run->winners[0].type == SLUB_EV_TAKE_FREELIST && run->winners[0].count == 6,
+		      "run winner: vtid %u site %u", run->winners[0].vtid, run->winners[0].site);
+		CHECK(run->site == SLUB_SITE_SLAB_FREE && !strcmp(run->cache, "t-64"), "run site %u",
+		      run->site);
+		CHECK(run->stack_nr == 3 && run->stack_vtid == 5 && run->stack[2] == 0x401200,
+		      "run storm stack: %u frames of vtid %u", run->stack_nr, run->stack_vtid);
+	}
+	CHECK(win && win->attempts == 20 && win->object == SLAB_B && win->nr_losers == 2 &&
+	      win->nr_winners == 1 && win->winners[0].vtid == 9,
+	      "window storm: %llu attempts", win ? (unsigned long long)win->attempts : 0ull);
+	if (win)
+		CHECK(win->end_ts - win->begin_ts <= 20000, "window storm span %llu",
+		      (unsigned long long)(win->end_ts - win->begin_ts));
+	const struct slub_tstats_cache *c = slub_tstats_cache_find(st, "t-64");
+	CHECK(c && c->fail_site[SLUB_SITE_SLAB_FREE] == 30, "failures by site");
+	slub_tstats_free(st);
+}
+
+/* d), e) */
+static void test_locks(void)
+{
+	struct slub_tstats_config cfg = { 0 };
+	uint64_t ts = 5000;
+	struct slub_tstats_event e;
+	FILE *f;
+	char *text = NULL;
+	size_t len = 0;
+
+	cfg.window_failures = 4;
+	cfg.window_ns = 1000000;
+	struct slub_tstats *st = slub_tstats_new(&cfg);
+	create(st);
+	e = mk(SLUB_EV_LOCK_ACQUIRE, ts++, 1);
+	e.ev.lock_id = CACHE * 64;
+	e.ev.lock_seq = 1;
+	feed(st, e);
+	feed(st, word(SLUB_EV_UNFREEZE, ts++, 1, SLAB_A, SLUB_SITE_UNFREEZE_PARTIALS, 2, 0, 1));
+	feed(st, word(SLUB_EV_ADD_PARTIAL, ts++, 1, SLAB_A, 0, 2, 0, 1));
+	e = mk(SLUB_EV_LOCK_RELEASE, ts++, 1);
+	e.ev.lock_id = CACHE * 64;
+	e.ev.lock_seq = 1;
+	e.ev.hold_ns = 50000;
+	feed(st, e);
+	for (int i = 0; i < 6; i++) {
+		e = mk(SLUB_EV_LOCK_ACQUIRE, ts += 100, 2 + (i & 1));
+		e.ev.lock_id = CACHE * 64;
+		e.ev.lock_seq = 2 + i;
+		e.ev.contended = 1;
+		e.ev.wait_ns = 3000;
+		feed(st, e);
+		e = mk(SLUB_EV_LOCK_RELEASE, ts += 100, 2 + (i & 1));
+		e.ev.lock_id = CACHE * 64;
+		e.ev.lock_seq = 2 + i;
+		e.ev.hold_ns = 100;
+		feed(st, e);
+	}
+	slub_tstats_finish(st);
+	const struct slub_tstats_cache *c = slub_tstats_cache_find(st, "t-64");
+	CHECK(c && c->item[SLUB_TS_LOCK_ACQUIRE] == 7 && c->item[SLUB_TS_LOCK_CONTENDED] == 6,
+	      "lock counts");
+	CHECK(c && c->lock_wait_ns == 18000 && c->lock_hold_ns == 50600, "wait %llu hold %llu",
+	      c ? (unsigned long long)c->lock_wait_ns : 0ull,
+	      c ? (unsigned long long)c->lock_hold_ns : 0ull);
+	/* 3000 ns: bucket 6 (< 4096), 50000 ns: bucket 10 (< 65536) */
+	CHECK(c && c->lock_wait_hist[6] == 6 && c->lock_wait_hist[0] == 1 &&
+	      c->lock_hold_hist[10] == 1, "histograms");
+	struct slub_tstats_totals t;
+	slub_tstats_get_totals(st, &t);
+	CHECK(t.storms_lock == 1, "lock storms %llu", (unsigned long long)t.storms_lock);
+	const struct slub_tstats_storm *s = slub_tstats_storm_at(st, 0);
+	CHECK(s && s->kind == SLUB_STORM_LOCK && s->attempts == 6 && s->wait_ns == 18000 &&
+	      s->nr_losers == 2, "lock storm");
+
+	f = open_memstream(&text, &len);
+	slub_tstats_print_text(st, f, SLUB_TSTATS_SHOW_LOCKS, NULL);
+	fclose(f);
+	CHECK(strstr(text, "50000 ns") && strstr(text, "add_partial x1") &&
+	      strstr(text, "unfreeze x1") && strstr(text, "unfreeze_partials"),
+	      "longest hold not shown with what it did:\n%s", text);
+	free(text);
+	slub_tstats_free(st);
+}
+
+/* f), g) */
+static void test_json_and_diff(void)
+{
+	struct slub_tstats *st = slub_tstats_new(NULL);
+	struct slub_tstats_discard d = { 1, 42, 0, 0, 0 };
+	struct slub_tstats_result r, back;
+	char path[] = "/tmp/test_tstats.XXXXXX";
+	char err[256];
+	uint64_t ts = 1;
+
+	create(st);
+	feed(st, word(SLUB_EV_SLAB_NEW, ts++, 1, SLAB_A, SLUB_SITE_NEW_SLAB, 1, 1, 0));
+	for (uint32_t i = 0; i < 3000; i++) {
+		feed(st, word(SLUB_EV_FREE_REMOTE, ts += 1000, 2, SLAB_A, SLUB_SITE_SLAB_FREE, 2 + i, 1, i));
+		if (i % 100 == 0)
+			feed(st, fail(ts + 1, 3, SLAB_A, SLUB_SITE_SLAB_FREE, 1 + i, 2 + i, 1));
+	}
+	slub_tstats_discarded(st, &d);
+	slub_tstats_finish(st);
+
+	struct slub_tstats_totals t;
+	slub_tstats_get_totals(st, &t);
+	CHECK(t.lower_bounds && t.discarded_events == 42, "discarded events not reported");
+
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	slub_tstats_print_json(st, f);
+	fclose(f);
+	CHECK(slub_tstats_result_get(st, &r) == 0, "result_get");
+	CHECK(slub_tstats_result_load(path, &back, err, sizeof(err)) == 0, "load: %s", err);
+	CHECK(back.nr_scopes == r.nr_scopes && back.lower_bounds && !strcmp(back.alloc_basis, "slowpath"),
+	      "scopes %u/%u basis %s", back.nr_scopes, r.nr_scopes, back.alloc_basis);
+	for (unsigned s = 0; s < r.nr_scopes && s < back.nr_scopes; s++)
+		for (unsigned i = 0; i < SLUB_RATE_NR; i++)
+			CHECK(fabs(back.scope[s].fig[i].value - r.scope[s].fig[i].value) <=
+				      1e-5 * fabs(r.scope[s].fig[i].value),
+			      "%s %s: %g read back as %g", r.scope[s].name, slub_tstats_rate_name(i),
+			      r.scope[s].fig[i].value, back.scope[s].fig[i].value);
+	CHECK(r.scope[0].fig[SLUB_RATE_REDOS_PER_1K_SLOW_FREES].value == 10.0,
+	      "redos per 1k slow frees %g", r.scope[0].fig[SLUB_RATE_REDOS_PER_1K_SLOW_FREES].value);
+
+	struct slub_tstats_diff_config dc;
+	FILE *null = fopen("/dev/null", "w");
+	slub_tstats_diff_defaults(&dc);
+	CHECK(slub_tstats_diff(&back, &r, &dc, null) == 0, "a result against itself regressed");
+	/* Five times the redos: regressed; a tenth more: within threshold. */
+	struct slub_tstats_result worse = back;
+	struct slub_tstats_scope sc[8];
+	memcpy(sc, back.scope, back.nr_scopes * sizeof(sc[0]));
+	worse.scope = sc;
+	struct slub_tstats_figure *g = &sc[0].fig[SLUB_RATE_REDOS_PER_1K_SLOW_FREES];
+	g->num *= 5;
+	g->value *= 5;
+	CHECK(slub_tstats_diff(&back, &worse, &dc, null) >= 1, "five times the redos not a regression");
+	CHECK(slub_tstats_diff(&worse, &back, &dc, null) == 0, "an improvement is a regression");
+	g->num = back.scope[0].fig[SLUB_RATE_REDOS_PER_1K_SLOW_FREES].num * 1.1;
+	g->value = back.scope[0].fig[SLUB_RATE_REDOS_PER_1K_SLOW_FREES].value * 1.1;
+	CHECK(slub_tstats_diff(&back, &worse, &dc, null) == 0, "+10%% redos is a regression");
+	CHECK(slub_tstats_diff_set(&dc, "redos_per_1k_slow_frees=5", err, sizeof(err)) == 0 &&
+	      slub_tstats_diff_set(&dc, "redos_per_1k_slow_frees.abs=0", err, sizeof(err)) == 0 &&
+	      slub_tstats_diff_set(&dc, "z=0", err, sizeof(err)) == 0, "set: %s", err);
+	CHECK(slub_tstats_diff(&back, &worse, &dc, null) >= 1, "+10%% not caught at a 5%% threshold");
+	CHECK(slub_tstats_diff_set(&dc, "no_such_figure=5", err, sizeof(err)) == -1 &&
+	      strstr(err, "no_such_figure"), "unknown figure accepted");
+	CHECK(slub_tstats_diff_set(&dc, "storms_per_s=abc", err, sizeof(err)) == -1, "bad value accepted");
+	CHECK(slub_tstats_diff_set(&dc, "all=30%", err, sizeof(err)) == 0, "all=30%%: %s", err);
+	fclose(null);
+
+	/* Not a report: a clear error. */
+	f = fopen(path, "w");
+	fputs("{\"schema\":\"other\"}", f);
+	fclose(f);
+	struct slub_tstats_result bad;
+	CHECK(slub_tstats_result_load(path, &bad, err, sizeof(err)) == -1 && strstr(err, "schema"),
+	      "foreign JSON accepted: %s", err);
+	f = fopen(path, "w");
+	fputs("{\"schema\":\"slubtrace-stats/1\",\"rates\":{\"scopes\":[{\"name\":\"overall\"", f);
+	fclose(f);
+	CHECK(slub_tstats_result_load(path, &bad, err, sizeof(err)) == -1, "truncated JSON accepted");
+	unlink(path);
+	slub_tstats_result_free(&r);
+	slub_tstats_result_free(&back);
+	slub_tstats_free(st);
+}
+
+/* The per-second series: failures land in their second. */
+static void test_series(void)
+{
+	struct slub_tstats *st = slub_tstats_new(NULL);
+	char *text = NULL;
+	size_t len = 0;
+
+	create(st);
+	feed(st, word(SLUB_EV_SLAB_NEW, 0, 1, SLAB_A, SLUB_SITE_NEW_SLAB, 1, 1, 0));
+	feed(st, fail(10, 2, SLAB_A, SLUB_SITE_SLAB_FREE, 0, 1, 1));
+	feed(st, fail(2500000000ull, 2, SLAB_A, SLUB_SITE_SLAB_FREE, 0, 1, 1));
+	feed(st, fail(2600000000ull, 2, SLAB_A, SLUB_SITE_SLAB_FREE, 0, 1, 1));
+	slub_tstats_finish(st);
+	FILE *f = open_memstream(&text, &len);
+	slub_tstats_print_json(st, f);
+	fclose(f);
+	CHECK(strstr(text, "\"failures\":[1,0,2]") != NULL, "series wrong: %s",
+	      strstr(text, "\"series\"") ? strstr(text, "\"series\"") : text);
+	free(text);
+	slub_tstats_free(st);
+}
+
+int main(void)
+{
+	test_items();
+	test_winners_and_storms();
+	test_locks();
+	test_json_and_diff();
+	test_series();
+	printf("test_tstats: %lu checks, %lu failed\n", checks, failures);
+	return failures ? 1 : 0;
+}

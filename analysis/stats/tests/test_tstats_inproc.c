@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_tstats_inproc: the trace statistics fed by the allocator itself.
+ *
+ * An observer stamps every event (object events included) with a
+ * monotonic time, the pid and the thread id, and copies it into a
+ * preallocated buffer; it never calls the allocator.  A workload of
+ * threads passing objects to each other (remote frees, cpu partial
+ * chains, list_lock traffic) runs once per phase; then the buffer is fed
+ * to the statistics and
+ *  a) every stat item rebuilt from events equals slub_cache_stats() of
+ *     the same run, and so do the per-site redos, lock wait and hold sums
+ *     and histograms;
+ *  b) with the race-window injection, failed CAS appear, each attributed
+ *     to a winner, and storms name the colliding threads and the site;
+ *  c) each 2012 variant against the default moves its figure the way the
+ *     2012 threads measured: keep-oldpage fails the cpu chain CAS about
+ *     once per drain, perobj-deactivate makes more than one slab-word
+ *     update per deactivation; old-unfreeze-partials and free-keep-lock
+ *     are printed (their effect is a matter of timing, never asserted).
+ *
+ *   test_tstats_inproc [-j JSON_DIR] [-t threads] [-o objects per thread]
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdbool.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <slub/slub.h>
+
+#include "slub_tstats.h"
+#include "testutil.h"
+
+#define EVCAP (2ul << 20)
+#define NCACHES 3
+
+static struct slub_tstats_event *evbuf;
+static unsigned long evlen;
+static uint32_t self_pid;
+
+static void observe(const struct slub_event *ev, void *arg)
+{
+	unsigned long i = __atomic_fetch_add(&evlen, 1, __ATOMIC_RELAXED);
+	struct timespec ts;
+
+	(void)arg;
+	if (i >= EVCAP)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	struct slub_tstats_event *e = &evbuf[i];
+	e->ev = *ev;
+	e->ts = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	e->vpid = self_pid;
+	e->vtid = ev->tid;
+	e->old_valid = 1;
+}
+
+/* ---- the workload, hackbench-like: each thread allocates messages in
+ * batches and hands them to the next thread, which frees them (remote
+ * frees into slabs that went full: cpu partial chains and their drains);
+ * a quarter is freed locally (fast path). ---- */
+
+#define BOX 4096
+#define BATCH 96
+
+struct mailbox {
+	pthread_mutex_t lock;
+	void *p[BOX];
+	int cache[BOX];
+	int n;
+};
+
+static struct slub_cache *caches[NCACHES];
+static struct mailbox *boxes;
+static long opt_threads = 4, opt_ops = 40000;
+static const char *opt_json_dir;
+
+struct worker {
+	pthread_t th;
+	int id;
+	uint64_t rng;
+};
+
+static void drain_box(struct mailbox *in)
+{
+	pthread_mutex_lock(&in->lock);
+	while (in->n > 0) {
+		in->n--;
+		slub_cache_free(caches[in->cache[in->n]], in->p[in->n]);
+	}
+	pthread_mutex_unlock(&in->lock);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	void *batch[BATCH];
+	struct mailbox *out = &boxes[(w->id + 1) % opt_threads], *in = &boxes[w->id];
+
+	for (long done = 0; done < opt_ops; done += BATCH) {
+		int c = test_rand(&w->rng) % NCACHES;
+		int n = 0;
+		for (int i = 0; i < BATCH; i++) {
+			void *p = slub_cache_alloc(caches[c]);
+			if (CHECK(p != NULL, "alloc: errno %d", errno))
+				batch[n++] = p;
+		}
+		int local = n / 4;
+		for (int i = 0; i < local; i++)
+			slub_cache_free(caches[c], batch[i]);
+		pthread_mutex_lock(&out->lock);
+		for (int i = local; i < n; i++) {
+			if (out->n < BOX) {
+				out->p[out->n] = batch[i];
+				out->cache[out->n++] = c;
+			} else {
+				batch[local++] = batch[i];
+			}
+		}
+		pthread_mutex_unlock(&out->lock);
+		for (int i = n / 4; i < local; i++)
+			slub_cache_free(caches[c], batch[i]);
+		drain_box(in);
+	}
+	return NULL;
+}
+
+struct phase_out {
+	struct slub_tstats_result rates;
+	struct slub_tstats_totals tot;
+	unsigned storms_with_winners;
+	unsigned long events;
+};
+
+static void compare(const char *phase, const char *name, const struct slub_tstats_cache *v,
+		    const struct slub_stats *st)
+{
+	if (!CHECK(v != NULL, "%s: cache %s not rebuilt", phase, name))
+		return;
+#if SLUB_STATS
+	const unsigned nr_alloc_items = SLUB_NR_STAT_ITEMS;
+
+	for (unsigned i = 0; i < SLUB_TS_NR_ITEMS; i++) {
+		uint64_t want;
+		if (!(v->known & (1ull << i)))
+			continue;
+		if (i < nr_alloc_items) {
+			want = st->item[i];
+		} else {
+			/* An allocator from before cpu_partial_cmpxchg_fail had its
+			 * own item counted the chain CAS failures as
+			 * cmpxchg_double_cpu_fail. */
+			want = st->item[SLUB_TS_CMPXCHG_DOUBLE_CPU_FAIL];
+		}
+		if (i == SLUB_TS_CMPXCHG_DOUBLE_CPU_FAIL && nr_alloc_items <= SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL)
+			continue;
+		CHECK(v->item[i] == want, "%s: %s: %s rebuilt %llu, allocator %llu", phase,
+		      name, slub_tstat_item_name(i), (unsigned long long)v->item[i],
+		      (unsigned long long)want);
+	}
+	for (unsigned s = 0; s < SLUB_SITE_NR; s++)
+		CHECK(v->fail_site[s] == st->cmpxchg_fail_site[s], "%s: %s: redos at site %u: %llu vs %llu",
+		      phase, name, s, (unsigned long long)v->fail_site[s],
+		      (unsigned long long)st->cmpxchg_fail_site[s]);
+	CHECK(v->lock_wait_ns == st->lock_wait_ns && v->lock_hold_ns == st->lock_hold_ns,
+	      "%s: %s: lock wait %llu/%llu hold %llu/%llu", phase, name,
+	      (unsigned long long)v->lock_wait_ns, (unsigned long long)st->lock_wait_ns,
+	      (unsigned long long)v->lock_hold_ns, (unsigned long long)st->lock_hold_ns);
+	CHECK(!memcmp(v->lock_wait_hist, st->lock_wait_hist, sizeof(st->lock_wait_hist)) &&
+	      !memcmp(v->lock_hold_hist, st->lock_hold_hist, sizeof(st->lock_hold_hist)),
+	      "%s: %s: lock histograms differ", phase, name);
+	CHECK(v->objects_inuse == st->objects_inuse, "%s: %s: objects in use %llu vs %llu", phase,
+	      name, (unsigned long long)v->objects_inuse, (unsigned long long)st->objects_inuse);
+#else
+	(void)st;
+	(void)phase;
+#endif
+}
+
+static struct phase_out run_phase(const char *phase, unsigned variant, const char *show,
+				  bool exact)
+{
+	struct phase_out out;
+	struct slub_stats st[NCACHES];
+	char name[NCACHES][64];
+	struct worker *ws = calloc(opt_threads, sizeof(*ws));
+
+	memset(&out, 0, sizeof(out));
+	boxes = calloc(opt_threads, sizeof(*boxes));
+	if (!ws || !boxes)
+		FATAL("calloc");
+	for (long t = 0; t < opt_threads; t++)
+		pthread_mutex_init(&boxes[t].lock, NULL);
+	evlen = 0;
+	slub_set_observer(observe, NULL, (1ull << SLUB_EV_NR) - 1);
+	snprintf(name[0], sizeof(name[0]), "%s-64", phase);
+	snprintf(name[1], sizeof(name[1]), "%s-256", phase);
+	snprintf(name[2], sizeof(name[2]), "%s-full-128", phase);
+	caches[0] = slub_cache_create(name[0], 64, 0, 0, NULL);
+	caches[1] = slub_cache_create(name[1], 256, 0, 0, NULL);
+	caches[2] = slub_cache_create(name[2], 128, 0, SLUB_F_TRACK_FULL, NULL);
+	for (int c = 0; c < NCACHES; c++)
+		if (!caches[c])
+			FATAL("%s: cache create: errno %d", name[c], errno);
+	slub_set_variant(variant);
+	for (long t = 0; t < opt_threads; t++) {
+		ws[t].id = (int)t;
+		ws[t].rng = test_seed(t, variant + 3);
+		if (pthread_create(&ws[t].th, NULL, worker_main, &ws[t]))
+			FATAL("pthread_create");
+	}
+	for (long t = 0; t < opt_threads; t++)
+		pthread_join(ws[t].th, NULL);
+	for (long t = 0; t < opt_threads; t++)
+		drain_box(&boxes[t]);
+	slub_set_variant(0);
+	for (int c = 0; c < NCACHES; c++) {
+		slub_cache_shrink(caches[c]);
+		CHECK_EQ(slub_cache_stats(caches[c], &st[c]), 0);
+	}
+	slub_set_observer(NULL, NULL, 0);
+	out.events = evlen;
+	if (!CHECK(evlen <= EVCAP, "%s: %lu events overflowed the buffer", phase, evlen))
+		evlen = EVCAP;
+
+	struct slub_tstats *ts = slub_tstats_new(NULL);
+	if (!ts)
+		FATAL("slub_tstats_new");
+	for (unsigned long i = 0; i < evlen; i++)
+		CHECK(slub_tstats_event(ts, &evbuf[i]) == 0, "%s: event %lu refused", phase, i);
+	slub_tstats_finish(ts);
+	for (int c = 0; c < NCACHES; c++)
+		if (exact)
+			compare(phase, name[c], slub_tstats_cache_find(ts, name[c]), &st[c]);
+	slub_tstats_get_totals(ts, &out.tot);
+	for (unsigned i = 0; i < slub_tstats_nr_storms(ts); i++) {
+		const struct slub_tstats_storm *s = slub_tstats_storm_at(ts, i);
+		out.storms_with_winners += s->kind != SLUB_STORM_LOCK && s->nr_losers > 0 &&
+					   s->nr_winners > 0 && s->site != SLUB_SITE_NONE;
+	}
+	CHECK(slub_tstats_result_get(ts, &out.rates) == 0, "result");
+	if (show)
+		slub_tstats_print_text(ts, stdout, SLUB_TSTATS_SHOW_STORMS | SLUB_TSTATS_SHOW_RATES,
+				       NULL);
+	if (opt_json_dir) {
+		/* The reports `slubtrace diff` is tested on. */
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/%s.json", opt_json_dir, phase);
+		FILE *f = fopen(path, "w");
+		if (CHECK(f != NULL, "%s: %s", path, strerror(errno))) {
+			slub_tstats_print_json(ts, f);
+			CHECK(fclose(f) == 0, "%s: write", path);
+		}
+	}
+	printf("%s: %lu events, %llu failed CAS (%llu attributed), %llu cpu chain, %llu storms\n",
+	       phase, out.events, (unsigned long long)out.tot.failures,
+	       (unsigned long long)out.tot.attributed, (unsigned long long)out.tot.cpu_failures,
+	       (unsigned long long)out.tot.storms);
+	fflush(stdout);
+	slub_tstats_free(ts);
+	for (int c = 0; c < NCACHES; c++)
+		CHECK_EQ(slub_cache_destroy(caches[c]), 0);
+	free(ws);
+	free(boxes);
+	return out;
+}
+
+static double fig(const struct phase_out *o, unsigned rate)
+{
+	return o->rates.scope[0].fig[rate].value;
+}
+
+int main(int argc, char **argv)
+{
+	const struct test_opt opts[] = {
+		{ 't', &opt_threads, "threads (default 4)" },
+		{ 'o', &opt_ops, "objects allocated per thread (default 40000)" },
+	};
+
+	/* -j DIR: write each phase's JSON report there (before the options
+	 * test_parse_opts() knows). */
+	if (argc > 2 && !strcmp(argv[1], "-j")) {
+		opt_json_dir = argv[2];
+		argv[2] = argv[0];
+		argc -= 2;
+		argv += 2;
+	}
+	test_parse_opts(argc, argv, opts, 2);
+	if (opt_threads < 2)
+		opt_threads = 2;
+	self_pid = (uint32_t)getpid();
+	evbuf = calloc(EVCAP, sizeof(*evbuf));
+	if (!evbuf)
+		FATAL("calloc event buffer");
+	for (unsigned i = 0; i < SLUB_TS_NR_ITEMS && i < (unsigned)SLUB_NR_STAT_ITEMS; i++)
+		CHECK(!strcmp(slub_stat_name(i), slub_tstat_item_name(i)), "item %u: %s vs %s", i,
+		      slub_stat_name(i), slub_tstat_item_name(i));
+
+	struct phase_out base = run_phase("ts-default", 0, NULL, true);
+	struct phase_out base2 = run_phase("ts-default2", 0, NULL, true);
+	CHECK(base.tot.failures == base.tot.attributed + base.tot.untraced_winner +
+					   base.tot.unknown_winner, "failures not all judged");
+
+	/* b) */
+	struct phase_out race = run_phase("ts-race", SLUB_INJ_RACE_WINDOW, "show", true);
+	CHECK(race.tot.failures > 0, "race-window: no failed CAS");
+	CHECK(race.tot.attributed * 10 >= race.tot.failures * 9,
+	      "race-window: only %llu of %llu failures attributed to a winner",
+	      (unsigned long long)race.tot.attributed, (unsigned long long)race.tot.failures);
+	CHECK(race.tot.untraced_winner == 0, "race-window: untraced writes without lost-update");
+	CHECK(race.tot.storms > 0 && race.storms_with_winners > 0,
+	      "race-window: no storm with losers, winners and a site (%llu storms)",
+	      (unsigned long long)race.tot.storms);
+
+	/* lost-update: updates the trace never sees (so no equality), and a
+	 * failure whose word changed without a seq change is an untraced write */
+	struct phase_out lost = run_phase("ts-lost", SLUB_INJ_LOST_UPDATE | SLUB_INJ_RACE_WINDOW, NULL,
+					  false);
+	printf("ts-lost: %llu failures lost to untraced writes\n",
+	       (unsigned long long)lost.tot.untraced_winner);
+
+	/* c) */
+	struct phase_out keep = run_phase("ts-keep-oldpage", SLUB_VAR_KEEP_OLDPAGE, NULL, true);
+	printf("cpu_redos_per_drain: default %.3f, keep-oldpage %.3f\n",
+	       fig(&base, SLUB_RATE_CPU_REDOS_PER_DRAIN), fig(&keep, SLUB_RATE_CPU_REDOS_PER_DRAIN));
+	CHECK(fig(&keep, SLUB_RATE_CPU_REDOS_PER_DRAIN) >= 0.5 &&
+	      fig(&keep, SLUB_RATE_CPU_REDOS_PER_DRAIN) > fig(&base, SLUB_RATE_CPU_REDOS_PER_DRAIN),
+	      "keep-oldpage: cpu chain redos per drain %.3f (default %.3f)",
+	      fig(&keep, SLUB_RATE_CPU_REDOS_PER_DRAIN), fig(&base, SLUB_RATE_CPU_REDOS_PER_DRAIN));
+
+	struct phase_out perobj = run_phase("ts-perobj-deactivate", SLUB_VAR_PEROBJ_DEACTIVATE, NULL, true);
+	printf("word_updates_per_deactivate: default %.3f, perobj-deactivate %.3f\n",
+	       fig(&base, SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE),
+	       fig(&perobj, SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE));
+	CHECK(fig(&base, SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE) == 1.0,
+	      "default: %.3f slab-word updates per deactivation",
+	      fig(&base, SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE));
+	CHECK(fig(&perobj, SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE) > 1.05,
+	      "perobj-deactivate: %.3f slab-word updates per deactivation",
+	      fig(&perobj, SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE));
+
+	struct slub_tstats_diff_config dc;
+	slub_tstats_diff_defaults(&dc);
+	CHECK(slub_tstats_diff(&keep.rates, &keep.rates, &dc, stdout) == 0, "self diff regressed");
+	printf("\ndiff default -> keep-oldpage:\n");
+	CHECK(slub_tstats_diff(&base.rates, &keep.rates, &dc, stdout) >= 1,
+	      "keep-oldpage not a regression");
+	/* A deactivation per thread exit and cache only: lower the minimum. */
+	char err[128];
+	CHECK(slub_tstats_diff_set(&dc, "word_updates_per_deactivate.min=5", err, sizeof(err)) == 0,
+	      "%s", err);
+	printf("\ndiff default -> perobj-deactivate:\n");
+	CHECK(slub_tstats_diff(&base.rates, &perobj.rates, &dc, stdout) >= 1,
+	      "perobj-deactivate not a regression");
+
+	struct phase_out old = run_phase("ts-old-unfreeze-partials", SLUB_VAR_OLD_UNFREEZE_PARTIALS, NULL, true);
+	struct phase_out keeplock = run_phase("ts-free-keep-lock", SLUB_VAR_FREE_KEEP_LOCK, NULL, true);
+	const unsigned shown[] = { SLUB_RATE_LOCKED_REDOS_PER_1K_SLOW_FREES,
+				   SLUB_RATE_LOCK_HOLD_NS_PER_ACQ, SLUB_RATE_REDOS_PER_1K_ALLOCS };
+	for (unsigned i = 0; i < 3; i++)
+		printf("%s: default %.3f, old-unfreeze-partials %.3f, free-keep-lock %.3f\n",
+		       slub_tstats_rate_name(shown[i]), fig(&base, shown[i]), fig(&old, shown[i]),
+		       fig(&keeplock, shown[i]));
+
+	printf("\ndiff default -> default (another run; not asserted: wall-clock figures):\n");
+	slub_tstats_diff(&base.rates, &base2.rates, &dc, stdout);
+	struct phase_out *all[] = { &base, &base2, &race, &lost, &keep, &perobj, &old, &keeplock };
+	for (unsigned i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		slub_tstats_result_free(&all[i]->rates);
+	free(evbuf);
+	return test_summary("test_tstats_inproc");
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slubtrace check: replay a trace against the SLUB state model
+ * (sink.slub.check) and say whether the state machine held.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+
+#include <babeltrace2/babeltrace.h>
+
+#include "cli.h"
+#include "slub-plugin.h"
+
+void cmd_check_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: slubtrace check [OPTIONS] TRACE_DIR\n"
+		"\n"
+		"Replay the slab state transitions recorded in TRACE_DIR (every CTF trace\n"
+		"below it) against the SLUB state model and report each transition that\n"
+		"breaks an invariant: the rule, the slab, its cache, the threads, the time,\n"
+		"the slab's last events and the call stack when one was recorded.  The last\n"
+		"line is the verdict.\n"
+		"\n"
+		"Options:\n"
+		"      --history N       events of the slab shown before a violation (default 8)\n"
+		"      --max-reports N   violations printed in full, the others counted\n"
+		"                        (default 100, 0 = all)\n"
+		"      --reorder-ns NS   how long an event may wait for its predecessor in seq\n"
+		"                        order (default: the model's, 2 s)\n"
+		"  -h, --help            show this help\n"
+		"\n"
+		"Exit status: 0 the trace is clean, 1 violations were found, 2 the input\n"
+		"cannot be used (no trace, not a slubtrace trace, unreadable or corrupt).\n");
+}
+
+static unsigned long long parse_count(const char *opt, const char *s, int *bad)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 0);
+
+	if (end == s || *end || *s == '-') {
+		cli_err("%s: expected a number, got '%s'", opt, s);
+		*bad = 1;
+	}
+	return v;
+}
+
+int cli_check(const char *dir, bt_value *params, struct slub_plugin_result *res)
+{
+	int rc = cli_run_graph(dir, "check", params, res);
+
+	if (rc)
+		return rc;
+	return res->violations ? 1 : 0;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "history", required_argument, NULL, 'H' },
+		{ "max-reports", required_argument, NULL, 'm' },
+		{ "reorder-ns", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct slub_plugin_result res;
+	bt_value *params = bt_value_map_create();
+	int c, bad = 0, rc;
+
+	if (!params) {
+		cli_err("out of memory");
+		return CLI_EXIT_USAGE;
+	}
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'H':
+			bt_value_map_insert_unsigned_integer_entry(params, "history",
+				parse_count("--history", optarg, &bad));
+			break;
+		case 'm':
+			bt_value_map_insert_unsigned_integer_entry(params, "max-reports",
+				parse_count("--max-reports", optarg, &bad));
+			break;
+		case 'r':
+			bt_value_map_insert_unsigned_integer_entry(params, "reorder-ns",
+				parse_count("--reorder-ns", optarg, &bad));
+			break;
+		case 'h':
+			cmd_check_usage(stdout);
+			bt_value_put_ref(params);
+			return 0;
+		default:
+			bad = 1;
+		}
+	}
+	if (!bad && optind != argc - 1) {
+		cli_err("check: expected one TRACE_DIR");
+		bad = 1;
+	}
+	if (bad) {
+		cmd_check_usage(stderr);
+		bt_value_put_ref(params);
+		return CLI_EXIT_USAGE;
+	}
+	rc = cli_check(argv[optind], params, &res);
+	bt_value_put_ref(params);
+	return rc;
+}

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The trace processing graph of `slubtrace check` and `slubtrace timeline`,
+ * built in-process with libbabeltrace2:
+ *
+ *   src.ctf.fs (one per trace directory) -> flt.utils.muxer -> sink.slub.NAME
+ *
+ * Trace directories are found below TRACE_DIR as babeltrace2 finds them: a
+ * directory holding a `metadata` file is one CTF trace (an LTTng session
+ * directory holds one per buffer scheme, ABI and user or process).
+ *
+ * The slub plugin is loaded from $SLUBTRACE_PLUGIN_PATH, else next to the
+ * executable (the install layout, then the build tree), else from
+ * babeltrace2's own plugin directories.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <babeltrace2/babeltrace.h>
+
+#include "cli.h"
+#include "slub-plugin.h"
+
+#define MAX_TRACE_DEPTH 16
+
+struct trace_list {
+	char **dirs;
+	size_t nr, cap;
+};
+
+static int add_dir(struct trace_list *l, const char *dir)
+{
+	if (l->nr == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		char **n = realloc(l->dirs, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		l->dirs = n;
+		l->cap = cap;
+	}
+	l->dirs[l->nr] = strdup(dir);
+	return l->dirs[l->nr] ? (int)l->nr++ * 0 : -1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int find_traces(const char *dir, int depth, struct trace_list *l)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+
+	if (snprintf(path, sizeof(path), "%s/metadata", dir) < (int)sizeof(path) &&
+	    stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return add_dir(l, dir);
+	if (depth >= MAX_TRACE_DEPTH)
+		return 0;
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= (int)sizeof(path))
+			continue;
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && find_traces(path, depth + 1, l) < 0) {
+			closedir(d);
+			return -1;
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
+static void free_traces(struct trace_list *l)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		free(l->dirs[i]);
+	free(l->dirs);
+}
+
+/* ---- plugins -------------------------------------------------------------- */
+
+static const bt_plugin *load_slub_from(const char *dir, const bt_plugin_set **keep)
+{
+	char path[PATH_MAX];
+	const bt_plugin_set *set = NULL;
+
+	if (snprintf(path, sizeof(path), "%s/babeltrace-plugin-slub.so", dir) >= (int)sizeof(path))
+		return NULL;
+	if (access(path, R_OK) != 0)
+		return NULL;
+	if (bt_plugin_find_all_from_file(path, BT_FALSE, &set) != BT_PLUGIN_FIND_ALL_FROM_FILE_STATUS_OK)
+		return NULL;
+	for (uint64_t i = 0; i < bt_plugin_set_get_plugin_count(set); i++) {
+		const bt_plugin *p = bt_plugin_set_borrow_plugin_by_index_const(set, i);
+
+		if (!strcmp(bt_plugin_get_name(p), "slub")) {
+			*keep = set;
+			return p;
+		}
+	}
+	bt_plugin_set_put_ref(set);
+	return NULL;
+}
+
+static const bt_plugin *load_slub(const bt_plugin_set **set, const bt_plugin **found)
+{
+	const char *env = getenv("SLUBTRACE_PLUGIN_PATH");
+	char exe[PATH_MAX], dir[PATH_MAX * 2];
+	const char *rel[] = { SLUBTRACE_INSTALL_REL_PLUGINDIR, SLUBTRACE_BUILD_REL_PLUGIN };
+	const bt_plugin *p;
+
+	*set = NULL;
+	*found = NULL;
+	if (env && *env)
+		return load_slub_from(env, set);
+	if (cli_exe_dir(exe, sizeof(exe)) == 0) {
+		for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+			snprintf(dir, sizeof(dir), "%s/%s", exe, rel[i]);
+			p = load_slub_from(dir, set);
+			if (p)
+				return p;
+		}
+	}
+	if (bt_plugin_find("slub", BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, BT_FALSE, found) ==
+	    BT_PLUGIN_FIND_STATUS_OK)
+		return *found;
+	return NULL;
+}
+
+/* ---- errors ---------------------------------------------------------------- */
+
+/* One line out of Babeltrace's error causes; newlines become "; ". */
+static void error_line(char *buf, size_t len)
+{
+	const bt_error *err = bt_current_thread_take_error();
+	uint64_t n;
+	const char *msg = NULL;
+	size_t o = 0;
+
+	buf[0] = '\0';
+	if (!err)
+		return;
+	n = bt_error_get_cause_count(err);
+	/* Cause 0 was appended first: the deepest, what actually went wrong
+	 * (the others say where it surfaced). */
+	if (n)
+		msg = bt_error_cause_get_message(bt_error_borrow_cause_by_index(err, 0));
+	for (const char *p = msg ? msg : ""; *p && o + 3 < len; p++) {
+		if (*p == '\n') {
+			buf[o++] = ';';
+			buf[o++] = ' ';
+		} else {
+			buf[o++] = *p;
+		}
+	}
+	buf[o] = '\0';
+	bt_error_release(err);
+}
+
+/* ---- the graph ---------------------------------------------------------------- */
+
+static int connect_all(bt_graph *g, const bt_component_source *src, const bt_component_filter *mux)
+{
+	uint64_t n = bt_component_source_get_output_port_count(src);
+
+	for (uint64_t i = 0; i < n; i++) {
+		const bt_port_output *out = bt_component_source_borrow_output_port_by_index_const(src, i);
+		/* The muxer always has one free input port: its last. */
+		uint64_t in_nr = bt_component_filter_get_input_port_count(mux);
+		const bt_port_input *in =
+			bt_component_filter_borrow_input_port_by_index_const(mux, in_nr - 1);
+
+		if (bt_graph_connect_ports(g, out, in, NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
+			return -1;
+	}
+	return 0;
+}
+
+int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params,
+		  struct slub_plugin_result *res)
+{
+	struct trace_list traces = { 0 };
+	const bt_plugin *ctf = NULL, *utils = NULL, *slub, *slub_found;
+	const bt_plugin_set *slub_set;
+	const bt_component_class_source *fs_cls;
+	const bt_component_class_filter *mux_cls;
+	const bt_component_class_sink *sink_cls;
+	const bt_component_filter *mux;
+	const bt_component_sink *sink;
+	bt_graph *g = NULL;
+	struct stat st;
+	char err[1024];
+	int rc = CLI_EXIT_USAGE;
+	bt_graph_run_status run;
+
+	memset(res, 0, sizeof(*res));
+	res->magic = SLUB_PLUGIN_RESULT_MAGIC;
+	if (stat(trace_dir, &st) < 0) {
+		cli_err("%s: %s", trace_dir, strerror(errno));
+		return CLI_EXIT_USAGE;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		cli_err("%s: not a directory (give the trace directory)", trace_dir);
+		return CLI_EXIT_USAGE;
+	}
+	if (find_traces(trace_dir, 0, &traces) < 0) {
+		cli_err("out of memory");
+		return CLI_EXIT_USAGE;
+	}
+	if (!traces.nr) {
+		cli_err("%s: no CTF trace found (no `metadata` file below it)", trace_dir);
+		goto out;
+	}
+	qsort(traces.dirs, traces.nr, sizeof(traces.dirs[0]), cmp_str);
+
+	slub = load_slub(&slub_set, &slub_found);
+	if (!slub) {
+		cli_err("the babeltrace2 plugin babeltrace-plugin-slub.so was not found "
+			"(install slubtrace, or set SLUBTRACE_PLUGIN_PATH to its directory)");
+		goto out;
+	}
+	if (bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &ctf) !=
+	    BT_PLUGIN_FIND_STATUS_OK ||
+	    bt_plugin_find("utils", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &utils) !=
+	    BT_PLUGIN_FIND_STATUS_OK) {
+		cli_err("babeltrace2's ctf and utils plugins were not found (install babeltrace2)");
+		goto plugins;
+	}
+	fs_cls = bt_plugin_borrow_source_component_class_by_name_const(ctf, "fs");
+	mux_cls = bt_plugin_borrow_filter_component_class_by_name_const(utils, "muxer");
+	sink_cls = bt_plugin_borrow_sink_component_class_by_name_const(slub, sink_name);
+	if (!fs_cls || !mux_cls || !sink_cls) {
+		cli_err("component class missing: source.ctf.fs, filter.utils.muxer or sink.slub.%s",
+			sink_name);
+		goto plugins;
+	}
+
+	g = bt_graph_create(0);
+	if (!g || bt_graph_add_filter_component(g, mux_cls, "muxer", NULL, BT_LOGGING_LEVEL_NONE,
+						&mux) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+		cli_err("cannot create the trace processing graph");
+		goto plugins;
+	}
+	for (size_t i = 0; i < traces.nr; i++) {
+		const bt_component_source *src;
+		bt_value *p = bt_value_map_create(), *inputs = bt_value_array_create();
+		char name[32];
+		int bad;
+
+		snprintf(name, sizeof(name), "trace-%zu", i);
+		bad = !p || !inputs ||
+			bt_value_array_append_string_element(inputs, traces.dirs[i]) ||
+			bt_value_map_insert_entry(p, "inputs", inputs);
+		if (!bad && bt_graph_add_source_component(g, fs_cls, name, p, BT_LOGGING_LEVEL_NONE,
+							  &src) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+			error_line(err, sizeof(err));
+			cli_err("%s: not a readable CTF trace: %s", traces.dirs[i], err);
+			bad = 1;
+		} else if (!bad && connect_all(g, src, mux) < 0) {
+			error_line(err, sizeof(err));
+			cli_err("%s: cannot connect the trace: %s", traces.dirs[i], err);
+			bad = 1;
+		}
+		bt_value_put_ref(inputs);
+		bt_value_put_ref(p);
+		if (bad)
+			goto graph;
+	}
+	if (bt_graph_add_sink_component_with_initialize_method_data(g, sink_cls, "slub", params,
+			res, BT_LOGGING_LEVEL_NONE, &sink) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+		error_line(err, sizeof(err));
+		cli_err("sink.slub.%s: %s", sink_name, err);
+		goto graph;
+	}
+	if (bt_graph_connect_ports(g, bt_component_filter_borrow_output_port_by_name_const(mux, "out"),
+				   bt_component_sink_borrow_input_port_by_name_const(sink, "in"),
+				   NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
+		error_line(err, sizeof(err));
+		cli_err("cannot connect the graph: %s", err);
+		goto graph;
+	}
+
+	while ((run = bt_graph_run(g)) == BT_GRAPH_RUN_STATUS_AGAIN) {
+		struct timespec ts = { 0, 1000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	fflush(stdout);
+	if (run == BT_GRAPH_RUN_STATUS_OK) {
+		rc = 0;
+	} else if (res->unusable) {
+		bt_current_thread_clear_error();
+		cli_err("%s", res->message);
+	} else {
+		error_line(err, sizeof(err));
+		cli_err("%s: cannot read the trace: %s", traces.nr == 1 ? traces.dirs[0] : trace_dir,
+			err[0] ? err : "unknown error");
+	}
+graph:
+	bt_graph_put_ref(g);
+plugins:
+	bt_plugin_put_ref(ctf);
+	bt_plugin_put_ref(utils);
+	bt_plugin_set_put_ref(slub_set);
+	bt_plugin_put_ref(slub_found);
+out:
+	free_traces(&traces);
+	return rc;
+}

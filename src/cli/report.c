@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slubtrace report: one self-contained HTML page (inline CSS, JavaScript
+ * and SVG; no network) drawn from the summaries of a trace.
+ *
+ * The trace is read twice through sink.slub.report: a scan that keeps the
+ * verdict, the violations, the statistics and the slabs worth drawing,
+ * then a pass that collects the swimlanes of those slabs only.  The page
+ * (report.html, embedded at build time) receives the three JSON documents
+ * in one <script type="application/json"> element and draws them, so the
+ * file's size depends on the number of lanes and violations shown, never
+ * on the length of the trace.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <babeltrace2/babeltrace.h>
+
+#include "cli.h"
+#include "slub-plugin.h"
+#include "slub_tstats.h"
+
+/* report.html, turned into a C string by embed.cmake. */
+extern const char slubtrace_report_html[];
+
+#define DATA_MARK "/*@SLUBTRACE_DATA@*/"
+
+void cmd_report_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: slubtrace report [OPTIONS] TRACE_DIR -o REPORT.html\n"
+		"\n"
+		"Write one self-contained HTML page (inline CSS, JavaScript and SVG; it needs\n"
+		"no network) about the trace in TRACE_DIR: the verdict; each violation with\n"
+		"its slab's swimlane (state bands over time, one mark per transition, the\n"
+		"violating event highlighted); cmpxchg failures per interval per site and the\n"
+		"largest retry storms with their losing and winning threads; per list_lock\n"
+		"wait and hold histograms and the longest holds; the top slabs by\n"
+		"transitions, failures and time on each list, each with its swimlane.  The\n"
+		"page is built from summaries: its size does not grow with the trace.\n"
+		"\n"
+		"Options:\n"
+		"  -o, --output FILE        the page to write (required)\n"
+		"      --baseline BEFORE    add a comparison with BEFORE (a trace directory or a\n"
+		"                           `slubtrace stats -o` JSON report): the diff table,\n"
+		"                           regressed figures marked\n"
+		"      --top N              slabs in each top-N table (default 5, at most 20)\n"
+		"      --max-violations N   violations shown in detail (default 20)\n"
+		"  -h, --help               show this help\n"
+		"\n"
+		"Exit status: 0 written, 2 the input cannot be used or the page not written.\n");
+}
+
+/* Copies a JSON file into the page; "</" becomes "<\/" so that no string
+ * in it can close the <script> element. */
+static int copy_json(FILE *out, const char *path)
+{
+	FILE *in = fopen(path, "r");
+	int c, prev = 0;
+
+	if (!in) {
+		cli_err("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((c = getc(in)) != EOF) {
+		if (prev == '<' && c == '/')
+			putc('\\', out);
+		putc(c, out);
+		prev = c;
+	}
+	fclose(in);
+	return 0;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_num(FILE *f, const struct slub_tstats_figure *g)
+{
+	if (g->den > 0)
+		fprintf(f, "%.6g", g->value);
+	else
+		fputs("null", f);
+}
+
+/* The diff of before against after as JSON rows, as `slubtrace diff`
+ * judges them: every figure of "overall", the others when not ok. */
+static unsigned write_diff(FILE *f, const char *before_name, const struct slub_tstats_result *b,
+			   const struct slub_tstats_result *a)
+{
+	static const char *const verdict[] = { "n/a", "ok", "improved", "REGRESSED" };
+	struct slub_tstats_diff_config dc;
+	int same_basis = !strcmp(b->alloc_basis, a->alloc_basis);
+	unsigned regressed = 0, n = 0;
+
+	slub_tstats_diff_defaults(&dc);
+	fprintf(f, "{\"baseline\":");
+	json_str(f, before_name);
+	fprintf(f, ",\"before_events\":%" PRIu64 ",\"after_events\":%" PRIu64
+		",\"lower_bounds\":%s,\"same_basis\":%s,\"rows\":[",
+		b->events, a->events, b->lower_bounds || a->lower_bounds ? "true" : "false",
+		same_basis ? "true" : "false");
+	for (unsigned s = 0; s < b->nr_scopes; s++) {
+		const struct slub_tstats_scope *bs = &b->scope[s], *as = NULL;
+
+		for (unsigned k = 0; k < a->nr_scopes && !as; k++)
+			if (!strcmp(a->scope[k].name, bs->name))
+				as = &a->scope[k];
+		if (!as)
+			continue;
+		for (unsigned i = 0; i < SLUB_RATE_NR; i++) {
+			const char *why;
+			int v = slub_tstats_diff_judge(&dc, i, &bs->fig[i], &as->fig[i], same_basis,
+						       &why);
+
+			if (v == 3)
+				regressed++;
+			if (s && v < 2)
+				continue;
+			fprintf(f, "%s\n{\"scope\":", n++ ? "," : "");
+			json_str(f, bs->name);
+			fprintf(f, ",\"figure\":\"%s\",\"meaning\":", slub_tstats_rate_name(i));
+			json_str(f, slub_tstats_rate_meaning(i));
+			fprintf(f, ",\"before\":");
+			json_num(f, &bs->fig[i]);
+			fprintf(f, ",\"after\":");
+			json_num(f, &as->fig[i]);
+			fprintf(f, ",\"verdict\":\"%s\",\"why\":", verdict[v < 0 || v > 3 ? 0 : v]);
+			json_str(f, why);
+			fputc('}', f);
+		}
+	}
+	fprintf(f, "],\"regressed\":%u}", regressed);
+	return regressed;
+}
+
+static int run_pass(const char *trace, const char *pass, const char *tmp, uint64_t top,
+		    uint64_t max_violations, struct slub_plugin_result *res)
+{
+	char data[PATH_MAX], slabs[PATH_MAX], stats[PATH_MAX];
+	bt_value *p = bt_value_map_create();
+	int rc;
+
+	if (!p) {
+		cli_err("out of memory");
+		return CLI_EXIT_USAGE;
+	}
+	snprintf(data, sizeof(data), "%s/%s.json", tmp, pass);
+	snprintf(slabs, sizeof(slabs), "%s/slabs.txt", tmp);
+	snprintf(stats, sizeof(stats), "%s/stats.json", tmp);
+	if (bt_value_map_insert_string_entry(p, "pass", pass) ||
+	    bt_value_map_insert_string_entry(p, "data-path", data) ||
+	    bt_value_map_insert_string_entry(p, "slabs-path", slabs) ||
+	    bt_value_map_insert_unsigned_integer_entry(p, "top", top) ||
+	    bt_value_map_insert_unsigned_integer_entry(p, "max-violations", max_violations) ||
+	    (!strcmp(pass, "scan") && bt_value_map_insert_string_entry(p, "stats-path", stats))) {
+		bt_value_put_ref(p);
+		cli_err("out of memory");
+		return CLI_EXIT_USAGE;
+	}
+	rc = cli_run_graph(trace, "report", p, res);
+	bt_value_put_ref(p);
+	return rc;
+}
+
+static int write_page(const char *out_path, const char *trace, const char *tmp,
+		      const char *baseline, const struct slub_tstats_result *before,
+		      const struct slub_tstats_result *after, unsigned *regressed)
+{
+	const char *mark = strstr(slubtrace_report_html, DATA_MARK);
+	char path[PATH_MAX], when[64];
+	time_t now = time(NULL);
+	struct tm tm;
+	FILE *f;
+	int bad = 0;
+
+	if (!mark) {
+		cli_err("the report template has no data mark (a build problem)");
+		return -1;
+	}
+	f = fopen(out_path, "w");
+	if (!f) {
+		cli_err("%s: %s", out_path, strerror(errno));
+		return -1;
+	}
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	fwrite(slubtrace_report_html, 1, (size_t)(mark - slubtrace_report_html), f);
+	fprintf(f, "{\"meta\":{\"trace\":");
+	json_str(f, trace);
+	fprintf(f, ",\"generated\":\"%s\",\"version\":\"%s\"},\n\"scan\":", when,
+		SLUBTRACE_VERSION);
+	snprintf(path, sizeof(path), "%s/scan.json", tmp);
+	bad |= copy_json(f, path);
+	fprintf(f, ",\n\"lanes\":");
+	snprintf(path, sizeof(path), "%s/lanes.json", tmp);
+	bad |= copy_json(f, path);
+	fprintf(f, ",\n\"stats\":");
+	snprintf(path, sizeof(path), "%s/stats.json", tmp);
+	bad |= copy_json(f, path);
+	fprintf(f, ",\n\"diff\":");
+	if (baseline)
+		*regressed = write_diff(f, baseline, before, after);
+	else
+		fputs("null", f);
+	fputs("}", f);
+	fputs(mark + strlen(DATA_MARK), f);
+	if (fclose(f) || bad) {
+		cli_err("%s: cannot write the page: %s", out_path, bad ? "data missing" : strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void remove_tmp(const char *tmp)
+{
+	static const char *const files[] = { "scan.json", "lanes.json", "stats.json", "slabs.txt" };
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", tmp, files[i]);
+		unlink(path);
+	}
+	rmdir(tmp);
+}
+
+static int parse_uint(const char *opt, const char *arg, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || v > max) {
+		cli_err("--%s: expected an integer from 0 to %" PRIu64 ", got '%s'", opt, max, arg);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "baseline", required_argument, NULL, 'B' },
+		{ "top", required_argument, NULL, 'T' },
+		{ "max-violations", required_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL, *baseline = NULL;
+	uint64_t top = 5, max_violations = 20;
+	struct slub_tstats_result before = { 0 }, after = { 0 };
+	struct slub_plugin_result res;
+	char tmp[] = "/tmp/slubtrace-report-XXXXXX", path[PATH_MAX], err[512];
+	unsigned regressed = 0;
+	int c, bad = 0, rc;
+	struct stat st;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'B':
+			baseline = optarg;
+			break;
+		case 'T':
+			bad |= parse_uint("top", optarg, 20, &top) < 0 || !top;
+			break;
+		case 'V':
+			bad |= parse_uint("max-violations", optarg, 1000, &max_violations) < 0;
+			break;
+		case 'h':
+			cmd_report_usage(stdout);
+			return 0;
+		default:
+			bad = 1;
+		}
+	}
+	if (!bad && optind != argc - 1) {
+		cli_err("report: expected one TRACE_DIR");
+		bad = 1;
+	}
+	if (!bad && !out) {
+		cli_err("report: -o REPORT.html is required");
+		bad = 1;
+	}
+	if (bad) {
+		cmd_report_usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!mkdtemp(tmp)) {
+		cli_err("cannot create a temporary directory: %s", strerror(errno));
+		return CLI_EXIT_USAGE;
+	}
+	rc = run_pass(argv[optind], "scan", tmp, top, max_violations, &res);
+	if (!rc)
+		rc = run_pass(argv[optind], "lanes", tmp, top, max_violations, &res);
+	if (!rc && baseline) {
+		bt_value *p = bt_value_map_create();
+
+		snprintf(path, sizeof(path), "%s/stats.json", tmp);
+		if (!p) {
+			cli_err("out of memory");
+			rc = CLI_EXIT_USAGE;
+		} else if (stat(baseline, &st) == 0 && S_ISDIR(st.st_mode)) {
+			cli_info("reading the baseline %s", baseline);
+		}
+		if (!rc)
+			rc = cli_load_result(baseline, p, &before);
+		if (!rc && slub_tstats_result_load(path, &after, err, sizeof(err))) {
+			cli_err("%s", err);
+			rc = CLI_EXIT_USAGE;
+		}
+		bt_value_put_ref(p);
+	}
+	if (!rc && write_page(out, argv[optind], tmp, baseline, &before, &after, &regressed) < 0)
+		rc = CLI_EXIT_USAGE;
+	remove_tmp(tmp);
+	slub_tstats_result_free(&before);
+	slub_tstats_result_free(&after);
+	if (rc)
+		return rc;
+	if (stat(out, &st) == 0)
+		printf("report: %s (%lld bytes): %" PRIu64 " events, %" PRIu64 " violations%s\n", out,
+		       (long long)st.st_size, res.events, res.violations,
+		       baseline ? (regressed ? ", regression against the baseline"
+					     : ", no regression against the baseline")
+				: "");
+	return 0;
+}

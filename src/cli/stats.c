@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slubtrace stats, storms and diff: regression hunting on traces.
+ *
+ * A result comes from a trace directory, read through the graph into
+ * sink.slub.stats (analysis/stats does the work), or from a JSON report a
+ * previous `slubtrace stats --json` wrote.  diff compares two results on
+ * rates normalised per operation.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <babeltrace2/babeltrace.h>
+
+#include "cli.h"
+#include "slub-plugin.h"
+#include "slub_tstats.h"
+
+static void tunables_help(FILE *f)
+{
+	fprintf(f,
+		"Storm detection (defaults in parentheses):\n"
+		"      --run-attempts N     a run storm: N consecutive failed attempts of one\n"
+		"                           operation (one thread, slab or cpu chain, site) (%u)\n"
+		"      --window-failures N  a window storm: N failures on one slab or cpu chain,\n"
+		"                           or N contended acquisitions of one list_lock ... (%u)\n"
+		"      --window-ms MS       ... within MS milliseconds (%g)\n"
+		"      --lookback N         updates kept per slab to find a failure's winner (%u)\n"
+		"      --pending-ms MS      how long a failure waits for its winner's event (%g)\n"
+		"      --top N              rows of the top-N views (%u)\n"
+		"      --max-storms N       storms shown in detail, the largest (%u)\n",
+		SLUB_TSTATS_DEFAULT_RUN_ATTEMPTS, SLUB_TSTATS_DEFAULT_WINDOW_FAILURES,
+		SLUB_TSTATS_DEFAULT_WINDOW_NS / 1e6, SLUB_TSTATS_DEFAULT_LOOKBACK,
+		SLUB_TSTATS_DEFAULT_PENDING_NS / 1e6, SLUB_TSTATS_DEFAULT_TOP_N,
+		SLUB_TSTATS_DEFAULT_MAX_STORMS);
+}
+
+void cmd_stats_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: slubtrace stats [OPTIONS] TRACE_DIR\n"
+		"\n"
+		"Rebuild from the events recorded in TRACE_DIR (every CTF trace below it) the\n"
+		"`slabinfo -r` page of each cache (the layout of SLUBTRACE_STATS=1), then per\n"
+		"site the slab-word redos with and without list_lock and the cpu chain redos,\n"
+		"per list_lock the acquisitions, contention, wait and hold histograms and the\n"
+		"longest holds with what the holder did, the retry storms (each failed CAS\n"
+		"attributed to the thread, site and event that beat it), the top slabs, sites\n"
+		"and thread pairs, and the rates `slubtrace diff` compares.  When events were\n"
+		"discarded the report says its figures are lower bounds.  Fast-path counts\n"
+		"need object events (`slubtrace record --objects`).\n"
+		"\n"
+		"Options:\n"
+		"      --json               print the whole result as JSON (schema\n"
+		"                           slubtrace-stats/1, see analysis/stats/README.md)\n"
+		"  -o, --output FILE        also write the JSON result to FILE (for diff)\n"
+		"      --cache NAME         only this cache\n"
+		"      --procname NAME      only the processes of this name (the session\n"
+		"                           records every instrumented process of the user)\n"
+		"      --sections LIST      text sections, comma-separated: slabinfo, sites,\n"
+		"                           locks, storms, top, rates (default: all)\n");
+	tunables_help(f);
+	fprintf(f,
+		"  -h, --help               show this help\n"
+		"\n"
+		"Exit status: 0 done, 2 the input cannot be used.\n");
+}
+
+void cmd_storms_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: slubtrace storms [OPTIONS] TRACE_DIR\n"
+		"\n"
+		"Find the cmpxchg retry storms in TRACE_DIR: runs of consecutive failed\n"
+		"attempts of one operation, and windows in which one slab, cpu partial chain\n"
+		"or list_lock collects failures faster than a threshold.  Each storm is shown\n"
+		"with its time span, cache, slab, site, the losing threads, the winning\n"
+		"threads with their sites and events, and the attempts; then the top slabs,\n"
+		"sites and thread pairs.  The same as `slubtrace stats --sections storms,top`.\n"
+		"\n"
+		"Options:\n"
+		"      --json               print the whole result as JSON\n"
+		"  -o, --output FILE        also write the JSON result to FILE\n"
+		"      --cache NAME         only this cache\n"
+		"      --procname NAME      only the processes of this name\n");
+	tunables_help(f);
+	fprintf(f,
+		"  -h, --help               show this help\n"
+		"\n"
+		"Exit status: 0 done, 2 the input cannot be used.\n");
+}
+
+void cmd_diff_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: slubtrace diff [OPTIONS] BEFORE AFTER\n"
+		"\n"
+		"Compare two runs on rates normalised per operation, per cache and overall,\n"
+		"and print a table: before, after, change, verdict.  BEFORE and AFTER are\n"
+		"trace directories or JSON reports written by `slubtrace stats -o FILE`.\n"
+		"\n"
+		"A figure regressed when, with at least `min ops` operations on both sides,\n"
+		"it rose by more than its threshold and by more than its floor, and (for\n"
+		"figures that count events) the rise is not noise: at least `count` events\n"
+		"on the larger side and a Poisson z-score of at least z.  Per-allocation figures are compared only when both runs count\n"
+		"allocations the same way (object events recorded in both, or in neither).\n"
+		"\n"
+		"Options:\n"
+		"  -t, --threshold NAME=VALUE  change a threshold: NAME=PCT (the rise in %%),\n"
+		"                           NAME.abs=FLOOR, NAME.min=OPS, all=PCT, z=Z,\n"
+		"                           count=N;\n"
+		"                           repeatable\n"
+		"      --all                print every cache's figures, not only verdicts\n"
+		"      --procname NAME      (trace directories) only the processes of this name\n"
+		"  -h, --help               show this help\n"
+		"(trace directories are read with the default storm detection; see `slubtrace\n"
+		"stats --help`, the same options apply)\n"
+		"\n"
+		"Figures and their default thresholds:\n");
+	slub_tstats_diff_print_defaults(f);
+	fprintf(f,
+		"\n"
+		"Exit status: 0 no figure regressed (the same run against itself is 0),\n"
+		"1 a figure regressed, 2 an input cannot be used.\n");
+}
+
+/* ---- options shared by the three commands ---- */
+
+enum {
+	O_JSON = 256, O_CACHE, O_SECTIONS, O_RUN, O_WFAIL, O_WMS, O_LOOKBACK, O_PMS, O_TOP,
+	O_STORMS, O_ALL, O_PROCNAME,
+};
+
+static const struct option stats_opts[] = {
+	{ "json", no_argument, NULL, O_JSON },
+	{ "output", required_argument, NULL, 'o' },
+	{ "cache", required_argument, NULL, O_CACHE },
+	{ "procname", required_argument, NULL, O_PROCNAME },
+	{ "sections", required_argument, NULL, O_SECTIONS },
+	{ "run-attempts", required_argument, NULL, O_RUN },
+	{ "window-failures", required_argument, NULL, O_WFAIL },
+	{ "window-ms", required_argument, NULL, O_WMS },
+	{ "lookback", required_argument, NULL, O_LOOKBACK },
+	{ "pending-ms", required_argument, NULL, O_PMS },
+	{ "top", required_argument, NULL, O_TOP },
+	{ "max-storms", required_argument, NULL, O_STORMS },
+	{ "threshold", required_argument, NULL, 't' },
+	{ "all", no_argument, NULL, O_ALL },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int put_uint(bt_value *p, const char *key, const char *opt, const char *s, double scale)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || v < 0) {
+		cli_err("%s: expected a non-negative number, got '%s'", opt, s);
+		return -1;
+	}
+	if (bt_value_map_insert_unsigned_integer_entry(p, key, (uint64_t)(v * scale))) {
+		cli_err("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* Parses the sink options into params; returns the index of the first
+ * operand, or -1 (usage printed by the caller), or -2 for --help. */
+static int parse(int argc, char **argv, bt_value *params, struct slub_tstats_diff_config *dc,
+		 const char **output)
+{
+	int c, bad = 0;
+	char err[256];
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "ho:t:", stats_opts, NULL)) != -1) {
+		int r = 0;
+		switch (c) {
+		case O_JSON:
+			r = bt_value_map_insert_string_entry(params, "format", "json") ? -1 : 0;
+			break;
+		case 'o':
+			*output = optarg;
+			break;
+		case O_CACHE:
+			r = bt_value_map_insert_string_entry(params, "cache", optarg) ? -1 : 0;
+			break;
+		case O_PROCNAME:
+			r = bt_value_map_insert_string_entry(params, "procname", optarg) ? -1 : 0;
+			break;
+		case O_SECTIONS:
+			r = bt_value_map_insert_string_entry(params, "sections", optarg) ? -1 : 0;
+			break;
+		case O_RUN: r = put_uint(params, "run-attempts", "--run-attempts", optarg, 1); break;
+		case O_WFAIL: r = put_uint(params, "window-failures", "--window-failures", optarg, 1); break;
+		case O_WMS: r = put_uint(params, "window-ns", "--window-ms", optarg, 1e6); break;
+		case O_LOOKBACK: r = put_uint(params, "lookback", "--lookback", optarg, 1); break;
+		case O_PMS: r = put_uint(params, "pending-ns", "--pending-ms", optarg, 1e6); break;
+		case O_TOP: r = put_uint(params, "top", "--top", optarg, 1); break;
+		case O_STORMS: r = put_uint(params, "max-storms", "--max-storms", optarg, 1); break;
+		case 't':
+			if (!dc) {
+				cli_err("--threshold belongs to diff");
+				r = -1;
+			} else if (slub_tstats_diff_set(dc, optarg, err, sizeof(err))) {
+				cli_err("%s", err);
+				r = -1;
+			}
+			break;
+		case O_ALL:
+			if (dc)
+				dc->all_caches = 1;
+			else
+				r = -1;
+			break;
+		case 'h':
+			return -2;
+		default:
+			r = -1;
+		}
+		if (r)
+			bad = 1;
+	}
+	return bad ? -1 : optind;
+}
+
+static int run_stats(const char *dir, bt_value *params, const char *output)
+{
+	struct slub_plugin_result res;
+
+	if (output && bt_value_map_insert_string_entry(params, "json-path", output)) {
+		cli_err("out of memory");
+		return CLI_EXIT_USAGE;
+	}
+	return cli_run_graph(dir, "stats", params, &res);
+}
+
+static int stats_like(int argc, char **argv, const char *sections, void (*usage)(FILE *))
+{
+	bt_value *params = bt_value_map_create();
+	const char *output = NULL;
+	int first, rc;
+
+	if (!params) {
+		cli_err("out of memory");
+		return CLI_EXIT_USAGE;
+	}
+	if (sections && bt_value_map_insert_string_entry(params, "sections", sections)) {
+		bt_value_put_ref(params);
+		return CLI_EXIT_USAGE;
+	}
+	first = parse(argc, argv, params, NULL, &output);
+	if (first == -2) {
+		usage(stdout);
+		bt_value_put_ref(params);
+		return 0;
+	}
+	if (first >= 0 && first != argc - 1) {
+		cli_err("%s: expected one TRACE_DIR", argv[0]);
+		first = -1;
+	}
+	if (first < 0) {
+		usage(stderr);
+		bt_value_put_ref(params);
+		return CLI_EXIT_USAGE;
+	}
+	rc = run_stats(argv[first], params, output);
+	bt_value_put_ref(params);
+	return rc;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	return stats_like(argc, argv, NULL, cmd_stats_usage);
+}
+
+int cmd_storms(int argc, char **argv)
+{
+	return stats_like(argc, argv, "storms,top", cmd_storms_usage);
+}
+
+/*
+ * One side of a diff: a JSON report as it is, or a trace directory run
+ * through sink.slub.stats into a temporary JSON report.
+ */
+int cli_load_result(const char *input, bt_value *params, struct slub_tstats_result *r)
+{
+	struct stat st;
+	char err[512], tmp[] = "/tmp/slubtrace-diff-XXXXXX";
+	int fd, rc;
+
+	if (stat(input, &st) < 0) {
+		cli_err("%s: %s", input, strerror(errno));
+		return CLI_EXIT_USAGE;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		if (slub_tstats_result_load(input, r, err, sizeof(err))) {
+			cli_err("%s", err);
+			return CLI_EXIT_USAGE;
+		}
+		return 0;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		cli_err("cannot create a temporary file: %s", strerror(errno));
+		return CLI_EXIT_USAGE;
+	}
+	close(fd);
+	bt_value *p = NULL;
+	if (bt_value_copy(params, &p) != BT_VALUE_COPY_STATUS_OK ||
+	    bt_value_map_insert_string_entry(p, "format", "none")) {
+		cli_err("out of memory");
+		rc = CLI_EXIT_USAGE;
+	} else {
+		rc = run_stats(input, p, tmp);
+	}
+	bt_value_put_ref(p);
+	if (!rc && slub_tstats_result_load(tmp, r, err, sizeof(err))) {
+		cli_err("%s", err);
+		rc = CLI_EXIT_USAGE;
+	}
+	unlink(tmp);
+	return rc;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct slub_tstats_diff_config dc;
+	struct slub_tstats_result before = { 0 }, after = { 0 };
+	bt_value *params = bt_value_map_create();
+	const char *output = NULL;
+	int first, rc;
+
+	if (!params) {
+		cli_err("out of memory");
+		return CLI_EXIT_USAGE;
+	}
+	slub_tstats_diff_defaults(&dc);
+	first = parse(argc, argv, params, &dc, &output);
+	if (first == -2) {
+		cmd_diff_usage(stdout);
+		bt_value_put_ref(params);
+		return 0;
+	}
+	if (first >= 0 && (first != argc - 2 || output)) {
+		cli_err("diff: expected BEFORE AFTER");
+		first = -1;
+	}
+	if (first < 0) {
+		cmd_diff_usage(stderr);
+		bt_value_put_ref(params);
+		return CLI_EXIT_USAGE;
+	}
+	rc = cli_load_result(argv[first], params, &before);
+	if (!rc)
+		rc = cli_load_result(argv[first + 1], params, &after);
+	bt_value_put_ref(params);
+	if (!rc) {
+		printf("BEFORE %s (%llu events)\nAFTER  %s (%llu events)\n", argv[first],
+		       (unsigned long long)before.events, argv[first + 1],
+		       (unsigned long long)after.events);
+		rc = slub_tstats_diff(&before, &after, &dc, stdout) ? 1 : 0;
+	}
+	slub_tstats_result_free(&before);
+	slub_tstats_result_free(&after);
+	return rc;
+}

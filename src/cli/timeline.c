@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slubtrace timeline: each slab's life, one line per transition
+ * (sink.slub.timeline), filtered by slab, cache, thread and time.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <babeltrace2/babeltrace.h>
+
+#include "cli.h"
+#include "slub-plugin.h"
+
+void cmd_timeline_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: slubtrace timeline [OPTIONS] TRACE_DIR\n"
+		"\n"
+		"Print the state transitions of the slabs recorded in TRACE_DIR, one line\n"
+		"per transition in the order the model applies them (a slab's seq order):\n"
+		"time, process/thread, acting cpu slot, event, site, slab, cache, state\n"
+		"before -> after, list, owner, inuse/objects, seq.\n"
+		"\n"
+		"Options:\n"
+		"      --slab ADDR      only this slab (0x... address)\n"
+		"      --cache NAME     only slabs of this cache\n"
+		"      --tid N          only transitions made by this thread (vtid)\n"
+		"      --begin TIME     only transitions at or after TIME\n"
+		"      --end TIME       only transitions at or before TIME; TIME is seconds\n"
+		"                       since the clock's origin (the Unix epoch for LTTng),\n"
+		"                       with an optional fraction: 1796136257.836064586\n"
+		"      --format FORMAT  text (default); json: one JSON object per line (schema\n"
+		"                       in the README); chrome: Trace Event Format JSON for\n"
+		"                       Perfetto UI or chrome://tracing: a track per slab (its\n"
+		"                       states as slices), a track per thread (its transitions),\n"
+		"                       counters of cmpxchg failures and list_lock waits; there\n"
+		"                       --tid selects the thread tracks and counters\n"
+		"      --json           the same as --format json\n"
+		"  -h, --help           show this help\n"
+		"\n"
+		"Exit status: 0 done, 2 the input cannot be used.\n");
+}
+
+static int valid_seconds(const char *s)
+{
+	const char *p = s;
+
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (p == s)
+		return 0;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	return *p == '\0';
+}
+
+int cmd_timeline(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "slab", required_argument, NULL, 's' },
+		{ "cache", required_argument, NULL, 'c' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "begin", required_argument, NULL, 'b' },
+		{ "end", required_argument, NULL, 'e' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct slub_plugin_result res;
+	bt_value *params = bt_value_map_create();
+	int c, bad = 0, rc;
+	char *end;
+
+	if (!params) {
+		cli_err("out of memory");
+		return CLI_EXIT_USAGE;
+	}
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			errno = 0;
+			strtoull(optarg, &end, 0);
+			if (errno || end == optarg || *end) {
+				cli_err("--slab: expected an address such as 0x7f3a2c000000, got '%s'",
+					optarg);
+				bad = 1;
+			}
+			bt_value_map_insert_string_entry(params, "slab", optarg);
+			break;
+		case 'c':
+			bt_value_map_insert_string_entry(params, "cache", optarg);
+			break;
+		case 't': {
+			long long tid;
+
+			errno = 0;
+			tid = strtoll(optarg, &end, 10);
+			if (errno || end == optarg || *end || tid < 0) {
+				cli_err("--tid: expected a thread id, got '%s'", optarg);
+				bad = 1;
+			}
+			bt_value_map_insert_signed_integer_entry(params, "tid", tid);
+			break;
+		}
+		case 'b':
+		case 'e':
+			if (!valid_seconds(optarg)) {
+				cli_err("--%s: expected SECONDS[.FRACTION] since the clock's origin, got '%s'",
+					c == 'b' ? "begin" : "end", optarg);
+				bad = 1;
+			}
+			bt_value_map_insert_string_entry(params, c == 'b' ? "begin" : "end", optarg);
+			break;
+		case 'j':
+			bt_value_map_insert_string_entry(params, "format", "json");
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "chrome")) {
+				cli_err("--format: text, json or chrome, not '%s'", optarg);
+				bad = 1;
+			}
+			bt_value_map_insert_string_entry(params, "format", optarg);
+			break;
+		case 'h':
+			cmd_timeline_usage(stdout);
+			bt_value_put_ref(params);
+			return 0;
+		default:
+			bad = 1;
+		}
+	}
+	if (!bad && optind != argc - 1) {
+		cli_err("timeline: expected one TRACE_DIR");
+		bad = 1;
+	}
+	if (bad) {
+		cmd_timeline_usage(stderr);
+		bt_value_put_ref(params);
+		return CLI_EXIT_USAGE;
+	}
+	rc = cli_run_graph(argv[optind], "timeline", params, &res);
+	bt_value_put_ref(params);
+	return rc;
+}

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One life of a slab in wire format 2, as the allocator would trace it:
+ * new_slab by cpu 0, a remote free, get_freelist, another remote free,
+ * deactivate_slab to the partial list under list_lock, acquire_slab by
+ * cpu 2, a remote free, deactivate_slab to discard.  Cache 1 ("test-64"),
+ * 16 objects, node 0, lock id 64.
+ */
+#include <string.h>
+
+#include <slub/event.h>
+
+#include "scripts.h"
+
+#define WHERE { "cache_id", TF_U16 }, { "cpu", TF_I16 }, { "node", TF_U8 }
+#define SLAB_WORD WHERE, { "site", TF_U8 }, { "dest", TF_U8 }, { "locked", TF_U8 }, \
+	{ "slab", TF_U64 }, { "freelist", TF_U64 }, { "counters", TF_U64 }, { "owner", TF_I16 }
+#define CPU_SLAB WHERE, { "slot", TF_I16 }, { "slab", TF_U64 }, { "reason", TF_U8 }, \
+	{ "dest", TF_U8 }, { "locked", TF_U8 }, { "count", TF_U32 }, { "pages", TF_U32 }
+#define LIST_OP WHERE, { "slab", TF_U64 }, { "list", TF_U8 }, { "locked", TF_U8 }, \
+	{ "lock_id", TF_U32 }, { "lock_seq", TF_U64 }, { "seq", TF_U32 }
+
+const struct ts_class wire_v2[W_NR] = {
+	[W_CACHE_CREATE] = { "slub:cache_create", { { "format", TF_U8 }, { "cache_id", TF_U16 },
+		{ "name", TF_STR }, { "object_size", TF_U32 }, { "size", TF_U32 },
+		{ "align", TF_U32 }, { "order", TF_U32 }, { "objects", TF_U32 },
+		{ "min_partial", TF_U32 }, { "cpu_partial", TF_U32 }, { "flags", TF_U32 },
+		{ "announced", TF_U8 } } },
+	[W_SLAB_NEW] = { "slub:slab_new", { SLAB_WORD } },
+	[W_SLAB_DISCARD] = { "slub:slab_discard", { SLAB_WORD } },
+	[W_FREEZE] = { "slub:freeze", { SLAB_WORD } },
+	[W_UNFREEZE] = { "slub:unfreeze", { SLAB_WORD } },
+	[W_TAKE_FREELIST] = { "slub:take_freelist", { SLAB_WORD } },
+	[W_FREE_REMOTE] = { "slub:free_remote", { SLAB_WORD } },
+	[W_CPU_SLAB_LOAD] = { "slub:cpu_slab_load", { CPU_SLAB } },
+	[W_DEACTIVATE] = { "slub:deactivate", { CPU_SLAB } },
+	[W_ADD_PARTIAL] = { "slub:add_partial", { LIST_OP } },
+	[W_REMOVE_PARTIAL] = { "slub:remove_partial", { LIST_OP } },
+	[W_LOCK_ACQUIRE] = { "slub:lock_acquire", { WHERE, { "lock_id", TF_U32 },
+		{ "lock_seq", TF_U64 }, { "contended", TF_U8 }, { "wait_ns", TF_U64 } } },
+	[W_LOCK_RELEASE] = { "slub:lock_release", { WHERE, { "lock_id", TF_U32 },
+		{ "lock_seq", TF_U64 }, { "hold_ns", TF_U64 } } },
+	[W_STACK] = { "slub:stack", { { "of", TF_U8 }, { "slab", TF_U64 }, { "ips", TF_SEQ64 } } },
+	[W_BIN_INFO] = { "lttng_ust_statedump:bin_info", { { "baddr", TF_U64 },
+		{ "memsz", TF_U64 }, { "path", TF_STR }, { "is_pic", TF_U8 },
+		{ "has_build_id", TF_U8 }, { "has_debug_link", TF_U8 } } },
+	[W_OTHER] = { "other_provider:tick", { { "n", TF_U32 } } },
+};
+
+#define OBJS 16
+#define LOCK 64
+#define COUNTERS(inuse, frozen, seq) \
+	((uint64_t)(inuse) | (uint64_t)OBJS << 16 | (uint64_t)(frozen) << 31 | (uint64_t)(seq) << 32)
+
+static struct ts_item items[64];
+static int n;
+static uint64_t now;
+static uint64_t stack_ips[2];
+
+static struct ts_item *add(int cls, int32_t tid)
+{
+	struct ts_item *i = &items[n++];
+
+	memset(i, 0, sizeof(*i));
+	now += 1000;
+	i->cls = cls;
+	i->ts = now;
+	i->vpid = LIFE_VPID;
+	i->vtid = tid;
+	return i;
+}
+
+/* A slab-word event: tid t runs cpu slot t - 10. */
+static void word(int cls, int32_t t, unsigned site, unsigned dest, unsigned locked,
+		 uint64_t freelist, unsigned inuse, unsigned frozen, unsigned seq)
+{
+	struct ts_item *i = add(cls, t);
+	uint64_t v[] = { 1, (uint64_t)(t - 10), 0, site, dest, locked, LIFE_SLAB,
+			 freelist ? LIFE_SLAB + freelist : 0, COUNTERS(inuse, frozen, seq),
+			 (uint64_t)(frozen ? t - 10 : -1) };
+
+	memcpy(i->v, v, sizeof(v));
+}
+
+static void cpu_slab(int cls, int32_t t, unsigned reason, unsigned dest, unsigned count)
+{
+	struct ts_item *i = add(cls, t);
+	uint64_t v[] = { 1, (uint64_t)(t - 10), 0, (uint64_t)(t - 10), LIFE_SLAB, reason, dest, 0,
+			 count, 0 };
+
+	memcpy(i->v, v, sizeof(v));
+}
+
+static void list_op(int cls, int32_t t, unsigned where, uint64_t lock_seq, unsigned seq)
+{
+	struct ts_item *i = add(cls, t);
+	uint64_t v[] = { 1, (uint64_t)(t - 10), 0, LIFE_SLAB, where, 1, LOCK, lock_seq, seq };
+
+	memcpy(i->v, v, sizeof(v));
+}
+
+static void lock(int cls, int32_t t, uint64_t lock_seq)
+{
+	struct ts_item *i = add(cls, t);
+	uint64_t v[] = { 1, (uint64_t)(t - 10), 0, LOCK, lock_seq, 0, 250 };
+
+	memcpy(i->v, v, sizeof(v));
+}
+
+void script_life(struct ts_script *s, enum life_variant v, uint64_t ip, uint64_t base,
+		 uint64_t size, const char *path)
+{
+	struct ts_item *i;
+	unsigned seq = 1;
+
+	n = 0;
+	now = 1000000000ull;	/* 00:00:01 */
+	memset(s, 0, sizeof(*s));
+	s->classes = wire_v2;
+	s->nr_classes = W_NR;
+	s->items = items;
+	s->stream_name = NULL;
+	if (v == LIFE_OTHER_ONLY) {
+		for (int k = 0; k < 4; k++)
+			add(W_OTHER, 10)->v[0] = (uint64_t)k;
+		s->nr_items = n;
+		return;
+	}
+
+	i = add(W_CACHE_CREATE, 10);
+	{
+		uint64_t c[] = { 2, 1, (uintptr_t)"test-64", 64, 64, 8, 0, OBJS, 5, 30, 0, 0 };
+
+		memcpy(i->v, c, sizeof(c));
+	}
+	if (v == LIFE_LOST_STACK) {
+		i = add(W_BIN_INFO, 10);
+		i->v[0] = base;
+		i->v[1] = size;
+		i->v[2] = (uintptr_t)path;
+		i->v[3] = 1;
+	}
+
+	/* new_slab() and the cpu slab of slot 0 (thread 10) */
+	word(W_SLAB_NEW, 10, SLUB_SITE_NEW_SLAB, SLUB_DEST_NONE, 0, 0, OBJS, 1, seq);
+	cpu_slab(W_CPU_SLAB_LOAD, 10, 0, SLUB_DEST_NONE, 0);
+	/* thread 11 frees an object remotely */
+	word(W_FREE_REMOTE, 11, SLUB_SITE_SLAB_FREE, SLUB_DEST_NONE, 0, 0xa0, OBJS - 1, 1, ++seq);
+	/* get_freelist(): the owner takes it back */
+	if (v == LIFE_CLEAN)
+		word(W_TAKE_FREELIST, 10, SLUB_SITE_GET_FREELIST, SLUB_DEST_NONE, 0, 0, OBJS, 1, ++seq);
+	else
+		++seq;	/* never reaches the trace */
+	if (v == LIFE_LOST_NOTICED) {
+		/* LTTng's notice: one event lost in this stream */
+		i = &items[n++];
+		memset(i, 0, sizeof(*i));
+		i->discard = 1;
+		i->discard_count = 1;
+		i->discard_begin = now + 100;
+		i->ts = now + 900;
+	}
+	word(W_FREE_REMOTE, 11, SLUB_SITE_SLAB_FREE, SLUB_DEST_NONE, 0, 0xb0, OBJS - 1, 1, ++seq);
+	if (v == LIFE_LOST_STACK) {
+		i = add(W_STACK, 11);
+		stack_ips[0] = 1;
+		stack_ips[1] = ip;
+		i->v[0] = SLUB_EV_FREE_REMOTE;
+		i->v[1] = LIFE_SLAB;
+		i->v[2] = (uintptr_t)stack_ips;
+	}
+
+	/* deactivate_slab() by slot 0: to the partial list's tail */
+	lock(W_LOCK_ACQUIRE, 10, 1);
+	word(W_UNFREEZE, 10, SLUB_SITE_UNFREEZING_SLAB, SLUB_DEST_TAIL, 1, 0xb0, OBJS - 1, 0, ++seq);
+	cpu_slab(W_DEACTIVATE, 10, SLUB_DEACT_NODE_MISMATCH, SLUB_DEST_TAIL, 0);
+	list_op(W_ADD_PARTIAL, 10, SLUB_DEST_TAIL, 1, seq);
+	lock(W_LOCK_RELEASE, 10, 1);
+
+	/* acquire_slab() by slot 2 (thread 12) */
+	lock(W_LOCK_ACQUIRE, 12, 2);
+	word(W_FREEZE, 12, SLUB_SITE_ACQUIRE_SLAB, SLUB_DEST_NONE, 1, 0, OBJS, 1, ++seq);
+	list_op(W_REMOVE_PARTIAL, 12, SLUB_DEST_NONE, 2, seq);
+	lock(W_LOCK_RELEASE, 12, 2);
+	cpu_slab(W_CPU_SLAB_LOAD, 12, 0, SLUB_DEST_NONE, 0);
+	word(W_FREE_REMOTE, 11, SLUB_SITE_SLAB_FREE, SLUB_DEST_NONE, 0, 0xc0, OBJS - 1, 1, ++seq);
+
+	/* deactivate_slab() by slot 2 with the whole cpu freelist: discard */
+	word(W_UNFREEZE, 12, SLUB_SITE_UNFREEZING_SLAB, SLUB_DEST_DISCARD, 0, 0xd0, 0, 0, ++seq);
+	cpu_slab(W_DEACTIVATE, 12, SLUB_DEACT_EMPTY_FREELIST, SLUB_DEST_DISCARD, OBJS - 1);
+	word(W_SLAB_DISCARD, 12, SLUB_SITE_NONE, SLUB_DEST_NONE, 0, 0xd0, 0, 0, seq);
+	s->nr_items = n;
+}

@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CTF decoder and the symbolizer, in-process: a scripted source
+ * component emits wire-format-2 events (and wrong ones), a simple sink runs
+ * the plugin's decoder on each message, and the test compares what came
+ * out with what went in.  No file, no session daemon.
+ */
+#define _GNU_SOURCE
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "decode.h"
+#include "symbolize.h"
+#include "testsrc.h"
+
+static int failures;
+
+#define CHECK(cond, ...)							\
+	do {									\
+		if (!(cond)) {							\
+			failures++;						\
+			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+			fprintf(stderr, __VA_ARGS__);				\
+			fputc('\n', stderr);					\
+		}								\
+	} while (0)
+
+/* ---- wire format 2 layouts (tracepoints/slub_tp.h) ---- */
+
+#define WHERE { "cache_id", TF_U16 }, { "cpu", TF_I16 }, { "node", TF_U8 }
+#define SLAB_WORD WHERE, { "site", TF_U8 }, { "dest", TF_U8 }, { "locked", TF_U8 }, \
+	{ "slab", TF_U64 }, { "freelist", TF_U64 }, { "counters", TF_U64 }, { "owner", TF_I16 }
+
+enum { C_CACHE, C_FREEZE, C_UNFREEZE, C_ADD_PARTIAL, C_DEACTIVATE, C_CMPXCHG_FAIL, C_STACK,
+       C_OTHER, C_BIN_INFO, C_NR };
+
+static const struct ts_class v2_classes[C_NR] = {
+	[C_CACHE] = { "slub:cache_create", { { "format", TF_U8 }, { "cache_id", TF_U16 },
+		{ "name", TF_STR }, { "object_size", TF_U32 }, { "size", TF_U32 },
+		{ "align", TF_U32 }, { "order", TF_U32 }, { "objects", TF_U32 },
+		{ "min_partial", TF_U32 }, { "cpu_partial", TF_U32 }, { "flags", TF_U32 },
+		{ "announced", TF_U8 } } },
+	[C_FREEZE] = { "slub:freeze", { SLAB_WORD } },
+	[C_UNFREEZE] = { "slub:unfreeze", { SLAB_WORD } },
+	[C_ADD_PARTIAL] = { "slub:add_partial", { WHERE, { "slab", TF_U64 }, { "list", TF_U8 },
+		{ "locked", TF_U8 }, { "lock_id", TF_U32 }, { "lock_seq", TF_U64 },
+		{ "seq", TF_U32 } } },
+	[C_DEACTIVATE] = { "slub:deactivate", { WHERE, { "slot", TF_I16 }, { "slab", TF_U64 },
+		{ "reason", TF_U8 }, { "dest", TF_U8 }, { "locked", TF_U8 }, { "count", TF_U32 },
+		{ "pages", TF_U32 } } },
+	[C_CMPXCHG_FAIL] = { "slub:cmpxchg_fail", { WHERE, { "site", TF_U8 }, { "locked", TF_U8 },
+		{ "slab", TF_U64 }, { "attempt", TF_U16 }, { "expected_freelist", TF_U64 },
+		{ "expected_counters", TF_U64 }, { "observed_freelist", TF_U64 },
+		{ "observed_counters", TF_U64 } } },
+	[C_STACK] = { "slub:stack", { { "of", TF_U8 }, { "slab", TF_U64 }, { "ips", TF_SEQ64 } } },
+	[C_OTHER] = { "other_provider:event", { { "cache_id", TF_U32 }, { "slab", TF_U64 } } },
+	[C_BIN_INFO] = { "lttng_ust_statedump:bin_info", { { "baddr", TF_U64 },
+		{ "memsz", TF_U64 }, { "path", TF_STR }, { "is_pic", TF_U8 },
+		{ "has_build_id", TF_U8 }, { "has_debug_link", TF_U8 } } },
+};
+
+/* inuse 0-15, objects 16-30, frozen 31, seq 32-63 */
+#define COUNTERS(inuse, objects, frozen, seq) \
+	((uint64_t)(inuse) | (uint64_t)(objects) << 16 | (uint64_t)(frozen) << 31 | \
+	 (uint64_t)(seq) << 32)
+
+#define SLAB 0x7f0000010000ull
+#define STREAM "/tmp/slub-test/trace/ust/uid/0/64-bit/slubtrace_0"
+#define TRACE_DIR "/tmp/slub-test/trace/ust/uid/0/64-bit"
+
+static const uint64_t ips[] = { 3, 0x401000, 0x401100, 0x401200 };
+
+static const struct ts_item v2_items[] = {
+	{ C_CACHE, 100, 10, 10, { 2, 3, (uintptr_t)"kmalloc-64", 64, 64, 8, 0, 64, 5, 30, 0x1, 0 } },
+	{ C_BIN_INFO, 110, 10, 11, { 0, 0, (uintptr_t)"/nonexistent/libx.so", 1, 0, 0 } },
+	/* freeze by slot 2: inuse 5/32, frozen, seq 7 */
+	{ C_FREEZE, 200, 10, 11, { 3, 2, 1, 1 /* acquire_slab */, 0, 1, SLAB, SLAB + 0x40,
+		COUNTERS(5, 32, 1, 7), 2 } },
+	{ C_OTHER, 250, 10, 11, { 3, SLAB } },
+	/* unfreeze: the wire's owner is the slot the slab leaves */
+	{ C_UNFREEZE, 300, 10, 12, { 3, 2, 1, 3 /* unfreezing slab */, 2 /* tail */, 1, SLAB,
+		SLAB + 0x80, COUNTERS(4, 32, 0, 8), 2 } },
+	{ C_ADD_PARTIAL, 310, 10, 12, { 3, 2, 1, SLAB, 2 /* tail */, 1, 3 * 64 + 1, 44, 8 } },
+	/* thread 12 (slot 5) deactivates slot 2's slab: a flush */
+	{ C_DEACTIVATE, 320, 10, 12, { 3, 5, 1, 2, SLAB, 2 /* flush */, 1 /* head */, 1, 9, 0 } },
+	{ C_CMPXCHG_FAIL, 330, 10, 13, { 3, 4, 1, 6 /* __slab_free */, 0, SLAB, 2,
+		SLAB + 0x80, COUNTERS(4, 32, 0, 8), SLAB + 0xc0, COUNTERS(3, 32, 0, 9) } },
+	{ C_STACK, 331, 10, 13, { SLUB_EV_CMPXCHG_FAIL, SLAB, (uintptr_t)ips } },
+	{ .ts = 400, .discard = 1, .discard_count = 17, .discard_begin = 340 },
+};
+
+/* ---- the graph ---- */
+
+struct collected {
+	struct slub_decoder *dec;
+	struct slub_decoded out[64];
+	/* strings live as long as their message: copies */
+	char name[64][64], procname[64][32];
+	int nr;
+	int failed;
+	char error[512];
+	enum slub_plugin_unusable why;
+};
+
+static bt_graph_simple_sink_component_initialize_func_status
+sink_init(bt_message_iterator *iter, void *data)
+{
+	return BT_GRAPH_SIMPLE_SINK_COMPONENT_INITIALIZE_FUNC_STATUS_OK;
+}
+
+static bt_graph_simple_sink_component_consume_func_status
+sink_consume(bt_message_iterator *iter, void *data)
+{
+	struct collected *c = data;
+	bt_message_array_const msgs;
+	uint64_t n;
+
+	switch (bt_message_iterator_next(iter, &msgs, &n)) {
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+		break;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_AGAIN;
+	default:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		struct slub_decoded d;
+
+		if (!c->failed) {
+			if (slub_decoder_message(c->dec, msgs[i], &d) < 0) {
+				c->failed = 1;
+				snprintf(c->error, sizeof(c->error), "%s",
+					 slub_decoder_error(c->dec, &c->why));
+			} else if (d.kind != SLUB_DEC_NONE && c->nr < 64) {
+				struct slub_decoded *o = &c->out[c->nr];
+
+				*o = d;
+				if (d.event.ev.info) {
+					snprintf(c->name[c->nr], 64, "%s", d.info.name);
+					o->info.name = c->name[c->nr];
+					o->event.ev.info = &o->info;
+				}
+				if (d.kind == SLUB_DEC_EVENT && d.event.procname) {
+					snprintf(c->procname[c->nr], 32, "%s", d.event.procname);
+					o->event.procname = c->procname[c->nr];
+				}
+				c->nr++;
+			}
+		}
+		bt_message_put_ref(msgs[i]);
+	}
+	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+}
+
+static void run(const struct ts_script *s, struct collected *c, struct slub_symbolizer *sym)
+{
+	bt_component_class_source *cls = testsrc_class();
+	bt_graph *g = bt_graph_create(0);
+	const bt_component_source *src;
+	const bt_component_sink *sink;
+	bt_graph_run_status st;
+
+	memset(c, 0, sizeof(*c));
+	c->dec = slub_decoder_create(NULL, sym);
+	bt_graph_add_source_component_with_initialize_method_data(g, cls, "src", NULL, (void *)s,
+		BT_LOGGING_LEVEL_NONE, &src);
+	bt_graph_add_simple_sink_component(g, "sink", sink_init, sink_consume, NULL, c, &sink);
+	bt_graph_connect_ports(g, bt_component_source_borrow_output_port_by_index_const(src, 0),
+			       bt_component_sink_borrow_input_port_by_index_const(sink, 0), NULL);
+	st = bt_graph_run(g);
+	CHECK(st == BT_GRAPH_RUN_STATUS_OK, "graph run status %d", st);
+	bt_graph_put_ref(g);
+	bt_component_class_source_put_ref(cls);
+}
+
+/* ---- tests ---- */
+
+static void test_v2(void)
+{
+	struct ts_script s = { v2_classes, C_NR, v2_items, sizeof(v2_items) / sizeof(v2_items[0]),
+			       STREAM, 0 };
+	struct slub_symbolizer *sym = slub_symbolizer_create();
+	struct collected c;
+	const struct slub_event *e;
+
+	run(&s, &c, sym);
+	CHECK(!c.failed, "decoder refused a good trace: %s", c.error);
+	CHECK(c.nr == 8, "%d outputs, expected 8 (6 events, a stack, a gap)", c.nr);
+	if (c.nr != 8)
+		goto out;
+	CHECK(slub_decoder_events(c.dec) == 6, "%llu events",
+	      (unsigned long long)slub_decoder_events(c.dec));
+	CHECK(!strcmp(slub_decoder_trace_dir(c.dec), TRACE_DIR), "trace dir %s",
+	      slub_decoder_trace_dir(c.dec));
+
+	e = &c.out[0].event.ev;
+	CHECK(e->type == SLUB_EV_CACHE_CREATE && e->cache_id == 3, "cache_create");
+	CHECK(e->info && !strcmp(e->info->name, "kmalloc-64") && e->info->objects == 64 &&
+	      e->info->cpu_partial == 30 && e->info->min_partial == 5, "cache info");
+	CHECK(c.out[0].event.vpid == 10 && c.out[0].event.vtid == 10 && c.out[0].event.ts == 100,
+	      "contexts and time: %u %u %llu", c.out[0].event.vpid, c.out[0].event.vtid,
+	      (unsigned long long)c.out[0].event.ts);
+	/* the main thread's name only: other threads' names are no exec */
+	CHECK(c.out[0].event.procname && !strcmp(c.out[0].event.procname, "testproc"), "procname");
+	CHECK(!c.out[1].event.procname, "procname of another thread given to the model");
+
+	e = &c.out[1].event.ev;
+	CHECK(e->type == SLUB_EV_FREEZE && e->slab == SLAB && e->cpu == 2 && e->node == 1, "freeze");
+	CHECK(e->site == SLUB_SITE_ACQUIRE_SLAB && e->locked == 1, "freeze site/locked");
+	CHECK(e->new.freelist == SLAB + 0x40 && e->new.inuse == 5 && e->new.objects == 32 &&
+	      e->new.frozen == 1 && e->new.seq == 7 && e->new.owner == 2,
+	      "freeze word: inuse %u objects %u frozen %u seq %u owner %d", e->new.inuse,
+	      e->new.objects, e->new.frozen, e->new.seq, e->new.owner);
+	CHECK(!c.out[1].event.old_valid, "a decoded slab-word event has no old word");
+	CHECK(e->slot == -1, "slot of a word event: %d", e->slot);
+
+	e = &c.out[2].event.ev;
+	CHECK(e->type == SLUB_EV_UNFREEZE && e->new.frozen == 0 && e->new.seq == 8, "unfreeze");
+	CHECK(e->old.owner == 2 && e->new.owner == -1, "unfreeze owner: old %d new %d",
+	      e->old.owner, e->new.owner);
+	CHECK(e->list == SLUB_DEST_TAIL, "unfreeze dest");
+	CHECK(c.out[2].event.vtid == 12, "vtid");
+
+	e = &c.out[3].event.ev;
+	CHECK(e->type == SLUB_EV_ADD_PARTIAL && e->lock_seq == 44 && e->new.seq == 8 &&
+	      e->lock_id == 3 * 64 + 1 && e->list == SLUB_DEST_TAIL && e->locked, "add_partial");
+
+	e = &c.out[4].event.ev;
+	CHECK(e->type == SLUB_EV_DEACTIVATE && e->cpu == 5 && e->slot == 2 &&
+	      e->reason == SLUB_DEACT_FLUSH && e->list == SLUB_DEST_HEAD && e->count == 9,
+	      "deactivate: cpu %d slot %d", e->cpu, e->slot);
+
+	e = &c.out[5].event.ev;
+	CHECK(e->type == SLUB_EV_CMPXCHG_FAIL && c.out[5].event.old_valid, "cmpxchg_fail");
+	CHECK(e->old.freelist == SLAB + 0x80 && e->old.inuse == 4 && e->old.seq == 8 &&
+	      e->new.freelist == SLAB + 0xc0 && e->new.inuse == 3 && e->new.seq == 9 &&
+	      e->attempt == 2 && e->site == SLUB_SITE_SLAB_FREE, "cmpxchg_fail words");
+
+	CHECK(c.out[6].kind == SLUB_DEC_STACK && c.out[6].stack_of == SLUB_EV_CMPXCHG_FAIL &&
+	      c.out[6].stack_vpid == 10 && c.out[6].stack_vtid == 13 && c.out[6].stack_nr == 3 &&
+	      c.out[6].stack_ips[0] == 0x401000 && c.out[6].stack_ips[2] == 0x401200, "stack");
+
+	CHECK(c.out[7].kind == SLUB_DEC_DISCARD && c.out[7].discard.count == 17 &&
+	      c.out[7].discard.range_known && c.out[7].discard.begin_ts == 340 &&
+	      c.out[7].discard.end_ts == 400 && c.out[7].discard.stream_id == c.out[1].event.stream_id,
+	      "discarded events: count %llu", (unsigned long long)c.out[7].discard.count);
+
+	/* bin_info went to the symbolizer */
+	CHECK(slub_sym_known(sym, 10), "the statedump's object was not recorded");
+out:
+	slub_decoder_destroy(c.dec);
+	slub_symbolizer_destroy(sym);
+}
+
+static void test_format1(void)
+{
+	static const struct ts_class cls[] = {
+		{ "slub:freeze", { WHERE, { "slab", TF_U64 }, { "old_seq", TF_U32 },
+			{ "new_seq", TF_U32 } } },
+	};
+	static const struct ts_item items[] = { { 0, 100, 1, 1, { 1, 0, 0, SLAB, 1, 2 } } };
+	struct ts_script s = { cls, 1, items, 1, STREAM, 0 };
+	struct collected c;
+	enum slub_plugin_unusable why;
+
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT, "format 1 accepted");
+	CHECK(!strcmp(c.error, TRACE_DIR ": recorded with slub trace format 1; this slubtrace "
+		      "reads format 2: record it again"), "message: %s", c.error);
+	slub_decoder_error(c.dec, &why);
+	CHECK(why == SLUB_UNUSABLE_FORMAT, "kind");
+	slub_decoder_destroy(c.dec);
+}
+
+static void test_cache_format(void)
+{
+	static const struct ts_item items[] = {
+		{ C_CACHE, 100, 1, 1, { 3, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
+	};
+	struct ts_script s = { v2_classes, C_NR, items, 1, STREAM, 0 };
+	struct collected c;
+
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 3"),
+	      "cache_create of format 3: %s", c.error);
+	slub_decoder_destroy(c.dec);
+}
+
+static void test_malformed(void)
+{
+	static const struct ts_class cls[] = {
+		{ "slub:freeze", { WHERE, { "site", TF_U8 }, { "dest", TF_U8 }, { "locked", TF_U8 },
+			{ "slab", TF_U64 }, { "freelist", TF_U64 }, { "owner", TF_I16 } } },
+	};
+	static const struct ts_item items[] = { { 0, 100, 1, 1, { 1, 0, 0, 1, 0, 0, SLAB, 0, 0 } } };
+	struct ts_script s = { cls, 1, items, 1, STREAM, 0 };
+	struct collected c;
+
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED, "missing field accepted");
+	CHECK(strstr(c.error, "slub:freeze") && strstr(c.error, STREAM) &&
+	      strstr(c.error, "`counters`"), "message names event, stream, field: %s", c.error);
+	slub_decoder_destroy(c.dec);
+}
+
+static void test_no_context(void)
+{
+	struct ts_script s = { v2_classes, C_NR, v2_items + 2, 1, STREAM, 1 };
+	struct collected c;
+
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "vpid/vtid"),
+	      "events without vpid/vtid accepted: %s", c.error);
+	slub_decoder_destroy(c.dec);
+}
+
+static void test_other_provider(void)
+{
+	static const struct ts_item items[] = {
+		{ C_OTHER, 100, 1, 1, { 1, SLAB } },
+		{ C_OTHER, 200, 1, 1, { 2, SLAB } },
+	};
+	struct ts_script s = { v2_classes, C_NR, items, 2, STREAM, 0 };
+	struct collected c;
+
+	run(&s, &c, NULL);
+	CHECK(!c.failed && c.nr == 0 && slub_decoder_events(c.dec) == 0,
+	      "another provider's events were decoded (%d)", c.nr);
+	slub_decoder_destroy(c.dec);
+}
+
+/* ---- the symbolizer on this very executable ---- */
+
+__attribute__((noinline)) uint64_t symbolizer_marker(void)
+{
+	return (uint64_t)(uintptr_t)__builtin_return_address(0);
+}
+
+struct self_map {
+	uint64_t base, memsz;
+	char path[512];
+};
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct self_map *m = arg;
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	if (info->dlpi_name && info->dlpi_name[0])
+		return 0;	/* the main program comes first, unnamed */
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		if (ph->p_vaddr < lo)
+			lo = ph->p_vaddr;
+		if (ph->p_vaddr + ph->p_memsz > hi)
+			hi = ph->p_vaddr + ph->p_memsz;
+	}
+	m->base = info->dlpi_addr + lo;
+	m->memsz = hi - lo;
+	return 1;
+}
+
+static void test_symbolizer(void)
+{
+	struct slub_symbolizer *sym = slub_symbolizer_create();
+	struct self_map m = { 0 };
+	struct slub_frame f;
+	ssize_t n = readlink("/proc/self/exe", m.path, sizeof(m.path) - 1);
+	/* A return address inside this function, as a stack would hold it. */
+	uint64_t ip = symbolizer_marker();
+
+	CHECK(n > 0, "readlink /proc/self/exe");
+	dl_iterate_phdr(find_self, &m);
+	slub_sym_load(sym, 77, m.base, m.memsz, m.path, true);
+	CHECK(slub_sym_lookup(sym, 77, ip, &f) == 0, "ip 0x%llx not in the executable",
+	      (unsigned long long)ip);
+	CHECK(f.path && !strcmp(f.path, m.path), "object %s", f.path ? f.path : "(none)");
+	CHECK(!strcmp(f.function, "test_symbolizer"), "function '%s'", f.function);
+	CHECK(strstr(f.file, "test_decode.c") && f.line > 0, "file:line '%s:%d'", f.file, f.line);
+	CHECK(slub_sym_lookup(sym, 78, ip, &f) < 0 && !f.path, "another process's objects used");
+	slub_sym_reset(sym, 77);
+	CHECK(slub_sym_lookup(sym, 77, ip, &f) < 0, "objects kept after a new statedump");
+	slub_symbolizer_destroy(sym);
+}
+
+int main(void)
+{
+	test_v2();
+	test_format1();
+	test_cache_format();
+	test_malformed();
+	test_no_context();
+	test_other_provider();
+	test_symbolizer();
+	if (failures) {
+		fprintf(stderr, "%d check(s) failed\n", failures);
+		return 1;
+	}
+	printf("decoder and symbolizer: all checks passed\n");
+	return 0;
+}

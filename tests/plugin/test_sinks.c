@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sink.slub.check and sink.slub.timeline, in-process: the plugin is loaded
+ * from the build tree, fed by the scripted source (one life of a slab, or
+ * a variation of it), and its output (captured from standard output), its
+ * result and its error causes are checked.
+ *
+ *   test_plugin_sinks PLUGIN_DIR
+ */
+#define _GNU_SOURCE
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scripts.h"
+#include "slub-plugin.h"
+
+static int failures;
+static const char *plugin_dir;
+
+#define CHECK(cond, ...)							\
+	do {									\
+		if (!(cond)) {							\
+			failures++;						\
+			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+			fprintf(stderr, __VA_ARGS__);				\
+			fputc('\n', stderr);					\
+		}								\
+	} while (0)
+
+struct outcome {
+	bt_graph_run_status status;
+	struct slub_plugin_result res;
+	char *out;		/* what the sink printed */
+	char cause[2048];	/* every error cause, joined */
+};
+
+static const bt_plugin *slub_plugin(void)
+{
+	static const bt_plugin_set *set;
+	char path[4096];
+
+	if (!set) {
+		snprintf(path, sizeof(path), "%s/babeltrace-plugin-slub.so", plugin_dir);
+		if (bt_plugin_find_all_from_file(path, BT_TRUE, &set) !=
+		    BT_PLUGIN_FIND_ALL_FROM_FILE_STATUS_OK) {
+			fprintf(stderr, "cannot load %s\n", path);
+			exit(1);
+		}
+	}
+	return bt_plugin_set_borrow_plugin_by_index_const(set, 0);
+}
+
+static void take_causes(char *buf, size_t len)
+{
+	const bt_error *err = bt_current_thread_take_error();
+	size_t o = 0;
+
+	buf[0] = '\0';
+	if (!err)
+		return;
+	for (uint64_t i = 0; i < bt_error_get_cause_count(err); i++) {
+		const char *m = bt_error_cause_get_message(bt_error_borrow_cause_by_index(err, i));
+		int w = snprintf(buf + o, len - o, "%s | ", m);
+
+		if (w < 0 || (size_t)w >= len - o)
+			break;
+		o += (size_t)w;
+	}
+	bt_error_release(err);
+}
+
+/* Runs script -> sink.slub.<sink> with params; output captured. */
+static void run(const struct ts_script *script, const char *sink, bt_value *params,
+		struct outcome *o)
+{
+	bt_component_class_source *src_cls = testsrc_class();
+	const bt_component_class_sink *sink_cls =
+		bt_plugin_borrow_sink_component_class_by_name_const(slub_plugin(), sink);
+	bt_graph *g = bt_graph_create(0);
+	const bt_component_source *src;
+	const bt_component_sink *snk;
+	char tmpl[] = "/tmp/slub-sink-out-XXXXXX";
+	int fd = mkstemp(tmpl), saved = dup(STDOUT_FILENO);
+	long size;
+	FILE *f;
+
+	memset(o, 0, sizeof(*o));
+	o->res.magic = SLUB_PLUGIN_RESULT_MAGIC;
+	fflush(stdout);
+	dup2(fd, STDOUT_FILENO);	/* the sink writes on a dup of fd 1 */
+	bt_graph_add_source_component_with_initialize_method_data(g, src_cls, "src", NULL,
+		(void *)script, BT_LOGGING_LEVEL_NONE, &src);
+	if (bt_graph_add_sink_component_with_initialize_method_data(g, sink_cls, "sink", params,
+			&o->res, BT_LOGGING_LEVEL_NONE, &snk) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+		o->status = BT_GRAPH_RUN_STATUS_ERROR;
+	} else {
+		bt_graph_connect_ports(g,
+			bt_component_source_borrow_output_port_by_index_const(src, 0),
+			bt_component_sink_borrow_input_port_by_index_const(snk, 0), NULL);
+		o->status = bt_graph_run(g);
+	}
+	take_causes(o->cause, sizeof(o->cause));
+	bt_graph_put_ref(g);	/* finalizes the sink: its output is flushed */
+	bt_component_class_source_put_ref(src_cls);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	f = fdopen(fd, "r");
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	o->out = calloc(1, (size_t)size + 1);
+	if (fread(o->out, 1, (size_t)size, f) != (size_t)size)
+		o->out[0] = '\0';
+	fclose(f);
+	unlink(tmpl);
+}
+
+static const char *last_line(const char *s)
+{
+	const char *end = s + strlen(s), *p;
+
+	while (end > s && end[-1] == '\n')
+		end--;
+	for (p = end; p > s && p[-1] != '\n'; p--)
+		;
+	return p;
+}
+
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+
+	for (const char *p = s; (p = strstr(p, what)); p++)
+		n++;
+	return n;
+}
+
+/* ---- check ---- */
+
+static void test_clean(void)
+{
+	struct ts_script s;
+	struct outcome o;
+
+	script_life(&s, LIFE_CLEAN, 0, 0, 0, NULL);
+	run(&s, "check", NULL, &o);
+	CHECK(o.status == BT_GRAPH_RUN_STATUS_OK, "status %d: %s", o.status, o.cause);
+	CHECK(o.res.violations == 0 && o.res.events == (uint64_t)s.nr_items,
+	      "violations %llu, events %llu of %d", (unsigned long long)o.res.violations,
+	      (unsigned long long)o.res.events, s.nr_items);
+	CHECK(o.res.slabs == 1, "slabs %llu", (unsigned long long)o.res.slabs);
+	CHECK(!strncmp(last_line(o.out), "verdict: clean: ", 16) &&
+	      strstr(last_line(o.out), " 0 violations, 0 gaps"), "verdict: %s", last_line(o.out));
+	CHECK(!strstr(o.out, "violation 1"), "a report on a clean life:\n%s", o.out);
+	free(o.out);
+}
+
+static void test_lost_update(void)
+{
+	struct ts_script s;
+	struct outcome o;
+
+	script_life(&s, LIFE_LOST_UPDATE, 0, 0, 0, NULL);
+	run(&s, "check", NULL, &o);
+	CHECK(o.status == BT_GRAPH_RUN_STATUS_OK, "status %d: %s", o.status, o.cause);
+	CHECK(o.res.violations >= 1, "a lost update passed:\n%s", o.out);
+	CHECK(strstr(o.out, "violation 1: R5-word-chain: "), "no R5-word-chain report:\n%s", o.out);
+	CHECK(strstr(o.out, "slab 0x7f0000010000, cache test-64 (id 1)"), "slab/cache:\n%s", o.out);
+	CHECK(strstr(o.out, "process 4242, thread 11"), "process/thread:\n%s", o.out);
+	CHECK(strstr(o.out, "the slab's last ") && strstr(o.out, "offending event:"),
+	      "history and offending event:\n%s", o.out);
+	CHECK(!strncmp(last_line(o.out), "verdict: VIOLATIONS: ", 21), "verdict: %s",
+	      last_line(o.out));
+	free(o.out);
+
+	/* fail-on-violation: the graph ends in error, with a cause saying why */
+	{
+		bt_value *p = bt_value_map_create();
+
+		bt_value_map_insert_bool_entry(p, "fail-on-violation", BT_TRUE);
+		run(&s, "check", p, &o);
+		bt_value_put_ref(p);
+		CHECK(o.status == BT_GRAPH_RUN_STATUS_ERROR, "fail-on-violation: status %d",
+		      o.status);
+		CHECK(strstr(o.cause, "violation(s) of the SLUB invariants"), "cause: %s", o.cause);
+		CHECK(!strncmp(last_line(o.out), "verdict: VIOLATIONS", 19),
+		      "the verdict is printed before failing: %s", last_line(o.out));
+		free(o.out);
+	}
+}
+
+static void test_lost_noticed(void)
+{
+	struct ts_script s;
+	struct outcome o;
+
+	script_life(&s, LIFE_LOST_NOTICED, 0, 0, 0, NULL);
+	run(&s, "check", NULL, &o);
+	CHECK(o.status == BT_GRAPH_RUN_STATUS_OK, "status %d: %s", o.status, o.cause);
+	CHECK(o.res.violations == 0, "a noticed gap raised a violation:\n%s", o.out);
+	CHECK(o.res.gaps == 1, "gaps %llu", (unsigned long long)o.res.gaps);
+	CHECK(strstr(last_line(o.out), " 0 violations, 1 gaps (1 events discarded"),
+	      "verdict: %s", last_line(o.out));
+	free(o.out);
+}
+
+__attribute__((noinline)) static uint64_t where_am_i(void)
+{
+	return (uint64_t)(uintptr_t)__builtin_return_address(0);
+}
+
+struct self_map {
+	uint64_t base, memsz;
+};
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct self_map *m = arg;
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	if (info->dlpi_name && info->dlpi_name[0])
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		lo = ph->p_vaddr < lo ? ph->p_vaddr : lo;
+		hi = ph->p_vaddr + ph->p_memsz > hi ? ph->p_vaddr + ph->p_memsz : hi;
+	}
+	m->base = info->dlpi_addr + lo;
+	m->memsz = hi - lo;
+	return 1;
+}
+
+static void test_stack(void)
+{
+	struct ts_script s;
+	struct outcome o;
+	struct self_map m = { 0 };
+	char exe[4096] = "";
+	uint64_t ip = where_am_i();	/* a return address in test_stack() */
+
+	if (readlink("/proc/self/exe", exe, sizeof(exe) - 1) < 0)
+		exe[0] = '\0';
+	dl_iterate_phdr(find_self, &m);
+	script_life(&s, LIFE_LOST_STACK, ip, m.base, m.memsz, exe);
+	run(&s, "check", NULL, &o);
+	CHECK(o.status == BT_GRAPH_RUN_STATUS_OK, "status %d: %s", o.status, o.cause);
+	CHECK(strstr(o.out, "stack of the offending event:"), "no stack:\n%s", o.out);
+	CHECK(strstr(o.out, "test_stack+0x") && strstr(o.out, "test_sinks.c:"),
+	      "the stack is not symbolized to test_stack at test_sinks.c:\n%s", o.out);
+	free(o.out);
+}
+
+static void test_bad_input(void)
+{
+	static const struct ts_class bad[] = {
+		{ "slub:freeze", { { "cache_id", TF_U16 }, { "cpu", TF_I16 }, { "node", TF_U8 },
+			{ "slab", TF_U64 } } },
+	};
+	static const struct ts_item items[] = { { 0, 1000, 1, 1, { 1, 0, 0, LIFE_SLAB } } };
+	struct ts_script s = { bad, 1, items, 1, "/tmp/t/ust/uid/0/64-bit/chan_0", 0, 0 };
+	struct outcome o;
+
+	run(&s, "check", NULL, &o);
+	CHECK(o.status == BT_GRAPH_RUN_STATUS_ERROR, "a malformed event passed");
+	CHECK(o.res.unusable == SLUB_UNUSABLE_MALFORMED, "unusable %u", o.res.unusable);
+	CHECK(strstr(o.cause, "slub:freeze") && strstr(o.cause, "/tmp/t/ust/uid/0/64-bit/chan_0") &&
+	      strstr(o.cause, "`site`"), "error cause: %s", o.cause);
+	free(o.out);
+
+	script_life(&s, LIFE_OTHER_ONLY, 0, 0, 0, NULL);
+	run(&s, "check", NULL, &o);
+	CHECK(o.status == BT_GRAPH_RUN_STATUS_ERROR && o.res.unusable == SLUB_UNUSABLE_NO_EVENTS,
+	      "another provider only: status %d, unusable %u", o.status, o.res.unusable);
+	CHECK(strstr(o.res.message, "no slub event"), "message: %s", o.res.message);
+	free(o.out);
+
+	/* unknown parameters are refused */
+	{
+		bt_value *p = bt_value_map_create();
+
+		bt_value_map_insert_bool_entry(p, "fail-on-violations", BT_TRUE);
+		script_life(&s, LIFE_CLEAN, 0, 0, 0, NULL);
+		run(&s, "check", p, &o);
+		bt_value_put_ref(p);
+		CHECK(o.status == BT_GRAPH_RUN_STATUS_ERROR && strstr(o.cause, "unknown parameter"),
+		      "a misspelt parameter passed: %s", o.cause);
+		free(o.out);
+	}
+}
+
+/* ---- timeline ---- */
+
+static void test_timeline(void)
+{
+	struct ts_script s;
+	struct outcome o;
+	bt_value *p;
+	size_t lines, json;
+
+	script_life(&s, LIFE_CLEAN, 0, 0, 0, NULL);
+	run(&s, "timeline", NULL, &o);
+	CHECK(o.status == BT_GRAPH_RUN_STATUS_OK, "status %d: %s", o.status, o.cause);
+	lines = count(o.out, "\n");
+	CHECK(lines >= 10 && lines == o.res.transitions, "%zu lines, %llu transitions", lines,
+	      (unsigned long long)o.res.transitions);
+	CHECK(strstr(o.out, "freeze") && strstr(o.out, "NODE_PARTIAL -> CPU_ACTIVE"),
+	      "acquire_slab's freeze not shown:\n%s", o.out);
+	CHECK(strstr(o.out, "-> DISCARDED"), "discard not shown:\n%s", o.out);
+	free(o.out);
+
+	p = bt_value_map_create();
+	bt_value_map_insert_bool_entry(p, "json", BT_TRUE);
+	bt_value_map_insert_signed_integer_entry(p, "tid", 12);
+	run(&s, "timeline", p, &o);
+	bt_value_put_ref(p);
+	json = count(o.out, "{\"ts\":");
+	CHECK(json > 0 && json == count(o.out, "\n") && json < lines &&
+	      count(o.out, "\"vtid\":12,") == json, "tid filter / JSON:\n%s", o.out);
+	free(o.out);
+
+	p = bt_value_map_create();
+	bt_value_map_insert_string_entry(p, "slab", "0x1234");
+	run(&s, "timeline", p, &o);
+	bt_value_put_ref(p);
+	CHECK(o.status == BT_GRAPH_RUN_STATUS_OK && o.out[0] == '\0', "slab filter:\n%s", o.out);
+	free(o.out);
+
+	p = bt_value_map_create();
+	bt_value_map_insert_string_entry(p, "cache", "test-64");
+	bt_value_map_insert_string_entry(p, "begin", "1.000010");
+	bt_value_map_insert_unsigned_integer_entry(p, "end", 1000015000ull);
+	run(&s, "timeline", p, &o);
+	bt_value_put_ref(p);
+	CHECK(o.status == BT_GRAPH_RUN_STATUS_OK && count(o.out, "\n") >= 1 &&
+	      count(o.out, "\n") <= 6, "time range:\n%s", o.out);
+	free(o.out);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: test_plugin_sinks PLUGIN_DIR\n");
+		return 2;
+	}
+	plugin_dir = argv[1];
+	test_clean();
+	test_lost_update();
+	test_lost_noticed();
+	test_stack();
+	test_bad_input();
+	test_timeline();
+	if (failures) {
+		fprintf(stderr, "%d check(s) failed\n", failures);
+		return 1;
+	}
+	printf("sink.slub.check and sink.slub.timeline: all checks passed\n");
+	return 0;
+}

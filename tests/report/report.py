@@ -1,0 +1,370 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""`slubtrace report` and `slubtrace timeline --format chrome` on real traces.
+
+    report.py --build DIR --source DIR [--keep] [--screenshot PNG] TEST
+
+Tests:
+  html    record the bundled workload twice, clean and with
+          SLUBTRACE_INJECT=unlocked-list,race-window (a violation, and
+          storms on slab words); write the report of the second
+          with the first as baseline; check the file is self-contained
+          (no network reference) and small; render it in headless Chromium
+          (--dump-dom): every section is present, the violation's rule is
+          named and its event is highlighted on the swimlane, the comparison
+          table is there and counts the regressed figures `slubtrace diff`
+          counts, the top storms show their losing threads on the
+          slab's swimlane; no console error; take a screenshot.  Skipped
+          (77) only when Chromium cannot run here.
+  chrome  `timeline --format chrome` of a recorded trace: valid Trace Event
+          Format (chrome_trace.py checks fields and phases), one track per
+          slab whose state slices match `timeline --json`, one track per
+          thread, the counter tracks; the filters apply.
+
+Session daemons as in tests/e2e/e2e.py (own lttng-sessiond --no-kernel,
+private LTTNG_HOME, `nobody` when run as root).  Exit: 0 pass, 1 fail,
+77 skipped.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+sys.path.insert(0, HERE)
+import e2e  # noqa: E402
+import chrome_trace  # noqa: E402
+
+from e2e import Env, Failure, log, run  # noqa: E402
+
+SKIP = 77
+# Small and deterministic in shape: 2 groups of 3 threads, 2 nodes.
+WORKLOAD = ["-g", "2", "-t", "3", "-m", "800", "-r", "2"]
+SECTIONS = ["verdict", "violations", "storms", "locks", "top-slabs", "comparison"]
+# The page must not reach out: no URL but the SVG namespace, no <link>, no
+# external script, no CSS import or url().
+NETWORK = re.compile(r"https?://(?!www\.w3\.org/2000/svg)|<link\b|<script[^>]*\bsrc=|@import|url\(",
+                     re.I)
+MAX_SMALL_REPORT = 4 << 20
+
+
+def slubtrace(env, args, penv=None, timeout=600):
+    return run([env.args.slubtrace] + args, env=penv or env.env, check=False, timeout=timeout,
+               what="slubtrace " + args[0])
+
+
+def record(env, name, extra_env=None):
+    d = os.path.join(env.work, name)
+    penv = dict(env.env)
+    penv["SLUBTRACE_NODES"] = "2"
+    penv.update(extra_env or {})
+    rc, out = slubtrace(env, ["record", "--no-check", "-o", d, "--",
+                              env.path("examples/slub-workload")] + WORKLOAD, penv=penv)
+    log(out.rstrip()[-1500:])
+    if rc != 0:
+        raise Failure("slubtrace record exited %d" % rc)
+    return d
+
+
+def chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        p = shutil.which(name)
+        if p:
+            return p
+    return None
+
+
+def chromium_run(env, exe, args, timeout=180):
+    argv = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+            "--disable-dev-shm-usage", "--user-data-dir=" + os.path.join(env.work, "chromium"),
+            "--enable-logging=stderr", "--v=0"] + args
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       errors="replace", timeout=timeout, env=env.env)
+    return p.returncode, p.stdout, p.stderr
+
+
+# Chromium logs a page's console messages (console.log too, at INFO) as
+#   [...:INFO:CONSOLE:12] "message", source: file:///... (12)
+# (older releases: CONSOLE(12)), uncaught exceptions among them.  The page
+# logs nothing: any message from it is an error.
+CONSOLE = re.compile(r":(?:ERROR|WARNING|INFO|VERBOSE\d*):CONSOLE(?:\(\d+\)|:\d+)\] \"(.*?)\", "
+                     r"source: (\S+)")
+
+
+def console_errors(stderr, page):
+    errs = []
+    for line in stderr.splitlines():
+        m = CONSOLE.search(line)
+        if m and page in m.group(2):
+            errs.append(m.group(1))
+        elif "Uncaught" in line:
+            errs.append(line.strip())
+    return errs
+
+
+def test_html(env):
+    errors = []
+    exe = chromium()
+    if not exe:
+        log("chromium not installed (scripts/setup.sh test installs it): skipped")
+        return SKIP
+    rc, out, err = chromium_run(env, exe, ["--dump-dom", "about:blank"], timeout=120)
+    if rc != 0 or "<html" not in out:
+        log("chromium cannot run here (exit %d): skipped\n%s" % (rc, err[-2000:]))
+        return SKIP
+
+    env.start_sessiond()
+    try:
+        clean = record(env, "clean")
+        # race-window widens the load-to-CAS window: storms on slab words.
+        broken = record(env, "broken", {"SLUBTRACE_INJECT": "unlocked-list,race-window"})
+    finally:
+        env.stop_sessiond()
+
+    page = os.path.join(env.work, "report.html")
+    rc, out = slubtrace(env, ["report", broken, "--baseline", clean, "-o", page])
+    log("  " + out.strip()[-600:])
+    e2e.check(rc == 0, "report exited %d:\n%s" % (rc, out[-2000:]), errors)
+    if rc != 0:
+        return errors
+    size = os.path.getsize(page)
+    log("  report: %d bytes" % size)
+    e2e.check(size < MAX_SMALL_REPORT, "report of a small trace is %d bytes" % size, errors)
+    with open(page, encoding="utf-8") as f:
+        html = f.read()
+    for m in NETWORK.finditer(html):
+        errors.append("the page refers to the network: ...%s..." %
+                      html[max(0, m.start() - 60):m.end() + 60])
+    # Every violation of the trace is in the data, with its rule.
+    e2e.check("R3-list-unlocked" in html, "R3-list-unlocked not in the page", errors)
+
+    url = "file://" + page
+    rc, dom, err = chromium_run(env, exe, ["--dump-dom", "--virtual-time-budget=5000", url])
+    e2e.check(rc == 0, "chromium --dump-dom exited %d" % rc, errors)
+    e2e.check('data-rendered="yes"' in dom, "the page's script did not finish drawing", errors)
+    for s in SECTIONS:
+        m = re.search(r'<section id="%s">(.*?)</section>' % s, dom, re.S)
+        e2e.check(m and len(m.group(1)) > 200, "section %s missing or empty" % s, errors)
+    viol = re.search(r'<section id="violations">(.*?)</section>', dom, re.S)
+    viol = viol.group(1) if viol else ""
+    e2e.check(re.search(r'class="rule">R3-list-unlocked<', viol),
+              "no violation titled R3-list-unlocked", errors)
+    # The violating event: a mark on a swimlane, and its row in the history.
+    marks = re.findall(r'<path [^>]*class="mark violating[^"]*"[^>]*>\s*<title>([^<]*)', viol)
+    log("  %d violating marks on swimlanes" % len(marks))
+    e2e.check(marks, "no violating event highlighted on a swimlane", errors)
+    e2e.check(any("VIOLATION R3-list-unlocked" in t for t in marks),
+              "the highlighted marks do not name R3-list-unlocked: %s" % marks[:3], errors)
+    e2e.check('class="violating-row violating"' in viol,
+              "the violating event's row is not highlighted", errors)
+    e2e.check(re.search(r'<svg [^>]*role="img"', viol), "no swimlane drawn", errors)
+    bands = len(re.findall(r'class="band"', dom))
+    e2e.check(bands > 0, "no state band drawn", errors)
+    storms = re.search(r'<section id="storms">(.*?)</section>', dom, re.S)
+    storms = storms.group(1) if storms else ""
+    e2e.check("<svg" in storms and "failures" in storms, "storms: no chart", errors)
+    lanes = re.findall(r'>thread (\d+) \((lost|lost, won|won)\)<', storms)
+    log("  %d storm party rows on swimlanes" % len(lanes))
+    e2e.check(any(r == "lost" or r == "lost, won" for _, r in lanes),
+              "storms: no losing thread drawn on a slab's swimlane", errors)
+    comp = re.search(r'<section id="comparison">(.*?)</section>', dom, re.S)
+    comp = comp.group(1) if comp else ""
+    e2e.check('id="diff-verdict"' in comp and "<table" in comp,
+              "comparison: no verdict or no table", errors)
+    # The page judges as `slubtrace diff` does.
+    rc_d, dout = slubtrace(env, ["diff", clean, broken])
+    m = re.search(r"verdict: (?:REGRESSION \((\d+) figures? regressed\)|no regression)", dout)
+    want = int(m.group(1) or 0) if m else None
+    got = re.search(r'data-regressed="(\d+)"', comp)
+    log("  diff: exit %d, %s regressed; the page: %s" % (rc_d, want, got and got.group(1)))
+    e2e.check(m and got and int(got.group(1)) == want and rc_d == (1 if want else 0),
+              "the page's regressed figures (%s) differ from slubtrace diff's (%s)" %
+              (got and got.group(1), want), errors)
+    regressed_rows = len(re.findall(r'<tr class="regressed"', comp))
+    e2e.check(not want or regressed_rows > 0, "no regressed row marked", errors)
+    e2e.check(re.search(r'<section id="locks">.*?<svg', dom, re.S),
+              "locks: no histogram drawn", errors)
+    e2e.check(re.search(r'<section id="top-slabs">.*?id="lane-\d+"', dom, re.S),
+              "top slabs: no swimlane", errors)
+    cerr = console_errors(err, "report.html")
+    e2e.check(not cerr, "console errors: %s" % cerr[:5], errors)
+
+    shot = env.args.screenshot or os.path.join(env.work, "report.png")
+    rc, _, err = chromium_run(env, exe, ["--screenshot=" + shot, "--window-size=1100,1250",
+                                         "--hide-scrollbars", "--virtual-time-budget=5000", url])
+    ok = rc == 0 and os.path.exists(shot) and os.path.getsize(shot) > 10000
+    with open(shot, "rb") as f:
+        ok = ok and f.read(8) == b"\x89PNG\r\n\x1a\n"
+    log("  screenshot %s: %s" % (shot, "%d bytes" % os.path.getsize(shot) if ok else "missing"))
+    e2e.check(ok, "no screenshot (exit %d)" % rc, errors)
+    e2e.check(not console_errors(err, "report.html"), "console errors in the screenshot run",
+              errors)
+    return errors
+
+
+def test_chrome(env):
+    errors = []
+    env.start_sessiond()
+    try:
+        d = record(env, "workload")
+    finally:
+        env.stop_sessiond()
+    rc, js = slubtrace(env, ["timeline", "--format", "json", d])
+    rc_old, js_old = slubtrace(env, ["timeline", "--json", d])
+    rc_c, ct = slubtrace(env, ["timeline", "--format", "chrome", d])
+    e2e.check(rc == 0 and rc_old == 0 and rc_c == 0,
+              "timeline exits: json %d, --json %d, chrome %d" % (rc, rc_old, rc_c), errors)
+    e2e.check(js == js_old, "--format json differs from --json", errors)
+    lines = [json.loads(l) for l in js.splitlines() if l.startswith("{")]
+    try:
+        doc = json.loads(ct)
+    except ValueError as e:
+        errors.append("chrome format: not JSON: %s" % e)
+        return errors
+    problems = chrome_trace.validate(doc)
+    for p in problems[:20]:
+        errors.append("chrome format: " + p)
+    tracks = chrome_trace.tracks(doc)
+    slabs = {k: v for k, v in tracks.items() if v["kind"] == "slab"}
+    threads = {k: v for k, v in tracks.items() if v["kind"] == "thread"}
+    counters = chrome_trace.counters(doc)
+    log("  %d transitions; %d slab tracks, %d thread tracks, counters %s" %
+        (len(lines), len(slabs), len(threads), sorted(counters)))
+    # One slice per stay in a state: the runs of equal `after` states in the
+    # JSON lines of each slab address (a track per incarnation, its name
+    # holds the address).
+    want = {}
+    for r in lines:
+        want.setdefault(r["slab"], []).append(r)
+    by_slab = {}
+    for t in slabs.values():
+        by_slab.setdefault(t["slab"], 0)
+        by_slab[t["slab"]] += t["slices"]
+    e2e.check(set(by_slab) == set(want), "slab tracks %d, slabs in the timeline %d" %
+              (len(by_slab), len(want)), errors)
+    bad = 0
+    for slab, recs in want.items():
+        changes, prev = 0, None
+        for r in recs:
+            if r["after"] != prev and r["after"] not in ("DISCARDED", "UNKNOWN"):
+                changes += 1
+            prev = r["after"]
+        if by_slab.get(slab) != changes:
+            bad += 1
+            if bad <= 5:
+                errors.append("slab %s: %s slices, %d state changes" %
+                              (slab, by_slab.get(slab), changes))
+    tids = {(r["vpid"], r["vtid"]) for r in lines}
+    e2e.check({(t["pid"], t["tid"]) for t in threads.values()} == tids,
+              "thread tracks do not match the threads of the timeline", errors)
+    instants = sum(t["instants"] for t in threads.values())
+    e2e.check(instants == len(lines), "%d thread instants for %d transitions" %
+              (instants, len(lines)), errors)
+    e2e.check("cmpxchg failures" in counters and "lock wait" in counters,
+              "counter tracks missing: %s" % sorted(counters), errors)
+
+    # Filters: one slab, one thread.
+    slab = lines[len(lines) // 2]["slab"]
+    rc, one = slubtrace(env, ["timeline", "--format", "chrome", "--slab", slab, d])
+    doc1 = json.loads(one)
+    e2e.check(not chrome_trace.validate(doc1), "--slab: invalid chrome trace", errors)
+    t1 = chrome_trace.tracks(doc1)
+    e2e.check({t["slab"] for t in t1.values() if t["kind"] == "slab"} == {slab},
+              "--slab %s: slab tracks %s" % (slab, [t["slab"] for t in t1.values()][:5]),
+              errors)
+    tid = lines[0]["vtid"]
+    rc, onet = slubtrace(env, ["timeline", "--format", "chrome", "--tid", str(tid), d])
+    doc2 = json.loads(onet)
+    t2 = chrome_trace.tracks(doc2)
+    e2e.check({t["tid"] for t in t2.values() if t["kind"] == "thread"} == {tid},
+              "--tid %d: thread tracks %s" % (tid, sorted({t["tid"] for t in t2.values()})),
+              errors)
+    rc, _ = slubtrace(env, ["timeline", "--format", "svg", d])
+    e2e.check(rc == 2, "--format svg: exit %d, expected 2" % rc, errors)
+    return errors
+
+
+TESTS = {"html": test_html, "chrome": test_chrome}
+
+
+def drop_privileges(args):
+    if os.geteuid() != 0 or args.as_user or not shutil.which("setpriv"):
+        return None
+    import pwd
+    try:
+        pw = pwd.getpwnam("nobody")
+    except KeyError:
+        return None
+    py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+    need = [py, args.slubtrace, os.path.abspath(__file__),
+            os.path.join(args.build, "examples/slub-workload"),
+            os.path.join(args.build, "analysis/plugin/babeltrace-plugin-slub.so")]
+    if not e2e.nobody_can_use(need, pw.pw_uid, pw.pw_gid):
+        return None
+    work = tempfile.mkdtemp(prefix="slubtrace-report-")
+    os.chown(work, pw.pw_uid, pw.pw_gid)
+    os.chmod(work, 0o755)
+    argv = ["setpriv", "--reuid=%d" % pw.pw_uid, "--regid=%d" % pw.pw_gid, "--clear-groups",
+            py, os.path.abspath(__file__), "--as-user", "--work", work] + sys.argv[1:]
+    try:
+        rc = subprocess.run(argv).returncode
+        if args.screenshot and os.path.exists(os.path.join(work, "report.png")):
+            shutil.copy(os.path.join(work, "report.png"), args.screenshot)
+        return rc
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--screenshot", help="where to keep the report's screenshot")
+    ap.add_argument("--work", help=argparse.SUPPRESS)
+    ap.add_argument("--as-user", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("test", choices=sorted(TESTS))
+    args = ap.parse_args()
+    args.build = os.path.abspath(args.build)
+    args.source = os.path.abspath(args.source)
+    args.slubtrace = os.path.join(args.build, "src/cli/slubtrace")
+    if args.as_user:
+        args.screenshot = None  # the outer process copies it out of the work directory
+    for tool in ("lttng", "lttng-sessiond", "babeltrace2"):
+        if not shutil.which(tool):
+            log("%s not installed: skipped" % tool)
+            return SKIP
+    rc = drop_privileges(args)
+    if rc is not None:
+        return rc
+    work = args.work or tempfile.mkdtemp(prefix="slubtrace-report-")
+    env = Env(args, work)
+    log("report %s: work directory %s (uid %d)" % (args.test, work, os.geteuid()))
+    try:
+        result = TESTS[args.test](env)
+    except Failure as e:
+        log("FAIL: %s" % e)
+        return 1
+    finally:
+        env.stop_sessiond()
+        if not args.keep and not args.work:
+            shutil.rmtree(work, ignore_errors=True)
+    if result == SKIP:
+        return SKIP
+    for e in result:
+        log("FAIL: %s" % e)
+    if result:
+        return 1
+    log("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
