@@ -217,6 +217,8 @@ struct slub_event {
 	uint32_t cache_id;
 	int32_t cpu;        /* acting slot */
 	int32_t node;
+	int32_t slot;       /* cpu slab, cpu partial and thread_flush events:
+			     * the cpu slot acted upon; -1 elsewhere */
 	uint32_t tid;
 	uint64_t slab;
 	struct slub_word old;
