@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sys/prctl.h>
 
 __thread struct slub_thread *slub_self __attribute__((tls_model("initial-exec")));
 /* Set by the exit flush: this thread no longer gets a cpu slot of its own. */
@@ -66,6 +67,23 @@ void slub_threads_init(void)
 		thread_key_ok = 1;
 }
 
+/*
+ * LTTng-UST's own threads (listener threads, named "<process>-ust") live as
+ * long as the process, allocate rarely, and would otherwise hold a cpu slot
+ * with frozen slabs that every fork()ed child has to adopt, even one that
+ * only execs.  They use the shared orphan slot instead.
+ */
+static bool tracer_thread(void)
+{
+	char name[17] = "";
+	size_t n;
+
+	if (prctl(PR_GET_NAME, name, 0, 0, 0))
+		return false;
+	n = strlen(name);
+	return n > 4 && !strcmp(name + n - 4, "-ust");
+}
+
 struct slub_thread *slub_thread_slow(void)
 {
 	struct slub_thread *t;
@@ -75,6 +93,10 @@ struct slub_thread *slub_thread_slow(void)
 		return slub_self;
 	if (slub_exited)
 		return NULL; /* after the exit flush: the orphan slot serves it */
+	if (tracer_thread()) {
+		slub_exited = 1; /* the orphan slot serves it, as an exited thread */
+		return NULL;
+	}
 	threads_lock_take();
 	t = threads_free;
 	if (t) {
@@ -189,7 +211,7 @@ static void load_cpu_slab(struct slub_cache *s, struct slub_cpu *c, struct slab 
 }
 
 /*
- * get_freelist(): the owner takes the slab's whole freelist (objects freed
+ * get_freelist() (Linux 6.1): the owner takes the slab's whole freelist (objects freed
  * remotely since it became the cpu slab).  An empty freelist unfreezes the
  * slab: it is full and leaves the cpu (on the full list when tracked, with
  * list_lock taken before the CAS so a racing free finds it listed).
@@ -234,11 +256,11 @@ static void *get_freelist(struct slub_cache *s, struct slab *slab, struct slub_c
 }
 
 /*
- * deactivate_slab(): the cpu gives up its slab.  The cpu freelist is
- * spliced onto the slab freelist and the slab unfrozen in one CAS
- * ("unfreezing slab"); the SLUB_VAR_PEROBJ_DEACTIVATE variant first drains
- * it one object per CAS ("drain percpu freelist") as kernels before the
- * 2012 series did.  The slab then goes to the node partial list (head, or
+ * deactivate_slab() (Linux 6.1): the cpu gives up its slab.  The cpu
+ * freelist is spliced onto the slab freelist and the slab unfrozen in one
+ * CAS ("unfreezing slab"), as since 5.12; the SLUB_VAR_PEROBJ_DEACTIVATE
+ * variant first drains it one object per CAS ("drain percpu freelist") as
+ * kernels 3.1 to 5.11 did.  The slab then goes to the node partial list (head, or
  * tail when remote frees refilled it), the full list, or is discarded.
  */
 void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, struct slub_cpu *c,
@@ -371,10 +393,11 @@ static struct slab *cpu_partial_pop(struct slub_cache *s, struct slub_cpu *c)
 }
 
 /*
- * ___slab_alloc(): the slow path.  Refill from the cpu slab's freelist,
- * else the next cpu partial slab, else a node partial slab, else a new
- * slab.  Debug caches hand out one object and deactivate the slab again,
- * so every allocation and free of theirs passes the checks.
+ * ___slab_alloc() (Linux 6.1): the slow path.  Refill from the cpu slab's
+ * freelist, else the next cpu partial slab, else a node partial slab, else
+ * a new slab.  Debug caches hand out one object and deactivate the slab
+ * again (6.1 and earlier; 6.2 serves them without a cpu slab), so every
+ * allocation and free of theirs passes the checks.
  */
 static void *____slab_alloc(struct slub_cache *s, int node, struct slub_cpu *c);
 
@@ -382,6 +405,7 @@ static void *____slab_alloc(struct slub_cache *s, int node, struct slub_cpu *c);
  * objects in use even when the page layer fails. */
 void *___slab_alloc(struct slub_cache *s, int node, struct slub_cpu *c)
 {
+	adopt_forked_slots();
 	void *object = ____slab_alloc(s, node, c);
 
 	if (likely(object))
@@ -514,7 +538,8 @@ void slab_free(struct slub_cache *s, struct slab *slab, void *object)
 
 /* ---- flushing ---- */
 
-/* flush_slab() + unfreeze of the partial chain, acting as cpu c. */
+/* flush_slab() + unfreeze of the partial chain, acting as cpu c (Linux 6.1
+ * flush_cpu_slab()). */
 void flush_cpu_slab(struct slub_cache *s, struct slub_cpu *c)
 {
 	struct slab *slab = c->slab;
@@ -771,12 +796,20 @@ void slub_threads_unlock_all(void)
 
 /*
  * In the child only the forking thread exists.  The slots of every other
- * thread still hold frozen cpu slabs and partial chains: adopt them by
- * flushing each as its cpu, then recycle the thread structures.
+ * thread still hold frozen cpu slabs and partial chains; they must be
+ * flushed (adopted), but not here: this runs inside fork(), before the
+ * tracer has learnt that it is in a new process, so every event would be
+ * recorded as the parent's.  The handler only marks those threads; the
+ * first slow path of the child after fork() returned adopts them.  Threads
+ * that had already exited are free for reuse at once.  The orphan slot
+ * stays the orphan slot, shared by the child's exited threads.
  */
+uint32_t slub_adopt_pending;
+
 void slub_threads_reinit_child(void)
 {
 	struct slub_thread *self = slub_self;
+	bool pending = false;
 
 	threads_lock = 0;
 	if (self) {
@@ -787,14 +820,49 @@ void slub_threads_reinit_child(void)
 	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all)
 		t->flush_lock = 0;
 	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all) {
-		if (t == self)
+		if (t == self || t->orphan)
 			continue;
-		if (__atomic_load_n(&t->live, __ATOMIC_ACQUIRE))
-			slub_flush_thread_caches(t);
-		if (t->orphan)
-			continue; /* stays the orphan slot, now empty */
-		t->live = 0;
+		if (__atomic_load_n(&t->live, __ATOMIC_ACQUIRE) || t->adopt) {
+			t->live = 0;
+			t->adopt = 1;
+			pending = true;
+			continue;
+		}
 		t->next_free = threads_free;
 		threads_free = t;
+	}
+	slub_adopt_pending = pending;
+}
+
+/*
+ * Adoption, run by the first thread of the child to take a slow path: every
+ * marked thread's slots are flushed as the kernel flushes a dead cpu's, the
+ * events name this thread as the actor (cpu) and the dead slot (slot), and
+ * the thread structure becomes reusable.  Holds no lock on entry.
+ */
+void slub_adopt_forked_slots(void)
+{
+	/* An exited thread borrowing the orphan slot holds its flush_lock:
+	 * leave the adoption to a thread of the child with a slot of its own. */
+	if (!slub_self || slub_self->orphan)
+		return;
+	if (!__atomic_exchange_n(&slub_adopt_pending, 0, __ATOMIC_ACQ_REL))
+		return;
+	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all) {
+		if (!READ_ONCE(t->adopt) || t == slub_self)
+			continue;
+		flush_lock_take(t);
+		bool mine = t->adopt;
+		if (mine) {
+			slub_flush_thread_caches(t);
+			t->adopt = 0;
+		}
+		flush_lock_drop(t);
+		if (!mine)
+			continue;
+		threads_lock_take();
+		t->next_free = threads_free;
+		threads_free = t;
+		threads_lock_drop();
 	}
 }

@@ -23,6 +23,8 @@
 static void __slab_free_locked_paths(struct slub_cache *s, struct slab *slab, void *head,
 				     void *tail, unsigned cnt, struct slub_cpu *c);
 
+/* __slab_free() (Linux 6.1; the cpu partial freeze as in 5.14 and earlier,
+ * through put_cpu_partial()). */
 void __slab_free(struct slub_cache *s, struct slab *slab, void *head, void *tail, unsigned cnt,
 		 struct slub_cpu *c)
 {
@@ -30,6 +32,7 @@ void __slab_free(struct slub_cache *s, struct slab *slab, void *head, void *tail
 	 * around their system calls. */
 	if (kmem_cache_debug(s) && !free_debug_processing(s, slab, head, c))
 		return;
+	adopt_forked_slots();
 	__slab_free_locked_paths(s, slab, head, tail, cnt, c);
 }
 

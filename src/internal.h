@@ -21,7 +21,8 @@
  *   list_lock   node->partial, node->full, node->nr_partial, slab->list,
  *               and the decision to move a slab between lists.
  *   nothing     cpu slot fields (freelist, slab): only the owning thread
- *               touches them (fork adoption runs single-threaded).
+ *               touches them; a flusher from outside (exit, destroy, fork
+ *               adoption) holds the slot's thread->flush_lock.
  *   CAS         cpu slot ->partial: the owner pushes and pops, a flusher
  *               (shrink, validate, destroy) may detach the whole chain.
  *
@@ -200,6 +201,7 @@ struct slub_thread {
 	uint32_t live;                  /* 1 while the thread runs */
 	uint32_t flushing;
 	uint32_t flushed;               /* slots flushed since registration */
+	uint32_t adopt;                 /* forked away: the child flushes it */
 	struct slub_thread *next_all;   /* registry, append-only */
 	struct slub_thread *next_free;
 	unsigned long discards;         /* slabs this thread discarded */
@@ -400,6 +402,16 @@ SLUB_INTERNAL void slub_destroy_cpu_slots(struct slub_cache *s);
 SLUB_INTERNAL void slub_threads_lock_all(void);
 SLUB_INTERNAL void slub_threads_unlock_all(void);
 SLUB_INTERNAL void slub_threads_reinit_child(void);
+SLUB_INTERNAL extern uint32_t slub_adopt_pending;
+SLUB_INTERNAL void slub_adopt_forked_slots(void) __attribute__((noinline));
+/* In a forked child, the slow paths first adopt the slots of the threads
+ * fork() left behind (cpu.c): after fork() returned, as a normal call, so
+ * the events carry the child's identity. */
+static inline void adopt_forked_slots(void)
+{
+	if (unlikely(READ_ONCE(slub_adopt_pending)))
+		slub_adopt_forked_slots();
+}
 SLUB_INTERNAL void slub_fold_stats(struct slub_cache *s, struct slub_cpu *c);
 SLUB_INTERNAL void slub_sum_stats(const struct slub_cache *s, struct slub_cpu_stats *out);
 SLUB_INTERNAL struct slub_thread *slub_threads_head(void);

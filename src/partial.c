@@ -164,7 +164,7 @@ void remove_partial(struct slub_cache *s, struct slub_node *n, struct slab *slab
 }
 
 /* Full slabs are listed only for caches that track them (debug caches in
- * the kernel; SLUB_F_TRACK_FULL here, which `slubtrace record` turns on). */
+ * the kernel; SLUB_F_TRACK_FULL here, which `slubtrace record --full-lists` turns on). */
 void add_full(struct slub_cache *s, struct slub_node *n, struct slab *slab, struct slub_cpu *c)
 {
 	if (!kmem_cache_track_full(s))
@@ -221,7 +221,7 @@ void __emit_word(unsigned type, struct slub_cache *s, struct slub_cpu *c, struct
 }
 
 /*
- * acquire_slab(): under list_lock, freeze a node partial slab for cpu c.
+ * acquire_slab() (Linux 6.1): under list_lock, freeze a node partial slab for cpu c.
  * mode 1: take its whole freelist (it becomes the cpu slab); mode 0: leave
  * the freelist (it goes on the cpu partial chain).  One attempt: a failed
  * CAS means a racing free; the caller stops scanning, as SLUB does.
@@ -253,6 +253,11 @@ static void *acquire_slab(struct slub_cache *s, struct slub_node *n, struct slab
 	return old.freelist;
 }
 
+/*
+ * get_partial_node() (Linux 6.1, with the cpu partial accounting of 5.14
+ * and earlier: stop once the slabs taken hold more than cpu_partial / 2
+ * free objects).
+ */
 static void *get_partial_node(struct slub_cache *s, struct slub_node *n, struct slub_cpu *c,
 			      struct slab **ret)
 {
@@ -324,7 +329,8 @@ void *get_partial(struct slub_cache *s, int node, struct slub_cpu *c, struct sla
 }
 
 /*
- * unfreeze_partials(): every slab of `chain` (detached from c->partial by
+ * unfreeze_partials() (Linux 6.1 __unfreeze_partials()): every slab of
+ * `chain` (detached from c->partial by
  * the caller) becomes unfrozen and goes to its node's partial list, or is
  * discarded when empty and the node has min_partial slabs.  The list_lock
  * switches when the node changes.  `actor` is the thread's own slot that
@@ -387,7 +393,7 @@ void unfreeze_partials(struct slub_cache *s, struct slub_cpu *c, struct slab *ch
 }
 
 /*
- * The 3.5 unfreeze_partials(), before the 2012 refactoring: the list
+ * The 3.5 unfreeze_partials() (Linux 3.5), before the 2012 refactoring: the list
  * decision and the list operation sit inside the cmpxchg loop, so a slab
  * is put on the partial list while still frozen and moved again when a
  * racing free changes the decision.  The longer loop fails more often.
@@ -482,7 +488,9 @@ void emit_partial_drain(struct slub_cache *s, struct slub_cpu *c, struct slab *c
 }
 
 /*
- * put_cpu_partial(): push a frozen slab on c's partial chain.  With drain,
+ * put_cpu_partial() (Linux 5.14 and earlier: a cmpxchg loop on the chain,
+ * pobjects and pages kept in its first slab; 5.15 moved to a local lock and
+ * counts slabs): push a frozen slab on c's partial chain.  With drain,
  * a chain holding more than cpu_partial free objects is first unfrozen to
  * the node lists.  The push is a CAS on c->partial because a flusher may
  * detach the chain from another thread.

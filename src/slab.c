@@ -379,7 +379,7 @@ bool free_debug_processing(struct slub_cache *s, struct slab *slab, void *object
 /* ---- new_slab / discard_slab ---- */
 
 /*
- * allocate_slab() + new_slab(): pages from the page layer, objects carved
+ * allocate_slab() + new_slab() (Linux 6.1): pages from the page layer, objects carved
  * and linked in address order, ctor run once per object.  The slab comes
  * back frozen for `c` with inuse == objects and its whole freelist handed
  * to the caller in *freelist (nobody else can see it yet).
@@ -444,7 +444,8 @@ struct slab *new_slab(struct slub_cache *s, int node, struct slub_cpu *c, void *
 	return slab;
 }
 
-/* discard_slab(): the slab is empty, unfrozen, on no list, no lock held. */
+/* discard_slab() (Linux 6.1): the slab is empty, unfrozen, on no list, no
+ * lock held. */
 void discard_slab(struct slub_cache *s, struct slab *slab, struct slub_cpu *c)
 {
 	struct slab_word w = slab_word_read(slab);

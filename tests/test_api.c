@@ -418,6 +418,68 @@ static void test_site_names_documented(void)
 	CHECK(found == SLUB_SITE_NR, "event.h lists %d sites, want %d", found, SLUB_SITE_NR);
 }
 
+/*
+ * Every slow-path function says at its top which kernel version it
+ * follows: a comment naming "Linux N" within the lines just above its
+ * definition (or above the forward declaration it is documented at).
+ */
+static void test_slow_paths_say_versions(void)
+{
+	static const struct {
+		const char *file, *def;
+	} fns[] = {
+		{ "cpu.c", "static void *get_freelist(" },
+		{ "cpu.c", "void deactivate_slab(" },
+		{ "cpu.c", "static void *____slab_alloc(struct slub_cache *s, int node, struct slub_cpu *c);" },
+		{ "cpu.c", "void flush_cpu_slab(" },
+		{ "partial.c", "static void *acquire_slab(" },
+		{ "partial.c", "static void *get_partial_node(" },
+		{ "partial.c", "static void *get_any_partial(" },
+		{ "partial.c", "void *get_partial(" },
+		{ "partial.c", "static void unfreeze_partials_3_5(struct slub_cache *s, struct slub_cpu *c,\n\t\t\t\t  struct slab *chain, struct slub_cpu *actor);" },
+		{ "partial.c", "static void unfreeze_partials_3_5(struct slub_cache *s, struct slub_cpu *c,\n\t\t\t\t  struct slab *chain, struct slub_cpu *actor)\n{" },
+		{ "partial.c", "void put_cpu_partial(" },
+		{ "free.c", "void __slab_free(" },
+		{ "slab.c", "struct slab *new_slab(" },
+		{ "slab.c", "void discard_slab(" },
+	};
+	static char text[1 << 17];
+
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		char path[512];
+		FILE *f;
+		size_t n;
+		const char *at, *from, *p;
+		int found = 0;
+
+		snprintf(path, sizeof(path), "%s/src/%s", SLUB_SOURCE_DIR, fns[i].file);
+		f = fopen(path, "r");
+		if (!CHECK(f != NULL, "open %s: errno %d", path, errno))
+			continue;
+		n = fread(text, 1, sizeof(text) - 1, f);
+		text[n] = 0;
+		fclose(f);
+		at = strstr(text, fns[i].def);
+		if (!CHECK(at != NULL, "%s: no definition '%.40s'", fns[i].file, fns[i].def))
+			continue;
+		/* The lines right above, up to 12, not past the end of the
+		 * previous function. */
+		from = at;
+		for (int lines = 0; from > text && lines < 12; lines++) {
+			from--;
+			while (from > text && from[-1] != '\n')
+				from--;
+			if (*from == '}')
+				break;
+		}
+		for (p = from; p < at; p++)
+			if (!strncmp(p, "Linux ", 6) && p[6] >= '1' && p[6] <= '9')
+				found = 1;
+		CHECK(found, "%s: '%.40s' does not say which kernel version it follows", fns[i].file,
+		      fns[i].def);
+	}
+}
+
 static void test_stats_and_misc(void)
 {
 	struct slub_cache *s = slub_cache_create("api-each-1", 64, 0, 0, NULL);
@@ -497,5 +559,6 @@ int main(void)
 	test_stats_and_misc();
 	test_large_objects();
 	test_site_names_documented();
+	test_slow_paths_say_versions();
 	return test_summary("test_api");
 }

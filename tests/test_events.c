@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <slub/slub.h>
@@ -225,6 +226,7 @@ struct model_result {
 	struct slub_model_summary sum;
 	unsigned long shown;
 	double seconds; /* the model alone, one thread: a figure, never judged */
+	unsigned long notices;
 };
 
 static void model_violation(const struct slub_model_violation *v, void *arg)
@@ -280,11 +282,18 @@ static void as_decoded(struct slub_event *ev)
 	}
 }
 
+/*
+ * decoded 2: as decoded, and LTTng's discard mode lost bursts of 40 events
+ * every 3000, each reported by a discarded-events notice: nothing may be
+ * flagged, every burst is a gap.
+ */
 static struct model_result check_model_as(unsigned long n, int show, int decoded)
 {
 	struct model_result res = { .shown = show ? 0 : ~0ul / 2 };
 	struct slub_model_callbacks cb = { model_violation, NULL, NULL, &res };
-	struct slub_model *m = slub_model_new(NULL, &cb);
+	/* ts below are arrival numbers, 100 ns apart: 20 ms = 200 000 arrivals */
+	struct slub_model_config cfg = { .reorder_ns = 20000000 };
+	struct slub_model *m = slub_model_new(&cfg, &cb);
 	struct slub_model_event e;
 	uint32_t pid = (uint32_t)getpid();
 
@@ -293,6 +302,14 @@ static struct model_result check_model_as(unsigned long n, int show, int decoded
 	memset(&e, 0, sizeof(e));
 	double t0 = test_now();
 	for (unsigned long i = 0; i < n; i++) {
+		if (decoded == 2 && i % 3000 == 1500 && i + 40 < n) {
+			struct slub_model_discard d = { 0, 40, 1000000 + i * 100,
+							1000000 + (i + 39) * 100, 1 };
+
+			i += 40;
+			slub_model_discarded(m, &d);
+			res.notices++;
+		}
 		e.ev = evbuf[i];
 		e.ts = 1000000 + i * 100; /* arrival order, 100 ns apart */
 		e.vpid = pid;
@@ -458,6 +475,7 @@ static long check_stats(const char *phase, const struct counts *cnt, const struc
 struct phase_result {
 	struct model_result model;
 	struct model_result decoded; /* the same stream as a trace would give it */
+	struct model_result lossy;   /* ... with bursts lost and reported */
 	long stats_bad;
 	uint64_t total[SLUB_EV_NR];
 	unsigned long events;
@@ -530,6 +548,7 @@ static struct phase_result run_phase(const struct phase *ph, unsigned checks)
 
 	res.model = check_model(n, (checks & CHK_MODEL) ? show : 0);
 	res.decoded = check_model_as(n, (checks & CHK_MODEL) ? show : 0, 1);
+	res.lossy = check_model_as(n, (checks & CHK_MODEL) ? show : 0, 2);
 	check_words(ph->name, n, (checks & CHK_MODEL) ? show : 0);
 	count_events(n, cnt);
 	for (int c = 0; c < NCACHES; c++)
@@ -549,6 +568,12 @@ static struct phase_result run_phase(const struct phase *ph, unsigned checks)
 		CHECK(res.decoded.sum.violations == 0,
 		      "%s: %llu violations on the stream as a trace decodes it", ph->name,
 		      (unsigned long long)res.decoded.sum.violations);
+		CHECK(res.lossy.sum.violations == 0 && res.lossy.sum.gaps == res.lossy.notices &&
+			      res.lossy.sum.slabs_resynced > 0,
+		      "%s: with lost bursts: %llu violations, %llu gaps, %llu slabs resynchronised",
+		      ph->name, (unsigned long long)res.lossy.sum.violations,
+		      (unsigned long long)res.lossy.sum.gaps,
+		      (unsigned long long)res.lossy.sum.slabs_resynced);
 		CHECK(list_words_bad == 0, "%s: %ld list operations without their chain's word",
 		      ph->name, list_words_bad);
 		CHECK(res.total[SLUB_EV_ADD_PARTIAL] > 0, "%s: no list operation recorded", ph->name);
@@ -696,6 +721,89 @@ static void check_remote_partial_guard(void)
 	CHECK_EQ(slub_cache_destroy(probe), 0);
 }
 
+/*
+ * fork: the child adopts the cpu slots of the threads fork() left behind,
+ * lazily, at its first slow path, as the acting slot (cpu) on the dead one
+ * (slot).  A thread named like LTTng-UST's listener threads ("...-ust")
+ * keeps no slot of its own (it uses the orphan slot), so a child never
+ * adopts one.
+ */
+static pthread_barrier_t fork_barrier;
+
+static void *forked_away(void *arg)
+{
+	struct slub_cache *s = arg;
+	void *p[20];
+
+	for (int i = 0; i < 20; i++)
+		p[i] = slub_cache_alloc(s);
+	for (int i = 0; i < 20; i += 2)
+		slub_cache_free(s, p[i]);
+	pthread_barrier_wait(&fork_barrier); /* allocated */
+	pthread_barrier_wait(&fork_barrier); /* forked */
+	for (int i = 1; i < 20; i += 2)
+		slub_cache_free(s, p[i]);
+	return NULL;
+}
+
+static void *tracer_like(void *arg)
+{
+	pthread_setname_np(pthread_self(), "events-ust");
+	return forked_away(arg);
+}
+
+static void check_fork_adoption(void)
+{
+	struct slub_cache *s = slub_cache_create("ev-fork", 96, 0, 0, NULL);
+	pthread_t th[2];
+	pid_t pid;
+	int status;
+
+	if (!CHECK(s != NULL, "create: errno %d", errno))
+		return;
+	pthread_barrier_init(&fork_barrier, NULL, 3);
+	evlen = 0;
+	slub_set_observer(observe, NULL, (1ull << SLUB_EV_NR) - 1);
+	if (pthread_create(&th[0], NULL, forked_away, s) ||
+	    pthread_create(&th[1], NULL, tracer_like, s))
+		FATAL("pthread_create");
+	pthread_barrier_wait(&fork_barrier);
+	pid = fork();
+	if (pid == 0) {
+		/* The child: a slow path adopts what the other threads left. */
+		unsigned long adopted = 0, flushes_bad = 0;
+		int32_t self_cpu = -1;
+		void *q;
+
+		evlen = 0;
+		q = slub_cache_alloc(slub_cache_create("ev-fork-child", 200, 0, 0, NULL));
+		for (unsigned long i = 0; i < evlen; i++) {
+			const struct slub_event *ev = &evbuf[i];
+
+			if (ev->type == SLUB_EV_CPU_SLAB_LOAD)
+				self_cpu = ev->cpu;
+			if (ev->type != SLUB_EV_THREAD_FLUSH)
+				continue;
+			adopted++;
+			flushes_bad += ev->slot == ev->cpu || ev->tid != (uint32_t)getpid();
+		}
+		/* Exactly the ordinary thread's slot, by this thread. */
+		_exit(q && adopted == 1 && !flushes_bad && self_cpu >= 0 ? 0 : 10 + (int)adopted);
+	}
+	pthread_barrier_wait(&fork_barrier);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	slub_set_observer(NULL, NULL, 0);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status), "child status %#x", status);
+	CHECK(WEXITSTATUS(status) == 0,
+	      "forked child: adoption wrong (exit %d: 10 + thread_flush events seen; want one, "
+	      "for the ordinary thread's slot only, acting as the child's own slot)",
+	      WEXITSTATUS(status));
+	pthread_barrier_destroy(&fork_barrier);
+	slub_thread_flush();
+	CHECK_EQ(slub_cache_destroy(s), 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct test_opt opts[] = {
@@ -808,6 +916,7 @@ int main(int argc, char **argv)
 	}
 	check_one_thread_flush();
 	check_remote_partial_guard();
+	check_fork_adoption();
 	free(evbuf);
 	return test_summary("test_events");
 }

@@ -206,7 +206,7 @@ LTTNG_UST_TRACEPOINT_ENUM(slub, event_type,
 /* The argument of every slub tracepoint but slub:stack. */
 #define SLUB_TP_ARGS LTTNG_UST_TP_ARGS(const struct slub_event *, ev)
 
-/* Where the event happened: cache, acting cpu slot and its node. */
+/* Where the event happened: cache, acting cpu slot, node (event.h). */
 #define SLUB_TP_WHERE							\
 	lttng_ust_field_integer(uint16_t, cache_id, ev->cache_id)	\
 	lttng_ust_field_integer(int16_t, cpu, ev->cpu)			\

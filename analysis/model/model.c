@@ -29,9 +29,14 @@
 #define LOCK_TOUCH 32
 #define THREAD_HELD 4
 #define THREAD_LRU 8
+/* After lost events, a thread's next events may depend on lost ones (the
+ * deactivate after a lost unfreeze, the release after a lost acquire): that
+ * many of them only update the state. */
+#define SUSPECT_EVENTS 64
 
 struct pend {
 	struct pend *next;
+	int lenient;      /* its thread may have lost events just before it */
 	uint64_t sort;    /* 2 * seq for a word event, 2 * seq + 1 after it */
 	uint64_t order;   /* arrival number: ties keep arrival order */
 	uint64_t arrival; /* model time when it arrived */
@@ -47,8 +52,8 @@ struct mslab {
 	uint64_t freelist;
 	uint32_t inuse, objects, frozen, seq;
 	uint32_t base_seq, skip_lo, skip_hi;
-	uint64_t gen, last_ts, born_ts;
-	struct pend *pend;
+	uint64_t gen, last_ts, born_ts, born_gen;
+	struct pend *pend, *pend_tail;
 	uint32_t npend;
 	struct mslab *wprev, *wnext;
 	uint64_t wait_since;
@@ -93,6 +98,8 @@ struct mthread {
 	uint32_t held[THREAD_HELD];
 	uint8_t known;
 	int32_t flush_slot; /* a flush of another slot in progress, -1 none */
+	uint32_t suspect;   /* events of this thread not judged: some of its
+			     * events before them may have been lost */
 	uint32_t flush_cache;
 	uint64_t gen, last_ts;
 	/* the seq of the thread's latest update (or list operation) per slab */
@@ -107,6 +114,7 @@ struct mobj {
 	struct hnode h; /* k1 = process key, k2 = object address */
 	uint64_t slab;
 	uint32_t cache_id;
+	uint64_t gen, ts; /* notices and time when it was allocated */
 };
 
 struct slub_model {
@@ -117,6 +125,10 @@ struct slub_model {
 	struct htab slabs, locks, slots, threads, objs, caches, procs;
 	uint64_t now, order;
 	uint64_t disc_gen;
+	/* After a discarded-events notice, events of the reorder window around
+	 * it may be logically before or after the lost ones: until then the
+	 * model only records, and forgets what it cannot trust. */
+	uint64_t quarantine_until;
 	struct {
 		uint64_t begin, end, gen;
 	} notice[NOTICES];
@@ -209,9 +221,27 @@ static int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from
 	return 0;
 }
 
+/* Did any recent notice lose events at or after from_ts (whatever the
+ * entity saw since)?  For gaps found late: an event applied after a notice
+ * may still be older than what the notice lost. */
+static int notice_since(const struct slub_model *m, uint64_t from_ts)
+{
+	uint64_t n = m->disc_gen < NOTICES ? m->disc_gen : NOTICES;
+
+	for (uint64_t i = 0; i < n; i++)
+		if (m->notice[(m->disc_gen - i) % NOTICES].end >= from_ts)
+			return 1;
+	return 0;
+}
+
 static uint64_t window_start(const struct slub_model *m, uint64_t ts)
 {
 	return ts > m->cfg.reorder_ns ? ts - m->cfg.reorder_ns : 0;
+}
+
+static int quarantined(const struct slub_model *m)
+{
+	return m->disc_gen && m->now <= m->quarantine_until;
 }
 
 /* ---- entities ---- */
@@ -410,6 +440,7 @@ static void thread_touch(struct slub_model *m, struct mthread *t, uint64_t ts)
 			t->known = 0;
 			t->nheld = 0;
 			t->flush_slot = -1;
+			t->suspect = SUSPECT_EVENTS;
 		}
 		t->gen = m->disc_gen;
 	}
@@ -596,13 +627,18 @@ static void baseline(struct slub_model *m, struct mslab *s, const struct slub_ev
 		s->state = ev->site == SLUB_SITE_ACQUIRE_SLAB && ev->new.freelist == 0
 				   ? SLUB_STATE_CPU_ACTIVE
 				   : SLUB_STATE_CPU_PARTIAL;
-		break;
+		/* acquire_slab() freezes a slab still on the partial list; a
+		 * free-time freeze may find it on the full list */
+		s->list = SLUB_LIST_PARTIAL;
+		s->list_known = ev->site == SLUB_SITE_ACQUIRE_SLAB;
+		return;
 	case SLUB_EV_TAKE_FREELIST:
 	case SLUB_EV_DRAIN_FREELIST:
 		s->owner = ev->cpu;
 		s->state = SLUB_STATE_CPU_ACTIVE;
 		break;
 	case SLUB_EV_UNFREEZE:
+		s->last_owner = ev->old.owner >= 0 ? ev->old.owner : -1;
 		s->owner = -1;
 		s->state = dest_state(ev->list, &ev->new);
 		break;
@@ -618,7 +654,9 @@ static void baseline(struct slub_model *m, struct mslab *s, const struct slub_ev
 	case SLUB_EV_CPU_PARTIAL_PUT:
 		s->owner = ev_slot(ev);
 		s->state = SLUB_STATE_CPU_PARTIAL;
-		break;
+		s->list = SLUB_LIST_CPU_PARTIAL;
+		s->list_known = 1;
+		return;
 	case SLUB_EV_ADD_PARTIAL:
 	case SLUB_EV_ADD_FULL:
 		s->list = list_of_op(t);
@@ -636,8 +674,6 @@ static void baseline(struct slub_model *m, struct mslab *s, const struct slub_ev
 		s->list_known = 1;
 		break;
 	}
-	if (s->state == SLUB_STATE_CPU_PARTIAL)
-		s->list = SLUB_LIST_CPU_PARTIAL, s->list_known = 1;
 }
 
 /*
@@ -797,6 +833,10 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 	uint8_t before = s->state;
 	int resync = 0, flagged = 0;
 
+	int forget = quarantined(m);
+
+	if (forget)
+		late = 1;
 	make_record(&r, e);
 	r.before = r.after = before;
 	r.list = s->list;
@@ -811,6 +851,7 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 		s->state = SLUB_STATE_UNKNOWN;
 		s->list_known = 0;
 		s->owner = -1;
+		s->last_owner = -1;
 		resync = 1;
 		m->sum.slabs_resynced++;
 	}
@@ -827,6 +868,7 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 		if (ev->type == SLUB_EV_SLAB_NEW) {
 			s->born = !resync;
 			s->born_ts = e->ts;
+			s->born_gen = m->disc_gen;
 		}
 		baseline(m, s, ev);
 		(void)resync;
@@ -881,16 +923,12 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 		goto done;
 	}
 	if (late) {
+		/* Not judged; a cpu-slot event moves the state only along an
+		 * edge that still exists (other cpus moved the slab on). */
 		edge = find_edge(before, ev);
-		if (edge) {
-			s->state = edge->after;
-			if (edge->list != SLUB_LIST_NONE)
-				s->list = edge->list;
-			else if (s->list == SLUB_LIST_CPU_PARTIAL &&
-				 s->state != SLUB_STATE_CPU_PARTIAL)
-				s->list = SLUB_LIST_NONE;
-		}
-		goto done;
+		if (!edge && is_cpu_event(ev->type))
+			goto done;
+		flagged = 1;
 	}
 	if (!flagged) {
 		edge = find_edge(before, ev);
@@ -976,6 +1014,13 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 	}
 
 done:
+	if (forget) {
+		/* recorded, not trusted: the next event after the quarantine
+		 * is a baseline */
+		s->state = SLUB_STATE_UNKNOWN;
+		s->list_known = 0;
+		s->owner = s->last_owner = -1;
+	}
 	r.before = before;
 	r.after = s->state;
 	r.list = s->list;
@@ -1050,7 +1095,8 @@ static struct mslab *drain(struct slub_model *m, struct mslab *s)
 		m->npend--;
 		if (m->sum.reorder_max_delay_ns < m->now - p->e.ts && m->now > p->e.ts)
 			m->sum.reorder_max_delay_ns = m->now - p->e.ts;
-		apply(m, s, &p->e, is_cpu_event(p->e.ev.type) && (p->sort >> 1) < s->seq);
+		apply(m, s, &p->e,
+		      p->lenient || (is_cpu_event(p->e.ev.type) && (p->sort >> 1) < s->seq));
 		mm_pool_put(&m->p_pend, p);
 	}
 	wq_del(m, s);
@@ -1074,7 +1120,7 @@ static void give_up(struct slub_model *m, struct mslab *s)
 	uint64_t k1 = s->h.k1;
 
 	if (s->have_seq && target >= s->seq + 1) {
-		int explained = s->resync || notice_covers(m, s->gen, window_start(m, s->last_ts));
+		int explained = s->resync || notice_since(m, window_start(m, s->last_ts));
 		struct slub_model_record r;
 
 		if (!explained) {
@@ -1093,7 +1139,7 @@ static void give_up(struct slub_model *m, struct mslab *s)
 		s->resync = 1; /* what the missing updates did is unknown */
 	} else if (p->e.ev.type == SLUB_EV_SLAB_NEW && s->pages) {
 		/* The discard of the previous life never came. */
-		if (!notice_covers(m, s->gen, window_start(m, s->last_ts))) {
+		if (!notice_since(m, window_start(m, s->last_ts))) {
 			struct slub_model_record r;
 
 			make_record(&r, &p->e);
@@ -1117,11 +1163,22 @@ static void expire(struct slub_model *m)
 			break;
 		give_up(m, s);
 	}
+	/* A gap that a discarded-events notice covers waits an eighth of the
+	 * window: its events are most likely lost, not late.  (Slabs wait in
+	 * FIFO order, so only the head is looked at.) */
+	while (m->wq_head && m->disc_gen) {
+		struct mslab *s = m->wq_head;
+
+		if (m->now - s->wait_since <= m->cfg.reorder_ns / 8 ||
+		    !notice_covers(m, s->gen, window_start(m, s->last_ts)))
+			break;
+		give_up(m, s);
+	}
 }
 
 /* Order one slab event: apply now, or wait for its predecessor. */
 static void slab_submit(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
-			uint64_t key, int word)
+			uint64_t key, int word, int lenient)
 {
 	uint64_t sort;
 
@@ -1161,7 +1218,9 @@ static void slab_submit(struct slub_model *m, struct mslab *s, const struct slub
 		probe.sort = sort;
 		probe.e.ev.type = e->ev.type;
 		if (applicable(s, &probe)) {
-			apply(m, s, e, !word && is_cpu_event(e->ev.type) && s->have_seq && key < s->seq);
+			apply(m, s, e,
+			      lenient || (!word && is_cpu_event(e->ev.type) && s->have_seq &&
+					  key < s->seq));
 			if (s->state == SLUB_STATE_DISCARDED && !s->pages)
 				free_slab(m, s);
 			return;
@@ -1169,19 +1228,30 @@ static void slab_submit(struct slub_model *m, struct mslab *s, const struct slub
 	}
 	struct pend *p = mm_pool_get(&m->p_pend);
 	if (!p) {
-		apply(m, s, e, 0); /* out of memory: better out of order than lost */
+		apply(m, s, e, lenient); /* out of memory: better out of order than lost */
 		return;
 	}
 	p->sort = sort;
+	p->lenient = lenient;
 	p->order = ++m->order;
 	p->arrival = m->now;
 	p->e = *e;
 	p->e.procname = NULL;
-	struct pend **pp = &s->pend;
-	while (*pp && (*pp)->sort <= sort)
-		pp = &(*pp)->next;
-	p->next = *pp;
-	*pp = p;
+	if (s->pend && s->pend_tail->sort <= sort) {
+		/* the common case: arrivals in seq order behind a gap */
+		p->next = NULL;
+		s->pend_tail->next = p;
+		s->pend_tail = p;
+	} else {
+		struct pend **pp = &s->pend;
+
+		while (*pp && (*pp)->sort <= sort)
+			pp = &(*pp)->next;
+		p->next = *pp;
+		*pp = p;
+		if (!p->next)
+			s->pend_tail = p;
+	}
 	s->npend++;
 	m->npend++;
 	if (m->npend > m->sum.reorder_max_pending)
@@ -1268,7 +1338,7 @@ static void check_at_unlock(struct slub_model *m, uint64_t k1, struct mlock *l,
 }
 
 static void lock_event(struct slub_model *m, uint64_t k1, const struct slub_model_event *e,
-		       struct mthread *t)
+		       struct mthread *t, int lenient)
 {
 	const struct slub_event *ev = &e->ev;
 	struct mlock *l = get_lock(m, k1, ev->lock_id);
@@ -1279,7 +1349,7 @@ static void lock_event(struct slub_model *m, uint64_t k1, const struct slub_mode
 	lock_touch(m, l, e->ts);
 	make_record(&r, e);
 	if (ev->type == SLUB_EV_LOCK_ACQUIRE) {
-		if (t && t->known) {
+		if (t && t->known && !t->suspect && !lenient) {
 			for (uint32_t i = 0; i < t->nheld; i++) {
 				if (t->held[i] == ev->lock_id)
 					report(m, SLUB_RULE_LOCK_RECURSIVE, &r, NULL, k1, 0,
@@ -1291,7 +1361,7 @@ static void lock_event(struct slub_model *m, uint64_t k1, const struct slub_mode
 					       ev->lock_id, t->held[i]);
 			}
 		}
-		if (l->known) {
+		if (l->known && !lenient) {
 			int explained = notice_covers(m, l->gen, window_start(m, l->last_ts));
 
 			if (l->held && l->holder == e->vtid) {
@@ -1322,14 +1392,15 @@ static void lock_event(struct slub_model *m, uint64_t k1, const struct slub_mode
 		return;
 	}
 	/* release */
-	if (l->known && (!l->held || l->holder != e->vtid || l->seq != ev->lock_seq))
+	if (l->known && !lenient && (!l->held || l->holder != e->vtid || l->seq != ev->lock_seq))
 		report(m, SLUB_RULE_LOCK_HOLDER, &r, NULL, k1, l->held ? l->holder : 0,
 		       "tid %u releases lock %u acquisition %llu; %s%u holds acquisition %llu",
 		       e->vtid, ev->lock_id, (unsigned long long)ev->lock_seq,
 		       l->held ? "tid " : "no one (last: tid ", l->holder,
 		       (unsigned long long)l->seq);
-	if (l->known && l->held)
+	if (l->known && l->held && !lenient)
 		check_at_unlock(m, k1, l, &r);
+	l->ntouched = 0;
 	if (!l->known) {
 		l->known = 1;
 		l->seq = ev->lock_seq;
@@ -1357,13 +1428,35 @@ static void object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
 	if (!p->obj_since)
 		p->obj_since = e->ts ? e->ts : 1;
 	make_record(&r, e);
+	if (quarantined(m)) {
+		/* keep the set, judge nothing */
+		if (ev->type == SLUB_EV_FREE && o) {
+			ht_remove(&m->objs, &o->h);
+			mm_pool_put(&m->p_obj, o);
+		} else if (ev->type == SLUB_EV_ALLOC && !o && (o = mm_pool_get(&m->p_obj))) {
+			o->h.k1 = k1;
+			o->h.k2 = ev->object;
+			o->slab = ev->slab;
+			o->cache_id = ev->cache_id;
+			o->gen = m->disc_gen;
+			o->ts = e->ts;
+			ht_insert(&m->objs, &o->h);
+		}
+		return;
+	}
 	if (ev->type == SLUB_EV_ALLOC) {
-		if (o) {
+		if (o && notice_covers(m, o->gen, window_start(m, o->ts))) {
+			/* its free may be among the lost events */
+		} else if (o) {
 			report(m, SLUB_RULE_DOUBLE_ALLOC, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
 			       "object %#llx handed out again (allocated from slab %#llx, never freed)",
 			       (unsigned long long)ev->object, (unsigned long long)o->slab);
+		}
+		if (o) {
 			o->slab = ev->slab;
 			o->cache_id = ev->cache_id;
+			o->gen = m->disc_gen;
+			o->ts = e->ts;
 			return;
 		}
 		o = mm_pool_get(&m->p_obj);
@@ -1373,11 +1466,14 @@ static void object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
 		o->h.k2 = ev->object;
 		o->slab = ev->slab;
 		o->cache_id = ev->cache_id;
+		o->gen = m->disc_gen;
+		o->ts = e->ts;
 		ht_insert(&m->objs, &o->h);
 		return;
 	}
 	if (o) {
-		if (o->slab != ev->slab || o->cache_id != ev->cache_id)
+		if ((o->slab != ev->slab || o->cache_id != ev->cache_id) &&
+		    !notice_covers(m, o->gen, window_start(m, o->ts)))
 			report(m, SLUB_RULE_OBJECT_SLAB, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
 			       "object %#llx freed to slab %#llx cache %u, allocated from slab "
 			       "%#llx cache %u",
@@ -1391,7 +1487,7 @@ static void object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
 	 * whole life was seen with object events on. */
 	struct mslab *s = get_slab(m, k1, ev->slab, 0);
 	if (s && s->born && p->obj_since && p->obj_since <= s->born_ts &&
-	    s->state != SLUB_STATE_UNKNOWN)
+	    s->state != SLUB_STATE_UNKNOWN && !notice_covers(m, s->born_gen, window_start(m, s->born_ts)))
 		report(m, SLUB_RULE_DOUBLE_FREE, &r, s, k1, 0,
 		       "object %#llx of slab %#llx freed while not allocated",
 		       (unsigned long long)ev->object, (unsigned long long)ev->slab);
@@ -1547,7 +1643,7 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	switch (type) {
 	case SLUB_EV_LOCK_ACQUIRE:
 	case SLUB_EV_LOCK_RELEASE:
-		lock_event(m, k1, e, t);
+		lock_event(m, k1, e, t, quarantined(m));
 		goto out;
 	case SLUB_EV_ALLOC:
 	case SLUB_EV_FREE:
@@ -1583,6 +1679,10 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	/* Arrival-order checks: lock held, cpu slot, and the slab's key. */
 	uint64_t key;
 	int word = is_word_event(type);
+	int lenient = t->suspect > 0 || quarantined(m);
+
+	if (t->suspect)
+		t->suspect--;
 
 	if (word) {
 		key = ev->new.seq;
@@ -1601,8 +1701,9 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 		lru_note(t, ev->slab, ev->new.seq);
 		if (l)
 			lock_touch(m, l, e->ts);
-		if (l && l->known ? !(l->held && l->holder == e->vtid && l->seq == ev->lock_seq)
-				  : !ev->locked) {
+		if (!lenient &&
+		    (l && l->known ? !(l->held && l->holder == e->vtid && l->seq == ev->lock_seq)
+				   : !ev->locked)) {
 			make_record(&r, e);
 			report(m, SLUB_RULE_LIST_UNLOCKED, &r, get_slab(m, k1, ev->slab, 0), k1,
 			       l && l->held ? l->holder : 0,
@@ -1629,6 +1730,8 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 
 		if (c) {
 			slot_touch(m, c, e->ts);
+			if (lenient)
+				c->known = 0; /* relearnt from this thread's next loads */
 			make_record(&r, e);
 			switch (type) {
 			case SLUB_EV_CPU_SLAB_LOAD:
@@ -1641,7 +1744,7 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 				c->known = 1;
 				break;
 			case SLUB_EV_DEACTIVATE:
-				if (slot != ev->cpu && ev->reason != SLUB_DEACT_FLUSH)
+				if (!lenient && slot != ev->cpu && ev->reason != SLUB_DEACT_FLUSH)
 					report(m, SLUB_RULE_OWNER, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
 					       "cpu %d deactivates slot %d's slab %#llx, reason %s (not a flush)",
 					       ev->cpu, slot, (unsigned long long)ev->slab,
@@ -1685,7 +1788,7 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	if (type == SLUB_EV_SLAB_DISCARD) {
 		struct mlock *l = get_lock(m, k1, lock_id_of(ev->cache_id, ev->node));
 
-		if (l && l->known && l->held && l->holder == e->vtid) {
+		if (!lenient && l && l->known && l->held && l->holder == e->vtid) {
 			struct slub_model_record r;
 
 			make_record(&r, e);
@@ -1698,7 +1801,7 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	struct mslab *s = get_slab(m, k1, ev->slab, 1);
 	if (!s)
 		return -1;
-	slab_submit(m, s, e, key, word);
+	slab_submit(m, s, e, key, word, lenient);
 out:
 	expire(m);
 	return 0;
@@ -1748,6 +1851,12 @@ void slub_model_discarded(struct slub_model *m, const struct slub_model_discard 
 	m->notice[g % NOTICES].gen = g;
 	m->sum.gaps++;
 	m->sum.events_discarded += d->count;
+	{
+		uint64_t end = d->range_known ? d->end_ts : m->now;
+
+		if (end + m->cfg.reorder_ns > m->quarantine_until)
+			m->quarantine_until = end + m->cfg.reorder_ns;
+	}
 	if (d->range_known && d->end_ts > m->now)
 		m->now = d->end_ts;
 }

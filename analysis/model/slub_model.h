@@ -15,9 +15,10 @@
  * in seq order and list operations in lock_seq order, holding early events
  * in a bounded reorder buffer (slub_model_config.reorder_ns / _events).
  *
- * Lost events.  After slub_model_discarded(), every slab, lock and cpu slot
- * whose events may be missing is resynchronised from its next event: a
- * missing event never produces a violation; gaps are counted instead.  A
+ * Lost events.  After slub_model_discarded(), the model records without
+ * judging until the reorder window around the loss has passed, then every
+ * slab, lock and cpu slot resynchronises from its next event: a missing
+ * event never produces a violation; gaps are counted instead.  A
  * trace that starts mid-run behaves the same way: a slab's first event is
  * its baseline.
  *
@@ -82,9 +83,10 @@ struct slub_model_mem {
 struct slub_model_callbacks;
 
 struct slub_model_config {
-	/* Reorder window: an event waits for its predecessor (seq or
-	 * lock_seq) at most this long in trace time and while at most
-	 * reorder_events events wait in total.  0 = default. */
+	/* Reorder window: an event waits for its predecessor (seq) at most
+	 * this long in trace time (an eighth of it when a discarded-events
+	 * notice covers the gap) and while at most reorder_events events wait
+	 * in total.  0 = default. */
 	uint64_t reorder_ns;
 	uint32_t reorder_events;
 	/* Events of a slab kept for the violation report ("last N"). 0 = default. */
@@ -98,7 +100,7 @@ struct slub_model_config {
 	const struct slub_model_mem *mem;  /* NULL: malloc/free */
 };
 
-#define SLUB_MODEL_DEFAULT_REORDER_NS 2000000000ull /* 2 s: measured worst 39 ms */
+#define SLUB_MODEL_DEFAULT_REORDER_NS 1000000000ull /* 1 s: measured worst 39 ms */
 #define SLUB_MODEL_DEFAULT_REORDER_EVENTS (1u << 18)
 #define SLUB_MODEL_DEFAULT_HISTORY 8
 

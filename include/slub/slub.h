@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * slubtrace — a userspace reproduction of classic Linux SLUB (3.5–6.7).
+ * slubtrace — a userspace reproduction of classic Linux SLUB: frozen cpu slabs
+ * and cpu partial chains, as from 3.5 to 6.7 (README: "Kernel versions").
  *
  * Public API.  Every function is thread-safe.  Errors: functions returning
  * pointers return NULL and set errno (EINVAL for bad arguments, ENOMEM when
@@ -195,7 +196,7 @@ SLUB_API int slub_nr_nodes(void);
 
 /* ---- variants and injected faults (slow paths only) ---- */
 #define SLUB_VAR_OLD_UNFREEZE_PARTIALS (1u << 0) /* list work inside the CAS loop (pre-3.6) */
-#define SLUB_VAR_PEROBJ_DEACTIVATE     (1u << 1) /* drain cpu freelist one object per CAS */
+#define SLUB_VAR_PEROBJ_DEACTIVATE     (1u << 1) /* drain cpu freelist per object (3.1-5.11) */
 #define SLUB_VAR_KEEP_OLDPAGE          (1u << 2) /* put_cpu_partial without oldpage = NULL */
 #define SLUB_VAR_FREE_KEEP_LOCK        (1u << 3) /* __slab_free keeps list_lock across redos */
 #define SLUB_INJ_UNLOCKED_LIST         (1u << 8) /* a list op without list_lock */

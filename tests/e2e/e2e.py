@@ -416,6 +416,50 @@ def check_chains(events, errors):
     check(updates > 0, "no slab-word update in the trace", errors)
 
 
+LIST_OPS = ("add_partial", "remove_partial", "add_full", "remove_full")
+
+
+def check_list_seqs(events, errors):
+    """Every list operation carries the seq of the slab word it saw, and
+    that word is one of the slab's chain: an add finds it unfrozen, with
+    free objects on the partial list and none on the full list, so
+    invariant 4 is checked by seq, not by timestamp."""
+    words = {}
+    for e in events:
+        if e["_name"] in WORD_UPDATES or e["_name"] == "slab_new":
+            if "new_seq" in e:
+                words[(e["vpid"], e["slab"], e["new_seq"])] = (e["new_frozen"],
+                                                              e["new_freelist"])
+            else:
+                c = e["counters"]
+                words[(e["vpid"], e["slab"], c >> 32)] = ((c >> 31) & 1, e["freelist"])
+    ops = [e for e in events if e["_name"] in LIST_OPS]
+    missing = bad = 0
+    for e in ops:
+        if "seq" not in e:
+            missing += 1
+            continue
+        w = words.get((e["vpid"], e["slab"], e["seq"]))
+        if w is None:
+            missing += 1
+            if missing <= 3:
+                errors.append("%s on slab %#x names seq %d, not in the slab's chain"
+                              % (e["_name"], e["slab"], e["seq"]))
+            continue
+        frozen, freelist = w
+        if e["_name"] == "add_partial" and (frozen or not freelist) or \
+           e["_name"] == "add_full" and (frozen or freelist):
+            bad += 1
+            if bad <= 3:
+                errors.append("%s on slab %#x at seq %d: word frozen %d freelist %#x"
+                              % (e["_name"], e["slab"], e["seq"], frozen, freelist))
+    log("  list operations: %d, %d without a chain seq, %d on a word that forbids them"
+        % (len(ops), missing, bad))
+    check(ops and missing == 0 and bad == 0,
+          "%d of %d list operations carry no seq of their slab's chain, %d break invariant 4"
+          % (missing, len(ops), bad), errors)
+
+
 def check_labels(events, names, errors):
     """Enumeration labels in the trace are the slub_*_name() strings."""
     fields = {"site": "site", "dest": "dest", "list": "dest", "of": "event"}
@@ -547,6 +591,7 @@ def test_stress(env):
 
     # 4. slab-word chains, labels, threads, stacks
     check_chains(events, errors)
+    check_list_seqs(events, errors)
     check_labels(events, c["names"], errors)
     vtids = {e["vtid"] for e in events}
     check(len(vtids) >= 4, "events from only %d threads" % len(vtids), errors)
@@ -634,7 +679,120 @@ def test_fork(env):
     vpids = distinct(events, "vpid")
     log("  %d slub events from %d processes" % (len(events), len(vpids)))
     check(len(vpids) >= 2, "no event from a forked child (pids %s)" % sorted(vpids), errors)
+    check_attribution(events, errors)
+    check_no_tracer_slots(events, errors)
+
+    # fork + exec: /usr/bin/time runs the program in a child that execs
+    if os.path.exists("/usr/bin/time"):
+        trace_dir = os.path.join(env.work, "trace-exec")
+        env.start_sessiond()
+        try:
+            env.slubtrace(["-o", trace_dir, "--", "/usr/bin/time", "-o", os.devnull,
+                           env.path("tests/e2e/e2e_forker"), "threads", "1"], timeout=180)
+        finally:
+            env.stop_sessiond()
+        events = Trace(trace_dir, env.env).slub()
+        log("  fork+exec: %d slub events, procnames %s"
+            % (len(events), sorted({e.get("procname") for e in events})))
+        check_attribution(events, errors)
+        check_no_tracer_slots(events, errors)
     return errors
+
+
+def check_no_tracer_slots(events, errors):
+    """LTTng-UST's listener threads ("<name>-ust") keep no cpu slot of their
+    own: a forked child never adopts one (thread_flush acting on another
+    slot whose id a listener thread used in the parent)."""
+    tracer_slots = {}
+    for e in events:
+        if str(e.get("procname", "")).endswith("-ust") and e["_name"] == "cpu_slab_load":
+            tracer_slots.setdefault(e["vpid"], set()).add(e["cpu"])
+    adopted = [e for e in events if e["_name"] == "thread_flush" and "slot" in e
+               and e["slot"] != e["cpu"]
+               and any(e["slot"] in s for v, s in tracer_slots.items() if v != e["vpid"])]
+    own = sum(len(s) for s in tracer_slots.values())
+    log("  tracer threads: %d cpu slots loaded by them, %d adopted by a child"
+        % (own, len(adopted)))
+    check(not adopted, "a child adopted %d cpu slots of LTTng-UST's threads" % len(adopted),
+          errors)
+
+
+def word_seq(e):
+    """The seq of the word an event produced (format 1: new_seq; format 2:
+    the upper half of counters)."""
+    if "new_seq" in e:
+        return e["new_seq"]
+    return e["counters"] >> 32
+
+
+def check_attribution(events, errors):
+    """Every event belongs to the process that made it: within one process,
+    a slab's updates form one history (each seq produced once, each update
+    continuing the previous one) and each list_lock acquisition number is
+    taken once.  A child that recorded its adoption of the parent's slots
+    under the parent's identity shows the same seq twice in the parent."""
+    seen = {}
+    dup_words = dup_locks = 0
+    # An exec starts a new incarnation of the process: its caches are
+    # created again (a cache id seen before in that pid), so its slabs and
+    # locks start new histories.
+    gen, caches = {}, {}
+    for e in events:
+        n = e["_name"]
+        vpid = e["vpid"]
+        if n == "cache_create":
+            known = caches.setdefault(vpid, set())
+            if e["cache_id"] in known:
+                gen[vpid] = gen.get(vpid, 0) + 1
+                known.clear()
+            known.add(e["cache_id"])
+            continue
+        inc = e["_inc"] = (vpid, gen.get(vpid, 0))
+        if n in WORD_UPDATES or n == "slab_new":
+            key = ("w", inc, e["slab"], word_seq(e))
+        elif n == "lock_acquire":
+            key = ("l", inc, e["lock_id"], e["lock_seq"])
+        else:
+            continue
+        if key in seen:
+            if key[0] == "w":
+                dup_words += 1
+            else:
+                dup_locks += 1
+            if dup_words + dup_locks <= 5:
+                a = seen[key]
+                errors.append("pid %d: %s seq %d made twice: %s by tid %s, %s by tid %s"
+                              % (vpid, ("slab %#x" % key[2]) if key[0] == "w"
+                                 else ("lock %d" % key[2]), key[3], a["_name"],
+                                 a.get("vtid"), n, e.get("vtid")))
+        else:
+            seen[key] = e
+    by_proc = {}
+    for e in events:
+        if "_inc" in e:
+            by_proc.setdefault(e["_inc"], []).append(e)
+    breaks = 0
+    for (vpid, _), evs in by_proc.items():
+        errs = []
+        if "old_seq" in (evs[0] if evs else {}):
+            for slab in {e["slab"] for e in evs if e["_name"] in WORD_UPDATES}:
+                ups = sorted((e for e in evs if e["_name"] in WORD_UPDATES and e["slab"] == slab),
+                             key=lambda e: e["new_seq"])
+                for a, b in zip(ups, ups[1:]):
+                    if b["old_seq"] == a["new_seq"] and \
+                       (b["old_freelist"], b["old_inuse"], b["old_frozen"]) != \
+                       (a["new_freelist"], a["new_inuse"], a["new_frozen"]):
+                        breaks += 1
+                        if breaks <= 5:
+                            errs.append("pid %d: slab %#x: %s seq %d does not continue %s "
+                                        "seq %d" % (vpid, slab, b["_name"], b["new_seq"],
+                                                    a["_name"], a["new_seq"]))
+        errors.extend(errs)
+    log("  attribution: %d slab-word seqs made twice in one process, %d lock acquisitions "
+        "taken twice, %d chain breaks" % (dup_words, dup_locks, breaks))
+    check(dup_words == 0 and dup_locks == 0 and breaks == 0,
+          "events of one process recorded under another (%d words, %d lock acquisitions, "
+          "%d breaks)" % (dup_words, dup_locks, breaks), errors)
 
 
 def perf_cycles_available():
@@ -732,28 +890,54 @@ def test_options(env):
     errors = []
     env.start_sessiond()
     try:
-        # --objects: one alloc and one free event per message at least
+        # --objects: one alloc and one free event per message at least;
+        # --full-lists: full slabs listed, add_full recorded
         d = os.path.join(env.work, "objects")
-        env.slubtrace(["-o", d, "--objects", "--nodes", "2", "--"] + [work] + wargs)
+        env.slubtrace(["-o", d, "--objects", "--full-lists", "--nodes", "2", "--"]
+                      + [work] + wargs)
         ev = Trace(d, env.env).slub()
         n = {k: sum(1 for e in ev if e["_name"] == k) for k in ("alloc", "free", "add_full")}
         log("  --objects: %d alloc, %d free events for %d messages" % (n["alloc"], n["free"], msgs))
         check(n["alloc"] >= msgs and n["free"] >= msgs,
               "--objects recorded %d alloc / %d free events for %d messages"
               % (n["alloc"], n["free"], msgs), errors)
-        check(n["add_full"] > 0, "full lists are the default, but no add_full event", errors)
+        check(n["add_full"] > 0, "--full-lists, but no add_full event", errors)
         nodes = {e["node"] for e in ev if "node" in e}
         check(len(nodes) >= 2, "--nodes 2 but events from nodes %s" % sorted(nodes), errors)
 
-        # default: no object events; --no-full-lists: no full-list events
-        d = os.path.join(env.work, "nofull")
-        env.slubtrace(["-o", d, "--no-full-lists", "--"] + [work] + wargs)
-        ev = Trace(d, env.env).slub()
-        check(not any(e["_name"] in ("alloc", "free") for e in ev),
-              "object events without --objects", errors)
-        check(not any(e["_name"] in ("add_full", "remove_full") for e in ev),
-              "full-list events with --no-full-lists", errors)
-        check(any(e["_name"] == "free_remote" for e in ev), "no transitions recorded", errors)
+        # default: no object events and, as in the kernel, no full lists
+        for name, opts in (("default", []), ("nofull", ["--no-full-lists"])):
+            d = os.path.join(env.work, name)
+            env.slubtrace(["-o", d] + opts + ["--"] + [work] + wargs)
+            ev = Trace(d, env.env).slub()
+            check(not any(e["_name"] in ("alloc", "free") for e in ev),
+                  "%s: object events without --objects" % name, errors)
+            check(not any(e["_name"] in ("add_full", "remove_full") for e in ev),
+                  "%s: full-list events without --full-lists" % name, errors)
+            check(any(e["_name"] == "free_remote" for e in ev),
+                  "%s: no transitions recorded" % name, errors)
+
+        # a run that discards: the total slubtrace prints is the sum of the
+        # per-stream counts modulo 2^64 (babeltrace2 2.0 reports some
+        # stream counts stepping back, as 2^64 - n)
+        d = os.path.join(env.work, "discard")
+        rc, out = env.slubtrace(["-o", d, "--buffer-size", "16K", "--", work, "-g", "2",
+                                 "-t", "2", "-m", "20000", "-r", "1"])
+        m = re.search(r"events: (?:(\d+) recorded, )?(\d+) discarded", out)
+        said = int(m.group(2)) if m else -1
+        t = Trace(d, env.env)
+        counts = [int(n) for n in re.findall(r'discarded (\d+) events', t.warnings, re.I)]
+        streams = len(set(re.findall(r'stream ID: (\d+)', t.warnings)))
+        total = sum(counts) % (1 << 64)
+        log("  --buffer-size 16K: slubtrace says %d discarded; babeltrace2: %d notices, "
+            "%d modulo 2^64 over %d streams, largest notice %d"
+            % (said, len(counts), total, streams, max(counts or [0])))
+        check(counts, "the 16K run discarded nothing: no test of the count", errors)
+        check(0 < said < (1 << 40),
+              "slubtrace record printed %d discarded events" % said, errors)
+        check(abs(said - total) <= max(streams, 1),
+              "slubtrace says %d discarded, the trace's notices add up to %d" % (said, total),
+              errors)
 
         # --blocking: a trace larger than the ring buffers, and nothing lost.
         # (Not smaller buffers: with a few small sub-buffers LTTng can still
