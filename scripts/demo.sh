@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build, run the bundled
 # multi-threaded workload on slubtrace under an LTTng session, and print
-# what slubtrace can say about it: the `slabinfo -r` page of every kmalloc
-# cache the workload used, and a census of the recorded transitions.
+# what slubtrace can say about it: the check verdict, the timeline of one
+# slab with a full life (cpu slab, cpu partial, node partial, full,
+# discarded), the retry storms, and the stats rebuilt from the trace.
 #
 #   scripts/demo.sh [-o TRACE_DIR] [-- WORKLOAD ARGS]
 #
@@ -35,67 +36,66 @@ if ! cmake --build "$build" -j "$(nproc)" >"$build.build.log" 2>&1; then
 fi
 
 [[ -n $out ]] || out=$root/slubtrace-trace-$(date +%Y%m%d-%H%M%S)
-stats=$(mktemp)
-trap 'rm -f "$stats"' EXIT
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 nodes=${SLUBTRACE_NODES:-2}
+st="$build/src/cli/slubtrace"
 
 echo "demo: slubtrace record --nodes $nodes -o $out -- slub-workload ${wargs[*]}"
 set +e
-SLUBTRACE_STATS=1 "$build/src/cli/slubtrace" record --nodes "$nodes" -o "$out" -- \
-	"$build/examples/slub-workload" "${wargs[@]}" 2>"$stats"
-rc=$?
+"$st" record --nodes "$nodes" -o "$out" -- "$build/examples/slub-workload" "${wargs[@]}" 2>&1 |
+	tee "$log"
+rc=${PIPESTATUS[0]}
 set -e
-# slub-workload's own line and slubtrace's summary, then the reports.
-grep -v '^slubtrace: \|^$' "$stats" | grep -q . || true
 if ((rc != 0)); then
-	cat "$stats"
 	echo "demo: the recorded run failed (exit $rc)" >&2
 	exit "$rc"
 fi
+# record ends with `slubtrace check`; its last line is the verdict.
+verdict=$(grep '^verdict:' "$log" | tail -n 1)
 
+# One pass over the timeline: the slab whose life went through every state
+# (the shortest such life, so that it reads in one screen) and the cache
+# with the most transitions.
 echo
-echo "================ slabinfo -r (in-process counters, at exit) ================"
-sed '/^slubtrace: /d' "$stats"
-echo
-grep '^slubtrace: ' "$stats" || true
-
-echo
-echo "================ the trace: $out ================"
-babeltrace2 "$out" 2>/dev/null | awk '
-function field(name,   re, m) {
-	if (match($0, name " = [^,}]*")) {
-		m = substr($0, RSTART + length(name) + 3, RLENGTH - length(name) - 3)
-		return m
-	}
-	return ""
-}
+echo "demo: choosing a slab (slubtrace timeline --json $out)"
+read -r slab cache < <("$st" timeline --json "$out" 2>/dev/null | awk -F'"' '
 {
-	ev = ""
-	for (i = 1; i <= NF; i++) if ($i ~ /^slub:/) { ev = $i; sub(/:$/, "", ev); break }
-	if (ev == "") next
-	n[ev]++; total++
-	tid = field("vtid"); if (tid != "") tids[tid] = 1
-	slab = field("slab"); if (slab != "" && slab != "0x0") slabs[slab] = 1
-	if (ev == "slub:cmpxchg_fail") {
-		match($0, /site = \( "[^"]*"/); s = substr($0, RSTART + 10, RLENGTH - 11); site[s]++
-		if (field("locked") == "1") locked++
-		a = field("attempt") + 0; if (a > maxattempt) maxattempt = a
+	slab = ""; after = ""; cache = ""
+	for (i = 2; i < NF; i += 2) {
+		if ($i == "slab") slab = $(i + 2)
+		else if ($i == "after") after = $(i + 2)
+		else if ($i == "cache") cache = $(i + 2)
 	}
-	if (ev == "slub:lock_acquire") {
-		acq++; if (field("contended") == "1") { cont++; wait += field("wait_ns") }
+	if (slab == "") next
+	n[slab]++; per_cache[cache]++
+	if (after ~ /^(CPU_ACTIVE|CPU_PARTIAL|NODE_PARTIAL|FULL|DISCARDED)$/ && !((slab, after) in seen)) {
+		seen[slab, after] = 1
+		states[slab]++
 	}
-	if (ev == "slub:lock_release") hold += field("hold_ns")
 }
 END {
-	printf "%d events from %d threads on %d slabs\n\n", total, length(tids), length(slabs)
-	printf "%-24s %10s\n", "event", "count"
-	for (e in n) printf "%-24s %10d\n", e, n[e] | "sort -k2 -rn"
-	close("sort -k2 -rn")
-	printf "\ncmpxchg failures on slab words: %d (%d with list_lock held); most redos of one update: %d\n",
-		n["slub:cmpxchg_fail"], locked, maxattempt
-	for (s in site) printf "  %-24s %d\n", s, site[s]
-	if (acq) printf "\nlist_lock: %d acquisitions, %d contended (%.1f%%), %.1f ms waited in all (%.0f us per contended wait), held %.0f ns on average\n",
-		acq, cont, 100.0 * cont / acq, wait / 1e6, cont ? wait / cont / 1e3 : 0, hold / acq
-}'
+	best = ""
+	for (s in n)
+		if (best == "" || states[s] > states[best] || (states[s] == states[best] && n[s] < n[best]))
+			best = s
+	bc = ""
+	for (c in per_cache)
+		if (bc == "" || per_cache[c] > per_cache[bc]) bc = c
+	print best, bc
+}')
+
 echo
-echo "demo: read the whole trace with: babeltrace2 $out"
+echo "================ slubtrace check ================"
+echo "${verdict:-verdict: (none printed)}"
+echo
+echo "================ slubtrace timeline --slab $slab ================"
+"$st" timeline --slab "$slab" "$out"
+echo
+echo "================ slubtrace storms --top 5 ================"
+"$st" storms --top 5 "$out"
+echo
+echo "================ slubtrace stats --cache $cache (the busiest cache) ================"
+"$st" stats --cache "$cache" --sections slabinfo,sites,locks,rates "$out"
+echo
+echo "demo: more: slubtrace report $out -o report.html; babeltrace2 $out; slubtrace help"
