@@ -35,7 +35,10 @@ mkdir -p "$work"
 record() { # name variant
 	local dir=$work/$1
 	rm -rf "$dir"
-	if ! SLUBTRACE_VARIANT=$2 "$slubtrace" record -o "$dir" --no-check -- "$hackbench" \
+	# race-window is an injected fault, the others are 2012 variants
+	local var=SLUBTRACE_VARIANT
+	[[ $2 == race-window ]] && var=SLUBTRACE_INJECT
+	if ! env "$var=$2" "$slubtrace" record -o "$dir" --no-check -- "$hackbench" \
 		"${hargs[@]}" >"$work/$1.record.log" 2>&1; then
 		echo "regress.sh: recording $1 failed:" >&2
 		tail -5 "$work/$1.record.log" >&2
