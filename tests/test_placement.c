@@ -21,9 +21,13 @@
  *      on a frozen slab, CPUSLAB_FLUSH = deactivations by a flush,
  *      DEACTIVATE_REMOTE_FREES = deactivations whose slab freelist was not
  *      empty;
- *   e) __slab_free() discards an emptied slab once the node holds
- *      min_partial partial slabs: freeing every object of a
- *      no-cpu-partial cache from another thread leaves min_partial - 1.
+ *   e) min_partial, at the three places an empty slab may be discarded:
+ *      __slab_free() discards an emptied slab once the node holds
+ *      min_partial partial slabs counting itself (freeing every object of
+ *      a no-cpu-partial cache from another thread leaves min_partial - 1);
+ *      unfreeze_partials() and deactivate_slab() discard an empty slab
+ *      once the node already holds min_partial (flushing a chain of empty
+ *      slabs leaves min_partial, and an empty cpu slab then goes too).
  *
  *   test_placement [-r rounds] [-s seed]
  */
@@ -686,6 +690,85 @@ static void min_partial(void)
 	CHECK_EQ(slub_cache_destroy(cur), 0);
 }
 
+static long count_type(const struct rec *r, unsigned long n, uint32_t type, uint32_t site)
+{
+	long k = 0;
+
+	for (unsigned long i = 0; i < n; i++)
+		k += r[i].type == type && (site == SLUB_SITE_NR || r[i].site == site);
+	return k;
+}
+
+/*
+ * e) continued, with cpu partial chains: the main thread fills `nslabs`
+ * slabs; the helper frees one object of each but the last (its chain gets
+ * nslabs - 1 slabs, under the drain limit); the main thread frees the rest,
+ * emptying the frozen slabs and its own cpu slab.  The helper's flush
+ * unfreezes the chain: the first min_partial empty slabs are listed, the
+ * others discarded.  The main thread's flush then discards its empty cpu
+ * slab, the node holding min_partial already.
+ */
+static void min_partial_flush(void)
+{
+	const char *phase = "min_partial_flush";
+	int slot;
+	struct slub_stats st;
+
+	cur = watch_cache("place-flush", 64, 0, &slot);
+	const struct slub_cache_info *info = &watch_info[slot];
+	long nslabs = info->min_partial + 5;
+
+	if (!CHECK(nslabs - 1 <= (long)info->cpu_partial, "%s: %ld slabs would drain the chain",
+		   phase, nslabs - 1))
+		return;
+	npool = 0;
+	record_start();
+	helper_start();
+	do_alloc(nslabs * info->objects);
+	/* The first object of every slab but the last (the cpu slab). */
+	int kept = 0;
+	static void *rest[POOL_CAP];
+	for (int i = 0; i < npool; i++) {
+		if (i % info->objects == 0 && i / info->objects < nslabs - 1)
+			pool[kept++] = pool[i];
+		else
+			rest[i - kept] = pool[i];
+	}
+	int nrest = npool - kept;
+	npool = kept;
+	helper_do(OP_FREE_EACH, 1);
+	for (int i = 0; i < nrest; i++)
+		slub_cache_free(cur, rest[i]);
+	helper_do(OP_FLUSH, 0);
+	CHECK_EQ(slub_cache_stats(cur, &st), 0);
+	CHECK(st.partial_slabs == info->min_partial,
+	      "%s: flushing a chain of %ld empty slabs kept %llu, want min_partial %u", phase,
+	      nslabs - 1, (unsigned long long)st.partial_slabs, info->min_partial);
+	CHECK_EQ(st.slabs, info->min_partial + 1);
+	slub_thread_flush();
+	CHECK_EQ(slub_cache_stats(cur, &st), 0);
+	CHECK(st.partial_slabs == info->min_partial && st.slabs == info->min_partial,
+	      "%s: after deactivating the empty cpu slab %llu slabs, %llu listed, want %u", phase,
+	      (unsigned long long)st.slabs, (unsigned long long)st.partial_slabs, info->min_partial);
+	unsigned long n = record_stop(phase);
+
+	struct replay *rp = calloc(1, sizeof(*rp));
+	long listed = replay_lists(rp, rbuf, n, phase);
+	CHECK_EQ(listed, (long)info->min_partial);
+	CHECK_EQ(count_type(rbuf, n, SLUB_EV_SLAB_DISCARD, SLUB_SITE_NR),
+		 nslabs - (long)info->min_partial);
+	CHECK_EQ(count_type(rbuf, n, SLUB_EV_FREE_REMOTE, SLUB_SITE_SLAB_FREE),
+		 (nslabs - 1) * ((long)info->objects - 1));
+	printf("%s: min_partial %u: chain of %ld empty slabs flushed, %llu kept, %ld discarded\n",
+	       phase, info->min_partial, nslabs - 1, (unsigned long long)st.partial_slabs,
+	       count_type(rbuf, n, SLUB_EV_SLAB_DISCARD, SLUB_SITE_NR));
+	replay_free(rp);
+
+	helper_do(OP_EXIT, 0);
+	CHECK_EQ(slub_validate(cur), 0);
+	CHECK_EQ(slub_cache_destroy(cur), 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct test_opt opts[] = {
@@ -700,6 +783,7 @@ int main(int argc, char **argv)
 	slub_set_observer(observe, NULL, 0);
 	placement();
 	min_partial();
+	min_partial_flush();
 	slub_set_observer(NULL, NULL, 0);
 	free(rbuf);
 	CHECK_EQ(slub_error_count(), 0);
