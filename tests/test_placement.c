@@ -16,7 +16,9 @@
  *      DEACTIVATE_TO_TAIL rule);
  *   c) per cpu slot, the partial chain replayed from cpu_partial_put/take/
  *      drain: put_cpu_partial() drains exactly when the chain holds more
- *      than cpu_partial free objects, never at or below it;
+ *      than cpu_partial free objects, never at or below it; one
+ *      get_partial_node() stops acquiring once the slabs it took hold more
+ *      than cpu_partial / 2 free objects;
  *   d) counters with no other identity: FREE_FROZEN = free_remote events
  *      on a frozen slab, CPUSLAB_FLUSH = deactivations by a flush,
  *      DEACTIVATE_REMOTE_FREES = deactivations whose slab freelist was not
@@ -54,7 +56,7 @@ struct rec {
 	uint32_t tid;
 	uint64_t slab;
 	uint64_t old_freelist;
-	uint32_t old_frozen;
+	uint32_t old_frozen, old_inuse, old_objects;
 	uint32_t lock_id;
 	uint64_t lock_seq;
 	uint32_t acquire; /* remove_partial done by acquire_slab() (set by the replay) */
@@ -70,6 +72,10 @@ static int nwatch;
 /* Filled from the cache_create events of the watched caches. */
 static struct slub_cache_info watch_info[MAX_WATCH];
 static char watch_name[MAX_WATCH][32];
+
+/* thread_flush names no cache: counted apart.  cache_destroy: its count. */
+static unsigned long thread_flushes;
+static long destroy_count = -1;
 
 static int watched(unsigned cache_id)
 {
@@ -90,8 +96,14 @@ static void observe(const struct slub_event *ev, void *arg)
 			}
 		return;
 	}
+	if (ev->type == SLUB_EV_THREAD_FLUSH) {
+		__atomic_fetch_add(&thread_flushes, 1, __ATOMIC_RELAXED);
+		return;
+	}
 	if (!watched(ev->cache_id))
 		return;
+	if (ev->type == SLUB_EV_CACHE_DESTROY)
+		__atomic_store_n(&destroy_count, (long)ev->count, __ATOMIC_RELAXED);
 	unsigned long i = __atomic_fetch_add(&rlen, 1, __ATOMIC_RELAXED);
 	if (i >= RCAP)
 		return;
@@ -107,6 +119,8 @@ static void observe(const struct slub_event *ev, void *arg)
 	r->slab = ev->slab;
 	r->old_freelist = ev->old.freelist;
 	r->old_frozen = ev->old.frozen;
+	r->old_inuse = ev->old.inuse;
+	r->old_objects = ev->old.objects;
 	r->lock_id = ev->lock_id;
 	r->lock_seq = ev->lock_seq;
 	r->acquire = 0;
@@ -136,6 +150,7 @@ static struct slub_cache *watch_cache(const char *name, size_t size, unsigned fl
 static void *pool[POOL_CAP];
 static int npool;
 static struct slub_cache *cur;
+static __thread int touched; /* this thread called the allocator */
 
 enum op { OP_ALLOC, OP_FREE, OP_FREE_EACH, OP_FLUSH, OP_EXIT };
 
@@ -145,15 +160,18 @@ struct helper {
 	enum op op;
 	long arg;
 	uint64_t rng;
+	int used; /* called the allocator: registered, its flushes emit */
 };
 
 static struct helper helper;
+static unsigned long flushes_done; /* thread flushes asked for (and exits) */
 
 /* Allocate n objects into the pool. */
 static void do_alloc(long n)
 {
 	for (long i = 0; i < n && npool < POOL_CAP; i++) {
 		void *p = slub_cache_alloc(cur);
+		touched = 1;
 		if (!CHECK(p != NULL, "alloc: errno %d", errno))
 			return;
 		pool[npool++] = p;
@@ -166,6 +184,7 @@ static void do_free(long n, uint64_t *rng)
 	for (long i = 0; i < n && npool > 0; i++) {
 		int k = (int)(test_rand(rng) % (uint64_t)npool);
 		slub_cache_free(cur, pool[k]);
+		touched = 1;
 		pool[k] = pool[--npool];
 	}
 }
@@ -177,9 +196,10 @@ static void do_free_each(long stride)
 	int kept = 0;
 
 	for (int i = 0; i < npool; i++) {
-		if (i % stride == 0)
+		if (i % stride == 0) {
 			slub_cache_free(cur, pool[i]);
-		else
+			touched = 1;
+		} else
 			pool[kept++] = pool[i];
 	}
 	npool = kept;
@@ -208,12 +228,14 @@ static void *helper_main(void *arg)
 			sem_post(&h->done);
 			return NULL; /* the exit flush runs while the main thread waits */
 		}
+		h->used |= touched;
 		sem_post(&h->done);
 	}
 }
 
 static void helper_start(void)
 {
+	helper.used = 0;
 	sem_init(&helper.go, 0, 0);
 	sem_init(&helper.done, 0, 0);
 	if (pthread_create(&helper.th, NULL, helper_main, &helper))
@@ -225,6 +247,7 @@ static void helper_do(enum op op, long arg)
 {
 	helper.op = op;
 	helper.arg = arg;
+	flushes_done += (op == OP_FLUSH || op == OP_EXIT) && helper.used;
 	sem_post(&helper.go);
 	sem_wait(&helper.done);
 	if (op == OP_EXIT) {
@@ -259,7 +282,8 @@ struct replay {
 	long acquires, acquires_multi, adds_head, adds_tail;
 	long deact_head, deact_tail, drains_limit, puts_by_free;
 	long free_frozen, flush_deact, deact_remote;
-	long bad_acquire, bad_list, bad_deact, bad_drain, bad_nodrain, bad_chain;
+	long bad_acquire, bad_list, bad_deact, bad_drain, bad_nodrain, bad_chain, bad_refill;
+	long refills_multi;
 };
 
 static int lock_index(struct replay *rp, uint32_t id)
@@ -380,6 +404,55 @@ static long replay_lists(struct replay *rp, struct rec *r, unsigned long n, cons
 		total += rp->len[i];
 	free(idx);
 	return total;
+}
+
+/*
+ * c) continued: the acquisitions of one get_partial_node() run under one
+ * list_lock acquisition, by one thread.  Every slab but the last was taken
+ * while the free objects gathered were at most cpu_partial / 2.
+ */
+static void replay_refills(struct replay *rp, const struct rec *r, unsigned long n,
+			   unsigned cpu_partial, const char *phase)
+{
+	int shown = 0;
+
+	for (unsigned long i = 0; i < n; i++) {
+		if (r[i].type != SLUB_EV_FREEZE || r[i].site != SLUB_SITE_ACQUIRE_SLAB)
+			continue;
+		/* the lock acquisition: the remove_partial right after */
+		unsigned long j = i + 1;
+		while (j < n && r[j].tid != r[i].tid)
+			j++;
+		if (j == n || r[j].type != SLUB_EV_REMOVE_PARTIAL)
+			continue;
+		uint32_t lock = r[j].lock_id;
+		uint64_t seq = r[j].lock_seq;
+		unsigned available = 0, taken = 0;
+		unsigned long k;
+		for (k = i; k < n; k++) {
+			if (r[k].tid != r[i].tid)
+				continue;
+			if (r[k].type == SLUB_EV_LOCK_RELEASE)
+				break;
+			if (r[k].type == SLUB_EV_REMOVE_PARTIAL &&
+			    (r[k].lock_id != lock || r[k].lock_seq != seq))
+				break;
+			if (r[k].type != SLUB_EV_FREEZE || r[k].site != SLUB_SITE_ACQUIRE_SLAB)
+				continue;
+			if (taken && available > cpu_partial / 2) {
+				rp->bad_refill++;
+				if (shown++ < 5)
+					CHECK(0, "%s: get_partial_node took slab %#llx with %u free objects "
+					      "gathered already (> cpu_partial / 2 = %u)", phase,
+					      (unsigned long long)r[k].slab, available, cpu_partial / 2);
+			}
+			available += r[k].old_objects - r[k].old_inuse;
+			taken++;
+		}
+		rp->refills_multi += taken >= 2;
+		if (k > i + 1)
+			i = k - 1; /* go on after this run */
+	}
 }
 
 /* b) deactivate_slab's destination, c) the cpu partial chains, d) counts. */
@@ -508,6 +581,7 @@ static void replay_report(const struct replay *rp, const char *phase)
 	CHECK_EQ(rp->bad_drain, 0);
 	CHECK_EQ(rp->bad_nodrain, 0);
 	CHECK_EQ(rp->bad_chain, 0);
+	CHECK_EQ(rp->bad_refill, 0);
 }
 
 static void replay_free(struct replay *rp)
@@ -550,6 +624,14 @@ static void check_identities(const struct replay *rp, struct slub_cache *s, cons
 static void record_start(void)
 {
 	rlen = 0;
+	__atomic_store_n(&thread_flushes, 0, __ATOMIC_RELAXED);
+	flushes_done = 0;
+}
+
+static void main_flush(void)
+{
+	slub_thread_flush();
+	flushes_done += touched;
 }
 
 static unsigned long record_stop(const char *phase)
@@ -598,7 +680,7 @@ static void placement(void)
 		else if (op < 84)
 			helper_do(OP_FREE_EACH, 2 + (long)((r >> 20) % 7));
 		else if (op < 92)
-			slub_thread_flush();
+			main_flush();
 		else if (op < 97)
 			helper_do(OP_FLUSH, 0);
 		else {
@@ -610,7 +692,7 @@ static void placement(void)
 	 * remote free; the helper's chain grows by one free object per slab. */
 	helper_do(OP_FREE, npool);
 	helper_do(OP_FLUSH, 0);
-	slub_thread_flush();
+	main_flush();
 	do_alloc((long)(info->cpu_partial + 4) * info->objects);
 	helper_do(OP_FREE_EACH, info->objects);
 	CHECK_EQ(slub_cache_stats(cur, &st), 0);
@@ -619,8 +701,11 @@ static void placement(void)
 	struct replay *rp = calloc(1, sizeof(*rp));
 	long listed = replay_lists(rp, rbuf, n, phase);
 	replay_cpu(rp, rbuf, n, info->cpu_partial, phase);
+	replay_refills(rp, rbuf, n, info->cpu_partial, phase);
 	replay_report(rp, phase);
 	check_identities(rp, cur, phase);
+	CHECK(thread_flushes == flushes_done, "%s: %lu thread_flush events for %lu flushes and exits",
+	      phase, thread_flushes, flushes_done);
 	CHECK(listed == (long)st.partial_slabs, "%s: replayed lists hold %ld slabs, census %llu",
 	      phase, listed, (unsigned long long)st.partial_slabs);
 	/* The workload must have exercised what is checked. */
@@ -631,6 +716,7 @@ static void placement(void)
 	CHECK(rp->deact_head > 0 && rp->deact_tail > 0, "%s: deactivate head %ld tail %ld", phase,
 	      rp->deact_head, rp->deact_tail);
 	CHECK(rp->drains_limit > 0, "%s: no chain passed cpu_partial %u", phase, info->cpu_partial);
+	CHECK(rp->refills_multi > 0, "%s: no get_partial_node took two slabs or more", phase);
 	CHECK(rp->free_frozen > 0 && rp->flush_deact > 0 && rp->deact_remote > 0,
 	      "%s: free_frozen %ld, flush deactivations %ld, remote-free deactivations %ld", phase,
 	      rp->free_frozen, rp->flush_deact, rp->deact_remote);
@@ -769,6 +855,19 @@ static void min_partial_flush(void)
 	CHECK_EQ(slub_cache_destroy(cur), 0);
 }
 
+/* cache_destroy says how many objects it found in use (the cache is kept). */
+static void destroy_live(void)
+{
+	int slot;
+	struct slub_cache *s = watch_cache("place-live", 64, 0, &slot);
+
+	for (int i = 0; i < 3; i++)
+		CHECK(slub_cache_alloc(s) != NULL, "alloc: errno %d", errno);
+	destroy_count = -1;
+	CHECK_EQ(slub_cache_destroy(s), 3);
+	CHECK_EQ(destroy_count, 3);
+}
+
 int main(int argc, char **argv)
 {
 	const struct test_opt opts[] = {
@@ -784,6 +883,7 @@ int main(int argc, char **argv)
 	placement();
 	min_partial();
 	min_partial_flush();
+	destroy_live();
 	slub_set_observer(NULL, NULL, 0);
 	free(rbuf);
 	CHECK_EQ(slub_error_count(), 0);
