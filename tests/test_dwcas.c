@@ -478,6 +478,7 @@ static int holding, release_hold;     /* it is parked / let it go */
 static int waiter_ready, waiter_errno;
 static pid_t waiter_tid;
 static int signals_taken;
+static int contended_events;
 static void *e_first[2];
 
 static void on_signal(int sig)
@@ -490,6 +491,11 @@ static void on_signal(int sig)
 static void park_observer(const struct slub_event *ev, void *arg)
 {
 	(void)arg;
+	if (ev->type == SLUB_EV_LOCK_ACQUIRE) {
+		if (ev->contended && ev->tid == (uint32_t)__atomic_load_n(&waiter_tid, __ATOMIC_ACQUIRE))
+			__atomic_fetch_add(&contended_events, 1, __ATOMIC_RELAXED);
+		return;
+	}
 	if (ev->type != SLUB_EV_ADD_PARTIAL || ev->tid != __atomic_load_n(&holder_tid, __ATOMIC_ACQUIRE))
 		return;
 	__atomic_store_n(&holding, 1, __ATOMIC_RELEASE);
@@ -508,7 +514,7 @@ static void *holder_main(void *arg)
 static void *waiter_main(void *arg)
 {
 	(void)arg;
-	waiter_tid = (pid_t)syscall(SYS_gettid);
+	__atomic_store_n(&waiter_tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&holding, __ATOMIC_ACQUIRE))
 		sched_yield();
 	__atomic_store_n(&waiter_ready, 1, __ATOMIC_RELEASE);
@@ -576,7 +582,8 @@ static void errno_under_contention(void)
 	sa.sa_handler = on_signal; /* no SA_RESTART: the futex wait fails with EINTR */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL);
-	slub_set_observer(park_observer, NULL, 1ull << SLUB_EV_ADD_PARTIAL);
+	slub_set_observer(park_observer, NULL,
+			  1ull << SLUB_EV_ADD_PARTIAL | 1ull << SLUB_EV_LOCK_ACQUIRE);
 	pthread_create(&h, NULL, holder_main, NULL);
 	pthread_create(&w, NULL, waiter_main, NULL);
 	while (!__atomic_load_n(&waiter_ready, __ATOMIC_ACQUIRE))
@@ -599,6 +606,8 @@ static void errno_under_contention(void)
 
 	CHECK(waited == 3, "the waiter was asleep for %d of 3 signals", waited);
 	CHECK(signals_taken >= 1, "no signal reached the waiter");
+	CHECK(contended_events == 1, "the waiter's lock_acquire events say contended %d times, "
+	      "want once", contended_events);
 	CHECK(waiter_errno == ERRNO_SENTINEL, "free() under contention changed errno to %d (%s)",
 	      waiter_errno, strerror(waiter_errno));
 	CHECK_EQ(slub_cache_stats(ecache, &st), 0);
