@@ -519,7 +519,9 @@ static void *waiter_main(void *arg)
 		sched_yield();
 	__atomic_store_n(&waiter_ready, 1, __ATOMIC_RELEASE);
 	errno = ERRNO_SENTINEL;
-	slub_cache_free(ecache, e_first[1]); /* needs the same list_lock */
+	/* Needs the same list_lock.  slub_free(), not slub_cache_free(): the
+	 * latter saves errno itself, kfree() relies on the lock keeping it. */
+	slub_free(e_first[1]);
 	waiter_errno = errno;
 	return NULL;
 }
