@@ -30,6 +30,8 @@
  *      unfreeze_partials() and deactivate_slab() discard an empty slab
  *      once the node already holds min_partial (flushing a chain of empty
  *      slabs leaves min_partial, and an empty cpu slab then goes too).
+ *   f) full lists (tracked caches): a full slab is listed, moves to the
+ *      partial list at its first free, and is never on both lists.
  *
  *   test_placement [-r rounds] [-s seed]
  */
@@ -63,7 +65,7 @@ struct rec {
 };
 
 #define RCAP (1ul << 20)
-#define MAX_WATCH 4
+#define MAX_WATCH 8
 
 static struct rec *rbuf;
 static unsigned long rlen;
@@ -274,6 +276,9 @@ struct replay {
 	uint32_t lock_id[MAX_LOCKS];
 	uint64_t *list[MAX_LOCKS];
 	int len[MAX_LOCKS];
+	/* node full lists (tracked caches), unordered */
+	uint64_t *full[MAX_LOCKS];
+	int nfull[MAX_LOCKS];
 	int nlocks;
 	/* cpu partial chains, by cpu id: top of the stack = chain head */
 	struct chain_ent chain[MAX_CPUS][MAX_CHAIN];
@@ -296,6 +301,8 @@ static int lock_index(struct replay *rp, uint32_t id)
 	rp->lock_id[rp->nlocks] = id;
 	rp->list[rp->nlocks] = calloc(MAX_LIST, sizeof(uint64_t));
 	rp->len[rp->nlocks] = 0;
+	rp->full[rp->nlocks] = calloc(MAX_LIST, sizeof(uint64_t));
+	rp->nfull[rp->nlocks] = 0;
 	return rp->nlocks++;
 }
 
@@ -323,11 +330,15 @@ static int cmp_listop(const void *a, const void *b)
 
 static int is_listop(uint32_t type)
 {
-	return type == SLUB_EV_ADD_PARTIAL || type == SLUB_EV_REMOVE_PARTIAL;
+	return type == SLUB_EV_ADD_PARTIAL || type == SLUB_EV_REMOVE_PARTIAL ||
+	       type == SLUB_EV_ADD_FULL || type == SLUB_EV_REMOVE_FULL;
 }
 
-/* a) the node partial lists.  Returns how many slabs they hold at the end. */
-static long replay_lists(struct replay *rp, struct rec *r, unsigned long n, const char *phase)
+/* a) the node partial lists (and full lists: a slab is on one list at most).
+ * Returns how many slabs the partial lists hold at the end; *full_total the
+ * full lists. */
+static long replay_lists_full(struct replay *rp, struct rec *r, unsigned long n, const char *phase,
+			      long *full_total)
 {
 	unsigned long *idx = calloc(n ? n : 1, sizeof(*idx));
 	unsigned long m = 0;
@@ -358,14 +369,34 @@ static long replay_lists(struct replay *rp, struct rec *r, unsigned long n, cons
 		uint64_t *l = rp->list[li];
 		int *len = &rp->len[li];
 		int at = list_find(l, *len, e->slab);
+		uint64_t *f = rp->full[li];
+		int *nf = &rp->nfull[li];
+		int fat = list_find(f, *nf, e->slab);
 
+		if (e->type == SLUB_EV_ADD_FULL || e->type == SLUB_EV_REMOVE_FULL) {
+			int add = e->type == SLUB_EV_ADD_FULL;
+			if (add ? (at >= 0 || fat >= 0 || *nf >= MAX_LIST) : fat < 0) {
+				rp->bad_list++;
+				if (shown++ < 5)
+					CHECK(0, "%s: %s of slab %#llx: on the partial list at %d, "
+					      "on the full list at %d", phase, slub_event_name(e->type),
+					      (unsigned long long)e->slab, at, fat);
+				continue;
+			}
+			if (add)
+				f[(*nf)++] = e->slab;
+			else
+				f[fat] = f[--(*nf)];
+			continue;
+		}
 		if (e->type == SLUB_EV_ADD_PARTIAL) {
-			if (at >= 0 || *len >= MAX_LIST || (e->list != SLUB_DEST_HEAD &&
+			if (at >= 0 || fat >= 0 || *len >= MAX_LIST || (e->list != SLUB_DEST_HEAD &&
 							    e->list != SLUB_DEST_TAIL)) {
 				rp->bad_list++;
 				if (shown++ < 5)
-					CHECK(0, "%s: add_partial of slab %#llx (list %u): already at %d of %d",
-					      phase, (unsigned long long)e->slab, e->list, at, *len);
+					CHECK(0, "%s: add_partial of slab %#llx (list %u): already at %d of %d, "
+					      "on the full list at %d", phase, (unsigned long long)e->slab,
+					      e->list, at, *len, fat);
 				continue;
 			}
 			if (e->list == SLUB_DEST_HEAD) {
@@ -400,10 +431,20 @@ static long replay_lists(struct replay *rp, struct rec *r, unsigned long n, cons
 		memmove(l + at, l + at + 1, (size_t)(*len - at - 1) * sizeof(*l));
 		(*len)--;
 	}
-	for (int i = 0; i < rp->nlocks; i++)
+	*full_total = 0;
+	for (int i = 0; i < rp->nlocks; i++) {
 		total += rp->len[i];
+		*full_total += rp->nfull[i];
+	}
 	free(idx);
 	return total;
+}
+
+static long replay_lists(struct replay *rp, struct rec *r, unsigned long n, const char *phase)
+{
+	long full;
+
+	return replay_lists_full(rp, r, n, phase, &full);
 }
 
 /*
@@ -586,8 +627,10 @@ static void replay_report(const struct replay *rp, const char *phase)
 
 static void replay_free(struct replay *rp)
 {
-	for (int i = 0; i < rp->nlocks; i++)
+	for (int i = 0; i < rp->nlocks; i++) {
 		free(rp->list[i]);
+		free(rp->full[i]);
+	}
 	free(rp);
 }
 
@@ -855,6 +898,49 @@ static void min_partial_flush(void)
 	CHECK_EQ(slub_cache_destroy(cur), 0);
 }
 
+/*
+ * The full list of a tracked cache: full slabs are listed (add_full) when
+ * get_freelist finds them empty, and move to the partial list at their
+ * first free (remove_full, add_partial).  The replayed lists equal the
+ * census, and a slab is never on both.
+ */
+static void full_lists(void)
+{
+	const char *phase = "full_lists";
+	int slot;
+	struct slub_stats st;
+
+	cur = watch_cache("place-full", 64, SLUB_F_TRACK_FULL | SLUB_F_NO_CPU_PARTIAL, &slot);
+	const struct slub_cache_info *info = &watch_info[slot];
+	long nslabs = 6;
+
+	npool = 0;
+	record_start();
+	helper_start();
+	do_alloc(nslabs * info->objects + 1); /* nslabs full slabs, one more started */
+	helper_do(OP_FREE_EACH, 2 * info->objects); /* one free in every other slab */
+	CHECK_EQ(slub_cache_stats(cur, &st), 0);
+	unsigned long n = record_stop(phase);
+
+	struct replay *rp = calloc(1, sizeof(*rp));
+	long full, listed = replay_lists_full(rp, rbuf, n, phase, &full);
+	printf("%s: %ld full slabs, every other one freed into: %ld full, %ld partial\n", phase,
+	       nslabs, full, listed);
+	CHECK_EQ(rp->bad_list, 0);
+	CHECK_EQ(full, nslabs / 2);
+	CHECK_EQ(listed, nslabs / 2);
+	CHECK_EQ(full, (long)st.full_slabs);
+	CHECK_EQ(listed, (long)st.partial_slabs);
+	CHECK_EQ(count_type(rbuf, n, SLUB_EV_ADD_FULL, SLUB_SITE_NR), nslabs);
+	CHECK_EQ(count_type(rbuf, n, SLUB_EV_REMOVE_FULL, SLUB_SITE_NR), nslabs / 2);
+	replay_free(rp);
+
+	helper_do(OP_FREE, npool);
+	helper_do(OP_EXIT, 0);
+	CHECK_EQ(slub_validate(cur), 0);
+	CHECK_EQ(slub_cache_destroy(cur), 0);
+}
+
 /* cache_destroy says how many objects it found in use (the cache is kept). */
 static void destroy_live(void)
 {
@@ -883,6 +969,7 @@ int main(int argc, char **argv)
 	placement();
 	min_partial();
 	min_partial_flush();
+	full_lists();
 	destroy_live();
 	slub_set_observer(NULL, NULL, 0);
 	free(rbuf);
