@@ -286,7 +286,7 @@ struct replay {
 	/* what was seen */
 	long acquires, acquires_multi, adds_head, adds_tail;
 	long deact_head, deact_tail, drains_limit, puts_by_free;
-	long free_frozen, flush_deact, deact_remote;
+	long free_frozen, flush_deact, deact_remote, add_partial, remove_partial;
 	long bad_acquire, bad_list, bad_deact, bad_drain, bad_nodrain, bad_chain, bad_refill;
 	long refills_multi;
 };
@@ -389,6 +389,8 @@ static long replay_lists_full(struct replay *rp, struct rec *r, unsigned long n,
 				f[fat] = f[--(*nf)];
 			continue;
 		}
+		rp->add_partial += e->type == SLUB_EV_ADD_PARTIAL;
+		rp->remove_partial += e->type == SLUB_EV_REMOVE_PARTIAL;
 		if (e->type == SLUB_EV_ADD_PARTIAL) {
 			if (at >= 0 || fat >= 0 || *len >= MAX_LIST || (e->list != SLUB_DEST_HEAD &&
 							    e->list != SLUB_DEST_TAIL)) {
@@ -656,6 +658,20 @@ static void check_identities(const struct replay *rp, struct slub_cache *s, cons
 	CHECK(rp->deact_head == (long)st.item[SLUB_DEACTIVATE_TO_HEAD],
 	      "%s: deactivate to the head %ld, DEACTIVATE_TO_HEAD %llu", phase, rp->deact_head,
 	      (unsigned long long)st.item[SLUB_DEACTIVATE_TO_HEAD]);
+	CHECK(rp->add_partial == (long)(st.item[SLUB_DEACTIVATE_TO_HEAD] +
+					st.item[SLUB_DEACTIVATE_TO_TAIL] +
+					st.item[SLUB_FREE_ADD_PARTIAL]),
+	      "%s: add_partial %ld, DEACTIVATE_TO_HEAD + DEACTIVATE_TO_TAIL + FREE_ADD_PARTIAL %llu",
+	      phase, rp->add_partial,
+	      (unsigned long long)(st.item[SLUB_DEACTIVATE_TO_HEAD] + st.item[SLUB_DEACTIVATE_TO_TAIL] +
+				   st.item[SLUB_FREE_ADD_PARTIAL]));
+	CHECK(rp->remove_partial == (long)(st.item[SLUB_ALLOC_FROM_PARTIAL] +
+					   st.item[SLUB_CPU_PARTIAL_NODE] +
+					   st.item[SLUB_FREE_REMOVE_PARTIAL]),
+	      "%s: remove_partial %ld, ALLOC_FROM_PARTIAL + CPU_PARTIAL_NODE + FREE_REMOVE_PARTIAL %llu",
+	      phase, rp->remove_partial,
+	      (unsigned long long)(st.item[SLUB_ALLOC_FROM_PARTIAL] + st.item[SLUB_CPU_PARTIAL_NODE] +
+				   st.item[SLUB_FREE_REMOVE_PARTIAL]));
 #else
 	(void)rp;
 	(void)phase;
@@ -800,6 +816,8 @@ static void min_partial(void)
 
 	struct replay *rp = calloc(1, sizeof(*rp));
 	long listed = replay_lists(rp, rbuf, n, phase);
+	replay_cpu(rp, rbuf, n, info->cpu_partial, phase);
+	check_identities(rp, cur, phase);
 	long discards = 0;
 	for (unsigned long i = 0; i < n; i++)
 		discards += rbuf[i].type == SLUB_EV_SLAB_DISCARD;
@@ -883,6 +901,8 @@ static void min_partial_flush(void)
 
 	struct replay *rp = calloc(1, sizeof(*rp));
 	long listed = replay_lists(rp, rbuf, n, phase);
+	replay_cpu(rp, rbuf, n, info->cpu_partial, phase);
+	check_identities(rp, cur, phase);
 	CHECK_EQ(listed, (long)info->min_partial);
 	CHECK_EQ(count_type(rbuf, n, SLUB_EV_SLAB_DISCARD, SLUB_SITE_NR),
 		 nslabs - (long)info->min_partial);
@@ -924,6 +944,8 @@ static void full_lists(void)
 
 	struct replay *rp = calloc(1, sizeof(*rp));
 	long full, listed = replay_lists_full(rp, rbuf, n, phase, &full);
+	replay_cpu(rp, rbuf, n, info->cpu_partial, phase);
+	check_identities(rp, cur, phase);
 	printf("%s: %ld full slabs, every other one freed into: %ld full, %ld partial\n", phase,
 	       nslabs, full, listed);
 	CHECK_EQ(rp->bad_list, 0);
