@@ -48,17 +48,24 @@ log=$work/log
 mkdir -p "$work" "$log"
 
 # ---- the scratch copy: tracked and new files of the working tree ----
-rm -rf "$src" "$pristine"
-mkdir -p "$src"
+# Staged in $work/next, then synced into $src by content: a file that
+# changed gets a fresh mtime (so the build recompiles it; tar would keep
+# the tree's older mtime and leave a mutant's object in place), an
+# unchanged one keeps its build.
+next=$work/next
+rm -rf "$next" "$pristine"
+mkdir -p "$next" "$src"
 (cd "$repo" && git ls-files -z --cached --others --exclude-standard |
-	tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$src"
+	tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$next"
 if [ -n "$tests_ref" ]; then
-	rm -rf "$src/tests"
-	(cd "$repo" && git archive "$tests_ref" tests) | tar -xf - -C "$src"
+	rm -rf "$next/tests"
+	(cd "$repo" && git archive "$tests_ref" tests) | tar -xf - -C "$next"
 	# the mutation kit itself stays the working tree's
-	rm -rf "$src/tests/mutation"
-	cp -r "$here" "$src/tests/mutation"
+	rm -rf "$next/tests/mutation"
+	cp -r "$here" "$next/tests/mutation"
 fi
+rsync -rc --delete "$next/" "$src/"
+rm -rf "$next"
 cp -r "$src" "$pristine"
 
 echo "mutation: scratch copy in $src${tests_ref:+ (tests from $tests_ref)}"
