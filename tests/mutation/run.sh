@@ -64,7 +64,15 @@ if [ -n "$tests_ref" ]; then
 	rm -rf "$next/tests/mutation"
 	cp -r "$here" "$next/tests/mutation"
 fi
-rsync -rc --delete "$next/" "$src/"
+(cd "$next" && find . -type f) | while read -r f; do
+	if ! cmp -s "$next/$f" "$src/$f"; then
+		mkdir -p "$(dirname "$src/$f")"
+		cp "$next/$f" "$src/$f"
+	fi
+done
+(cd "$src" && find . -type f) | while read -r f; do
+	[ -e "$next/$f" ] || rm -f "$src/$f"
+done
 rm -rf "$next"
 cp -r "$src" "$pristine"
 
