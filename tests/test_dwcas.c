@@ -16,16 +16,23 @@
  *    many threads (remote frees into one slab word); an observer records
  *    every update of those slabs and the seq chain must be unbroken; the
  *    objects come back exactly once.  Repeated with the widened race window.
+ *    Shrinking the emptied cache discards every slab it still has.
+ * 4. The futex lock keeps errno: a thread waiting for a list_lock in free()
+ *    is interrupted by signals (its futex wait fails with EINTR) and its
+ *    errno must come out of free() as it went in.
  *
  *   test_dwcas [-t threads] [-r rounds]
  */
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <slub/slub.h>
 
@@ -443,12 +450,179 @@ static void remote_free_rounds(const char *phase, unsigned variant)
 		printf("%s: %ld slab-word events on %ld slabs, %lu failed CAS\n", phase, cr.events,
 		       cr.slabs, fails_seen);
 	}
-	CHECK_EQ(slub_cache_shrink(dcache) >= 0, 1);
+	/* Every object is free and every thread but this one has exited:
+	 * shrink discards every slab (those min_partial kept too). */
+	{
+		struct slub_stats pre, post;
+
+		CHECK_EQ(slub_cache_stats(dcache, &pre), 0);
+		CHECK(pre.slabs > 0, "%s: no slab left before the shrink", phase);
+		CHECK_EQ(slub_cache_shrink(dcache), (long)pre.slabs);
+		CHECK_EQ(slub_cache_stats(dcache, &post), 0);
+		CHECK_EQ(post.slabs, 0);
+	}
 	CHECK_EQ(slub_cache_destroy(dcache), 0);
 	pthread_barrier_destroy(&bar);
 	free(ws);
 	free(objs);
 	free(sorted);
+}
+
+/* ---- 4. errno across a wait for list_lock ---- */
+
+#define ERRNO_SENTINEL 4242
+
+static struct slub_cache *ecache;
+static uint32_t holder_tid;           /* the thread to park under list_lock */
+static int holding, release_hold;     /* it is parked / let it go */
+static int waiter_ready, waiter_errno;
+static pid_t waiter_tid;
+static int signals_taken;
+static int contended_events;
+static void *e_first[2];
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	__atomic_fetch_add(&signals_taken, 1, __ATOMIC_RELAXED);
+}
+
+/* Runs in the freeing thread, under list_lock: park the holder there. */
+static void park_observer(const struct slub_event *ev, void *arg)
+{
+	(void)arg;
+	if (ev->type == SLUB_EV_LOCK_ACQUIRE) {
+		if (ev->contended && ev->tid == (uint32_t)__atomic_load_n(&waiter_tid, __ATOMIC_ACQUIRE))
+			__atomic_fetch_add(&contended_events, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (ev->type != SLUB_EV_ADD_PARTIAL || ev->tid != __atomic_load_n(&holder_tid, __ATOMIC_ACQUIRE))
+		return;
+	__atomic_store_n(&holding, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&release_hold, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+static void *holder_main(void *arg)
+{
+	(void)arg;
+	__atomic_store_n(&holder_tid, (uint32_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	slub_cache_free(ecache, e_first[0]); /* full slab -> partial, under list_lock */
+	return NULL;
+}
+
+static void *waiter_main(void *arg)
+{
+	(void)arg;
+	__atomic_store_n(&waiter_tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&holding, __ATOMIC_ACQUIRE))
+		sched_yield();
+	__atomic_store_n(&waiter_ready, 1, __ATOMIC_RELEASE);
+	errno = ERRNO_SENTINEL;
+	/* Needs the same list_lock.  slub_free(), not slub_cache_free(): the
+	 * latter saves errno itself, kfree() relies on the lock keeping it. */
+	slub_free(e_first[1]);
+	waiter_errno = errno;
+	return NULL;
+}
+
+/* Is thread `tid` of this process asleep (state S: the futex wait)? */
+static int thread_sleeping(pid_t tid)
+{
+	char path[64], buf[256];
+	FILE *f;
+	char *p;
+	int sleeping = 0;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) && p[1] == ' ')
+		sleeping = p[2] == 'S';
+	fclose(f);
+	return sleeping;
+}
+
+static int wait_sleeping(pid_t tid)
+{
+	for (int i = 0; i < 5000; i++) {
+		if (thread_sleeping(tid))
+			return 1;
+		usleep(1000);
+	}
+	return 0;
+}
+
+static void errno_under_contention(void)
+{
+	struct sigaction sa;
+	struct slub_ptr_info info;
+	const void *slab = NULL;
+	void *objs[1024];
+	int n = 0, nslabs = 0, waited = 0;
+	pthread_t h, w;
+	struct slub_stats st;
+
+	/* Without cpu partial chains a free into a full slab takes list_lock. */
+	ecache = slub_cache_create("dwcas-errno", 64, 0, SLUB_F_NO_CPU_PARTIAL, NULL);
+	if (!ecache)
+		FATAL("cache create: errno %d", errno);
+	while (n < 1024 && nslabs < 3) {
+		objs[n] = slub_cache_alloc(ecache);
+		if (!objs[n] || !slub_ptr_lookup(objs[n], &info))
+			FATAL("alloc: errno %d", errno);
+		if (info.slab != slab) {
+			slab = info.slab;
+			if (nslabs < 2)
+				e_first[nslabs] = objs[n];
+			nslabs++;
+		}
+		n++;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal; /* no SA_RESTART: the futex wait fails with EINTR */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	slub_set_observer(park_observer, NULL,
+			  1ull << SLUB_EV_ADD_PARTIAL | 1ull << SLUB_EV_LOCK_ACQUIRE);
+	pthread_create(&h, NULL, holder_main, NULL);
+	pthread_create(&w, NULL, waiter_main, NULL);
+	while (!__atomic_load_n(&waiter_ready, __ATOMIC_ACQUIRE))
+		sched_yield();
+	/* Interrupt the waiter's futex wait a few times, each time once it is
+	 * asleep again. */
+	for (int i = 0; i < 3; i++) {
+		if (!wait_sleeping(waiter_tid))
+			break;
+		waited++;
+		pthread_kill(w, SIGUSR1);
+		usleep(2000);
+	}
+	wait_sleeping(waiter_tid);
+	__atomic_store_n(&release_hold, 1, __ATOMIC_RELEASE);
+	pthread_join(h, NULL);
+	pthread_join(w, NULL);
+	slub_set_observer(NULL, NULL, 0);
+	signal(SIGUSR1, SIG_DFL);
+
+	CHECK(waited == 3, "the waiter was asleep for %d of 3 signals", waited);
+	CHECK(signals_taken >= 1, "no signal reached the waiter");
+	CHECK(contended_events == 1, "the waiter's lock_acquire events say contended %d times, "
+	      "want once", contended_events);
+	CHECK(waiter_errno == ERRNO_SENTINEL, "free() under contention changed errno to %d (%s)",
+	      waiter_errno, strerror(waiter_errno));
+	CHECK_EQ(slub_cache_stats(ecache, &st), 0);
+#if SLUB_STATS
+	CHECK(st.item[SLUB_LOCK_CONTENDED] >= 1, "the waiter never contended for list_lock");
+#endif
+	printf("errno: a free waited for list_lock through %d signals, errno %d kept\n",
+	       signals_taken, waiter_errno);
+	for (int i = 0; i < n; i++)
+		if (objs[i] != e_first[0] && objs[i] != e_first[1])
+			slub_cache_free(ecache, objs[i]);
+	CHECK_EQ(slub_validate(ecache), 0);
+	CHECK_EQ(slub_cache_destroy(ecache), 0);
 }
 
 int main(int argc, char **argv)
@@ -471,6 +645,7 @@ int main(int argc, char **argv)
 	remote_free_rounds("dwcas-remote", 0);
 	remote_free_rounds("dwcas-race", SLUB_INJ_RACE_WINDOW);
 	free(wbuf);
+	errno_under_contention();
 	CHECK_EQ(slub_error_count(), 0);
 	return test_summary("test_dwcas");
 }

@@ -162,10 +162,19 @@ static void test_calloc(void)
 	errno = 0;
 	CHECK(slub_malloc(SIZE_MAX - PAGE) == NULL && errno == ENOMEM,
 	      "malloc(SIZE_MAX - page): errno %d", errno);
+	/* calloc(0, n), like malloc(0): a unique, freeable pointer of ours. */
 	{
-		void *z = slub_calloc(0, 16);
+		struct slub_ptr_info info;
+		void *z = slub_calloc(0, 16), *z2 = slub_calloc(16, 0);
 
+		CHECK(z != NULL && z2 != NULL && z != z2, "calloc(0, 16) = %p, calloc(16, 0) = %p", z,
+		      z2);
+		CHECK(z && slub_ptr_lookup(z, &info) && info.kind == SLUB_OWNER_SLAB && info.start,
+		      "calloc(0, 16) = %p is not the start of a slab object", z);
+		unsigned long e0 = slub_error_count();
 		slub_free(z);
+		slub_free(z2);
+		CHECK_EQ(slub_error_count(), e0);
 	}
 }
 
@@ -282,14 +291,27 @@ static void test_realloc(void)
 	}
 	slub_free(p);
 
-	/* realloc(p, 0): either frees and returns NULL or returns a minimal
-	 * object; either way nothing leaks or breaks. */
+	/* realloc(p, 0) frees p and returns NULL (as glibc does): one object
+	 * fewer in use in p's cache, errno untouched, nothing reported. */
 	p = slub_malloc(100);
 	{
-		void *z = slub_realloc(p, 0);
+		struct slub_ptr_info info;
+		struct slub_stats before, after;
+		unsigned long e0 = slub_error_count();
 
-		if (z)
-			slub_free(z);
+		CHECK(slub_ptr_lookup(p, &info) && info.kind == SLUB_OWNER_SLAB, "malloc(100) = %p",
+		      (void *)p);
+		CHECK_EQ(slub_cache_stats(info.cache, &before), 0);
+		errno = 77;
+		void *z = slub_realloc(p, 0);
+		CHECK(z == NULL && errno == 77, "realloc(p, 0) = %p, errno %d", z, errno);
+		CHECK_EQ(slub_cache_stats(info.cache, &after), 0);
+#if SLUB_STATS
+		CHECK(after.objects_inuse + 1 == before.objects_inuse,
+		      "realloc(p, 0): %llu objects in use before, %llu after",
+		      (unsigned long long)before.objects_inuse, (unsigned long long)after.objects_inuse);
+#endif
+		CHECK_EQ(slub_error_count(), e0);
 	}
 	/* A failing realloc leaves the original intact. */
 	p = slub_malloc(64);

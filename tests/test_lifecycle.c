@@ -13,8 +13,15 @@
  *  3. a double free that reaches __slab_free (the object is not on the
  *     thread's cpu slab) is reported and changes nothing: the other object
  *     of the slab stays allocated and the slab is not discarded.
+ *  4. the same on the fast path of a normal (non-debug) cache: freeing the
+ *     object that heads the cpu freelist again is one report, and the
+ *     object is never handed out twice.
+ *  5. thread exit flushes the cpu partial chain, not only the cpu slab: a
+ *     thread whose remote frees parked slabs on its chain exits, and before
+ *     any validate or shrink its slot holds nothing.
  */
 #include <pthread.h>
+#include <stdint.h>
 #include <slub/slub.h>
 
 #include "testutil.h"
@@ -129,6 +136,124 @@ static void double_free_slow_path(void)
 	slub_set_report_fd(2);
 }
 
+static int cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void double_free_fast_path(void)
+{
+	struct capture cap;
+	struct slub_cache *s = slub_cache_create("life-df-fast", 64, 0, 0, NULL);
+	enum { N = 300 };
+	void *v[N];
+	int dups = 0, again = 0;
+
+	if (!CHECK(s != NULL, "create: errno %d", errno))
+		return;
+	capture_open(&cap);
+	slub_set_report_fd(cap.fd);
+	void *o = slub_cache_alloc(s), *p = slub_cache_alloc(s);
+	slub_cache_free(s, o); /* o heads this thread's cpu freelist */
+	unsigned long e0 = slub_error_count();
+	slub_cache_free(s, o);
+	CHECK_EQ(slub_error_count(), e0 + 1);
+	const char *r = capture_take(&cap);
+	CHECK(strstr(r, "BUG life-df-fast: Object already free") && text_has_addr(r, o),
+	      "report: %.300s", r);
+	/* o is free once: the next allocations return it at most once. */
+	for (int i = 0; i < N; i++) {
+		v[i] = slub_cache_alloc(s);
+		if (!CHECK(v[i] != NULL, "alloc %d: errno %d", i, errno))
+			return;
+		again += v[i] == o;
+		if (v[i] == p && dups++ < 3)
+			CHECK(0, "live object %p handed out", p);
+	}
+	qsort(v, N, sizeof(v[0]), cmp_ptr);
+	for (int i = 1; i < N; i++)
+		if (v[i] == v[i - 1] && dups++ < 3)
+			CHECK(0, "object %p handed out twice", v[i]);
+	CHECK_EQ(dups, 0);
+	if (!CHECK(again <= 1, "the double-freed object came back %d times", again)) {
+		slub_set_report_fd(2);
+		return; /* its cpu freelist is a cycle now: leave the cache alone */
+	}
+	for (int i = 0; i < N; i++)
+		if (i == 0 || v[i] != v[i - 1])
+			slub_cache_free(s, v[i]);
+	slub_cache_free(s, p);
+	CHECK_EQ(slub_validate(s), 0);
+	CHECK_EQ(slub_cache_destroy(s), 0);
+	CHECK_EQ(slub_error_count(), e0 + 1);
+	slub_set_report_fd(2);
+	close(cap.fd);
+}
+
+#define CHAIN_SLABS 20
+
+static void *remote_free_and_exit(void *arg)
+{
+	void **firsts = arg;
+
+	/* Each object is the first freed of a full slab: the slab is frozen
+	 * onto this thread's cpu partial chain (20 free objects, under the
+	 * drain limit of a 64-byte cache). */
+	for (int i = 0; i < CHAIN_SLABS; i++)
+		slub_cache_free(cache, firsts[i]);
+	return NULL; /* the exit flush must unfreeze the chain */
+}
+
+static void exit_flushes_partial_chain(void)
+{
+	struct slub_stats before, after;
+	struct slub_ptr_info info;
+	enum { CAP = 4096 };
+	void **v = calloc(CAP, sizeof(void *));
+	void *firsts[CHAIN_SLABS + 2];
+	const void *slab = NULL;
+	int n = 0, nslabs = 0;
+	pthread_t t;
+
+	cache = slub_cache_create("life-chain", 64, 0, 0, NULL);
+	if (!CHECK(cache != NULL && v != NULL, "create: errno %d", errno))
+		return;
+	/* Fill CHAIN_SLABS + 1 slabs, start one more (the cpu slab). */
+	while (n < CAP && nslabs < CHAIN_SLABS + 2) {
+		v[n] = slub_cache_alloc(cache);
+		if (!CHECK(v[n] != NULL && slub_ptr_lookup(v[n], &info), "alloc %d", n))
+			return;
+		if (info.slab != slab) {
+			slab = info.slab;
+			firsts[nslabs++] = v[n];
+		}
+		n++;
+	}
+	CHECK_EQ(slub_cache_stats(cache, &before), 0);
+	pthread_create(&t, NULL, remote_free_and_exit, firsts);
+	pthread_join(t, NULL);
+	CHECK_EQ(slub_cache_stats(cache, &after), 0);
+	CHECK(after.cpu_slabs == before.cpu_slabs,
+	      "after the thread's exit %llu cpu slabs and chain slabs, before it %llu",
+	      (unsigned long long)after.cpu_slabs, (unsigned long long)before.cpu_slabs);
+	CHECK(after.partial_slabs == before.partial_slabs + CHAIN_SLABS,
+	      "%llu slabs on the node partial lists, want %llu + %d",
+	      (unsigned long long)after.partial_slabs, (unsigned long long)before.partial_slabs,
+	      CHAIN_SLABS);
+	for (int i = 0; i < n; i++) {
+		int freed = 0;
+		for (int k = 0; k < CHAIN_SLABS; k++)
+			freed |= v[i] == firsts[k];
+		if (!freed)
+			slub_cache_free(cache, v[i]);
+	}
+	free(v);
+	CHECK_EQ(slub_validate(cache), 0);
+	CHECK_EQ(slub_cache_destroy(cache), 0);
+}
+
 int main(int argc, char **argv)
 {
 	int iterations = argc > 1 ? atoi(argv[1]) : 3000;
@@ -136,5 +261,7 @@ int main(int argc, char **argv)
 	destroy_vs_exit(iterations);
 	alloc_after_exit(50);
 	double_free_slow_path();
+	double_free_fast_path();
+	exit_flushes_partial_chain();
 	return test_summary("test_lifecycle");
 }

@@ -133,6 +133,7 @@ struct worker {
 	uint64_t rng;
 	long budget;
 	uint32_t counter;
+	int errno_changed;
 	/* thread-local totals, added once at exit */
 	unsigned long long alloc, free, remote, realloc;
 	unsigned long long cache_alloc[NCACHES], cache_free[NCACHES];
@@ -196,12 +197,17 @@ static void free_item(struct worker *w, struct item *it, const char *when)
 	if (!verify(it, when))
 		return; /* leave a corrupted object alone */
 	__atomic_store_n((uint64_t *)it->p, 0, __ATOMIC_RELAXED);
+	/* free() keeps errno, also when it waited for a contended lock. */
+	int sentinel = 1000 + (int)(w->counter & 0xff);
+	errno = sentinel;
 	if (it->kind < 0) {
 		slub_free(it->p);
 	} else {
 		slub_cache_free(caches[it->kind], it->p);
 		w->cache_free[it->kind]++;
 	}
+	if (errno != sentinel && w->errno_changed++ < 3)
+		CHECK(0, "%s: free(%p) changed errno %d to %d", when, it->p, sentinel, errno);
 	w->free++;
 }
 

@@ -981,6 +981,16 @@ def test_startup(env):
             env.slubtrace(["-o", trace_dir, "--"] + cmd, timeout=60)
             t = Trace(trace_dir, env.env)
             check(t.objects, "%s: no statedump in the trace" % cmd[0], errors)
+            names = {e["_name"] for e in t.slub()}
+            log("  %s: %d slub events (%s)" % (cmd[0], len(t.slub()), ", ".join(sorted(names))))
+            check(names, "%s: no slub event in the trace" % cmd[0], errors)
+            if cmd[0] != "true":
+                # Programs that allocate while traced: their caches are
+                # announced and their allocations took slabs.
+                check("cache_create" in names, "%s: no slub:cache_create in the trace"
+                      % cmd[0], errors)
+                check("slab_new" in names, "%s: no slub:slab_new in the trace" % cmd[0],
+                      errors)
     finally:
         env.stop_sessiond()
     return errors
