@@ -743,6 +743,11 @@ static void placement(void)
 		else if (op < 97)
 			helper_do(OP_FLUSH, 0);
 		else {
+			/* An exit flushes (and says so) only what the thread
+			 * still holds: after an explicit flush with nothing
+			 * held since, there is no second thread_flush.  One
+			 * allocation first, so that every exit here flushes. */
+			helper_do(OP_ALLOC, 1);
 			helper_do(OP_EXIT, 0);
 			helper_start();
 		}

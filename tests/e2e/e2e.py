@@ -983,10 +983,13 @@ def test_startup(env):
             check(t.objects, "%s: no statedump in the trace" % cmd[0], errors)
             names = {e["_name"] for e in t.slub()}
             log("  %s: %d slub events (%s)" % (cmd[0], len(t.slub()), ", ".join(sorted(names))))
-            check(names, "%s: no slub event in the trace" % cmd[0], errors)
             if cmd[0] != "true":
                 # Programs that allocate while traced: their caches are
-                # announced and their allocations took slabs.
+                # announced and their allocations took slabs.  `true`
+                # allocates nothing (under the shim with SLUBTRACE_STATS=1
+                # it prints no cache), and LTTng-UST's own threads use the
+                # orphan slot or the shim's arena: no slub event is right.
+                check(names, "%s: no slub event in the trace" % cmd[0], errors)
                 check("cache_create" in names, "%s: no slub:cache_create in the trace"
                       % cmd[0], errors)
                 check("slab_new" in names, "%s: no slub:slab_new in the trace" % cmd[0],
