@@ -1874,6 +1874,22 @@ void slub_model_discarded(struct slub_model *m, const struct slub_model_discard 
 		m->now = d->end_ts;
 }
 
+void slub_model_registered(struct slub_model *m, uint32_t vpid, uint64_t ts)
+{
+	uint64_t g;
+
+	if (!ht_find(&m->procs, vpid, 0))
+		return;
+	g = ++m->disc_gen;
+	m->notice[g % NOTICES].begin = 0;
+	m->notice[g % NOTICES].end = ts;
+	m->notice[g % NOTICES].gen = g;
+	if (ts + m->cfg.reorder_ns > m->quarantine_until)
+		m->quarantine_until = ts + m->cfg.reorder_ns;
+	if (ts > m->now)
+		m->now = ts;
+}
+
 static void fill_skipped(const struct slub_model *m, struct slub_model_summary *s)
 {
 	uint64_t seen = m->seen, sk = 0;

@@ -232,6 +232,15 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e);
 void slub_model_stack(struct slub_model *m, uint32_t vpid, uint32_t vtid, unsigned type,
 		      uint64_t slab, const uint64_t *ips, uint32_t nr);
 void slub_model_discarded(struct slub_model *m, const struct slub_model_discard *d);
+/*
+ * Process vpid registered with the LTTng session daemon at ts (its
+ * lttng_ust_statedump:start).  LTTng-UST records nothing of a forked child
+ * between its fork() and this registration, without any discarded-events
+ * record; when the process already has events, everything up to ts is
+ * treated as a possible loss (resynchronised, never judged), but not
+ * counted as a gap.  A process with no events yet is left alone.
+ */
+void slub_model_registered(struct slub_model *m, uint32_t vpid, uint64_t ts);
 /* Drains the reorder buffer, runs end-of-trace rules, calls summary. */
 void slub_model_finish(struct slub_model *m);
 /* Current figures (also valid before finish). */

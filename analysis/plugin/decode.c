@@ -740,6 +740,17 @@ static int decode_event(struct slub_decoder *d, const bt_message *msg, struct sl
 	p = bt_event_borrow_payload_field_const(e);
 	if (dc->kind != K_SLUB && dc->kind != K_STACK) {
 		decode_objects(d, dc, p, vpid);
+		if (dc->kind == K_SD_START && s->has_clock) {
+			int64_t ns;
+
+			if (bt_clock_snapshot_get_ns_from_origin(
+				    bt_message_event_borrow_default_clock_snapshot_const(msg), &ns) ==
+			    BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK) {
+				out->kind = SLUB_DEC_REGISTER;
+				out->reg_vpid = vpid;
+				out->reg_ts = (uint64_t)ns;
+			}
+		}
 		return 0;
 	}
 	vtid = ctx_int(dc, ctx, dc->ctx_vtid, 2);

@@ -30,6 +30,7 @@ enum slub_dec_kind {
 	SLUB_DEC_EVENT,		/* out->event */
 	SLUB_DEC_STACK,		/* out->stack_* */
 	SLUB_DEC_DISCARD,	/* out->discard */
+	SLUB_DEC_REGISTER,	/* out->reg_*: a process registered (its statedump starts) */
 };
 
 struct slub_decoded {
@@ -43,6 +44,11 @@ struct slub_decoded {
 	uint32_t stack_nr;
 	uint64_t stack_ips[SLUB_DEC_MAX_IPS];
 	struct slub_model_discard discard;
+	/* lttng_ust_statedump:start: the process registered with the session
+	 * daemon; a forked child's events between fork() and this point may
+	 * be missing without any discarded-events notice. */
+	uint32_t reg_vpid;
+	uint64_t reg_ts;
 };
 
 /*

@@ -203,6 +203,9 @@ static int apply(struct slub_sink *s, const struct slub_decoded *d)
 	case SLUB_DEC_DISCARD:
 		slub_model_discarded(s->model, &d->discard);
 		break;
+	case SLUB_DEC_REGISTER:
+		slub_model_registered(s->model, d->reg_vpid, d->reg_ts);
+		break;
 	default:
 		break;
 	}

@@ -186,6 +186,18 @@ class Env:
         log(out.rstrip())
         if check and rc != 0:
             raise Failure("slubtrace record exited with %d" % rc)
+        if "--no-check" not in args:
+            # record ends with `slubtrace check`: every e2e trace is a clean
+            # run of the allocator, so the state model must find nothing.
+            verdicts = re.findall(r'^verdict: .*$', out, re.M)
+            if not verdicts and "no slub event in the trace" not in out:
+                # (a program that allocates nothing leaves no slub event:
+                # check says so and exits 2; the tests say which may)
+                raise Failure("slubtrace record printed no check verdict")
+            if not verdicts:
+                return rc, out
+            if not verdicts[-1].startswith("verdict: clean"):
+                raise Failure("the state model flagged a clean run: " + verdicts[-1])
         return rc, out
 
 
@@ -507,6 +519,13 @@ def test_stress(env):
         env.stop_sessiond()
 
     lost = sum(int(n) for n in re.findall(r'Discarded events: (\d+)', listing))
+    # The trace of a clean run: `slubtrace check` finds nothing.
+    rc, out = run([env.args.slubtrace, "check", trace_dir], env=env.env, timeout=TIMEOUT,
+                  check=False, what="slubtrace check")
+    verdict = [l for l in out.splitlines() if l.startswith("verdict:")]
+    log("  slubtrace check: " + (verdict[-1] if verdict else out.strip()[-200:]))
+    if rc != 0:
+        raise Failure("slubtrace check on the stress trace exited %d: %s" % (rc, out[-2000:]))
     c = read_counts(counts_file)
     t = Trace(trace_dir, env.env)
     events = t.slub(c["pid"])
