@@ -49,6 +49,7 @@ struct mslab {
 	int32_t node, owner, last_owner;
 	uint8_t state, list, list_known, have_seq;
 	uint8_t born, pages, resync, waiting;
+	uint8_t list_due; /* unfrozen to the partial list: add_partial due before unlock */
 	uint64_t freelist;
 	uint32_t inuse, objects, frozen, seq;
 	uint32_t base_seq, skip_lo, skip_hi;
@@ -993,6 +994,8 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 		set_word(s, &ev->new);
 	if (edge) {
 		s->state = edge->after;
+		if (ev->type == SLUB_EV_UNFREEZE && edge->after == SLUB_STATE_NODE_PARTIAL)
+			s->list_due = 1;
 		if (is_list_op(ev->type) || edge->list != SLUB_LIST_NONE) {
 			s->list = edge->list;
 			s->list_known = 1;
@@ -1027,6 +1030,8 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 	}
 
 done:
+	if (is_list_op(ev->type) || s->state != SLUB_STATE_NODE_PARTIAL)
+		s->list_due = 0;
 	if (forget) {
 		/* recorded, not trusted: the next event after the quarantine
 		 * is a baseline */
@@ -1328,6 +1333,9 @@ static void check_at_unlock(struct slub_model *m, uint64_t k1, struct mlock *l,
 			bad = "without a free object";
 		else if (s->list == SLUB_LIST_FULL && s->freelist)
 			bad = "with free objects";
+		else if (s->list_due && s->list == SLUB_LIST_NONE &&
+			 s->state == SLUB_STATE_NODE_PARTIAL)
+			bad = "leaked";
 		if (bad) {
 			struct slub_model_record rr = *r;
 
@@ -1339,6 +1347,16 @@ static void check_at_unlock(struct slub_model *m, uint64_t k1, struct mlock *l,
 			rr.frozen = s->frozen;
 			rr.seq = s->seq;
 			rr.freelist = s->freelist;
+			if (s->list_due) {
+				/* unfrozen to the partial list, never added */
+				s->list_due = 0;
+				report(m, SLUB_RULE_LIST_AT_UNLOCK, &rr, s, k1, 0,
+				       "lock %llu released (acquisition %llu) with slab %#llx "
+				       "unfrozen to the partial list but on no list: %s",
+				       (unsigned long long)l->h.k2, (unsigned long long)l->seq,
+				       (unsigned long long)s->h.k2, bad);
+				continue;
+			}
 			report(m, SLUB_RULE_LIST_AT_UNLOCK, &rr, s, k1, 0,
 			       "lock %llu released (acquisition %llu) with slab %#llx on the %s "
 			       "list %s",
