@@ -49,7 +49,11 @@ struct mslab {
 	int32_t node, owner, last_owner;
 	uint8_t state, list, list_known, have_seq;
 	uint8_t born, pages, resync, waiting;
-	uint8_t list_due; /* unfrozen to the partial list: add_partial due before unlock */
+	/* 1: unfrozen to the partial list, add_partial due before the lock
+	 * drops; 2: the lock (due_lock, acquisition due_seq) dropped first. */
+	uint8_t list_due;
+	uint32_t due_lock;
+	uint64_t due_seq;
 	uint64_t freelist;
 	uint32_t inuse, objects, frozen, seq;
 	uint32_t base_seq, skip_lo, skip_hi;
@@ -266,6 +270,9 @@ static struct mproc *get_proc(struct slub_model *m, uint32_t vpid)
 	return p;
 }
 
+static void report_leak(struct slub_model *m, struct mslab *s,
+			const struct slub_model_record *r);
+
 static void purge_table(struct slub_model *m, struct htab *t, struct mm_pool *pool, uint64_t k1)
 {
 	for (size_t i = 0; i < t->nb; i++) {
@@ -279,6 +286,9 @@ static void purge_table(struct slub_model *m, struct htab *t, struct mm_pool *po
 				t->n--;
 				if (t == &m->slabs) {
 					struct mslab *s = (struct mslab *)h;
+
+					if (s->list_due == 2)
+						report_leak(m, s, NULL);
 
 					while (s->pend) {
 						struct pend *pe = s->pend;
@@ -820,6 +830,42 @@ static int owner_ok(struct slub_model *m, struct mslab *s, const struct slub_mod
 }
 
 /*
+ * R4, the leak: a slab unfrozen to the partial list (deactivate_slab,
+ * unfreeze_partials) whose list_lock was released with the slab on no
+ * list, and never listed since.  Judged when a later critical section that
+ * touched the slab ends (the free that empties it takes the lock), at the
+ * end of its process or of the trace: an add_partial right after the
+ * unlock is R3-list-unlocked's, not a leak.  r NULL: the slab's last event
+ * stands for it.
+ */
+static void report_leak(struct slub_model *m, struct mslab *s, const struct slub_model_record *r)
+{
+	struct slub_model_record rr;
+
+	s->list_due = 0;
+	if (!r) {
+		memset(&rr, 0, sizeof(rr));
+		if (s->hist_n) {
+			rr = s->hist[(s->hist_head + m->cfg.history - 1) % m->cfg.history];
+		} else {
+			rr.ts = s->last_ts;
+			rr.slab = s->h.k2;
+			rr.vpid = s->vpid;
+			rr.cache_id = s->cache_id;
+			rr.node = s->node;
+			rr.slot = rr.owner = -1;
+			rr.type = SLUB_EV_UNFREEZE;
+			rr.before = rr.after = s->state;
+		}
+		r = &rr;
+	}
+	report(m, SLUB_RULE_LIST_AT_UNLOCK, r, s, s->h.k1, 0,
+	       "slab %#llx was unfrozen to the partial list under lock %u, released "
+	       "(acquisition %llu) with the slab on no list and never listed since: leaked",
+	       (unsigned long long)s->h.k2, s->due_lock, (unsigned long long)s->due_seq);
+}
+
+/*
  * Apply one slab event in slab order.  `late`: a cpu-slot event whose
  * thread's last update of the slab is older than what was applied since
  * (its thread was preempted before its tracepoint while other cpus moved
@@ -849,6 +895,7 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 	}
 	if (s->resync) {
 		s->resync = 0;
+		s->list_due = 0;
 		s->state = SLUB_STATE_UNKNOWN;
 		s->list_known = 0;
 		s->owner = -1;
@@ -1333,9 +1380,24 @@ static void check_at_unlock(struct slub_model *m, uint64_t k1, struct mlock *l,
 			bad = "without a free object";
 		else if (s->list == SLUB_LIST_FULL && s->freelist)
 			bad = "with free objects";
-		else if (s->list_due && s->list == SLUB_LIST_NONE &&
-			 s->state == SLUB_STATE_NODE_PARTIAL)
-			bad = "leaked";
+		if (s->list_due == 2 && s->list == SLUB_LIST_NONE &&
+		    (s->due_lock != (uint32_t)l->h.k2 || s->due_seq != l->seq)) {
+			struct slub_model_record rr = *r;
+
+			rr.slab = s->h.k2;
+			rr.before = rr.after = s->state;
+			rr.list = s->list;
+			report_leak(m, s, &rr);
+			continue;
+		}
+		if (s->list_due == 1 && s->list == SLUB_LIST_NONE &&
+		    s->state == SLUB_STATE_NODE_PARTIAL) {
+			/* Judged at its next event: a late add_partial is R3's. */
+			s->list_due = 2;
+			s->due_lock = (uint32_t)l->h.k2;
+			s->due_seq = l->seq;
+			continue;
+		}
 		if (bad) {
 			struct slub_model_record rr = *r;
 
@@ -1347,16 +1409,6 @@ static void check_at_unlock(struct slub_model *m, uint64_t k1, struct mlock *l,
 			rr.frozen = s->frozen;
 			rr.seq = s->seq;
 			rr.freelist = s->freelist;
-			if (s->list_due) {
-				/* unfrozen to the partial list, never added */
-				s->list_due = 0;
-				report(m, SLUB_RULE_LIST_AT_UNLOCK, &rr, s, k1, 0,
-				       "lock %llu released (acquisition %llu) with slab %#llx "
-				       "unfrozen to the partial list but on no list: %s",
-				       (unsigned long long)l->h.k2, (unsigned long long)l->seq,
-				       (unsigned long long)s->h.k2, bad);
-				continue;
-			}
 			report(m, SLUB_RULE_LIST_AT_UNLOCK, &rr, s, k1, 0,
 			       "lock %llu released (acquisition %llu) with slab %#llx on the %s "
 			       "list %s",
@@ -1941,6 +1993,10 @@ void slub_model_finish(struct slub_model *m)
 	/* Nothing more will come: every gap still open is final. */
 	while (m->wq_head)
 		give_up(m, m->wq_head);
+	for (size_t i = 0; i < m->slabs.nb; i++)
+		for (struct hnode *h = m->slabs.b[i]; h; h = h->next)
+			if (((struct mslab *)h)->list_due == 2)
+				report_leak(m, (struct mslab *)h, NULL);
 	flush_held(m);
 	slub_model_get_summary(m, &s);
 	if (m->cb.summary)
