@@ -455,6 +455,8 @@ reread:
 		if (slub_wants(SLUB_EV_DEACTIVATE))
 			emit_cpu(SLUB_EV_DEACTIVATE, s, c, slab, SLUB_DEACT_EMPTY_FREELIST,
 				 SLUB_DEST_FULL, 0);
+		if (variant(SLUB_INJ_EARLY_DISCARD) && inject_now(&early_discard_tick, 32))
+			discard_slab_early(s, slab, c);
 		goto new_slab;
 	}
 	stat(c, SLUB_ALLOC_REFILL);
