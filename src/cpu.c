@@ -362,7 +362,7 @@ void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, st
 			add_partial(s, n, slab, mode, c);
 			slub_futex_unlock(&n->list_lock);
 			witness_release(RANK_LIST);
-		} else if (variant(SLUB_INJ_LOST_UNFREEZE) && inject_now(&lost_unfreeze_tick, 32)) {
+		} else if (variant(SLUB_INJ_LOST_UNFREEZE) && inject_now(&lost_unfreeze_tick, 16)) {
 			/* Injected: unfrozen with free objects, put on no list:
 			 * leaked (__slab_free() copes when it empties). */
 			list_unlock(s, n, c);
