@@ -843,6 +843,10 @@ static void report_leak(struct slub_model *m, struct mslab *s, const struct slub
 	struct slub_model_record rr;
 
 	s->list_due = 0;
+	/* Events lost since its last one may hold its add_partial. */
+	if (notice_covers(m, s->gen, window_start(m, s->last_ts)) ||
+	    notice_since(m, window_start(m, s->last_ts)))
+		return;
 	if (!r) {
 		memset(&rr, 0, sizeof(rr));
 		if (s->hist_n) {
