@@ -7,10 +7,11 @@
  * the partial list, acquire_slab by another cpu, deactivate to discard)
  * must pass; for every rule one change of that life must be flagged with
  * that rule's id.  A slab unfrozen to the partial list and never added is
- * a leak (R4), an add right after the unlock is R3's only.  Then: timestamps that invert seq order pass; a seq gap
- * is a lost update unless a discarded-events notice covers it (then one gap
- * is counted and the slab resynchronises); forks, execs, thread churn and
- * a trace that starts mid-run produce nothing.
+ * a leak (R4), an add right after the unlock is R3's only.  Then:
+ * timestamps that invert seq order pass; a seq gap is a lost update unless
+ * a discarded-events notice covers it (then one gap is counted and the
+ * slab resynchronises); forks, execs, thread churn and a trace that starts
+ * mid-run produce nothing.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -470,7 +471,8 @@ static void test_leak(void)
 		}
 		r = run(&B, NULL, k == 4 ? B.n - 2 : -1);
 		if (k == 0 || k == 4) {
-			CHECK(r.violations == 0, "listed, or events lost (%d): %lu violations, first: %s", k,
+			CHECK(r.violations == 0,
+			      "listed, or events lost (%d): %lu violations, first: %s", k,
 			      r.violations, r.first);
 		} else if (k == 3) {
 			CHECK(r.by_rule[SLUB_RULE_LIST_UNLOCKED] == 1 &&
