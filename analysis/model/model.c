@@ -1086,6 +1086,7 @@ done:
 	if (forget) {
 		/* recorded, not trusted: the next event after the quarantine
 		 * is a baseline */
+		s->list_due = 0;
 		s->state = SLUB_STATE_UNKNOWN;
 		s->list_known = 0;
 		s->owner = s->last_owner = -1;
@@ -1396,7 +1397,8 @@ static void check_at_unlock(struct slub_model *m, uint64_t k1, struct mlock *l,
 		}
 		if (s->list_due == 1 && s->list == SLUB_LIST_NONE &&
 		    s->state == SLUB_STATE_NODE_PARTIAL) {
-			/* Judged at its next event: a late add_partial is R3's. */
+			/* Not yet a leak: a late add_partial is R3's.  Judged
+			 * when a later critical section on it ends, or at the end. */
 			s->list_due = 2;
 			s->due_lock = (uint32_t)l->h.k2;
 			s->due_seq = l->seq;
