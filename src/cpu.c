@@ -255,6 +255,8 @@ static void *get_freelist(struct slub_cache *s, struct slab *slab, struct slub_c
 	return old.freelist;
 }
 
+static unsigned long lost_unfreeze_tick, early_discard_tick;
+
 /*
  * deactivate_slab() (Linux 6.1): the cpu gives up its slab.  The cpu
  * freelist is spliced onto the slab freelist and the slab unfrozen in one
@@ -360,6 +362,10 @@ void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, st
 			add_partial(s, n, slab, mode, c);
 			slub_futex_unlock(&n->list_lock);
 			witness_release(RANK_LIST);
+		} else if (variant(SLUB_INJ_LOST_UNFREEZE) && inject_now(&lost_unfreeze_tick, 16)) {
+			/* Injected: unfrozen with free objects, put on no list:
+			 * leaked (__slab_free() copes when it empties). */
+			list_unlock(s, n, c);
 		} else {
 			add_partial(s, n, slab, mode, c);
 			list_unlock(s, n, c);
@@ -376,6 +382,9 @@ void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, st
 			list_unlock(s, n, c);
 		}
 		stat(c, SLUB_DEACTIVATE_FULL);
+		if (variant(SLUB_INJ_EARLY_DISCARD) && new.c.inuse &&
+		    inject_now(&early_discard_tick, 32))
+			discard_slab_early(s, slab, c);
 		break;
 	}
 }
@@ -446,6 +455,8 @@ reread:
 		if (slub_wants(SLUB_EV_DEACTIVATE))
 			emit_cpu(SLUB_EV_DEACTIVATE, s, c, slab, SLUB_DEACT_EMPTY_FREELIST,
 				 SLUB_DEST_FULL, 0);
+		if (variant(SLUB_INJ_EARLY_DISCARD) && inject_now(&early_discard_tick, 32))
+			discard_slab_early(s, slab, c);
 		goto new_slab;
 	}
 	stat(c, SLUB_ALLOC_REFILL);
@@ -621,6 +632,32 @@ void slub_flush_all_partials(struct slub_cache *s)
 		if (chain) {
 			emit_partial_drain(s, c, chain, SLUB_DEACT_FLUSH);
 			unfreeze_partials(s, c, chain, me);
+		}
+	}
+}
+
+/*
+ * Injected (wrong-owner-unfreeze): after draining its own chain, a thread
+ * also detaches another thread's cpu partial chain and unfreezes it, as a
+ * flush would, but announces no flush (no cpu_partial_drain of that slot):
+ * a cpu unfreezing slabs it does not own.  Every 16th drain.  The chain is
+ * detached atomically, as the real flushes do, so the process stays sound.
+ */
+__attribute__((noinline, cold)) void unfreeze_foreign_partials(struct slub_cache *s,
+							       struct slub_cpu *me)
+{
+	static unsigned long tick;
+
+	if (!inject_now(&tick, 16))
+		return;
+	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all) {
+		struct slub_cpu *c = __atomic_load_n(&t->cpu[s->id], __ATOMIC_ACQUIRE);
+		if (!c || c == me || c->cache != s || !READ_ONCE(c->partial))
+			continue;
+		struct slab *chain = __atomic_exchange_n(&c->partial, NULL, __ATOMIC_ACQ_REL);
+		if (chain) {
+			unfreeze_partials(s, c, chain, me);
+			return;
 		}
 	}
 }

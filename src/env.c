@@ -109,16 +109,23 @@ static const struct { const char *name; unsigned bit; } variant_names[] = {
 	{ "unlocked-list", SLUB_INJ_UNLOCKED_LIST },
 	{ "lost-update", SLUB_INJ_LOST_UPDATE },
 	{ "race-window", SLUB_INJ_RACE_WINDOW },
+	{ "double-freeze", SLUB_INJ_DOUBLE_FREEZE },
+	{ "lost-unfreeze", SLUB_INJ_LOST_UNFREEZE },
+	{ "wrong-owner-unfreeze", SLUB_INJ_WRONG_OWNER_UNFREEZE },
+	{ "early-discard", SLUB_INJ_EARLY_DISCARD },
 };
 #define NR_VARIANT_NAMES (sizeof(variant_names) / sizeof(variant_names[0]))
-#define INJECTED_MASK (SLUB_INJ_UNLOCKED_LIST | SLUB_INJ_LOST_UPDATE | SLUB_INJ_RACE_WINDOW)
+#define INJECTED_MASK                                                                    \
+	(SLUB_INJ_UNLOCKED_LIST | SLUB_INJ_LOST_UPDATE | SLUB_INJ_RACE_WINDOW |             \
+	 SLUB_INJ_DOUBLE_FREEZE | SLUB_INJ_LOST_UNFREEZE | SLUB_INJ_WRONG_OWNER_UNFREEZE | \
+	 SLUB_INJ_EARLY_DISCARD)
 
 /* SLUBTRACE_VARIANT takes the 2012 variants, SLUBTRACE_INJECT the injected
  * faults: a name in the wrong variable is a mistake too. */
 static unsigned env_names(const char *var, bool injected)
 {
 	const char *v = getenv(var);
-	char accepted[160] = "";
+	char accepted[256] = "";
 	unsigned mask = 0;
 
 	for (size_t i = 0; i < NR_VARIANT_NAMES; i++) {

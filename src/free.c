@@ -148,7 +148,10 @@ __slab_free_locked_paths(struct slub_cache *s, struct slab *slab, void *head, vo
 	return;
 
 slab_empty:
-	if (old.freelist) {
+	if (unlikely(variant(SLUB_INJ_LOST_UNFREEZE)) && old.freelist &&
+	    slab->list == SLAB_LIST_NONE) {
+		/* leaked by the lost-unfreeze injection: on no list */
+	} else if (old.freelist) {
 		remove_partial(s, n, slab, c);
 		stat(c, SLUB_FREE_REMOVE_PARTIAL);
 	} else {

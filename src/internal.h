@@ -293,6 +293,13 @@ static inline bool variant(unsigned bit)
 	return unlikely(READ_ONCE(slub_variant_mask) & bit);
 }
 
+/* An injected fault fires on every `every`-th pass of its site: often
+ * enough to be seen in any run, rarely enough that the run goes on. */
+static inline bool inject_now(unsigned long *tick, unsigned every)
+{
+	return __atomic_add_fetch(tick, 1, __ATOMIC_RELAXED) % every == 0;
+}
+
 static inline bool kmem_cache_debug(const struct slub_cache *s)
 {
 	return unlikely(s->flags & SLUB_F_DEBUG_MASK);
@@ -413,6 +420,7 @@ SLUB_INTERNAL void deactivate_slab(struct slub_cache *s, struct slab *slab, void
 SLUB_INTERNAL void flush_cpu_slab(struct slub_cache *s, struct slub_cpu *c);
 SLUB_INTERNAL void slub_flush_thread_caches(struct slub_thread *t);
 SLUB_INTERNAL void slub_flush_all_partials(struct slub_cache *s);
+SLUB_INTERNAL void unfreeze_foreign_partials(struct slub_cache *s, struct slub_cpu *me);
 SLUB_INTERNAL void slub_destroy_cpu_slots(struct slub_cache *s);
 SLUB_INTERNAL void slub_threads_lock_all(void);
 SLUB_INTERNAL void slub_threads_unlock_all(void);
@@ -498,6 +506,7 @@ slab_update(struct slub_cache *s, struct slab *slab, const struct slab_word *old
 SLUB_INTERNAL struct slab *new_slab(struct slub_cache *s, int node, struct slub_cpu *c,
 				    void **freelist);
 SLUB_INTERNAL void discard_slab(struct slub_cache *s, struct slab *slab, struct slub_cpu *c);
+SLUB_INTERNAL void discard_slab_early(struct slub_cache *s, struct slab *slab, struct slub_cpu *c);
 SLUB_INTERNAL bool slub_calculate_sizes(struct slub_cache *s);
 SLUB_INTERNAL void *alloc_debug_processing(struct slub_cache *s, struct slab *slab,
 					   void *object, struct slub_cpu *c);

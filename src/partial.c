@@ -221,6 +221,32 @@ void __emit_word(unsigned type, struct slub_cache *s, struct slub_cpu *c, struct
 }
 
 /*
+ * Injected (double-freeze): acquire_slab() freezes the slab it has just
+ * frozen once more, as a CAS that never looked at `frozen` would; every
+ * 32nd acquisition.  The word changes only its seq, so the process stays
+ * sound while its trace shows a freeze of a frozen slab.
+ */
+static __attribute__((noinline, cold)) void acquire_slab_refreeze(struct slub_cache *s,
+								  struct slab *slab,
+								  struct slub_cpu *c)
+{
+	static unsigned long tick;
+	struct slab_word old, new;
+	unsigned attempt = 0;
+
+	if (!inject_now(&tick, 32))
+		return;
+	do {
+		old = slab_word_read(slab);
+		new = old;
+		new.c.frozen = 1;
+	} while (!slab_update(s, slab, &old, &new, SLUB_SITE_ACQUIRE_SLAB, 1, c, &attempt));
+	if (slub_wants(SLUB_EV_FREEZE))
+		emit_word(SLUB_EV_FREEZE, s, c, slab, &old, &new, SLUB_SITE_ACQUIRE_SLAB, 1, c->id,
+			  c->id, SLUB_DEST_NONE);
+}
+
+/*
  * acquire_slab() (Linux 6.1): under list_lock, freeze a node partial slab for cpu c.
  * mode 1: take its whole freelist (it becomes the cpu slab); mode 0: leave
  * the freelist (it goes on the cpu partial chain).  One attempt: a failed
@@ -248,6 +274,8 @@ static void *acquire_slab(struct slub_cache *s, struct slub_node *n, struct slab
 	if (slub_wants(SLUB_EV_FREEZE))
 		emit_word(SLUB_EV_FREEZE, s, c, slab, &old, &new, SLUB_SITE_ACQUIRE_SLAB, 1, -1,
 			  c->id, SLUB_DEST_NONE);
+	if (variant(SLUB_INJ_DOUBLE_FREEZE))
+		acquire_slab_refreeze(s, slab, c);
 	remove_partial(s, n, slab, c);
 	slub_assert(old.freelist != NULL);
 	return old.freelist;
@@ -517,6 +545,8 @@ void put_cpu_partial(struct slub_cache *s, struct slab *slab, int drain, struct 
 					unfreeze_partials(s, c, chain, c);
 					stat(c, SLUB_CPU_PARTIAL_DRAIN);
 				}
+				if (variant(SLUB_INJ_WRONG_OWNER_UNFREEZE))
+					unfreeze_foreign_partials(s, c);
 				/* The 2012 fix: the chain is gone, start a new one.
 				 * Without it the CAS below fails once for nothing. */
 				if (!variant(SLUB_VAR_KEEP_OLDPAGE))

@@ -556,3 +556,24 @@ void discard_slab(struct slub_cache *s, struct slab *slab, struct slub_cpu *c)
 	slab->cache = NULL;
 	slub_pages_free(slab);
 }
+
+/*
+ * Injected (early-discard): the discard of a slab whose objects are still
+ * in use.  Only the discard's event is emitted: the pages stay with the
+ * slab and the process goes on using it, so the run stays sound while its
+ * trace shows discard_slab() called too early.
+ */
+__attribute__((noinline, cold)) void discard_slab_early(struct slub_cache *s, struct slab *slab,
+							struct slub_cpu *c)
+{
+	struct slab_word w = slab_word_read(slab);
+
+	if (slub_wants(SLUB_EV_SLAB_DISCARD)) {
+		struct slub_event ev;
+		ev_init(&ev, SLUB_EV_SLAB_DISCARD, s, c, slab);
+		ev_word(&ev.old, &w, -1);
+		ev.new = ev.old;
+		ev.pages = 1u << s->order;
+		slub_emit(&ev);
+	}
+}

@@ -6,10 +6,12 @@
  * One clean life of a slab (new, remote frees, take_freelist, deactivate to
  * the partial list, acquire_slab by another cpu, deactivate to discard)
  * must pass; for every rule one change of that life must be flagged with
- * that rule's id.  Then: timestamps that invert seq order pass; a seq gap
- * is a lost update unless a discarded-events notice covers it (then one gap
- * is counted and the slab resynchronises); forks, execs, thread churn and
- * a trace that starts mid-run produce nothing.
+ * that rule's id.  A slab unfrozen to the partial list and never added is
+ * a leak (R4), an add right after the unlock is R3's only.  Then:
+ * timestamps that invert seq order pass; a seq gap is a lost update unless
+ * a discarded-events notice covers it (then one gap is counted and the
+ * slab resynchronises); forks, execs, thread churn and a trace that starts
+ * mid-run produce nothing.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -425,6 +427,68 @@ static void test_flush_other_slot(void)
 	}
 }
 
+/*
+ * R4, the leak: deactivate_slab() unfreezes the slab to the partial list
+ * under list_lock and must add it before the lock drops.  k 0: it does
+ * (clean); 1: it never does, and the free that empties it later ends a
+ * critical section with the slab still on no list; 2: the trace ends
+ * first; 3: it adds it right after the unlock, which is R3's alone; 4: as
+ * 2, but events were lost after the unlock (the add may be among them).
+ */
+static void test_leak(void)
+{
+	for (int k = 0; k < 5; k++) {
+		struct slub_model_event *e;
+		struct result r;
+
+		seq_init(&B, 100, SLAB);
+		e = add(&B, SLUB_EV_SLAB_NEW, 10, 0);
+		word(e, SLUB_SITE_NEW_SLAB, 0, OBJS, 1, 1, 0, 0);
+		cpu_ev(&B, SLUB_EV_CPU_SLAB_LOAD, 10, 0, 0, 0);
+		lock(&B, SLUB_EV_LOCK_ACQUIRE, 10, 0, LOCK0, 1);
+		e = add(&B, SLUB_EV_UNFREEZE, 10, 0);
+		word(e, SLUB_SITE_UNFREEZING_SLAB, 0x40, 1, 0, 2, SLUB_DEST_TAIL, 1);
+		cpu_ev(&B, SLUB_EV_DEACTIVATE, 10, 0, SLUB_DEACT_NODE_MISMATCH, SLUB_DEST_TAIL);
+		if (k == 0)
+			list_op(&B, SLUB_EV_ADD_PARTIAL, 10, 0, 1, 2, SLUB_DEST_TAIL);
+		lock(&B, SLUB_EV_LOCK_RELEASE, 10, 0, LOCK0, 1);
+		if (k == 3)
+			list_op(&B, SLUB_EV_ADD_PARTIAL, 10, 0, 1, 2, SLUB_DEST_TAIL);
+		if (k == 4) {
+			/* another thread's critical section, after a notice */
+			lock(&B, SLUB_EV_LOCK_ACQUIRE, 12, 2, LOCK0, 2);
+			lock(&B, SLUB_EV_LOCK_RELEASE, 12, 2, LOCK0, 2);
+		} else if (k != 2) {
+			/* __slab_free() of the last object by cpu 1, under the lock */
+			lock(&B, SLUB_EV_LOCK_ACQUIRE, 11, 1, LOCK0, 2);
+			e = add(&B, SLUB_EV_FREE_REMOTE, 11, 1);
+			word(e, SLUB_SITE_SLAB_FREE, 0x50, 0, 0, 3, 0, 1);
+			if (k != 1)
+				list_op(&B, SLUB_EV_REMOVE_PARTIAL, 11, 1, 2, 3, 0);
+			lock(&B, SLUB_EV_LOCK_RELEASE, 11, 1, LOCK0, 2);
+			e = add(&B, SLUB_EV_SLAB_DISCARD, 11, 1);
+			word(e, SLUB_SITE_NONE, 0x50, 0, 0, 3, 0, 0);
+		}
+		r = run(&B, NULL, k == 4 ? B.n - 2 : -1);
+		if (k == 0 || k == 4) {
+			CHECK(r.violations == 0,
+			      "listed, or events lost (%d): %lu violations, first: %s", k,
+			      r.violations, r.first);
+		} else if (k == 3) {
+			CHECK(r.by_rule[SLUB_RULE_LIST_UNLOCKED] == 1 &&
+				      r.by_rule[SLUB_RULE_LIST_AT_UNLOCK] == 0,
+			      "late add_partial: %lu R3, %lu R4 (%lu violations, first: %s)",
+			      r.by_rule[SLUB_RULE_LIST_UNLOCKED],
+			      r.by_rule[SLUB_RULE_LIST_AT_UNLOCK], r.violations, r.first);
+		} else {
+			CHECK(r.violations == 1 && r.by_rule[SLUB_RULE_LIST_AT_UNLOCK] == 1 &&
+				      strstr(r.first, "leaked"),
+			      "leaked slab (%d): %lu violations, first: %s", k, r.violations,
+			      r.first);
+		}
+	}
+}
+
 /* Object rules (family 8) need the object events. */
 static void test_objects(void)
 {
@@ -825,6 +889,7 @@ int main(void)
 	test_tables();
 	test_rules();
 	test_flush_other_slot();
+	test_leak();
 	test_objects();
 	test_reorder_and_discards();
 	test_processes();

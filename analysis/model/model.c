@@ -49,6 +49,11 @@ struct mslab {
 	int32_t node, owner, last_owner;
 	uint8_t state, list, list_known, have_seq;
 	uint8_t born, pages, resync, waiting;
+	/* 1: unfrozen to the partial list, add_partial due before the lock
+	 * drops; 2: the lock (due_lock, acquisition due_seq) dropped first. */
+	uint8_t list_due;
+	uint32_t due_lock;
+	uint64_t due_seq;
 	uint64_t freelist;
 	uint32_t inuse, objects, frozen, seq;
 	uint32_t base_seq, skip_lo, skip_hi;
@@ -265,6 +270,9 @@ static struct mproc *get_proc(struct slub_model *m, uint32_t vpid)
 	return p;
 }
 
+static void report_leak(struct slub_model *m, struct mslab *s,
+			const struct slub_model_record *r);
+
 static void purge_table(struct slub_model *m, struct htab *t, struct mm_pool *pool, uint64_t k1)
 {
 	for (size_t i = 0; i < t->nb; i++) {
@@ -278,6 +286,9 @@ static void purge_table(struct slub_model *m, struct htab *t, struct mm_pool *po
 				t->n--;
 				if (t == &m->slabs) {
 					struct mslab *s = (struct mslab *)h;
+
+					if (s->list_due == 2)
+						report_leak(m, s, NULL);
 
 					while (s->pend) {
 						struct pend *pe = s->pend;
@@ -819,6 +830,46 @@ static int owner_ok(struct slub_model *m, struct mslab *s, const struct slub_mod
 }
 
 /*
+ * R4, the leak: a slab unfrozen to the partial list (deactivate_slab,
+ * unfreeze_partials) whose list_lock was released with the slab on no
+ * list, and never listed since.  Judged when a later critical section that
+ * touched the slab ends (the free that empties it takes the lock), at the
+ * end of its process or of the trace: an add_partial right after the
+ * unlock is R3-list-unlocked's, not a leak.  r NULL: the slab's last event
+ * stands for it.
+ */
+static void report_leak(struct slub_model *m, struct mslab *s, const struct slub_model_record *r)
+{
+	struct slub_model_record rr;
+
+	s->list_due = 0;
+	/* Events lost since its last one may hold its add_partial. */
+	if (notice_covers(m, s->gen, window_start(m, s->last_ts)) ||
+	    notice_since(m, window_start(m, s->last_ts)))
+		return;
+	if (!r) {
+		memset(&rr, 0, sizeof(rr));
+		if (s->hist_n) {
+			rr = s->hist[(s->hist_head + m->cfg.history - 1) % m->cfg.history];
+		} else {
+			rr.ts = s->last_ts;
+			rr.slab = s->h.k2;
+			rr.vpid = s->vpid;
+			rr.cache_id = s->cache_id;
+			rr.node = s->node;
+			rr.slot = rr.owner = -1;
+			rr.type = SLUB_EV_UNFREEZE;
+			rr.before = rr.after = s->state;
+		}
+		r = &rr;
+	}
+	report(m, SLUB_RULE_LIST_AT_UNLOCK, r, s, s->h.k1, 0,
+	       "slab %#llx was unfrozen to the partial list under lock %u, released "
+	       "(acquisition %llu) with the slab on no list and never listed since: leaked",
+	       (unsigned long long)s->h.k2, s->due_lock, (unsigned long long)s->due_seq);
+}
+
+/*
  * Apply one slab event in slab order.  `late`: a cpu-slot event whose
  * thread's last update of the slab is older than what was applied since
  * (its thread was preempted before its tracepoint while other cpus moved
@@ -848,6 +899,7 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 	}
 	if (s->resync) {
 		s->resync = 0;
+		s->list_due = 0;
 		s->state = SLUB_STATE_UNKNOWN;
 		s->list_known = 0;
 		s->owner = -1;
@@ -993,6 +1045,8 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 		set_word(s, &ev->new);
 	if (edge) {
 		s->state = edge->after;
+		if (ev->type == SLUB_EV_UNFREEZE && edge->after == SLUB_STATE_NODE_PARTIAL)
+			s->list_due = 1;
 		if (is_list_op(ev->type) || edge->list != SLUB_LIST_NONE) {
 			s->list = edge->list;
 			s->list_known = 1;
@@ -1027,9 +1081,12 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 	}
 
 done:
+	if (is_list_op(ev->type) || s->state != SLUB_STATE_NODE_PARTIAL)
+		s->list_due = 0;
 	if (forget) {
 		/* recorded, not trusted: the next event after the quarantine
 		 * is a baseline */
+		s->list_due = 0;
 		s->state = SLUB_STATE_UNKNOWN;
 		s->list_known = 0;
 		s->owner = s->last_owner = -1;
@@ -1328,6 +1385,25 @@ static void check_at_unlock(struct slub_model *m, uint64_t k1, struct mlock *l,
 			bad = "without a free object";
 		else if (s->list == SLUB_LIST_FULL && s->freelist)
 			bad = "with free objects";
+		if (s->list_due == 2 && s->list == SLUB_LIST_NONE &&
+		    (s->due_lock != (uint32_t)l->h.k2 || s->due_seq != l->seq)) {
+			struct slub_model_record rr = *r;
+
+			rr.slab = s->h.k2;
+			rr.before = rr.after = s->state;
+			rr.list = s->list;
+			report_leak(m, s, &rr);
+			continue;
+		}
+		if (s->list_due == 1 && s->list == SLUB_LIST_NONE &&
+		    s->state == SLUB_STATE_NODE_PARTIAL) {
+			/* Not yet a leak: a late add_partial is R3's.  Judged
+			 * when a later critical section on it ends, or at the end. */
+			s->list_due = 2;
+			s->due_lock = (uint32_t)l->h.k2;
+			s->due_seq = l->seq;
+			continue;
+		}
 		if (bad) {
 			struct slub_model_record rr = *r;
 
@@ -1939,6 +2015,10 @@ void slub_model_finish(struct slub_model *m)
 	/* Nothing more will come: every gap still open is final. */
 	while (m->wq_head)
 		give_up(m, m->wq_head);
+	for (size_t i = 0; i < m->slabs.nb; i++)
+		for (struct hnode *h = m->slabs.b[i]; h; h = h->next)
+			if (((struct mslab *)h)->list_due == 2)
+				report_leak(m, (struct mslab *)h, NULL);
 	flush_held(m);
 	slub_model_get_summary(m, &s);
 	if (m->cb.summary)

@@ -73,7 +73,8 @@ static const struct rule rules[SLUB_RULE_NR] = {
 		"remove_partial / remove_full" },
 	[SLUB_RULE_LIST_AT_UNLOCK] = { "R4-list-at-unlock", 4,
 		"when list_lock drops, no slab on the partial list is frozen or without a free "
-		"object, no slab on the full list has one",
+		"object, no slab on the full list has one, and a slab unfrozen to the partial "
+		"list under it is on that list (not leaked)",
 		"spin_unlock(&n->list_lock) in deactivate_slab / unfreeze_partials / __slab_free" },
 	[SLUB_RULE_WORD_CHAIN] = { "R5-word-chain", 5,
 		"each update's old word is the previous new word and seq advances by one; "

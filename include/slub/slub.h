@@ -202,6 +202,10 @@ SLUB_API int slub_nr_nodes(void);
 #define SLUB_INJ_UNLOCKED_LIST         (1u << 8) /* a list op without list_lock */
 #define SLUB_INJ_LOST_UPDATE           (1u << 9) /* a plain store bypassing the CAS */
 #define SLUB_INJ_RACE_WINDOW           (1u << 10) /* delay between load and CAS */
+#define SLUB_INJ_DOUBLE_FREEZE         (1u << 11) /* acquire_slab freezes a frozen slab */
+#define SLUB_INJ_LOST_UNFREEZE         (1u << 12) /* a deactivated slab put on no list */
+#define SLUB_INJ_WRONG_OWNER_UNFREEZE  (1u << 13) /* unfreeze of another cpu's partials */
+#define SLUB_INJ_EARLY_DISCARD         (1u << 14) /* discard of a slab with objects in use */
 SLUB_API void slub_set_variant(unsigned mask);
 SLUB_API unsigned slub_variant(void);
 

@@ -9,8 +9,10 @@ Tests:
   clean      a clean run of the bundled workload: zero violations, exit 0,
              the same verdict from `babeltrace2 -c sink.slub.check`;
              timeline text and JSON lines agree with each other
-  inject     SLUBTRACE_INJECT=unlocked-list and =lost-update: exit 1, each
-             flagged with its rule (R3-list-unlocked, a family-5 break); the
+  inject     each SLUBTRACE_INJECT fault: exit 1, flagged with its rule
+             (unlocked-list R3-list-unlocked, lost-update a family-5 break,
+             double-freeze R2-freeze-unfrozen, lost-unfreeze R4-list-at-unlock,
+             wrong-owner-unfreeze R1-owner, early-discard R6-discard); the
              list operations' stacks symbolized to function and file:line
   agreement  one run under SLUBTRACE_CHECK=1: the rules the in-process
              checker reports are the rules `slubtrace check` reports
@@ -104,7 +106,9 @@ def test_inject(env):
     errors = []
     # A lost update is a break of the slab-word chain: family 5 (which rule
     # of it depends on what the bypassing store changed).
-    want = {"unlocked-list": "R3-list-unlocked", "lost-update": "R5-"}
+    want = {"unlocked-list": "R3-list-unlocked", "lost-update": "R5-",
+            "double-freeze": "R2-freeze-unfrozen", "lost-unfreeze": "R4-list-at-unlock",
+            "wrong-owner-unfreeze": "R1-owner", "early-discard": "R6-discard"}
     env.start_sessiond()
     try:
         # The list operations carry stacks: the reports must symbolize them.
