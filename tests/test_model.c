@@ -425,6 +425,36 @@ static void test_flush_other_slot(void)
 			      "unfreeze for another slot outside a flush (%d): %lu violations, %s", k,
 			      r.violations, r.first);
 	}
+
+	/*
+	 * The flush is judged as the unfreeze arrived: cpu 5 drains slot 0's
+	 * chain and unfreezes the slab (seq 4) before a remote free's seq 3
+	 * arrives; by then cpu 5 drains slot 1.  The unfreeze, applied after
+	 * seq 3, is still slot 0's flush.
+	 */
+	struct slub_model_event *e;
+	struct result r;
+
+	seq_init(&B, 100, SLAB);
+	e = add(&B, SLUB_EV_FREEZE, 10, 0);
+	word(e, SLUB_SITE_ACQUIRE_SLAB, 0x40, OBJS - 1, 1, 2, 0, 1);
+	cpu_ev(&B, SLUB_EV_CPU_PARTIAL_PUT, 10, 0, 0, 0);
+	cpu_ev(&B, SLUB_EV_CPU_PARTIAL_DRAIN, 20, 5, SLUB_DEACT_FLUSH, 0);
+	B.ev[B.n - 1].ev.slot = 0;
+	lock(&B, SLUB_EV_LOCK_ACQUIRE, 20, 5, LOCK0, 1);
+	e = add(&B, SLUB_EV_UNFREEZE, 20, 5);
+	word(e, SLUB_SITE_UNFREEZE_PARTIALS, 0x50, OBJS - 2, 0, 4, SLUB_DEST_TAIL, 1);
+	e->ev.old.owner = 0;
+	list_op(&B, SLUB_EV_ADD_PARTIAL, 20, 5, 1, 4, SLUB_DEST_TAIL);
+	lock(&B, SLUB_EV_LOCK_RELEASE, 20, 5, LOCK0, 1);
+	cpu_ev(&B, SLUB_EV_CPU_PARTIAL_DRAIN, 20, 5, SLUB_DEACT_FLUSH, 0);
+	B.ev[B.n - 1].ev.slot = 1;
+	B.ev[B.n - 1].ev.slab = SLAB2;
+	e = add(&B, SLUB_EV_FREE_REMOTE, 11, 1);
+	word(e, SLUB_SITE_SLAB_FREE, 0x50, OBJS - 2, 1, 3, 0, 0);
+	e->ev.new.owner = SLUB_OWNER_UNKNOWN;
+	r = run(&B, NULL, -1);
+	CHECK(r.violations == 0, "a flush judged late, after the next drain: %s", r.first);
 }
 
 /*

@@ -804,12 +804,15 @@ static int check_word(struct slub_model *m, struct mslab *s, const struct slub_m
  * is checked on arrival.  An unfreeze also names the slot it leaves
  * (old.owner when the producer gives it): it must be the owner.
  */
+/* The queued copy of an unfreeze_partials unfreeze made inside a flush of
+ * the slot it leaves (see slub_model_event()). */
+#define UNFREEZE_IN_FLUSH 0x5f1u
+
 static int owner_ok(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
 		    int32_t owner, int32_t *who)
 {
 	const struct slub_event *ev = &e->ev;
 	int32_t actor = is_cpu_event(ev->type) ? ev_slot(ev) : ev->cpu;
-	struct mthread *t;
 
 	*who = actor;
 	if (owner < 0)
@@ -824,9 +827,10 @@ static int owner_ok(struct slub_model *m, struct mslab *s, const struct slub_mod
 		return 0;
 	if (ev->site == SLUB_SITE_UNFREEZING_SLAB)
 		return 1; /* its deactivate says whose slot and why */
-	t = (struct mthread *)ht_find(&m->threads, e->vpid, e->vtid);
-	return ev->site == SLUB_SITE_UNFREEZE_PARTIALS && t && t->flush_slot == owner &&
-	       t->flush_cache == ev->cache_id;
+	/* unfreeze_partials on behalf of another slot: only inside a flush
+	 * of that slot's chain, as seen when the event arrived. */
+	return ev->site == SLUB_SITE_UNFREEZE_PARTIALS && ev->reason == UNFREEZE_IN_FLUSH &&
+	       ev->old.owner == owner;
 }
 
 /*
@@ -1890,6 +1894,21 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	struct mslab *s = get_slab(m, k1, ev->slab, 1);
 	if (!s)
 		return -1;
+	if (ev->type == SLUB_EV_UNFREEZE && ev->site == SLUB_SITE_UNFREEZE_PARTIALS) {
+		/*
+		 * Whose chain the thread is flushing is known now, in its own
+		 * order; the unfreeze is judged later, in the slab's seq
+		 * order, when the thread may be flushing another slot.  The
+		 * answer travels in the queued copy's reason (unused by an
+		 * unfreeze): UNFREEZE_IN_FLUSH.
+		 */
+		struct slub_model_event q = *e;
+
+		q.ev.reason = t && t->flush_slot >= 0 && t->flush_slot == ev->old.owner &&
+			      t->flush_cache == ev->cache_id ? UNFREEZE_IN_FLUSH : 0;
+		slab_submit(m, s, &q, key, word, lenient);
+		goto out;
+	}
 	slab_submit(m, s, e, key, word, lenient);
 out:
 	expire(m);
