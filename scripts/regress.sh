@@ -95,7 +95,7 @@ declare -A key=(
 )
 declare -A y2012=(
 	[keep-oldpage]="the CAS after a drain fails for nothing (no figure posted)"
-	[perobj-deactivate]="one CAS per object when deactivating (pre-3.7 default)"
+	[perobj-deactivate]="one CAS per object when deactivating (the default of 3.1 to 5.11)"
 	[old-unfreeze-partials]="Locked Cmpxchg Double redos 182685 -> 177995 with the fix (hackbench 50 process 4000)"
 	[free-keep-lock]="list_lock held across __slab_free redos (no figure posted)"
 	[race-window]="(injection, not a 2012 patch)"
