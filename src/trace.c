@@ -31,6 +31,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -326,19 +327,29 @@ static inline bool fire_event(const struct slub_event *ev)
 	return false;
 }
 
+/*
+ * free() keeps errno, and so does every other entry point that emits: the
+ * stack walkers probe addresses with system calls that fail with ENOMEM
+ * (libunwind validates frames with mincore/msync), and the ring buffer may
+ * wake its consumer.  Seen as free() returning with errno 12 under
+ * `slubtrace record` (test_stress checks errno around every free).
+ */
 void slub_trace_emit(const struct slub_event *ev)
 {
 	uint64_t ips[SLUB_TP_STACK_MAX];
 	unsigned n;
+	int saved = errno;
 
 	if (!fire_event(ev))
-		return;
+		goto out;
 	/* The stack follows its event, from this thread: the reader attaches
 	 * it to the last event of type `of` of this thread. */
 	if (__builtin_expect(!(stack_types & (1ull << ev->type)), 1) ||
 	    !lttng_ust_tracepoint_enabled(slub, stack))
-		return;
+		goto out;
 	n = capture_stack(ev, ips);
 	if (n)
 		lttng_ust_do_tracepoint(slub, stack, ev->type, ev->slab, ips, n);
+out:
+	errno = saved;
 }

@@ -24,6 +24,9 @@ Tests:
                 --snapshot (a flight-recorder snapshot written at exit),
                 --buffer-size, --nodes, --blocking (nothing discarded with
                 tiny buffers)
+  errno         test_stress (errno checked around every free) under
+                `slubtrace record --stacks all` with race-window: tracing and
+                stack walking never change errno
   probe_malloc  as threads, with a getcpu plugin that mallocs inside the probe
                 on each thread's first event (what perf contexts do): the
                 allocations made inside the allocator come from the shim's
@@ -1018,7 +1021,31 @@ def test_startup(env):
     return errors
 
 
+def test_errno(env):
+    """free() keeps errno while every event is traced with its stack:
+    test_stress checks errno around each of its frees and exits 1 on a
+    change; race-window makes slab-word CAS failures (and their stacks)
+    frequent.  The stack walkers probe addresses with system calls that
+    fail with ENOMEM; once seen as free() returning with errno 12."""
+    trace_dir = os.path.join(env.work, "trace")
+    penv = dict(env.env, SLUBTRACE_INJECT="race-window", SLUBTRACE_NODES="2")
+    rc, out = run([env.args.slubtrace, "record", "--stacks", "all", "-o", trace_dir, "--",
+                   env.path("tests/test_stress"), "-t", "12", "-s", "3"],
+                  env=penv, timeout=TIMEOUT, check=False, what="slubtrace record")
+    log("\n".join(l for l in out.splitlines() if "FAIL" in l or l.startswith(("verdict", "test_stress", "slubtrace: events"))))
+    errors = []
+    check(rc == 0, "test_stress under slubtrace record --stacks all exited %d" % rc, errors)
+    check(not re.search(r'changed errno', out), "a free changed errno under tracing", errors)
+    rc, n = run(["sh", "-c", 'babeltrace2 "$0" | grep -c "slub:stack: .*cmpxchg_fail"',
+                 trace_dir], env=env.env, timeout=TIMEOUT, check=False, what="babeltrace2")
+    log("  %s cmpxchg_fail stacks recorded" % n.strip())
+    check(n.strip().isdigit() and int(n.strip()) > 0, "no cmpxchg_fail with its stack recorded",
+          errors)
+    return errors
+
+
 TESTS = {
+    "errno": test_errno,
     "stress": test_stress,
     "python": test_python,
     "fork": test_fork,
