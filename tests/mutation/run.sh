@@ -92,6 +92,9 @@ targets_of() {
 	case $1 in
 	workload_shim) echo "slub-malloc slub-workload" ;;
 	shim_*) echo "slub-malloc shim-semantics shim-fork shim-churn" ;;
+	check_fork) echo "slub-malloc shim-fork" ;;
+	check_workload) echo "slub-malloc slub-workload" ;;
+	check_*) echo "test_stress" ;;
 	*) echo "test_$1" ;;
 	esac
 }
@@ -99,8 +102,23 @@ targets_of() {
 # The tests of the scratch copy (an older suite may lack some).
 known_tests=" $(cd "$build" && ctest -N | sed -n 's/^ *Test *#[0-9]*: //p' | tr '\n' ' ') "
 
-# The unmutated tree must pass every test any mutant uses.
-all_tests=$(sed -n 's/^Tests: //p' "$here"/mutants/*.patch | tr ' ' '\n' | sort -u)
+# The mutants of this run (NAME-PATTERNs).
+selected() {
+	local p name pat
+	for p in "$here"/mutants/*.patch; do
+		name=$(basename "$p" .patch)
+		if [ ${#patterns[@]} -gt 0 ]; then
+			for pat in "${patterns[@]}"; do
+				case $name in *"$pat"*) echo "$p"; break ;; esac
+			done
+		else
+			echo "$p"
+		fi
+	done
+}
+
+# The unmutated tree must pass every test the selected mutants use.
+all_tests=$(selected | xargs sed -n 's/^Tests: //p' | tr ' ' '\n' | sort -u)
 base=()
 for t in $all_tests; do
 	case $known_tests in *" $t "*) base+=("$t") ;; esac
