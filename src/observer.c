@@ -43,8 +43,12 @@ void ev_init(struct slub_event *ev, unsigned type, struct slub_cache *s, struct 
 	 * thread's (c may be another thread's slot being flushed). */
 	ev->cpu = slub_self ? slub_self->id : (c ? c->id : -1);
 	ev->slot = -1;
-	ev->node = slab ? slab->node : (c ? c->node : 0);
-	ev->slab = (uint64_t)(uintptr_t)(slab ? slab->base : NULL);
+	/* Relaxed loads: after the CAS that let it go (a free that emptied a
+	 * frozen slab its owner then discards), the slab's descriptor may be
+	 * taken for a new slab at the same pages while this event is built. */
+	ev->node = slab ? __atomic_load_n(&slab->node, __ATOMIC_RELAXED) : (c ? c->node : 0);
+	ev->slab = (uint64_t)(uintptr_t)(slab ? __atomic_load_n(&slab->base, __ATOMIC_RELAXED)
+					   : NULL);
 }
 
 void ev_word(struct slub_word *dst, const struct slab_word *w, int owner)

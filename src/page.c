@@ -194,7 +194,11 @@ static struct slab *pages_alloc(unsigned npages, size_t align, int kind, unsigne
 		t->head_off = i;
 		__atomic_store_n(&t->kind, SLAB_KIND_TAIL, __ATOMIC_RELEASE);
 	}
-	head->base = (char *)seg + ((size_t)start << SLUB_PAGE_SHIFT);
+	/* Relaxed atomic: a thread whose free emptied the slab this
+	 * descriptor last described may still read base for its event
+	 * (observer.c ev_init) after its CAS let the slab go. */
+	__atomic_store_n(&head->base, (char *)seg + ((size_t)start << SLUB_PAGE_SHIFT),
+			 __ATOMIC_RELAXED);
 	head->npages = npages;
 	head->head_off = 0;
 	head->next = head->prev = NULL;

@@ -480,9 +480,11 @@ struct slab *new_slab(struct slub_cache *s, int node, struct slub_cpu *c, void *
 
 	if (!slab)
 		return NULL;
-	slab->base += s->red_left_pad; /* the first object's left red zone */
+	/* the first object's left red zone; base and node relaxed atomics,
+	 * as in pages_alloc() */
+	__atomic_store_n(&slab->base, slab->base + s->red_left_pad, __ATOMIC_RELAXED);
 	slab->cache = s;
-	slab->node = (uint16_t)node;
+	__atomic_store_n(&slab->node, (uint16_t)node, __ATOMIC_RELAXED);
 	slab->order = s->order;
 	slab->list = SLAB_LIST_NONE;
 	slab->next = slab->prev = NULL;

@@ -1207,7 +1207,11 @@ static void give_up(struct slub_model *m, struct mslab *s)
 			       "discarded-events notice covers them (lost update)",
 			       s->seq, target + 1, target - s->seq);
 		}
-		s->skip_lo = s->seq + 1;
+		/* Updates of every given-up gap may still arrive, late: keep
+		 * one range over all of them (a late one is then dropped, not
+		 * taken for a seq produced twice). */
+		if (!s->skip_hi)
+			s->skip_lo = s->seq + 1;
 		s->skip_hi = target;
 		s->seq = target;
 		s->resync = 1; /* what the missing updates did is unknown */
