@@ -930,6 +930,63 @@ static void test_registration(void)
 	}
 }
 
+/*
+ * Two gaps on one slab, each explained by a notice; an update of the first
+ * gap then arrives very late.  It belongs to a given-up gap: dropped, not
+ * a seq produced twice.
+ */
+static void test_late_after_two_gaps(void)
+{
+	struct slub_model_event *e, late;
+	struct result r;
+	struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r };
+	struct slub_model_config cfg = { 0 };
+	struct slub_model *m;
+	int have_late = 0;
+
+	seq_init(&B, 100, SLAB);
+	e = add(&B, SLUB_EV_SLAB_NEW, 10, 0);
+	word(e, SLUB_SITE_NEW_SLAB, 0, OBJS, 1, 1, 0, 0);
+	for (unsigned seq = 2; seq <= 61; seq++) {
+		B.ts += 20000; /* 21 us apart: the 100 us window passes */
+		if (!(seq & 1)) {
+			e = add(&B, SLUB_EV_FREE_REMOTE, 11, 1);
+			word(e, SLUB_SITE_SLAB_FREE, 0xa0, OBJS - 1, 1, seq, 0, 0);
+			e->ev.new.owner = SLUB_OWNER_UNKNOWN;
+		} else {
+			e = add(&B, SLUB_EV_TAKE_FREELIST, 10, 0);
+			word(e, SLUB_SITE_GET_FREELIST, 0, OBJS, 1, seq, 0, 0);
+		}
+		if (seq == 5) {
+			late = *e;
+			have_late = 1;
+		}
+	}
+	CHECK(have_late, "no late event");
+	memset(&r, 0, sizeof(r));
+	cfg.reorder_ns = 100000;
+	m = slub_model_new(&cfg, &cb);
+	if (!m)
+		FATAL("slub_model_new");
+	for (int i = 0; i < B.n; i++) {
+		unsigned seq = B.ev[i].ev.new.seq;
+
+		if (seq == 5 || seq == 30) {
+			struct slub_model_discard d = { 0, 1, B.ev[i].ts - 500, B.ev[i].ts + 500, 1 };
+
+			slub_model_discarded(m, &d);
+			continue;
+		}
+		CHECK_EQ(slub_model_event(m, &B.ev[i]), 0);
+	}
+	CHECK_EQ(slub_model_event(m, &late), 0);
+	slub_model_finish(m);
+	slub_model_free(m);
+	CHECK(r.violations == 0, "late update of the first of two gaps: %lu violations, first: %s",
+	      r.violations, r.first);
+	CHECK_EQ(r.sum.gaps, 2);
+}
+
 int main(void)
 {
 	test_tables();
@@ -940,6 +997,7 @@ int main(void)
 	test_reorder_and_discards();
 	test_processes();
 	test_registration();
+	test_late_after_two_gaps();
 	test_stack();
 	test_memory_hook();
 	return test_summary("test_model");
