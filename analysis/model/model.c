@@ -256,18 +256,31 @@ static size_t slab_bytes(const struct slub_model *m)
 	return sizeof(struct mslab) + m->cfg.history * sizeof(struct slub_model_record);
 }
 
+/* The entry (k1, k2) of t, or a new zeroed one from pool p keyed so and
+ * inserted (*made set); NULL when out of memory. */
+static struct hnode *ht_get(struct htab *t, struct mm_pool *p, uint64_t k1, uint64_t k2,
+			    int *made)
+{
+	struct hnode *h = ht_find(t, k1, k2);
+
+	*made = 0;
+	if (h)
+		return h;
+	h = mm_pool_get(p);
+	if (!h)
+		return NULL;
+	h->k1 = k1;
+	h->k2 = k2;
+	ht_insert(t, h);
+	*made = 1;
+	return h;
+}
+
 static struct mproc *get_proc(struct slub_model *m, uint32_t vpid)
 {
-	struct mproc *p = (struct mproc *)ht_find(&m->procs, vpid, 0);
+	int made;
 
-	if (p)
-		return p;
-	p = mm_pool_get(&m->p_proc);
-	if (!p)
-		return NULL;
-	p->h.k1 = vpid;
-	ht_insert(&m->procs, &p->h);
-	return p;
+	return (struct mproc *)ht_get(&m->procs, &m->p_proc, vpid, 0, &made);
 }
 
 static void report_leak(struct slub_model *m, struct mslab *s,
@@ -334,20 +347,18 @@ static void new_incarnation(struct slub_model *m, struct mproc *p)
 
 static struct mslab *get_slab(struct slub_model *m, uint64_t k1, uint64_t addr, int create)
 {
-	struct mslab *s = (struct mslab *)ht_find(&m->slabs, k1, addr);
+	struct mslab *s;
+	int made;
 
-	if (s || !create)
+	if (!create)
+		return (struct mslab *)ht_find(&m->slabs, k1, addr);
+	s = (struct mslab *)ht_get(&m->slabs, &m->p_slab, k1, addr, &made);
+	if (!s || !made)
 		return s;
-	s = mm_pool_get(&m->p_slab);
-	if (!s)
-		return NULL;
-	s->h.k1 = k1;
-	s->h.k2 = addr;
 	s->vpid = (uint32_t)(k1 >> 32);
 	s->owner = s->last_owner = -1;
 	s->state = SLUB_STATE_UNKNOWN;
 	s->gen = m->disc_gen;
-	ht_insert(&m->slabs, &s->h);
 	m->sum.slabs++;
 	m->sum.live_slabs++;
 	if (m->sum.live_slabs > m->sum.peak_slabs)
@@ -364,51 +375,34 @@ static void free_slab(struct slub_model *m, struct mslab *s)
 
 static struct mlock *get_lock(struct slub_model *m, uint64_t k1, uint32_t id)
 {
-	struct mlock *l = (struct mlock *)ht_find(&m->locks, k1, id);
+	int made;
+	struct mlock *l = (struct mlock *)ht_get(&m->locks, &m->p_lock, k1, id, &made);
 
-	if (l)
-		return l;
-	l = mm_pool_get(&m->p_lock);
-	if (!l)
-		return NULL;
-	l->h.k1 = k1;
-	l->h.k2 = id;
-	l->gen = m->disc_gen;
-	ht_insert(&m->locks, &l->h);
+	if (l && made)
+		l->gen = m->disc_gen;
 	return l;
 }
 
 static struct mslot *get_slot(struct slub_model *m, uint64_t k1, uint32_t cache_id, int32_t slot)
 {
 	uint64_t k2 = (uint64_t)cache_id << 32 | (uint32_t)slot;
-	struct mslot *c = (struct mslot *)ht_find(&m->slots, k1, k2);
+	int made;
+	struct mslot *c = (struct mslot *)ht_get(&m->slots, &m->p_slot, k1, k2, &made);
 
-	if (c)
-		return c;
-	c = mm_pool_get(&m->p_slot);
-	if (!c)
-		return NULL;
-	c->h.k1 = k1;
-	c->h.k2 = k2;
-	c->gen = m->disc_gen;
-	ht_insert(&m->slots, &c->h);
+	if (c && made)
+		c->gen = m->disc_gen;
 	return c;
 }
 
 static struct mthread *get_thread(struct slub_model *m, uint32_t vpid, uint32_t vtid)
 {
-	struct mthread *t = (struct mthread *)ht_find(&m->threads, vpid, vtid);
+	int made;
+	struct mthread *t = (struct mthread *)ht_get(&m->threads, &m->p_thread, vpid, vtid, &made);
 
-	if (t)
-		return t;
-	t = mm_pool_get(&m->p_thread);
-	if (!t)
-		return NULL;
-	t->h.k1 = vpid;
-	t->h.k2 = vtid;
-	t->flush_slot = -1;
-	t->gen = m->disc_gen;
-	ht_insert(&m->threads, &t->h);
+	if (t && made) {
+		t->flush_slot = -1;
+		t->gen = m->disc_gen;
+	}
 	return t;
 }
 
