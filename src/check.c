@@ -147,6 +147,9 @@ void slub_check_init(void)
 	if (strstr(v, "objects"))
 		mask |= (1ull << SLUB_EV_ALLOC) | (1ull << SLUB_EV_FREE);
 	cfg.mem = &check_mem;
+	/* exit() runs the verdict while other threads may still be between
+	 * a CAS and its event. */
+	cfg.end_cut_off = 1;
 	check_model = slub_model_new(&cfg, &cb);
 	if (!check_model) {
 		slub_warn("SLUBTRACE_CHECK: no memory for the model, not checking");

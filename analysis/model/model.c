@@ -1188,7 +1188,13 @@ static void give_up(struct slub_model *m, struct mslab *s)
 	uint64_t k1 = s->h.k1;
 
 	if (s->have_seq && target >= s->seq + 1) {
-		int explained = s->resync || notice_since(m, window_start(m, s->last_ts));
+		/* With end_cut_off, at the end a gap younger than the
+		 * reorder window is an update whose event had not come yet:
+		 * its thread was between its CAS and its event at exit(). */
+		int cut_off = m->finished && m->cfg.end_cut_off &&
+			      m->now - s->wait_since <= m->cfg.reorder_ns;
+		int explained = s->resync || cut_off ||
+				notice_since(m, window_start(m, s->last_ts));
 		struct slub_model_record r;
 
 		if (!explained) {

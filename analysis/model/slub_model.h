@@ -98,6 +98,12 @@ struct slub_model_config {
 	 * (until that thread's next event).  Learnt from the stacks given too. */
 	uint64_t stack_types;
 	const struct slub_model_mem *mem;  /* NULL: malloc/free */
+	/* The stream ends while its producers still run (the in-process
+	 * checker at exit(): other threads may be between a CAS and its
+	 * event): at finish, a seq gap younger than the reorder window is
+	 * an update whose event never came, not a lost update.  0: every
+	 * gap still open at finish is judged (a recorded trace). */
+	uint32_t end_cut_off;
 };
 
 #define SLUB_MODEL_DEFAULT_REORDER_NS 1000000000ull /* 1 s: measured worst 39 ms */
