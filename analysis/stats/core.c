@@ -623,6 +623,8 @@ static int lock_event(struct slub_tstats *st, const struct slub_tstats_event *e,
 				break;
 			}
 	note_hold(st, l, e, found);
+	if (t)
+		t->kept_pending = 0;
 	if (found) {
 		t->held[k] = t->held[--t->nheld];
 	}
@@ -668,6 +670,15 @@ int slub_tstats_event(struct slub_tstats *st, const struct slub_tstats_event *e)
 			ret = -1;
 	}
 
+	if (t->kept_pending && (ev->type == SLUB_EV_CMPXCHG_FAIL || is_word_update(ev->type)) &&
+	    ev->slab == t->kept_slab) {
+		/* the next attempt after a locked failure, the lock not
+		 * released in between (a release clears kept_pending) */
+		t->kept_pending = 0;
+		if (ev->locked && ev->site == t->kept_site)
+			c->fail_site_kept[t->kept_site]++;
+	}
+
 	switch (ev->type) {
 	case SLUB_EV_CACHE_DESTROY:
 		break;
@@ -689,8 +700,11 @@ int slub_tstats_event(struct slub_tstats *st, const struct slub_tstats_event *e)
 		break;
 	case SLUB_EV_FREE_REMOTE:
 		c->item[SLUB_TS_FREE_SLOWPATH]++;
-		if (ev->new.frozen)
+		if (ev->new.frozen) {
 			c->item[SLUB_TS_FREE_FROZEN]++;
+			if (ev->locked)
+				c->locked_frozen_frees++;
+		}
 		break;
 	case SLUB_EV_TAKE_FREELIST:
 		c->item[SLUB_TS_ALLOC_REFILL]++;
@@ -790,6 +804,11 @@ int slub_tstats_event(struct slub_tstats *st, const struct slub_tstats_event *e)
 		}
 		if (ev->locked)
 			c->item[SLUB_TS_CMPXCHG_DOUBLE_FAIL_LOCKED]++;
+		if (ev->locked && t->nheld && ev->site < SLUB_SITE_NR) {
+			t->kept_pending = 1;
+			t->kept_slab = ev->slab;
+			t->kept_site = ev->site;
+		}
 		tstats_series_add(st, e->ts, SERIES_FAIL, 1);
 		if (s) {
 			if (!s->failures++)
@@ -910,9 +929,11 @@ static void view_add(struct slub_tstats_cache *v, const struct tcache *c)
 	for (int i = 0; i < SLUB_SITE_NR; i++) {
 		v->fail_site[i] += c->fail_site[i];
 		v->fail_site_locked[i] += c->fail_site_locked[i];
+		v->fail_site_kept[i] += c->fail_site_kept[i];
 		v->cpu_fail_site[i] += c->cpu_fail_site[i];
 		v->ops_site[i] += c->ops_site[i];
 	}
+	v->locked_frozen_frees += c->locked_frozen_frees;
 	v->lock_wait_ns += c->lock_wait_ns;
 	v->lock_hold_ns += c->lock_hold_ns;
 	v->lock_wait_short_ns += c->lock_wait_short_ns;

@@ -45,6 +45,7 @@ struct tcache {
 	uint64_t item[SLUB_TS_NR_ITEMS];
 	uint64_t add_partial, remove_partial, freeze_acquire;
 	uint64_t fail_site[SLUB_SITE_NR], fail_site_locked[SLUB_SITE_NR];
+	uint64_t fail_site_kept[SLUB_SITE_NR], locked_frozen_frees;
 	uint64_t cpu_fail_site[SLUB_SITE_NR], ops_site[SLUB_SITE_NR];
 	uint64_t lock_wait_ns, lock_hold_ns;
 	uint64_t lock_wait_short_ns, lock_hold_short_ns, lock_long_waits, lock_long_holds;
@@ -151,6 +152,10 @@ struct tthread {
 	struct hnode h;                 /* (vpid, vtid) */
 	struct theld held[TTHREAD_HELD];
 	unsigned nheld;
+	/* a failed CAS made with list_lock held: is it retried with the lock
+	 * still held (kept), or is the lock dropped first? */
+	uint64_t kept_slab;
+	uint32_t kept_site, kept_pending;
 	/* the current run of failed attempts (released failures) */
 	struct tstorm *run;
 	uint64_t run_object;

@@ -69,10 +69,10 @@ static void json_cache(FILE *f, const struct slub_tstats_cache *v)
 			continue;
 		fprintf(f, "%s{\"site\":", first ? "" : ",");
 		jstr(f, tstats_site(i));
-		fprintf(f, ",\"unlocked\":%" PRIu64 ",\"locked\":%" PRIu64 ",\"cpu_chain\":%" PRIu64
-			   ",\"operations\":%" PRIu64 ",\"redos_per_op\":",
+		fprintf(f, ",\"unlocked\":%" PRIu64 ",\"locked\":%" PRIu64 ",\"kept_lock\":%" PRIu64
+			   ",\"cpu_chain\":%" PRIu64 ",\"operations\":%" PRIu64 ",\"redos_per_op\":",
 			v->fail_site[i] - v->fail_site_locked[i], v->fail_site_locked[i],
-			v->cpu_fail_site[i], v->ops_site[i]);
+			v->fail_site_kept[i], v->cpu_fail_site[i], v->ops_site[i]);
 		jdouble(f, v->ops_site[i] ? (double)fails / (double)v->ops_site[i] : 0.0);
 		fputc('}', f);
 		first = false;
@@ -570,6 +570,8 @@ int slub_tstats_result_load(const char *path, struct slub_tstats_result *r, char
 			sc->fig[i].num = num->num;
 			sc->fig[i].den = den->num;
 			sc->fig[i].value = val->num;
+			sc->fig[i].runs = 1;
+			sc->fig[i].sq = den->num > 0 ? num->num * num->num / den->num : 0;
 		}
 		r->nr_scopes++;
 	}

@@ -45,6 +45,13 @@ static const struct rate_def rates[SLUB_RATE_NR] = {
 		"slab-word CAS redos per 1,000 slow-path frees", 1000, 0, 1, { 300, 2, 1000 } },
 	[SLUB_RATE_LOCKED_REDOS_PER_1K_SLOW_FREES] = { "locked_redos_per_1k_slow_frees",
 		"... of them with list_lock held", 1000, 0, 1, { 300, 2, 1000 } },
+	[SLUB_RATE_KEPT_LOCK_REDOS_PER_1K_SLOW_FREES] = { "kept_lock_redos_per_1k_slow_frees",
+		"__slab_free redos retried with list_lock still held, per 1,000 slow-path frees",
+		1000, 0, 1, { 300, 0.01, 1000 } },
+	[SLUB_RATE_LOCKED_FROZEN_FREES_PER_1K_SLOW_FREES] = {
+		"locked_frozen_frees_per_1k_slow_frees",
+		"frees into a frozen slab under list_lock (not needed), per 1,000 slow-path frees",
+		1000, 0, 1, { 300, 0.01, 1000 } },
 	[SLUB_RATE_REDOS_PER_1K_ALLOCS] = { "redos_per_1k_allocs",
 		"slab-word CAS redos per 1,000 allocations", 1000, 1, 1, { 500, 20, 1000 } },
 	[SLUB_RATE_LOCKED_REDOS_PER_1K_ALLOCS] = { "locked_redos_per_1k_allocs",
@@ -54,6 +61,9 @@ static const struct rate_def rates[SLUB_RATE_NR] = {
 	[SLUB_RATE_CPU_REDOS_PER_DRAIN] = { "cpu_redos_per_drain",
 		"cpu partial chain CAS redos per chain drained over its limit", 1, 0, 1,
 		{ 20, 0.05, 10 } },
+	[SLUB_RATE_UNFREEZE_PARTIALS_REDOS_PER_1K] = { "unfreeze_partials_redos_per_1k",
+		"slab-word CAS redos in unfreeze_partials per 1,000 slabs it unfroze", 1000, 0, 1,
+		{ 300, 1, 500 } },
 	[SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE] = { "word_updates_per_deactivate",
 		"slab-word updates per deactivate_slab", 1, 0, 1, { 10, 0.05, 5 } },
 	[SLUB_RATE_LOCK_ACQ_PER_1K_ALLOCS] = { "lock_acq_per_1k_allocs",
@@ -87,6 +97,23 @@ static void set(struct slub_tstats_figure *g, unsigned rate, double num, double 
 	g->num = num;
 	g->den = den;
 	g->value = den > 0 ? num / den * rates[rate].scale : 0;
+	g->runs = 1;
+	g->sq = den > 0 ? num * num / den : 0;
+}
+
+/*
+ * How much more than counting (Poisson) noise the runs pooled into g
+ * differ: Pearson's X^2 of the per-run counts against the pooled rate,
+ * over its degrees of freedom, at least 1.  X^2 = sum (n_i - d_i r)^2 /
+ * (d_i r) with r = N / D reduces to sq * D / N - N.  One run: 1.
+ */
+static double dispersion(const struct slub_tstats_figure *g)
+{
+	if (g->runs < 2 || g->num <= 0 || g->den <= 0)
+		return 1;
+	double x2 = g->sq * g->den / g->num - g->num;
+	double phi = x2 / (g->runs - 1);
+	return phi > 1 ? phi : 1;
 }
 
 static void scope_fill(struct slub_tstats_scope *sc, const struct slub_tstats_cache *v,
@@ -102,6 +129,12 @@ static void scope_fill(struct slub_tstats_scope *sc, const struct slub_tstats_ca
 	    (double)x[SLUB_TS_CMPXCHG_DOUBLE_FAIL], slow_frees);
 	set(&g[SLUB_RATE_LOCKED_REDOS_PER_1K_SLOW_FREES], SLUB_RATE_LOCKED_REDOS_PER_1K_SLOW_FREES,
 	    (double)x[SLUB_TS_CMPXCHG_DOUBLE_FAIL_LOCKED], slow_frees);
+	set(&g[SLUB_RATE_KEPT_LOCK_REDOS_PER_1K_SLOW_FREES],
+	    SLUB_RATE_KEPT_LOCK_REDOS_PER_1K_SLOW_FREES,
+	    (double)v->fail_site_kept[SLUB_SITE_SLAB_FREE], slow_frees);
+	set(&g[SLUB_RATE_LOCKED_FROZEN_FREES_PER_1K_SLOW_FREES],
+	    SLUB_RATE_LOCKED_FROZEN_FREES_PER_1K_SLOW_FREES, (double)v->locked_frozen_frees,
+	    slow_frees);
 	set(&g[SLUB_RATE_REDOS_PER_1K_ALLOCS], SLUB_RATE_REDOS_PER_1K_ALLOCS,
 	    (double)x[SLUB_TS_CMPXCHG_DOUBLE_FAIL], allocs);
 	set(&g[SLUB_RATE_LOCKED_REDOS_PER_1K_ALLOCS], SLUB_RATE_LOCKED_REDOS_PER_1K_ALLOCS,
@@ -110,6 +143,9 @@ static void scope_fill(struct slub_tstats_scope *sc, const struct slub_tstats_ca
 	    (double)x[SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL], allocs);
 	set(&g[SLUB_RATE_CPU_REDOS_PER_DRAIN], SLUB_RATE_CPU_REDOS_PER_DRAIN,
 	    (double)x[SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL], (double)x[SLUB_TS_CPU_PARTIAL_DRAIN]);
+	set(&g[SLUB_RATE_UNFREEZE_PARTIALS_REDOS_PER_1K], SLUB_RATE_UNFREEZE_PARTIALS_REDOS_PER_1K,
+	    (double)v->fail_site[SLUB_SITE_UNFREEZE_PARTIALS],
+	    (double)v->ops_site[SLUB_SITE_UNFREEZE_PARTIALS]);
 	set(&g[SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE], SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE,
 	    (double)(v->deactivations + v->drain_updates), (double)v->deactivations);
 	set(&g[SLUB_RATE_LOCK_ACQ_PER_1K_ALLOCS], SLUB_RATE_LOCK_ACQ_PER_1K_ALLOCS, acq, allocs);
@@ -142,6 +178,12 @@ int slub_tstats_result_get(const struct slub_tstats *st, struct slub_tstats_resu
 		const struct slub_tstats_cache *v = &st->views[i];
 		for (int k = 0; k < SLUB_TS_NR_ITEMS; k++)
 			all.item[k] += v->item[k];
+		for (int k = 0; k < SLUB_SITE_NR; k++) {
+			all.fail_site[k] += v->fail_site[k];
+			all.fail_site_kept[k] += v->fail_site_kept[k];
+			all.ops_site[k] += v->ops_site[k];
+		}
+		all.locked_frozen_frees += v->locked_frozen_frees;
 		all.allocs += v->allocs;
 		all.deactivations += v->deactivations;
 		all.drain_updates += v->drain_updates;
@@ -166,6 +208,47 @@ void slub_tstats_result_free(struct slub_tstats_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+int slub_tstats_result_pool(struct slub_tstats_result *dst, const struct slub_tstats_result *src,
+			    char *err, size_t errlen)
+{
+	if (strcmp(dst->alloc_basis, src->alloc_basis)) {
+		snprintf(err, errlen, "allocations counted from %s in one run and from %s in "
+			 "another: record all runs of a side the same way", dst->alloc_basis,
+			 src->alloc_basis);
+		return -1;
+	}
+	dst->lower_bounds |= src->lower_bounds;
+	dst->events += src->events;
+	for (unsigned k = 0; k < src->nr_scopes; k++) {
+		const struct slub_tstats_scope *ss = &src->scope[k];
+		struct slub_tstats_scope *ds = NULL;
+
+		for (unsigned s = 0; s < dst->nr_scopes && !ds; s++)
+			if (!strcmp(dst->scope[s].name, ss->name))
+				ds = &dst->scope[s];
+		if (!ds) {
+			struct slub_tstats_scope *n = realloc(dst->scope,
+							      (dst->nr_scopes + 1) * sizeof(*n));
+			if (!n) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			dst->scope = n;
+			dst->scope[dst->nr_scopes++] = *ss;
+			continue;
+		}
+		for (unsigned i = 0; i < SLUB_RATE_NR; i++) {
+			struct slub_tstats_figure *g = &ds->fig[i];
+			double runs = g->runs + ss->fig[i].runs, sq = g->sq + ss->fig[i].sq;
+
+			set(g, i, g->num + ss->fig[i].num, g->den + ss->fig[i].den);
+			g->runs = runs;
+			g->sq = sq;
+		}
+	}
+	return 0;
+}
+
 /* ---- diff ---- */
 
 void slub_tstats_diff_defaults(struct slub_tstats_diff_config *cfg)
@@ -179,10 +262,10 @@ void slub_tstats_diff_defaults(struct slub_tstats_diff_config *cfg)
 
 void slub_tstats_diff_print_defaults(FILE *f)
 {
-	fprintf(f, "  %-32s %8s %10s %10s  %s\n", "figure", "rise %", "abs floor", "min ops",
+	fprintf(f, "  %-38s %8s %10s %10s  %s\n", "figure", "rise %", "abs floor", "min ops",
 		"meaning");
 	for (unsigned i = 0; i < SLUB_RATE_NR; i++)
-		fprintf(f, "  %-32s %8g %10g %10g  %s\n", rates[i].name, rates[i].thr.rel_pct,
+		fprintf(f, "  %-38s %8g %10g %10g  %s\n", rates[i].name, rates[i].thr.rel_pct,
 			rates[i].thr.abs_floor, rates[i].thr.min_den, rates[i].meaning);
 	fprintf(f, "  z (count figures: Poisson z-score of the rise) = 3\n");
 	fprintf(f, "  count (count figures: events needed on the larger side) = 10\n");
@@ -278,6 +361,10 @@ static enum verdict judge(const struct slub_tstats_diff_config *cfg, unsigned i,
 		}
 		double expect = small->num / small->den * big->den;
 		double z = (big->num - expect) / sqrt(expect > 1 ? expect : 1);
+		/* Pooled runs that differ more than counting noise (how
+		 * threads interleaved): widen the noise by that much. */
+		double phi = fmax(dispersion(big), dispersion(small));
+		z /= sqrt(phi);
 		if (z < cfg->z_min) {
 			*why = "within noise";
 			return V_OK;
@@ -332,7 +419,7 @@ unsigned slub_tstats_diff(const struct slub_tstats_result *before,
 	if (!same_basis)
 		fprintf(f, "note: allocations counted from %s before, %s after: per-allocation "
 			   "figures are not compared\n", before->alloc_basis, after->alloc_basis);
-	fprintf(f, "%-22s %-32s %12s %12s %9s  %s\n", "scope", "figure", "before", "after", "change",
+	fprintf(f, "%-22s %-38s %12s %12s %9s  %s\n", "scope", "figure", "before", "after", "change",
 		"verdict");
 	for (unsigned s = 0; s < before->nr_scopes; s++) {
 		const struct slub_tstats_scope *bs = &before->scope[s], *as = NULL;
@@ -358,7 +445,7 @@ unsigned slub_tstats_diff(const struct slub_tstats_result *before,
 			value_text(&bs->fig[i], b, sizeof(b));
 			value_text(&as->fig[i], a, sizeof(a));
 			change_text(&bs->fig[i], &as->fig[i], c, sizeof(c));
-			fprintf(f, "%-22.22s %-32s %12s %12s %9s  %s%s%s%s\n", bs->name,
+			fprintf(f, "%-22.22s %-38s %12s %12s %9s  %s%s%s%s\n", bs->name,
 				rates[i].name, b, a, c, verdict_name(v), *why ? " (" : "", why,
 				*why ? ")" : "");
 		}

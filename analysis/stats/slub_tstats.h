@@ -156,6 +156,14 @@ struct slub_tstats_cache {
 	uint64_t known;
 	uint64_t fail_site[SLUB_SITE_NR];        /* slab-word redos */
 	uint64_t fail_site_locked[SLUB_SITE_NR]; /* ... of which with list_lock held */
+	/* locked redos retried without dropping list_lock first: the thread's
+	 * next attempt on that slab at that site was made still holding it
+	 * (__slab_free drops the lock since Linux 3.6; unfreeze_partials
+	 * loops under it) */
+	uint64_t fail_site_kept[SLUB_SITE_NR];
+	/* frees into a frozen slab made with list_lock held: the lock was not
+	 * needed (the "was_frozen with a lock" case Linux 3.6 removed) */
+	uint64_t locked_frozen_frees;
 	uint64_t cpu_fail_site[SLUB_SITE_NR];    /* cpu chain redos */
 	uint64_t ops_site[SLUB_SITE_NR];         /* successful operations at the site */
 	uint64_t lock_wait_ns, lock_hold_ns;
@@ -241,10 +249,13 @@ const struct slub_tstats_storm *slub_tstats_storm_at(const struct slub_tstats *s
 enum slub_tstats_rate {
 	SLUB_RATE_REDOS_PER_1K_SLOW_FREES = 0,
 	SLUB_RATE_LOCKED_REDOS_PER_1K_SLOW_FREES,
+	SLUB_RATE_KEPT_LOCK_REDOS_PER_1K_SLOW_FREES,
+	SLUB_RATE_LOCKED_FROZEN_FREES_PER_1K_SLOW_FREES,
 	SLUB_RATE_REDOS_PER_1K_ALLOCS,
 	SLUB_RATE_LOCKED_REDOS_PER_1K_ALLOCS,
 	SLUB_RATE_CPU_REDOS_PER_1K_ALLOCS,
 	SLUB_RATE_CPU_REDOS_PER_DRAIN,
+	SLUB_RATE_UNFREEZE_PARTIALS_REDOS_PER_1K,
 	SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE,
 	SLUB_RATE_LOCK_ACQ_PER_1K_ALLOCS,
 	SLUB_RATE_LOCK_WAIT_NS_PER_ACQ,
@@ -258,6 +269,10 @@ enum slub_tstats_rate {
 /* A figure: value = num / den * scale; usable when den > 0. */
 struct slub_tstats_figure {
 	double num, den, value;
+	/* over the runs pooled into it (slub_tstats_result_pool): how many,
+	 * and the sum of num_i^2 / den_i, from which diff estimates how much
+	 * more the runs differ than counting noise would make them */
+	double runs, sq;
 };
 
 /* The rates of one scope ("overall" or a cache name). */
@@ -284,6 +299,13 @@ int slub_tstats_result_get(const struct slub_tstats *st, struct slub_tstats_resu
 int slub_tstats_result_load(const char *path, struct slub_tstats_result *r, char *err,
 			    size_t errlen);
 void slub_tstats_result_free(struct slub_tstats_result *r);
+/* Pools src into dst, another run of the same workload: each figure's
+ * numerator and denominator are summed per scope (scopes only in src are
+ * added), so that counts from several recordings are compared as one
+ * larger sample.  0, or -1 with a reason in err (allocations counted
+ * differently, out of memory). */
+int slub_tstats_result_pool(struct slub_tstats_result *dst, const struct slub_tstats_result *src,
+			    char *err, size_t errlen);
 
 /* ---- reports ---- */
 

@@ -155,15 +155,17 @@ static void print_sites(FILE *f, const struct slub_tstats_cache *v)
 	if (!any)
 		return;
 	fprintf(f, "\nRedos by site (%s)\n", v->name);
-	fprintf(f, "  %-24s %10s %10s %10s %12s %10s\n", "site", "unlocked", "locked", "cpu chain",
-		"operations", "redos/op");
+	fprintf(f, "  %-24s %10s %10s %10s %10s %12s %10s\n", "site", "unlocked", "locked",
+		"kept lock", "cpu chain", "operations", "redos/op");
 	for (unsigned i = 1; i < SLUB_SITE_NR; i++) {
 		uint64_t fails = v->fail_site[i] + v->cpu_fail_site[i];
 		if (!fails && !v->ops_site[i])
 			continue;
-		fprintf(f, "  %-24s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10.4f\n",
+		fprintf(f, "  %-24s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %12" PRIu64
+			   " %10.4f\n",
 			tstats_site(i), v->fail_site[i] - v->fail_site_locked[i],
-			v->fail_site_locked[i], v->cpu_fail_site[i], v->ops_site[i],
+			v->fail_site_locked[i], v->fail_site_kept[i], v->cpu_fail_site[i],
+			v->ops_site[i],
 			v->ops_site[i] ? (double)fails / (double)v->ops_site[i] : 0.0);
 	}
 }

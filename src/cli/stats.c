@@ -99,22 +99,37 @@ void cmd_diff_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: slubtrace diff [OPTIONS] BEFORE AFTER\n"
+		"       slubtrace diff [OPTIONS] --before RUN [--before RUN]... --after RUN...\n"
 		"\n"
 		"Compare two runs on rates normalised per operation, per cache and overall,\n"
-		"and print a table: before, after, change, verdict.  BEFORE and AFTER are\n"
-		"trace directories or JSON reports written by `slubtrace stats -o FILE`.\n"
+		"and print a table: before, after, change, verdict.  BEFORE, AFTER and each\n"
+		"RUN are trace directories or JSON reports written by `slubtrace stats -o FILE`.\n"
+		"\n"
+		"Several runs per side (recordings of the same workload) are pooled: each\n"
+		"figure's counts and denominators are summed over the runs of a side, which\n"
+		"gives rare events (a few redos per run) enough weight to be judged; the\n"
+		"value of every run is printed under the table for the figures that moved.\n"
+		"On a machine where runs differ by how threads interleave, compare 3 to 5\n"
+		"runs per side rather than one.\n"
 		"\n"
 		"A figure regressed when, with at least `min ops` operations on both sides,\n"
 		"it rose by more than its threshold and by more than its floor, and (for\n"
 		"figures that count events) the rise is not noise: at least `count` events\n"
-		"on the larger side and a Poisson z-score of at least z.  Per-allocation figures are compared only when both runs count\n"
-		"allocations the same way (object events recorded in both, or in neither).\n"
+		"on the larger side and a Poisson z-score of at least z.  With several runs\n"
+		"on a side, the z-score is divided by the square root of how much more the\n"
+		"runs of a side differ from each other than counting noise explains\n"
+		"(Pearson's chi-square over its degrees of freedom, at least 1), so that a\n"
+		"figure set by how threads happened to interleave is not taken for a change.\n"
+		"Per-allocation figures are compared only when both runs count allocations\n"
+		"the same way (object events recorded in both, or in neither).\n"
 		"\n"
 		"Options:\n"
 		"  -t, --threshold NAME=VALUE  change a threshold: NAME=PCT (the rise in %%),\n"
 		"                           NAME.abs=FLOOR, NAME.min=OPS, all=PCT, z=Z,\n"
 		"                           count=N;\n"
 		"                           repeatable\n"
+		"      --before RUN         a run of the BEFORE side; repeatable\n"
+		"      --after RUN          a run of the AFTER side; repeatable\n"
 		"      --all                print every cache's figures, not only verdicts\n"
 		"      --procname NAME      (trace directories) only the processes of this name\n"
 		"  -h, --help               show this help\n"
@@ -133,8 +148,13 @@ void cmd_diff_usage(FILE *f)
 
 enum {
 	O_JSON = 256, O_CACHE, O_SECTIONS, O_RUN, O_WFAIL, O_WMS, O_LOOKBACK, O_PMS, O_TOP,
-	O_STORMS, O_ALL, O_PROCNAME,
+	O_STORMS, O_ALL, O_PROCNAME, O_BEFORE, O_AFTER,
 };
+
+/* diff --before / --after: the runs of each side (0 before, 1 after). */
+#define DIFF_MAX_RUNS 64
+static const char *diff_runs[2][DIFF_MAX_RUNS];
+static unsigned diff_nr[2];
 
 static const struct option stats_opts[] = {
 	{ "json", no_argument, NULL, O_JSON },
@@ -151,6 +171,8 @@ static const struct option stats_opts[] = {
 	{ "max-storms", required_argument, NULL, O_STORMS },
 	{ "threshold", required_argument, NULL, 't' },
 	{ "all", no_argument, NULL, O_ALL },
+	{ "before", required_argument, NULL, O_BEFORE },
+	{ "after", required_argument, NULL, O_AFTER },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -222,6 +244,20 @@ static int parse(int argc, char **argv, bt_value *params, struct slub_tstats_dif
 			else
 				r = -1;
 			break;
+		case O_BEFORE:
+		case O_AFTER: {
+			unsigned side = c == O_AFTER;
+			if (!dc) {
+				cli_err("--before and --after belong to diff");
+				r = -1;
+			} else if (diff_nr[side] == DIFF_MAX_RUNS) {
+				cli_err("diff: at most %d runs per side", DIFF_MAX_RUNS);
+				r = -1;
+			} else {
+				diff_runs[side][diff_nr[side]++] = optarg;
+			}
+			break;
+		}
 		case 'h':
 			return -2;
 		default:
@@ -332,18 +368,53 @@ int cli_load_result(const char *input, bt_value *params, struct slub_tstats_resu
 	return rc;
 }
 
+/* Prints, for a figure judged improved or regressed overall, the value of
+ * each run of each side: pooled counts hide how much runs differ. */
+static void print_spread(const struct slub_tstats_result *runs[2][DIFF_MAX_RUNS],
+			 const struct slub_tstats_result *pooled, const struct slub_tstats_diff_config *dc)
+{
+	bool same = !strcmp(pooled[0].alloc_basis, pooled[1].alloc_basis), head = false;
+
+	for (unsigned i = 0; i < SLUB_RATE_NR; i++) {
+		const char *why;
+		int v = slub_tstats_diff_judge(dc, i, &pooled[0].scope[0].fig[i],
+					       &pooled[1].scope[0].fig[i], same, &why);
+		if (v < 2)
+			continue;
+		if (!head)
+			printf("\nper run (overall):\n");
+		head = true;
+		printf("  %-36s", slub_tstats_rate_name(i));
+		for (unsigned side = 0; side < 2; side++) {
+			printf(side ? "  after" : " before");
+			for (unsigned k = 0; k < diff_nr[side]; k++) {
+				const struct slub_tstats_figure *g = &runs[side][k]->scope[0].fig[i];
+				if (g->den > 0)
+					printf(" %.4g", g->value);
+				else
+					printf(" -");
+			}
+		}
+		putchar('\n');
+	}
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	struct slub_tstats_diff_config dc;
-	struct slub_tstats_result before = { 0 }, after = { 0 };
+	struct slub_tstats_result pooled[2];
+	struct slub_tstats_result *loaded[2][DIFF_MAX_RUNS] = { { 0 } };
 	bt_value *params = bt_value_map_create();
 	const char *output = NULL;
-	int first, rc;
+	char err[256];
+	int first, rc = 0;
 
 	if (!params) {
 		cli_err("out of memory");
 		return CLI_EXIT_USAGE;
 	}
+	diff_nr[0] = diff_nr[1] = 0;
+	memset(pooled, 0, sizeof(pooled));
 	slub_tstats_diff_defaults(&dc);
 	first = parse(argc, argv, params, &dc, &output);
 	if (first == -2) {
@@ -351,8 +422,20 @@ int cmd_diff(int argc, char **argv)
 		bt_value_put_ref(params);
 		return 0;
 	}
-	if (first >= 0 && (first != argc - 2 || output)) {
-		cli_err("diff: expected BEFORE AFTER");
+	if (first >= 0 && output) {
+		cli_err("diff: -o belongs to stats");
+		first = -1;
+	} else if (first >= 0 && first == argc - 2) {
+		for (unsigned side = 0; side < 2; side++) {
+			if (diff_nr[side] == DIFF_MAX_RUNS) {
+				cli_err("diff: at most %d runs per side", DIFF_MAX_RUNS);
+				first = -1;
+				break;
+			}
+			diff_runs[side][diff_nr[side]++] = argv[first + side];
+		}
+	} else if (first >= 0 && (first != argc || !diff_nr[0] || !diff_nr[1])) {
+		cli_err("diff: expected BEFORE AFTER, or --before RUN... --after RUN...");
 		first = -1;
 	}
 	if (first < 0) {
@@ -360,17 +443,60 @@ int cmd_diff(int argc, char **argv)
 		bt_value_put_ref(params);
 		return CLI_EXIT_USAGE;
 	}
-	rc = cli_load_result(argv[first], params, &before);
-	if (!rc)
-		rc = cli_load_result(argv[first + 1], params, &after);
+	for (unsigned side = 0; side < 2 && !rc; side++)
+		for (unsigned k = 0; k < diff_nr[side] && !rc; k++) {
+			struct slub_tstats_result *r = calloc(1, sizeof(*r));
+			if (!r) {
+				cli_err("out of memory");
+				rc = CLI_EXIT_USAGE;
+				break;
+			}
+			loaded[side][k] = r;
+			if (diff_nr[side] > 1 && isatty(STDERR_FILENO))
+				fprintf(stderr, "slubtrace: reading %s run %u of %u: %s\n",
+					side ? "AFTER" : "BEFORE", k + 1, diff_nr[side],
+					diff_runs[side][k]);
+			rc = cli_load_result(diff_runs[side][k], params, r);
+			if (!rc && !k) {
+				/* the first run is the pool: a copy of its scopes */
+				pooled[side] = *r;
+				pooled[side].scope = malloc(r->nr_scopes * sizeof(*r->scope));
+				if (!pooled[side].scope) {
+					cli_err("out of memory");
+					rc = CLI_EXIT_USAGE;
+				} else {
+					memcpy(pooled[side].scope, r->scope,
+					       r->nr_scopes * sizeof(*r->scope));
+				}
+			} else if (!rc && slub_tstats_result_pool(&pooled[side], r, err, sizeof(err))) {
+				cli_err("%s: %s", diff_runs[side][k], err);
+				rc = CLI_EXIT_USAGE;
+			}
+		}
 	bt_value_put_ref(params);
 	if (!rc) {
-		printf("BEFORE %s (%llu events)\nAFTER  %s (%llu events)\n", argv[first],
-		       (unsigned long long)before.events, argv[first + 1],
-		       (unsigned long long)after.events);
-		rc = slub_tstats_diff(&before, &after, &dc, stdout) ? 1 : 0;
+		for (unsigned side = 0; side < 2; side++) {
+			const char *tag = side ? "AFTER " : "BEFORE";
+			if (diff_nr[side] == 1)
+				printf("%s %s (%llu events)\n", tag, diff_runs[side][0],
+				       (unsigned long long)pooled[side].events);
+			else
+				printf("%s %u runs pooled (counts summed; %llu events): %s ... %s\n",
+				       tag, diff_nr[side], (unsigned long long)pooled[side].events,
+				       diff_runs[side][0], diff_runs[side][diff_nr[side] - 1]);
+		}
+		rc = slub_tstats_diff(&pooled[0], &pooled[1], &dc, stdout) ? 1 : 0;
+		if (diff_nr[0] > 1 || diff_nr[1] > 1)
+			print_spread((const struct slub_tstats_result *(*)[DIFF_MAX_RUNS])loaded,
+				     pooled, &dc);
 	}
-	slub_tstats_result_free(&before);
-	slub_tstats_result_free(&after);
+	for (unsigned side = 0; side < 2; side++) {
+		slub_tstats_result_free(&pooled[side]);
+		for (unsigned k = 0; k < DIFF_MAX_RUNS; k++)
+			if (loaded[side][k]) {
+				slub_tstats_result_free(loaded[side][k]);
+				free(loaded[side][k]);
+			}
+	}
 	return rc;
 }

@@ -12,10 +12,15 @@
  *  e) contended acquisitions over the threshold make a lock storm;
  *  f) a discarded-events notice makes the figures lower bounds;
  *  g) the JSON report reads back; diff of a result with itself finds no
- *     regression, five times the redo rate is one, noise is not; thresholds parse.
+ *     regression, five times the redo rate is one, noise is not; thresholds parse;
+ *  h) locked redos retried with list_lock kept, and frees into a frozen
+ *     slab under it, are counted; a redo after the lock was dropped is not;
+ *  i) several runs per side pool their counts; runs far more different
+ *     than counting noise do not make a regression.
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -415,6 +420,188 @@ static void test_json_and_diff(void)
 	slub_tstats_free(st);
 }
 
+/* A lock of the test cache acquired (acq) or released by vtid. */
+static void lock_ev(struct slub_tstats *st, bool acq, uint64_t ts, uint32_t vtid, uint64_t seq)
+{
+	struct slub_tstats_event e = mk(acq ? SLUB_EV_LOCK_ACQUIRE : SLUB_EV_LOCK_RELEASE, ts, vtid);
+
+	e.ev.lock_id = CACHE * 64;
+	e.ev.lock_seq = seq;
+	e.ev.hold_ns = acq ? 0 : 100;
+	feed(st, e);
+}
+
+/* h) a locked __slab_free redo retried with the lock kept (as before
+ * Linux 3.6) is counted; one whose lock was dropped first is not; a
+ * free into a frozen slab under the lock is counted apart. */
+static void test_kept_lock(void)
+{
+	struct slub_tstats *st = slub_tstats_new(NULL);
+	struct slub_tstats_event e;
+	uint64_t ts = 100;
+
+	create(st);
+	/* thread 1: fails under the lock, retries without releasing it */
+	lock_ev(st, true, ts++, 1, 1);
+	e = fail(ts++, 1, SLAB_A, SLUB_SITE_SLAB_FREE, 4, 5, 0);
+	e.ev.locked = 1;
+	feed(st, e);
+	e = word(SLUB_EV_FREE_REMOTE, ts++, 1, SLAB_A, SLUB_SITE_SLAB_FREE, 6, 1, 0x1040);
+	e.ev.locked = 1;
+	feed(st, e);
+	lock_ev(st, false, ts++, 1, 1);
+	/* thread 2: fails under the lock, releases it, takes it again */
+	lock_ev(st, true, ts++, 2, 2);
+	e = fail(ts++, 2, SLAB_B, SLUB_SITE_SLAB_FREE, 7, 8, 0);
+	e.ev.locked = 1;
+	feed(st, e);
+	lock_ev(st, false, ts++, 2, 2);
+	lock_ev(st, true, ts++, 2, 3);
+	e = word(SLUB_EV_FREE_REMOTE, ts++, 2, SLAB_B, SLUB_SITE_SLAB_FREE, 9, 0, 0x2040);
+	e.ev.locked = 1;
+	feed(st, e);
+	lock_ev(st, false, ts++, 2, 3);
+	/* thread 3: an unlocked failure, then a locked update: not kept */
+	e = fail(ts++, 3, SLAB_A, SLUB_SITE_SLAB_FREE, 6, 7, 0);
+	feed(st, e);
+	lock_ev(st, true, ts++, 3, 4);
+	e = word(SLUB_EV_FREE_REMOTE, ts++, 3, SLAB_A, SLUB_SITE_SLAB_FREE, 8, 0, 0x1080);
+	e.ev.locked = 1;
+	feed(st, e);
+	lock_ev(st, false, ts++, 3, 4);
+	/* thread 4: unfreeze_partials retries under its lock (as Linux 6.1
+	 * does): counted at its own site, not as a __slab_free one */
+	lock_ev(st, true, ts++, 4, 5);
+	e = fail(ts++, 4, SLAB_B, SLUB_SITE_UNFREEZE_PARTIALS, 9, 10, 0);
+	e.ev.locked = 1;
+	feed(st, e);
+	e = word(SLUB_EV_UNFREEZE, ts++, 4, SLAB_B, SLUB_SITE_UNFREEZE_PARTIALS, 11, 0, 0x2040);
+	e.ev.locked = 1;
+	feed(st, e);
+	lock_ev(st, false, ts++, 4, 5);
+	slub_tstats_finish(st);
+
+	const struct slub_tstats_cache *c = slub_tstats_cache_find(st, "t-64");
+	CHECK(c && c->fail_site_kept[SLUB_SITE_SLAB_FREE] == 1, "kept at __slab_free: %llu",
+	      c ? (unsigned long long)c->fail_site_kept[SLUB_SITE_SLAB_FREE] : 0ull);
+	CHECK(c && c->fail_site_kept[SLUB_SITE_UNFREEZE_PARTIALS] == 1,
+	      "kept at unfreeze_partials: %llu",
+	      c ? (unsigned long long)c->fail_site_kept[SLUB_SITE_UNFREEZE_PARTIALS] : 0ull);
+	CHECK(c && c->locked_frozen_frees == 1, "locked frozen frees: %llu",
+	      c ? (unsigned long long)c->locked_frozen_frees : 0ull);
+	struct slub_tstats_result r;
+	CHECK(slub_tstats_result_get(st, &r) == 0, "result");
+	const struct slub_tstats_figure *g = r.scope[0].fig;
+	CHECK(g[SLUB_RATE_KEPT_LOCK_REDOS_PER_1K_SLOW_FREES].num == 1 &&
+	      g[SLUB_RATE_KEPT_LOCK_REDOS_PER_1K_SLOW_FREES].den == 3, "kept figure %g/%g",
+	      g[SLUB_RATE_KEPT_LOCK_REDOS_PER_1K_SLOW_FREES].num,
+	      g[SLUB_RATE_KEPT_LOCK_REDOS_PER_1K_SLOW_FREES].den);
+	CHECK(g[SLUB_RATE_LOCKED_FROZEN_FREES_PER_1K_SLOW_FREES].num == 1,
+	      "locked frozen figure %g", g[SLUB_RATE_LOCKED_FROZEN_FREES_PER_1K_SLOW_FREES].num);
+	CHECK(g[SLUB_RATE_UNFREEZE_PARTIALS_REDOS_PER_1K].num == 1 &&
+	      g[SLUB_RATE_UNFREEZE_PARTIALS_REDOS_PER_1K].den == 1 &&
+	      g[SLUB_RATE_UNFREEZE_PARTIALS_REDOS_PER_1K].value == 1000,
+	      "unfreeze_partials redos %g/%g", g[SLUB_RATE_UNFREEZE_PARTIALS_REDOS_PER_1K].num,
+	      g[SLUB_RATE_UNFREEZE_PARTIALS_REDOS_PER_1K].den);
+	slub_tstats_result_free(&r);
+	slub_tstats_free(st);
+}
+
+/* A one-scope result whose figure `rate` counts num in den. */
+static void one(struct slub_tstats_result *r, struct slub_tstats_scope *sc, unsigned rate,
+		double num, double den)
+{
+	memset(r, 0, sizeof(*r));
+	memset(sc, 0, sizeof(*sc));
+	snprintf(r->alloc_basis, sizeof(r->alloc_basis), "slowpath");
+	snprintf(sc->name, sizeof(sc->name), "overall");
+	r->scope = sc;
+	r->nr_scopes = 1;
+	sc->fig[rate].num = num;
+	sc->fig[rate].den = den;
+	sc->fig[rate].value = num / den * 1000;
+	sc->fig[rate].runs = 1;
+	sc->fig[rate].sq = num * num / den;
+}
+
+/* Pools runs into a result of its own (malloc'd scopes). */
+static void pool(struct slub_tstats_result *dst, struct slub_tstats_result *runs, unsigned n)
+{
+	char err[128];
+
+	*dst = runs[0];
+	dst->scope = malloc(sizeof(*dst->scope));
+	memcpy(dst->scope, runs[0].scope, sizeof(*dst->scope));
+	for (unsigned i = 1; i < n; i++)
+		CHECK(slub_tstats_result_pool(dst, &runs[i], err, sizeof(err)) == 0, "pool: %s", err);
+}
+
+/* i) several runs per side: counts summed; a rare event seen in every
+ * run of one side only is a regression once pooled; runs that differ
+ * far more than counting noise do not make one. */
+static void test_pool(void)
+{
+	const unsigned R = SLUB_RATE_KEPT_LOCK_REDOS_PER_1K_SLOW_FREES;
+	struct slub_tstats_result b[3], a[3], pb, pa;
+	struct slub_tstats_scope sb[3], sa[3];
+	struct slub_tstats_diff_config dc;
+	FILE *null = fopen("/dev/null", "w");
+	char err[128];
+	const char *why;
+
+	slub_tstats_diff_defaults(&dc);
+	for (unsigned i = 0; i < 3; i++) {
+		one(&b[i], &sb[i], R, 0, 60000);
+		one(&a[i], &sa[i], R, 4 + i, 60000);
+	}
+	CHECK(slub_tstats_diff(&b[0], &a[0], &dc, null) == 0, "4 events in one run judged");
+	pool(&pb, b, 3);
+	pool(&pa, a, 3);
+	CHECK(pa.scope[0].fig[R].num == 15 && pa.scope[0].fig[R].den == 180000 &&
+	      pa.scope[0].fig[R].runs == 3, "pooled %g/%g over %g runs", pa.scope[0].fig[R].num,
+	      pa.scope[0].fig[R].den, pa.scope[0].fig[R].runs);
+	CHECK(slub_tstats_diff_judge(&dc, R, &pb.scope[0].fig[R], &pa.scope[0].fig[R], 1, &why) ==
+		      3, "pooled 0 -> 15 events: not a regression (%s)", why);
+	slub_tstats_result_free(&pa);
+	slub_tstats_result_free(&pb);
+
+	/* 2 and 14 events before, 60 and 8 after: pooled 16 -> 68 (+325%,
+	 * z 13 by counting noise alone), but each side's runs differ far more
+	 * than counting noise (chi-square 9 and 40 on one degree of freedom):
+	 * within noise */
+	const double cb[2] = { 2, 14 }, ca[2] = { 60, 8 };
+	for (unsigned i = 0; i < 2; i++) {
+		one(&b[i], &sb[i], R, cb[i], 60000);
+		one(&a[i], &sa[i], R, ca[i], 60000);
+	}
+	pool(&pb, b, 2);
+	pool(&pa, a, 2);
+	CHECK(slub_tstats_diff_judge(&dc, R, &pb.scope[0].fig[R], &pa.scope[0].fig[R], 1, &why) ==
+		      1 && !strcmp(why, "within noise"),
+	      "overdispersed runs judged a regression (%s)", *why ? why : "regressed");
+	/* the same totals from runs that agree: a regression */
+	for (unsigned i = 0; i < 2; i++) {
+		one(&b[i], &sb[i], R, 8, 60000);
+		one(&a[i], &sa[i], R, 34, 60000);
+	}
+	slub_tstats_result_free(&pa);
+	slub_tstats_result_free(&pb);
+	pool(&pb, b, 2);
+	pool(&pa, a, 2);
+	CHECK(slub_tstats_diff_judge(&dc, R, &pb.scope[0].fig[R], &pa.scope[0].fig[R], 1, &why) ==
+		      3, "16 -> 68 from agreeing runs not a regression (%s)", why);
+	slub_tstats_result_free(&pa);
+	slub_tstats_result_free(&pb);
+
+	/* runs counting allocations differently cannot be pooled */
+	one(&a[0], &sa[0], R, 1, 10);
+	one(&a[1], &sa[1], R, 1, 10);
+	snprintf(a[1].alloc_basis, sizeof(a[1].alloc_basis), "objects");
+	CHECK(slub_tstats_result_pool(&a[0], &a[1], err, sizeof(err)) == -1 &&
+	      strstr(err, "objects"), "mixed allocation bases pooled: %s", err);
+	fclose(null);
+}
+
 /* The per-second series: failures land in their second. */
 static void test_series(void)
 {
@@ -444,6 +631,8 @@ int main(void)
 	test_locks();
 	test_json_and_diff();
 	test_series();
+	test_kept_lock();
+	test_pool();
 	printf("test_tstats: %lu checks, %lu failed\n", checks, failures);
 	return failures ? 1 : 0;
 }
