@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # The regression-hunting proving ground: record the same hackbench run with
-# the default allocator (several times) and with each 2012 variant and the
-# race-window injection, then print what `slubtrace diff` and `slubtrace
-# storms` say, as the Markdown table of the README.
+# the default allocator and with each 2012 variant and the race-window
+# injection, RUNS times each, then print what `slubtrace diff` (the runs of
+# each side pooled) and `slubtrace storms` say, as the Markdown table of
+# the README.
 #
-#   scripts/regress.sh [-n DEFAULT_RUNS] [-o WORK_DIR] [-- HACKBENCH ARGS]
+#   scripts/regress.sh [-n RUNS] [-o WORK_DIR] [-- HACKBENCH ARGS]
 #
-# Needs a built tree (BUILD_DIR, default build) and LTTng.  Exit status 0
-# when every expectation held: default against default exits 0 for every
-# pair, keep-oldpage and perobj-deactivate and race-window exit 1, storms
-# are found under race-window; 1 otherwise.
+# RUNS (default 3) recordings per variant and 2 x RUNS of the default: the
+# first RUNS are BEFORE of every diff, the other RUNS are compared with
+# them as a variant would be (default against default).  Needs a built tree
+# (BUILD_DIR, default build) and LTTng.  Exit status 0 when every
+# expectation held: default against default exits 0 (pooled both ways, and
+# every ordered pair of single default runs), every variant and race-window
+# exit 1, storms are found under race-window; 1 otherwise.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
@@ -21,13 +25,13 @@ while (($#)); do
 	case $1 in
 	-n) runs=$2; shift 2 ;;
 	-o) work=$2; shift 2 ;;
-	-h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	--) shift; break ;;
 	*) echo "regress.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
 hargs=("$@")
-((${#hargs[@]})) || hargs=(-g 4 -f 4 -l 1000)
+((${#hargs[@]})) || hargs=(-g 4 -f 4 -l 6000)
 [[ -x $slubtrace && -x $hackbench ]] || { echo "regress.sh: build first ($build)" >&2; exit 2; }
 [[ -n $work ]] || work=$(mktemp -d /tmp/slubtrace-regress.XXXXXX)
 mkdir -p "$work"
@@ -64,57 +68,83 @@ for s in d["rates"]["scopes"]:
 PY
 }
 
-names=()
-for ((i = 1; i <= runs; i++)); do
+# runs SIDE NAME FROM TO: --before/--after arguments of runs NAME<FROM..TO>
+runs() {
+	local i
+	for ((i = $3; i <= $4; i++)); do
+		printf -- '--%s\n%s\n' "$1" "$work/$2$i.json"
+	done
+}
+
+for ((i = 1; i <= 2 * runs; i++)); do
 	record default$i ""
-	names+=(default$i)
 done
 variants=(keep-oldpage perobj-deactivate old-unfreeze-partials free-keep-lock race-window)
 for v in "${variants[@]}"; do
-	record "$v" "$v"
+	for ((i = 1; i <= runs; i++)); do
+		record "$v$i" "$v"
+	done
 done
 
 ok=1
 fp=0 pairs=0
-for a in "${names[@]}"; do
-	for b in "${names[@]}"; do
-		[[ $a == "$b" ]] && continue
+for ((a = 1; a <= 2 * runs; a++)); do
+	for ((b = 1; b <= 2 * runs; b++)); do
+		((a == b)) && continue
 		pairs=$((pairs + 1))
-		"$slubtrace" diff "$work/$a.json" "$work/$b.json" >"$work/diff-$a-$b.txt"
-		rc=$?
-		((rc == 0)) || { fp=$((fp + 1)); ok=0; }
+		"$slubtrace" diff "$work/default$a.json" "$work/default$b.json" \
+			>"$work/diff-default$a-default$b.txt"
+		(($? == 0)) || fp=$((fp + 1))
 	done
 done
+mapfile -t before < <(runs before default 1 "$runs")
+mapfile -t dd < <(runs after default $((runs + 1)) $((2 * runs)))
+"$slubtrace" diff "${before[@]}" "${dd[@]}" >"$work/diff-default.txt"
+rc_dd=$?
+mapfile -t dd_rev < <(runs before default $((runs + 1)) $((2 * runs)); runs after default 1 "$runs")
+"$slubtrace" diff "${dd_rev[@]}" >"$work/diff-default-reverse.txt"
+rc_dd_rev=$?
+((rc_dd == 0 && rc_dd_rev == 0 && fp == 0)) || ok=0
 
 declare -A key=(
 	[keep-oldpage]=cpu_redos_per_drain
 	[perobj-deactivate]=word_updates_per_deactivate
-	[old-unfreeze-partials]=locked_redos_per_1k_slow_frees
-	[free-keep-lock]=lock_hold_ns_per_acq
+	[old-unfreeze-partials]=unfreeze_partials_redos_per_1k
+	[free-keep-lock]=kept_lock_redos_per_1k_slow_frees
 	[race-window]=redos_per_1k_slow_frees
 )
 declare -A y2012=(
 	[keep-oldpage]="the CAS after a drain fails for nothing (no figure posted)"
 	[perobj-deactivate]="one CAS per object when deactivating (the default of 3.1 to 5.11)"
 	[old-unfreeze-partials]="Locked Cmpxchg Double redos 182685 -> 177995 with the fix (hackbench 50 process 4000)"
-	[free-keep-lock]="list_lock held across __slab_free redos (no figure posted)"
+	[free-keep-lock]="the fix drops list_lock before a __slab_free retry (no figure posted)"
 	[race-window]="(injection, not a 2012 patch)"
 )
-echo "| run | diff vs default1 | figure | default1 | run | regressed figures (overall) | 2012 threads |"
+# pooled FILE FIGURE: the overall figure of a pooled diff table, before and after
+pooled() {
+	awk -v f="$2" '$1 == "overall" && $2 == f { print $3 " | " $4; exit }' "$1"
+}
+echo "| run | diff, $runs runs a side pooled | figure | default | run | regressed figures (overall) | 2012 threads |"
 echo "|---|---|---|---|---|---|---|"
-echo "| default x$runs | $((pairs - fp)) of $pairs pairs exit 0 | - | - | - | - | - |"
+echo "| default x$runs (runs $((runs + 1))-$((2 * runs)) vs 1-$runs) | exit $rc_dd (reverse: exit $rc_dd_rev); single runs: $((pairs - fp)) of $pairs pairs exit 0 | - | - | - | $(awk '$1 == "overall" && $NF == "REGRESSED" {print $2}' "$work/diff-default.txt" | paste -sd, -) | - |"
 for v in "${variants[@]}"; do
-	"$slubtrace" diff "$work/default1.json" "$work/$v.json" >"$work/diff-$v.txt"
+	mapfile -t after < <(runs after "$v" 1 "$runs")
+	"$slubtrace" diff "${before[@]}" "${after[@]}" >"$work/diff-$v.txt"
 	rc=$?
 	reg=$(awk '$1 == "overall" && $NF == "REGRESSED" {print $2}' "$work/diff-$v.txt" | paste -sd, -)
 	f=${key[$v]}
-	echo "| $v | exit $rc | $f | $(figure "$work/default1.json" overall "$f") |" \
-		"$(figure "$work/$v.json" overall "$f") | ${reg:--} | ${y2012[$v]} |"
-	case $v in
-	keep-oldpage|perobj-deactivate|race-window) ((rc == 1)) || ok=0 ;;
-	esac
+	echo "| $v | exit $rc | $f | $(pooled "$work/diff-$v.txt" "$f") | ${reg:--} | ${y2012[$v]} |"
+	((rc == 1)) || ok=0
 done
-"$slubtrace" storms --procname hackbench --max-storms 1 "$work/race-window.trace/" >"$work/storms.txt"
+echo
+echo "Per run, the figure of each variant (\`slubtrace diff\` prints them under its table):"
+echo
+echo '```'
+for v in "${variants[@]}"; do
+	grep -h "^  ${key[$v]} " "$work/diff-$v.txt" | sed "s/^ /$v:/"
+done
+echo '```'
+"$slubtrace" storms --procname hackbench --max-storms 1 "$work/race-window1.trace/" >"$work/storms.txt"
 storms=$(sed -n 's/^Retry storms: \([0-9]*\).*/\1/p' "$work/storms.txt")
 echo
 echo "race-window: \`slubtrace storms\` found ${storms:-0} storms; the largest run:"
