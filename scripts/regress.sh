@@ -13,7 +13,9 @@
 # (BUILD_DIR, default build) and LTTng.  Exit status 0 when every
 # expectation held: default against default exits 0 (pooled both ways, and
 # every ordered pair of single default runs), every variant and race-window
-# exit 1, storms are found under race-window; 1 otherwise.
+# exit 1, storms are found under race-window, `slubtrace check` is clean on
+# the first default run and flags each injected fault (one recording each)
+# with its rule; 1 otherwise.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
@@ -41,7 +43,10 @@ record() { # name variant
 	rm -rf "$dir"
 	# race-window is an injected fault, the others are 2012 variants
 	local var=SLUBTRACE_VARIANT
-	[[ $2 == race-window ]] && var=SLUBTRACE_INJECT
+	case $2 in
+	race-window|unlocked-list|lost-update|double-freeze|lost-unfreeze|wrong-owner-unfreeze|early-discard)
+		var=SLUBTRACE_INJECT ;;
+	esac
 	if ! env "$var=$2" "$slubtrace" record -o "$dir" --no-check -- "$hackbench" \
 		"${hargs[@]}" >"$work/$1.record.log" 2>&1; then
 		echo "regress.sh: recording $1 failed:" >&2
@@ -87,6 +92,7 @@ for v in "${variants[@]}"; do
 done
 
 ok=1
+"$slubtrace" check "$work/default1.trace/" >"$work/check-default.txt" 2>&1 || ok=0
 fp=0 pairs=0
 for ((a = 1; a <= 2 * runs; a++)); do
 	for ((b = 1; b <= 2 * runs; b++)); do
@@ -144,6 +150,31 @@ for v in "${variants[@]}"; do
 	grep -h "^  ${key[$v]} " "$work/diff-$v.txt" | sed "s/^ /$v:/"
 done
 echo '```'
+# The injected faults: one recording each, `slubtrace check` offline.
+declare -A rule=(
+	[unlocked-list]=R3-list-unlocked
+	[lost-update]=R5-word
+	[double-freeze]=R2-freeze-unfrozen
+	[lost-unfreeze]=R4-list-at-unlock
+	[wrong-owner-unfreeze]=R1-owner
+	[early-discard]=R6-discard
+)
+injections=(unlocked-list lost-update double-freeze lost-unfreeze wrong-owner-unfreeze early-discard)
+echo
+echo "| injection | \`slubtrace check\` | violations by rule | expected rule |"
+echo "|---|---|---|---|"
+for j in "${injections[@]}"; do
+	record "inject-$j" "$j"
+	"$slubtrace" check --max-reports 0 "$work/inject-$j.trace/" >"$work/check-$j.txt" 2>&1
+	rc=$?
+	byrule=$(sed -n 's/^violation [0-9]*: \([A-Za-z0-9-]*\):.*/\1/p' "$work/check-$j.txt" |
+		sort | uniq -c | sort -rn | awk '{printf "%s%s x%s", NR > 1 ? ", " : "", $2, $1}')
+	echo "| $j | exit $rc | ${byrule:--} | ${rule[$j]} |"
+	((rc == 1)) && grep -q "^violation [0-9]*: ${rule[$j]}" "$work/check-$j.txt" || ok=0
+done
+echo
+echo "default run 1: \`slubtrace check\` $(tail -1 "$work/check-default.txt")"
+
 "$slubtrace" storms --procname hackbench --max-storms 1 "$work/race-window1.trace/" >"$work/storms.txt"
 storms=$(sed -n 's/^Retry storms: \([0-9]*\).*/\1/p' "$work/storms.txt")
 echo

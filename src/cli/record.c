@@ -608,10 +608,45 @@ static int start_sessiond(struct session *s)
 	return sessiond_ready ? 0 : -1;
 }
 
+/* Sessions the daemon still has (`lttng list`: "  N) NAME ..." lines),
+ * or -1 when it cannot tell. */
+static int sessions_left(void)
+{
+	char *argv[] = { "lttng", "list", NULL };
+	struct cli_output out;
+	int n = 0;
+
+	if (cli_run(argv, &out) || !out.text) {
+		cli_output_free(&out);
+		return -1;
+	}
+	for (const char *l = out.text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *p = l;
+
+		while (*p == ' ')
+			p++;
+		if (p > l && *p >= '0' && *p <= '9') {
+			while (*p >= '0' && *p <= '9')
+				p++;
+			n += p[0] == ')' && p[1] == ' ';
+		}
+	}
+	cli_output_free(&out);
+	return n;
+}
+
 static void stop_sessiond(struct session *s, bool keep_log)
 {
 	int status;
 
+	/* The daemon this run started may serve another run's session by
+	 * now (a second `slubtrace record` found it and used it): stopping
+	 * it would end that recording.  Leave it to them. */
+	if (s->sessiond > 0 && sessions_left() > 0) {
+		cli_info("note: the session daemon started for this run (pid %ld) also records "
+			 "other sessions now; left running", (long)s->sessiond);
+		s->sessiond = 0;
+	}
 	if (s->sessiond > 0) {
 		kill(s->sessiond, SIGTERM);
 		for (int i = 0; i < SESSIOND_STOP_TIMEOUT_S * 10; i++) {
@@ -1070,8 +1105,12 @@ int cmd_record(int argc, char **argv)
 		take_snapshot(&s);
 	else if (o.snapshot && s.snapshots == 0)
 		take_snapshot(&s);
+	/* A session that cannot be stopped lost its daemon (killed, or
+	 * stopped by someone else) while CMD ran: whatever CMD traced after
+	 * that is gone, and the trace must not pass for a complete one. */
+	bool incomplete = false;
 	if (s.started) {
-		lttng(NULL, "stop", s.name, NULL);
+		incomplete = lttng(NULL, "stop", s.name, NULL) != 0;
 		s.started = false;
 	}
 	read_losses(&s, &discarded, &lost);
@@ -1095,6 +1134,11 @@ int cmd_record(int argc, char **argv)
 		cli_info("lost packets: %llu", lost);
 	if (discarded && !o.snapshot)
 		advise_losses(&o, discarded, events);
+	if (incomplete) {
+		cli_err("the session could not be stopped (its session daemon went away while "
+			"the command ran): %s is incomplete; record again", s.dir);
+		return CLI_EXIT_FAILURE;
+	}
 	if (o.check)
 		run_check(s.dir);
 

@@ -988,6 +988,16 @@ def test_options(env):
         check(len(ev) > 0, "the snapshot holds no slub event", errors)
         check(any(e["_name"] == "thread_flush" for e in ev),
               "the snapshot misses the last events (thread_flush)", errors)
+
+        # the session daemon going away while CMD runs (here CMD kills
+        # it): record cannot stop the session, says the trace is
+        # incomplete and fails with 125 although CMD exited 0
+        d = os.path.join(env.work, "gone")
+        rc, out = env.slubtrace(["-o", d, "--no-check", "--", "sh", "-c",
+                                 "kill %d; sleep 1" % env.sessiond_pid], check=False)
+        log("  session daemon killed during the run: exit %d" % rc)
+        check(rc == 125 and "incomplete" in out,
+              "daemon gone: exit %d, output %s" % (rc, out.strip()[-300:]), errors)
     finally:
         env.stop_sessiond()
     return errors
@@ -1044,6 +1054,57 @@ def test_errno(env):
     return errors
 
 
+def test_concurrent(env):
+    """Two `slubtrace record` runs at once, no session daemon running: the
+    first starts one, the second finds it and records through it, the first
+    ends while the second still records.  The first must leave the daemon
+    running (before, it stopped it and the second lost its trace)."""
+    if env.reachable():
+        raise Failure("a session daemon is already running")
+    errors = []
+    work = env.path("examples/slub-workload")
+    da, db = os.path.join(env.work, "first"), os.path.join(env.work, "second")
+    argv = [env.args.slubtrace, "record"]
+    first = subprocess.Popen(argv + ["-o", da, "--no-check", "--", "sh", "-c", "sleep 2"],
+                             env=env.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True)
+    second = None
+    try:
+        for _ in range(300):
+            if env.reachable():
+                break
+            time.sleep(0.1)
+        second = subprocess.Popen(argv + ["-o", db, "--", "sh", "-c", "sleep 4; exec \"$0\" \"$@\"",
+                                          work, "-g", "2", "-t", "2", "-m", "1500", "-r", "1"],
+                                  env=env.env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True)
+        out_a = first.communicate(timeout=TIMEOUT)[0]
+        out_b = second.communicate(timeout=TIMEOUT)[0]
+    finally:
+        for p in (first, second):
+            if p and p.poll() is None:
+                p.kill()
+                p.wait()
+        # the daemon the first run started and left to the second
+        try:
+            with open(env.pidfile()) as f:
+                env.sessiond_pid = int(f.read().strip())
+        except (OSError, ValueError):
+            pass
+    log(out_a.rstrip())
+    log(out_b.rstrip())
+    check(first.returncode == 0, "first run: exit %d" % first.returncode, errors)
+    check("left running" in out_a, "first run: no note that it left its daemon to the "
+          "second", errors)
+    check(second.returncode == 0, "second run: exit %d (its daemon was stopped under it?)"
+          % second.returncode, errors)
+    check(re.search(r"^verdict: clean", out_b, re.M), "second run: no clean verdict", errors)
+    names = {e["_name"] for e in Trace(db, env.env).slub()}
+    check("free_remote" in names and "thread_flush" in names,
+          "second run: trace incomplete (%s)" % ", ".join(sorted(names)), errors)
+    return errors
+
+
 TESTS = {
     "errno": test_errno,
     "stress": test_stress,
@@ -1054,6 +1115,7 @@ TESTS = {
     "startup": test_startup,
     "probe_malloc": test_probe_malloc,
     "options": test_options,
+    "concurrent": test_concurrent,
 }
 
 
