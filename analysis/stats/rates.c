@@ -7,10 +7,11 @@
  * (cpu_redos_per_drain, word_updates_per_deactivate) have tight ones.
  * Figures that depend on how threads interleave moved between recordings of
  * the same hackbench run on a 2-core machine shared with other jobs: lock
- * acquisitions per allocation by 25%, redos, storms and slab churn up to 3x
- * (redos per slow-path allocation 4x), contention up to 6x, lock wait per
- * acquisition up to 10x.  Their defaults are set above that (+50%, +300%,
- * +500%, +1000%, with floors): on such a machine
+ * acquisitions per allocation by 25%, redos and slab churn up to 3x (redos
+ * per slow-path allocation 4x), contention and storms up to 6x (storms
+ * come in clusters: 0 to 17 per second between runs, whence a floor of 50
+ * per second), lock wait per acquisition up to 10x.  Their defaults are set above that (+50%, +300%, +500%, +1000%,
+ * with floors): on such a machine
  * one recording against another catches only gross changes (race-window's
  * 100x); tighten them with -t on a quiet machine.
  *
@@ -63,7 +64,7 @@ static const struct rate_def rates[SLUB_RATE_NR] = {
 		{ 20, 0.05, 10 } },
 	[SLUB_RATE_UNFREEZE_PARTIALS_REDOS_PER_1K] = { "unfreeze_partials_redos_per_1k",
 		"slab-word CAS redos in unfreeze_partials per 1,000 slabs it unfroze", 1000, 0, 1,
-		{ 300, 1, 500 } },
+		{ 300, 0.1, 500 } },
 	[SLUB_RATE_WORD_UPDATES_PER_DEACTIVATE] = { "word_updates_per_deactivate",
 		"slab-word updates per deactivate_slab", 1, 0, 1, { 10, 0.05, 5 } },
 	[SLUB_RATE_LOCK_ACQ_PER_1K_ALLOCS] = { "lock_acq_per_1k_allocs",
@@ -77,7 +78,7 @@ static const struct rate_def rates[SLUB_RATE_NR] = {
 	[SLUB_RATE_CONTENDED_PER_1K_ACQ] = { "contended_per_1k_acq",
 		"contended list_lock acquisitions per 1,000", 1000, 0, 1, { 1000, 20, 1000 } },
 	[SLUB_RATE_STORMS_PER_S] = { "storms_per_s",
-		"retry storms per second of trace", 1, 0, 1, { 300, 10, 0.1 } },
+		"retry storms per second of trace", 1, 0, 1, { 1000, 50, 0.1 } },
 	[SLUB_RATE_SLAB_CHURN_PER_1K_ALLOCS] = { "slab_churn_per_1k_allocs",
 		"slabs created plus discarded per 1,000 allocations", 1000, 1, 1, { 300, 50, 1000 } },
 };
