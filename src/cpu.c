@@ -750,14 +750,31 @@ static struct slub_thread *orphan_get(void)
 	return o;
 }
 
+/*
+ * The borrowing thread's id, kept per thread: LTTng-UST's own threads
+ * allocate through the orphan slot hundreds of times while a process
+ * registers (about 1,750 calls for /bin/true under `slubtrace record`), and
+ * a gettid system call each time was most of what the slot cost them.  A
+ * fork's child has a new thread id under the same thread-local storage:
+ * the generation, bumped in the child, makes it look again.
+ */
+static __thread uint32_t orphan_tid __attribute__((tls_model("initial-exec")));
+static __thread uint32_t orphan_tid_gen __attribute__((tls_model("initial-exec")));
+static uint32_t fork_generation = 1;
+
 /* Borrow the orphan slot: one exited thread at a time, under its
  * flush_lock, as a cpu is used by one task at a time. */
 struct slub_thread *slub_orphan_enter(void)
 {
 	struct slub_thread *o = orphan_get();
+	uint32_t gen = __atomic_load_n(&fork_generation, __ATOMIC_RELAXED);
 
+	if (unlikely(orphan_tid_gen != gen)) {
+		orphan_tid = slub_os_tid();
+		orphan_tid_gen = gen;
+	}
 	slub_futex_lock(&o->flush_lock);
-	o->tid = slub_os_tid();
+	o->tid = orphan_tid;
 	o->nr_locks = 1; /* the orphan lock itself */
 	o->nr_held = 0;
 	slub_self = o;
@@ -853,6 +870,8 @@ void slub_threads_reinit_child(void)
 	bool pending = false;
 
 	threads_lock = 0;
+	__atomic_store_n(&fork_generation, fork_generation + 1 ? fork_generation + 1 : 1,
+			 __ATOMIC_RELAXED);
 	if (self) {
 		self->tid = slub_os_tid();
 		self->nr_held = 0;
