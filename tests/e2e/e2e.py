@@ -989,6 +989,18 @@ def test_options(env):
         check(any(e["_name"] == "thread_flush" for e in ev),
               "the snapshot misses the last events (thread_flush)", errors)
 
+        # --no-dlopen-events: liblttng-ust-dl is not preloaded (it is by default)
+        for name, opts, want in (("dl", [], True), ("nodl", ["--no-dlopen-events"], False)):
+            d = os.path.join(env.work, name)
+            rc, out = env.slubtrace(["-o", d] + opts + ["--", "sh", "-c",
+                                     'echo "preload=$LD_PRELOAD"; ' + work + " " +
+                                     " ".join(wargs)])
+            m = re.search(r"^preload=(.*)$", out, re.M)
+            has = bool(m and "liblttng-ust-dl.so" in m.group(1))
+            log("  %s: LD_PRELOAD %s" % (name, m.group(1) if m else "?"))
+            check(m and has == want and "libslub-malloc.so" in m.group(1),
+                  "%s: LD_PRELOAD %s" % (name, m.group(1) if m else "not printed"), errors)
+
         # the session daemon going away while CMD runs (here CMD kills
         # it): record cannot stop the session, says the trace is
         # incomplete and fails with 125 although CMD exited 0
