@@ -27,3 +27,7 @@ tests/bench/run-bench.sh "$@"
 echo
 echo "bench: slubtrace record figures (tests/bench/record-figures.sh)"
 tests/bench/record-figures.sh -r 3 build-bench
+# What tracing adds to the start of a process.
+echo
+echo "bench: process start under tracing (tests/bench/process-start.sh)"
+tests/bench/process-start.sh build-bench
