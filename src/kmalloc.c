@@ -5,49 +5,24 @@
  * (kmalloc_large), and the ownership lookup of any pointer.
  */
 #define _GNU_SOURCE
-#include "internal.h"
-#include "fastpath.h"
-#include "segment.h"
+#include "kmalloc_fast.h"
 
 #include <errno.h>
 
 SLUB_INTERNAL bool slub_huge_lookup(const void *p, size_t *usable);
-
-static inline __attribute__((always_inline)) void *__kmalloc_node(size_t size, int node)
-{
-	if (likely(size <= SLUB_KMALLOC_MAX_CACHE_SIZE)) {
-		struct slub_cache *s = kmalloc_slab(size);
-		void *p = slab_alloc_fast(s, node);
-		if (unlikely(!p)) {
-			errno = ENOMEM;
-			return NULL;
-		}
-		return p;
-	}
-	return slub_large_alloc(size, 16);
-}
 
 /*
  * Not initialised yet, or Z on the kmalloc caches: then the size asked
  * for is recorded and the bytes after it, up to the object's end, become
  * red zone (large blocks get theirs in the page layer).
  */
-static __attribute__((noinline)) void *kmalloc_slow(size_t size, int node)
+__attribute__((noinline)) void *slub_kmalloc_slow(size_t size, int node)
 {
 	slub_init();
 	void *p = __kmalloc_node(size, node);
 	if (p && size <= SLUB_KMALLOC_MAX_CACHE_SIZE && (slub_debug_flags_env & SLUB_F_RED_ZONE))
 		slub_set_orig_size(kmalloc_slab(size), p, size);
 	return p;
-}
-
-/* One test on the way in: slub_kmalloc_plain is set once slub_init() is
- * done, when the kmalloc caches record no requested sizes. */
-static inline __attribute__((always_inline)) void *kmalloc_node(size_t size, int node)
-{
-	if (unlikely(!READ_ONCE(slub_kmalloc_plain)))
-		return kmalloc_slow(size, node);
-	return __kmalloc_node(size, node);
 }
 
 void *slub_malloc(size_t size)
@@ -89,33 +64,16 @@ static __attribute__((noinline, cold)) bool large_report_stale(void *ptr)
 	return false;
 }
 
-/*
- * Free ptr if it is ours.  Returns false, touching and reporting nothing,
- * when the page layer does not know the pointer at all; true when it was
- * freed or when a report said what was wrong with it.
- */
-static inline __attribute__((always_inline)) bool kfree(void *ptr)
+/* kfree() of a pointer that is not a well-formed object of a slab (see
+ * kmalloc_fast.h): a bad pointer into a slab, a large block, or not ours. */
+__attribute__((noinline)) bool slub_kfree_other(void *ptr, struct slab *slab)
 {
-	struct slab *slab = virt_to_slab(ptr);
-
-	if (likely(slab && slab->kind == SLAB_KIND_SLAB)) {
-		struct slub_cache *s = READ_ONCE(slab->cache);
-		if (likely(s)) {
-			unsigned idx = obj_to_index(s, slab, ptr);
-			if (likely(slab->base + (size_t)idx * s->size == (char *)ptr &&
-				   idx < s->objects)) {
-				slab_free_fast(s, slab, ptr);
-				return true;
-			}
-		}
-		int saved = errno;
-		slub_object_slab(NULL, ptr, "free"); /* reports what is wrong */
-		errno = saved;
-		return true;
-	}
 	int saved = errno;
 	bool ours = true;
-	if (slab) {
+
+	if (slab && slab->kind == SLAB_KIND_SLAB) {
+		slub_object_slab(NULL, ptr, "free"); /* reports what is wrong */
+	} else if (slab) {
 		if ((char *)ptr == slab->base + slab->large_offset)
 			slub_large_free(slab, ptr);
 		else

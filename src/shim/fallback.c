@@ -31,7 +31,6 @@
 
 #include "shim.h"
 
-#define SHIM_FB_ARENA_SIZE (64ul << 20)
 #define SHIM_FB_MIN_SHIFT 5  /* 32-byte blocks: header + 16 user bytes */
 #define SHIM_FB_MAX_SHIFT 24 /* 16 MiB */
 #define SHIM_FB_NR_CLASSES (SHIM_FB_MAX_SHIFT - SHIM_FB_MIN_SHIFT + 1)
@@ -48,15 +47,11 @@ struct shim_fb_hdr {
 };
 _Static_assert(sizeof(struct shim_fb_hdr) == 16, "header keeps user pointers 16-aligned");
 
-static char shim_fb_arena[SHIM_FB_ARENA_SIZE] __attribute__((aligned(4096)));
+char shim_fb_arena[SHIM_FB_ARENA_SIZE] __attribute__((aligned(4096)));
 static _Atomic size_t shim_fb_top;
 /* low 32 bits: index + 1 of the first free block (0: empty); high 32: tag */
 static _Atomic uint64_t shim_fb_head[SHIM_FB_NR_CLASSES];
 
-bool shim_fb_owns(const void *p)
-{
-	return (uintptr_t)p - (uintptr_t)shim_fb_arena < SHIM_FB_ARENA_SIZE;
-}
 
 static inline _Atomic uint32_t *shim_fb_link(char *block)
 {

@@ -61,6 +61,7 @@
 #include <slub/slub.h>
 
 #include "shim.h"
+#include "kmalloc_fast.h"
 
 #define SHIM_EXPORT __attribute__((visibility("default")))
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -251,19 +252,20 @@ static __attribute__((noinline)) void *shim_nested_alloc(size_t size, size_t ali
 
 /* ---- the operations, once ---- */
 
-static void *shim_malloc(size_t size)
+static inline __attribute__((always_inline)) void *shim_malloc(size_t size)
 {
 	void *p;
 
 	if (!shim_enter())
 		return shim_nested_alloc(size, 0);
-	/* malloc(0): slub_malloc(0) is a kmalloc-8 object, unique as glibc's */
-	p = slub_malloc(size);
+	/* malloc(0): a kmalloc-8 object, unique as glibc's; slub_malloc()
+	 * inline */
+	p = kmalloc_node(size, -1);
 	shim_leave();
 	return p;
 }
 
-static void shim_free(void *p)
+static inline __attribute__((always_inline)) void shim_free(void *p)
 {
 	int saved;
 
@@ -276,7 +278,7 @@ static void shim_free(void *p)
 	if (likely(shim_enter())) {
 		/* One lookup: frees ours (keeping errno), leaves foreign
 		 * memory untouched. */
-		if (unlikely(!slub_try_free(p))) {
+		if (unlikely(!kfree(p))) { /* slub_try_free() inline */
 			saved = errno;
 			shim_foreign_report("free", p);
 			errno = saved;

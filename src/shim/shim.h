@@ -34,7 +34,14 @@
  * Bounded: the region never grows.  When it is exhausted the arena returns
  * NULL (the caller sets ENOMEM).
  */
-bool shim_fb_owns(const void *p);
+#define SHIM_FB_ARENA_SIZE (64ul << 20)
+extern char shim_fb_arena[SHIM_FB_ARENA_SIZE] __attribute__((visibility("hidden")));
+
+/* Is p in the arena?  Inline: every free() asks first. */
+static inline bool shim_fb_owns(const void *p)
+{
+	return (uintptr_t)p - (uintptr_t)shim_fb_arena < SHIM_FB_ARENA_SIZE;
+}
 void *shim_fb_alloc(size_t size, size_t align);
 void shim_fb_free(void *p);
 /* Usable bytes from p to the end of its block. */
