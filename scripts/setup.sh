@@ -31,7 +31,7 @@ pkgs=(gcc g++ make cmake pkg-config
 	libunwind-dev libdw-dev libelf-dev)
 if [[ $what != build ]]; then
 	pkgs+=(python3 git sqlite3 xz-utils gzip coreutils time procps
-		libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 binutils bc chromium)
+		libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 binutils bc chromium patch)
 fi
 if [[ $what == bench || $what == all ]]; then
 	pkgs+=(hyperfine valgrind)
