@@ -24,7 +24,14 @@
  *
  * So stacks are walked by libgcc's _Unwind_Backtrace() where libgcc finds
  * unwind tables with glibc's _dl_find_object() (glibc >= 2.35, GCC >= 12):
- * no lock, no allocation, safe under any allocator lock.  Elsewhere
+ * no lock, no allocation, safe under any allocator lock.  libgcc's, taken
+ * from libgcc_s.so.1 by dlsym(): libunwind, which the library links for
+ * the other case, exports an _Unwind_Backtrace() of its own (on top of
+ * dl_iterate_phdr) that a plain call binds to, as a process preloading
+ * the shim resolves libunwind.so.8 before libgcc_s.so.1; with it, a stack
+ * taken under a list_lock while LTTng-UST's listener thread was inside
+ * dl_iterate_phdr() hung python3 under `slubtrace record` now and then.
+ * Elsewhere
  * libunwind walks the stack, but only for events emitted with no allocator
  * lock held (slub_locks_held() == 0, counted by every lock the allocator
  * takes); the others carry no stack.
@@ -146,6 +153,10 @@ static uint64_t stack_type_bit(const char *name, size_t len)
 }
 
 /* Parses without allocating: slub_init() may run inside the first malloc. */
+#if SLUB_LOCKFREE_UNWIND
+static void resolve_gcc_unwinder(void);
+#endif
+
 void slub_trace_init(void)
 {
 	const char *list = getenv("SLUBTRACE_STACKS");
@@ -165,6 +176,10 @@ void slub_trace_init(void)
 		list += len;
 	}
 	stack_types = types;
+#if SLUB_LOCKFREE_UNWIND
+	if (types)
+		resolve_gcc_unwinder();
+#endif
 
 	if (depth && *depth) {
 		char *end;
@@ -189,10 +204,36 @@ struct unwind_walk {
 	unsigned skip, n, max;
 };
 
+/* libgcc's unwinder, whatever else in the process defines these names
+ * (see the top of this file); NULL: no stacks. */
+static _Unwind_Reason_Code (*gcc_backtrace)(_Unwind_Trace_Fn, void *);
+static _Unwind_Ptr (*gcc_getip)(struct _Unwind_Context *);
+
+/* At init, with no allocator lock held (dlopen may allocate). */
+static void resolve_gcc_unwinder(void)
+{
+	void *h = dlopen("libgcc_s.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+
+	if (!h)
+		h = dlopen("libgcc_s.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		trace_warn("stacks disabled: ", "libgcc_s.so.1 not found", 23);
+		return;
+	}
+	void *bt = dlsym(h, "_Unwind_Backtrace"), *ip = dlsym(h, "_Unwind_GetIP");
+	if (!bt || !ip) {
+		trace_warn("stacks disabled: ", "libgcc_s.so.1 has no _Unwind_Backtrace", 38);
+		return;
+	}
+	gcc_getip = (_Unwind_Ptr (*)(struct _Unwind_Context *))ip;
+	__atomic_store_n(&gcc_backtrace, (_Unwind_Reason_Code (*)(_Unwind_Trace_Fn, void *))bt,
+			 __ATOMIC_RELEASE);
+}
+
 static _Unwind_Reason_Code unwind_frame(struct _Unwind_Context *ctx, void *arg)
 {
 	struct unwind_walk *w = arg;
-	uintptr_t ip = _Unwind_GetIP(ctx);
+	uintptr_t ip = gcc_getip(ctx);
 
 	if (!ip)
 		return _URC_END_OF_STACK;
@@ -216,9 +257,13 @@ static __attribute__((noinline)) unsigned capture_stack(const struct slub_event 
 #if SLUB_LOCKFREE_UNWIND
 	{
 		struct unwind_walk w = { buf, SLUB_STACK_SKIP, 0, max };
+		_Unwind_Reason_Code (*bt)(_Unwind_Trace_Fn, void *) =
+			__atomic_load_n(&gcc_backtrace, __ATOMIC_ACQUIRE);
 
 		(void)ev;
-		_Unwind_Backtrace(unwind_frame, &w);
+		if (!bt)
+			return 0;
+		bt(unwind_frame, &w);
 		return w.n;
 	}
 #elif defined(SLUB_HAVE_UNWIND)
