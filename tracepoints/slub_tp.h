@@ -41,7 +41,8 @@
  * alone when dest is none), `reason` of cpu_slab is reason | dest << 4
  * (enum slub:reason_dest, "flush -> discard", or the reason alone).
  * Every pair has a label.  Fields come widest first, so that nothing is
- * padded where the ring buffer aligns them (x86 packs them anyway).
+ * padded where the ring buffer aligns them (x86 packs them anyway); only
+ * cache_create keeps `format` first, where every reader looks for it.
  *
  *   cache_create    format u8 (= 3), where (announced),
  *                   geometry u32[7] = { object_size, size, align, order,
