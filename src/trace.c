@@ -72,6 +72,8 @@
 #define SLUB_TP_STATE(name) (&lttng_ust_tracepoint_slub___##name.state)
 
 _Static_assert(SLUB_EV_NR == 26, "one tracepoint per event type");
+_Static_assert(SLUB_SITE_NR <= 16 && SLUB_DEACT_NR <= 16 && SLUB_DEST_NR <= 16,
+	       "slab_word.site and cpu_slab.reason are x | dest << 4 in 8 bits");
 
 const int *const slub_tp_state[SLUB_EV_NR] = {
 	[SLUB_EV_CACHE_CREATE] = SLUB_TP_STATE(cache_create),
@@ -286,30 +288,49 @@ static __attribute__((noinline)) unsigned capture_stack(const struct slub_event 
 #endif
 }
 
-#define SLUB_TP_FIRE(name, e)						\
+#define SLUB_TP_FIRE(name, ...)						\
 	do {								\
 		if (!lttng_ust_tracepoint_enabled(slub, name))		\
 			return false;					\
-		lttng_ust_do_tracepoint(slub, name, (e));		\
+		lttng_ust_do_tracepoint(slub, name, __VA_ARGS__);	\
 		return true;						\
 	} while (0)
 
 static const struct slub_cache_info no_info = { .name = "" };
+
+/* cache_create carries the cache's geometry as one array (wire format 3). */
+static bool fire_cache_create(const struct slub_event *ev)
+{
+	struct slub_cache_info info;
+	struct slub_event e;
+	uint32_t geometry[SLUB_TP_GEOMETRY];
+
+	if (!lttng_ust_tracepoint_enabled(slub, cache_create))
+		return false;
+	if (!ev->info || !ev->info->name) {
+		info = ev->info ? *ev->info : no_info;
+		info.name = "";
+		e = *ev;
+		e.info = &info;
+		ev = &e;
+	}
+	geometry[0] = ev->info->object_size;
+	geometry[1] = ev->info->size;
+	geometry[2] = ev->info->align;
+	geometry[3] = ev->info->order;
+	geometry[4] = ev->info->objects;
+	geometry[5] = ev->info->min_partial;
+	geometry[6] = ev->info->cpu_partial;
+	lttng_ust_do_tracepoint(slub, cache_create, ev, geometry);
+	return true;
+}
 
 /* Fires ev's own tracepoint; false when that tracepoint is disabled. */
 static inline bool fire_event(const struct slub_event *ev)
 {
 	switch ((enum slub_event_type)ev->type) {
 	case SLUB_EV_CACHE_CREATE:
-		if (!ev->info || !ev->info->name) {
-			struct slub_event e = *ev;
-			struct slub_cache_info info = ev->info ? *ev->info : no_info;
-
-			info.name = "";
-			e.info = &info;
-			SLUB_TP_FIRE(cache_create, &e);
-		}
-		SLUB_TP_FIRE(cache_create, ev);
+		return fire_cache_create(ev);
 	case SLUB_EV_CACHE_DESTROY:
 		SLUB_TP_FIRE(cache_destroy, ev);
 	case SLUB_EV_SLAB_NEW:
@@ -344,8 +365,15 @@ static inline bool fire_event(const struct slub_event *ev)
 		SLUB_TP_FIRE(add_full, ev);
 	case SLUB_EV_REMOVE_FULL:
 		SLUB_TP_FIRE(remove_full, ev);
-	case SLUB_EV_CMPXCHG_FAIL:
-		SLUB_TP_FIRE(cmpxchg_fail, ev);
+	case SLUB_EV_CMPXCHG_FAIL: {
+		/* expected, observed: the two 16-byte words as compared */
+		const uint64_t words[4] = {
+			ev->old.freelist, slub_tp_counters(&ev->old),
+			ev->new.freelist, slub_tp_counters(&ev->new),
+		};
+
+		SLUB_TP_FIRE(cmpxchg_fail, ev, words);
+	}
 	case SLUB_EV_CPU_CMPXCHG_FAIL:
 		SLUB_TP_FIRE(cpu_cmpxchg_fail, ev);
 	case SLUB_EV_LOCK_ACQUIRE:

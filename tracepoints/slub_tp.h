@@ -4,44 +4,78 @@
  * plus `slub:stack`.  This comment is the wire format; the analysis decodes
  * it back into struct slub_event (include/slub/event.h).
  *
- * Wire format 2 (SLUB_TRACE_FORMAT, carried by every cache_create)
+ * Wire format 3 (SLUB_TRACE_FORMAT, carried by every cache_create)
  * ----------------------------------------------------------------
  * Contexts added by `slubtrace record`: vpid, vtid, procname.  Payloads
- * carry what the analysis needs and nothing it can derive.  `x` = printed
- * in hex, `enum` = an 8-bit enumeration whose labels are the strings of
- * slub_site_name(), slub_dest_name(), slub_deactivate_reason_name(),
- * slub_error_name() and slub_event_name().  In every event but cache_*:
- * cache_id u16, cpu i16 (the ACTING cpu slot), node u8 come first.
+ * carry what the analysis needs and nothing it can derive, in few fields:
+ * LTTng-UST 2.13 writes every field with its own indirect call into the
+ * ring buffer (about 75 instructions), so that what an event costs beyond
+ * LTTng's fixed part follows its field count more than its bytes.  `x` =
+ * printed in hex, `enum` = an 8-bit
+ * enumeration whose labels are the strings of slub_site_name(),
+ * slub_dest_name(), slub_deactivate_reason_name(), slub_error_name() and
+ * slub_event_name().
  *
- *   cache_create    format u8 (= 2), cache_id u16, name string,
- *                   object_size, size, align, order, objects, min_partial,
- *                   cpu_partial u32, flags u32 x, announced u8 (1: created
- *                   before the probes registered, announced now)
+ * `where` (u64 x), the first field of every event but cache_destroy and
+ * slub:stack (the second of cache_create): the small integers of the
+ * event, in hex digits that read from the right:
+ *
+ *    63           48 47     40 39     32 31           16 15            0
+ *   +---------------+---------+---------+---------------+---------------+
+ *   |      arg      |  flags  |  node   |      cpu      |   cache_id    |
+ *   +---------------+---------+---------+---------------+---------------+
+ *
+ *   cache_id  u16
+ *   cpu       i16, two's complement: the ACTING cpu slot (ffff = -1)
+ *   node      u8
+ *   flags     bit 40 locked (slab_word, cmpxchg_fail, cpu_slab, list_op),
+ *             bit 41 contended (lock_acquire), bit 42 announced
+ *             (cache_create: created before the probes registered,
+ *             announced now); the other bits are 0
+ *   arg       i16 or u16, per class: owner (slab_word), slot (cpu_slab,
+ *             thread_flush), attempt (cmpxchg_fail, cpu_cmpxchg_fail);
+ *             0 elsewhere
+ *
+ * Two enumerations name a pair: `site` of slab_word is site | dest << 4
+ * (enum slub:site_dest, labelled "unfreezing slab -> tail", or the site
+ * alone when dest is none), `reason` of cpu_slab is reason | dest << 4
+ * (enum slub:reason_dest, "flush -> discard", or the reason alone).
+ * Every pair has a label.  Fields come widest first, so that nothing is
+ * padded where the ring buffer aligns them (x86 packs them anyway); only
+ * cache_create keeps `format` first, where every reader looks for it.
+ *
+ *   cache_create    format u8 (= 3), where (announced),
+ *                   geometry u32[7] = { object_size, size, align, order,
+ *                   objects, min_partial, cpu_partial }, flags u32 x,
+ *                   name string
  *   cache_destroy   cache_id u16, count u32
  *   slab_new, slab_discard, freeze, unfreeze, take_freelist, free_remote,
  *   drain_freelist  (class slab_word)
- *                   cache_id, cpu, node, site enum, dest enum, locked u8,
- *                   slab u64 x, freelist u64 x, counters u64 x, owner i16
- *   cmpxchg_fail    cache_id, cpu, node, site enum, locked u8, slab u64 x,
- *                   attempt u16, expected_freelist u64 x,
- *                   expected_counters u64 x, observed_freelist u64 x,
- *                   observed_counters u64 x
- *   cpu_cmpxchg_fail cache_id, cpu, node, site enum, slab u64 x, attempt u16
+ *                   where (locked, arg = owner), slab u64 x,
+ *                   freelist u64 x, counters u64 x, site enum (site_dest)
+ *   cmpxchg_fail    where (locked, arg = attempt), slab u64 x,
+ *                   expected u64 x[2], observed u64 x[2], site enum:
+ *                   expected and observed are each the 16-byte slab word
+ *                   { freelist, counters } as the CAS compared it (an
+ *                   array is written with one call: five fields, not
+ *                   seven)
+ *   cpu_cmpxchg_fail where (arg = attempt), slab u64 x, site enum
  *   cpu_slab_load, deactivate, cpu_partial_put, cpu_partial_take,
  *   cpu_partial_drain  (class cpu_slab)
- *                   cache_id, cpu, node, slot i16, slab u64 x, reason enum,
- *                   dest enum, locked u8, count u32, pages u32
+ *                   where (locked, arg = slot), slab u64 x, count u32,
+ *                   pages u32, reason enum (reason_dest)
  *   add_partial, remove_partial, add_full, remove_full  (class list_op)
- *                   cache_id, cpu, node, slab u64 x, list enum (dest
- *                   labels), locked u8, lock_id u32, lock_seq u64, seq u32
- *   lock_acquire    cache_id, cpu, node, lock_id u32, lock_seq u64,
- *                   contended u8, wait_ns u64
- *   lock_release    cache_id, cpu, node, lock_id u32, lock_seq u64,
- *                   hold_ns u64
- *   thread_flush    cache_id, cpu, node, slot i16, count u32
- *   alloc, free     cache_id, cpu, node, slab u64 x, object u64 x, size u64
- *   error           cache_id, cpu, node, slab u64 x, reason enum,
- *                   object u64 x, msg string
+ *                   where (locked), slab u64 x, lock_id_seq u64 x
+ *                   (lock_id in bits 0-31; in bits 32-63 the slab word's
+ *                   seq the thread saw, where `counters` has it),
+ *                   lock_seq u64, list enum (dest labels)
+ *   lock_acquire    where (contended), lock_seq u64, wait_ns u64,
+ *                   lock_id u32
+ *   lock_release    where, lock_seq u64, hold_ns u64, lock_id u32
+ *   thread_flush    where (arg = slot), count u32
+ *   alloc, free     where, slab u64 x, object u64 x, size u64
+ *   error           where, slab u64 x, object u64 x, reason enum,
+ *                   msg string
  *   stack           of enum (event type), slab u64 x,
  *                   ips u64 x sequence, u8 length (innermost first)
  *
@@ -69,10 +103,18 @@
  * reader attaches it to the last event of that type of that (vpid, vtid).
  * An event without a stack pays nothing for stacks.
  *
- * Format 1 (before this header carried a version) had one `stack` field in
- * every event and old_* and new_* words with separate inuse, objects,
- * frozen, owner and seq fields (`new_seq`); readers refuse it and ask for
- * a new recording.
+ * Format 2 had the same events with every small integer in a field of its
+ * own: cache_id u16, cpu i16, node u8 first in every event but cache_*,
+ * then locked u8, owner / slot i16, attempt u16, contended u8, site and
+ * dest (reason and dest) as two enums, cmpxchg_fail's words as
+ * expected_freelist, expected_counters, observed_freelist,
+ * observed_counters, list operations' lock_id u32 and seq u32 apart, and
+ * cache_create as cache_id u16, name, the geometry as seven u32 fields
+ * named as above, flags and announced u8 (no cpu, no node).  Readers
+ * decode it too.  Format 1 (before this header carried a version) had one
+ * `stack` field in every event and old_* and new_* words with separate
+ * inuse, objects, frozen, owner and seq fields (`new_seq`); readers refuse
+ * it and ask for a new recording.
  *
  * Log levels are chosen so that --loglevel selects useful subsets:
  *   TRACE_ERR            error
@@ -97,11 +139,19 @@
 #include <slub/event.h>
 
 /* The wire format this header describes (cache_create.format). */
-#define SLUB_TRACE_FORMAT 2
+#define SLUB_TRACE_FORMAT 3
 
 /* Deepest stack a slub:stack event carries (SLUBTRACE_STACK_DEPTH is
  * clamped to it). */
 #define SLUB_TP_STACK_MAX 64
+
+/* Bits of the flags byte of `where` (bits 40-47). */
+#define SLUB_TP_LOCKED 0x1u
+#define SLUB_TP_CONTENDED 0x2u
+#define SLUB_TP_ANNOUNCED 0x4u
+
+/* cache_create.geometry: object_size .. cpu_partial. */
+#define SLUB_TP_GEOMETRY 7
 
 /* The counters word of a slab word, packed as in memory (see above). */
 static inline uint64_t slub_tp_counters(const struct slub_word *w)
@@ -115,6 +165,62 @@ static inline int32_t slub_tp_owner(const struct slub_event *ev)
 {
 	return ev->type == SLUB_EV_UNFREEZE ? ev->old.owner : ev->new.owner;
 }
+
+/* The `where` word (see above): flags and arg as the class has them. */
+static inline uint64_t slub_tp_where(const struct slub_event *ev, unsigned flags, int32_t arg)
+{
+	return (uint64_t)(ev->cache_id & 0xffffu) | (uint64_t)((uint32_t)ev->cpu & 0xffffu) << 16 |
+	       (uint64_t)((uint32_t)ev->node & 0xffu) << 32 | (uint64_t)(flags & 0xffu) << 40 |
+	       (uint64_t)((uint32_t)arg & 0xffffu) << 48;
+}
+
+static inline unsigned slub_tp_locked(const struct slub_event *ev)
+{
+	return ev->locked ? SLUB_TP_LOCKED : 0;
+}
+
+/* list_op.lock_id_seq: the lock, and the seq of the word seen under it. */
+static inline uint64_t slub_tp_lock_id_seq(const struct slub_event *ev)
+{
+	return (uint64_t)ev->lock_id | (uint64_t)ev->new.seq << 32;
+}
+
+/*
+ * The enumerations' labels as lists, so that the enumerations of pairs get
+ * a label for every pair without writing them out.  A dest comes with its
+ * name and the suffix it adds to a pair's label (none: nothing).
+ */
+#define SLUB_TP_SITES(X)						\
+	X("none", SLUB_SITE_NONE)					\
+	X("acquire_slab", SLUB_SITE_ACQUIRE_SLAB)			\
+	X("get_freelist", SLUB_SITE_GET_FREELIST)			\
+	X("unfreezing slab", SLUB_SITE_UNFREEZING_SLAB)			\
+	X("unfreeze_partials", SLUB_SITE_UNFREEZE_PARTIALS)		\
+	X("drain percpu freelist", SLUB_SITE_DRAIN_PERCPU)		\
+	X("__slab_free", SLUB_SITE_SLAB_FREE)				\
+	X("put_cpu_partial", SLUB_SITE_PUT_CPU_PARTIAL)			\
+	X("new_slab", SLUB_SITE_NEW_SLAB)				\
+	X("cpu_partial_take", SLUB_SITE_CPU_PARTIAL_TAKE)
+
+#define SLUB_TP_REASONS(X)						\
+	X("empty_freelist", SLUB_DEACT_EMPTY_FREELIST)			\
+	X("node_mismatch", SLUB_DEACT_NODE_MISMATCH)			\
+	X("flush", SLUB_DEACT_FLUSH)					\
+	X("debug", SLUB_DEACT_DEBUG)					\
+	X("cpu_partial_limit", SLUB_DEACT_CPU_PARTIAL_LIMIT)
+
+#define SLUB_TP_DESTS(X, label, value)					\
+	X(label, value, "none", "", SLUB_DEST_NONE)			\
+	X(label, value, "head", " -> head", SLUB_DEST_HEAD)		\
+	X(label, value, "tail", " -> tail", SLUB_DEST_TAIL)		\
+	X(label, value, "full", " -> full", SLUB_DEST_FULL)		\
+	X(label, value, "discard", " -> discard", SLUB_DEST_DISCARD)
+
+#define SLUB_TP_VALUE(label, value) lttng_ust_field_enum_value(label, value)
+#define SLUB_TP_DEST_VALUE(l, v, label, suffix, value) lttng_ust_field_enum_value(label, value)
+#define SLUB_TP_PAIR_VALUE(label, value, dlabel, suffix, dvalue)	\
+	lttng_ust_field_enum_value(label suffix, (value) | (dvalue) << 4)
+#define SLUB_TP_WITH_DESTS(label, value) SLUB_TP_DESTS(SLUB_TP_PAIR_VALUE, label, value)
 #endif /* SLUB_TP_HELPERS */
 
 #if !defined(SLUB_TP_H) || defined(LTTNG_UST_TRACEPOINT_HEADER_MULTI_READ)
@@ -123,38 +229,21 @@ static inline int32_t slub_tp_owner(const struct slub_event *ev)
 #include <lttng/tracepoint.h>
 
 LTTNG_UST_TRACEPOINT_ENUM(slub, site,
-	LTTNG_UST_TP_ENUM_VALUES(
-		lttng_ust_field_enum_value("none", SLUB_SITE_NONE)
-		lttng_ust_field_enum_value("acquire_slab", SLUB_SITE_ACQUIRE_SLAB)
-		lttng_ust_field_enum_value("get_freelist", SLUB_SITE_GET_FREELIST)
-		lttng_ust_field_enum_value("unfreezing slab", SLUB_SITE_UNFREEZING_SLAB)
-		lttng_ust_field_enum_value("unfreeze_partials", SLUB_SITE_UNFREEZE_PARTIALS)
-		lttng_ust_field_enum_value("drain percpu freelist", SLUB_SITE_DRAIN_PERCPU)
-		lttng_ust_field_enum_value("__slab_free", SLUB_SITE_SLAB_FREE)
-		lttng_ust_field_enum_value("put_cpu_partial", SLUB_SITE_PUT_CPU_PARTIAL)
-		lttng_ust_field_enum_value("new_slab", SLUB_SITE_NEW_SLAB)
-		lttng_ust_field_enum_value("cpu_partial_take", SLUB_SITE_CPU_PARTIAL_TAKE)
-	)
+	LTTNG_UST_TP_ENUM_VALUES(SLUB_TP_SITES(SLUB_TP_VALUE))
+)
+
+/* slab_word.site: site | dest << 4 */
+LTTNG_UST_TRACEPOINT_ENUM(slub, site_dest,
+	LTTNG_UST_TP_ENUM_VALUES(SLUB_TP_SITES(SLUB_TP_WITH_DESTS))
 )
 
 LTTNG_UST_TRACEPOINT_ENUM(slub, slab_dest,
-	LTTNG_UST_TP_ENUM_VALUES(
-		lttng_ust_field_enum_value("none", SLUB_DEST_NONE)
-		lttng_ust_field_enum_value("head", SLUB_DEST_HEAD)
-		lttng_ust_field_enum_value("tail", SLUB_DEST_TAIL)
-		lttng_ust_field_enum_value("full", SLUB_DEST_FULL)
-		lttng_ust_field_enum_value("discard", SLUB_DEST_DISCARD)
-	)
+	LTTNG_UST_TP_ENUM_VALUES(SLUB_TP_DESTS(SLUB_TP_DEST_VALUE, "", 0))
 )
 
-LTTNG_UST_TRACEPOINT_ENUM(slub, deactivate_reason,
-	LTTNG_UST_TP_ENUM_VALUES(
-		lttng_ust_field_enum_value("empty_freelist", SLUB_DEACT_EMPTY_FREELIST)
-		lttng_ust_field_enum_value("node_mismatch", SLUB_DEACT_NODE_MISMATCH)
-		lttng_ust_field_enum_value("flush", SLUB_DEACT_FLUSH)
-		lttng_ust_field_enum_value("debug", SLUB_DEACT_DEBUG)
-		lttng_ust_field_enum_value("cpu_partial_limit", SLUB_DEACT_CPU_PARTIAL_LIMIT)
-	)
+/* cpu_slab.reason: reason | dest << 4 */
+LTTNG_UST_TRACEPOINT_ENUM(slub, reason_dest,
+	LTTNG_UST_TP_ENUM_VALUES(SLUB_TP_REASONS(SLUB_TP_WITH_DESTS))
 )
 
 LTTNG_UST_TRACEPOINT_ENUM(slub, error_kind,
@@ -203,34 +292,25 @@ LTTNG_UST_TRACEPOINT_ENUM(slub, event_type,
 	)
 )
 
-/* The argument of every slub tracepoint but slub:stack. */
+/* The argument of every slub tracepoint but slub:stack, cmpxchg_fail and
+ * cache_create, whose arrays the caller lays out (slub_trace_emit()). */
 #define SLUB_TP_ARGS LTTNG_UST_TP_ARGS(const struct slub_event *, ev)
 
-/* Where the event happened: cache, acting cpu slot and its node. */
-#define SLUB_TP_WHERE							\
-	lttng_ust_field_integer(uint16_t, cache_id, ev->cache_id)	\
-	lttng_ust_field_integer(int16_t, cpu, ev->cpu)			\
-	lttng_ust_field_integer(uint8_t, node, ev->node)
+#define SLUB_TP_WHERE(flags, arg)					\
+	lttng_ust_field_integer_hex(uint64_t, where, slub_tp_where(ev, flags, arg))
 
 #define SLUB_TP_SLAB lttng_ust_field_integer_hex(uint64_t, slab, ev->slab)
 
 /* ---- caches ------------------------------------------------------------ */
 
 LTTNG_UST_TRACEPOINT_EVENT(slub, cache_create,
-	SLUB_TP_ARGS,
+	LTTNG_UST_TP_ARGS(const struct slub_event *, ev, const uint32_t *, geometry),
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_integer(uint8_t, format, SLUB_TRACE_FORMAT)
-		lttng_ust_field_integer(uint16_t, cache_id, ev->cache_id)
-		lttng_ust_field_string(name, ev->info->name)
-		lttng_ust_field_integer(uint32_t, object_size, ev->info->object_size)
-		lttng_ust_field_integer(uint32_t, size, ev->info->size)
-		lttng_ust_field_integer(uint32_t, align, ev->info->align)
-		lttng_ust_field_integer(uint32_t, order, ev->info->order)
-		lttng_ust_field_integer(uint32_t, objects, ev->info->objects)
-		lttng_ust_field_integer(uint32_t, min_partial, ev->info->min_partial)
-		lttng_ust_field_integer(uint32_t, cpu_partial, ev->info->cpu_partial)
+		SLUB_TP_WHERE(ev->reason ? SLUB_TP_ANNOUNCED : 0, 0)
+		lttng_ust_field_array(uint32_t, geometry, geometry, SLUB_TP_GEOMETRY)
 		lttng_ust_field_integer_hex(uint32_t, flags, ev->info->flags)
-		lttng_ust_field_integer(uint8_t, announced, ev->reason)
+		lttng_ust_field_string(name, ev->info->name)
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cache_create, LTTNG_UST_TRACEPOINT_LOGLEVEL_NOTICE)
@@ -251,14 +331,11 @@ LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cache_destroy, LTTNG_UST_TRACEPOINT_LOGLEVEL
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, slab_word,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
-		SLUB_TP_WHERE
-		lttng_ust_field_enum(slub, site, uint8_t, site, ev->site)
-		lttng_ust_field_enum(slub, slab_dest, uint8_t, dest, ev->list)
-		lttng_ust_field_integer(uint8_t, locked, ev->locked)
+		SLUB_TP_WHERE(slub_tp_locked(ev), slub_tp_owner(ev))
 		SLUB_TP_SLAB
 		lttng_ust_field_integer_hex(uint64_t, freelist, ev->new.freelist)
 		lttng_ust_field_integer_hex(uint64_t, counters, slub_tp_counters(&ev->new))
-		lttng_ust_field_integer(int16_t, owner, slub_tp_owner(ev))
+		lttng_ust_field_enum(slub, site_dest, uint8_t, site, ev->site | ev->list << 4)
 	)
 )
 
@@ -274,19 +351,16 @@ SLUB_TP_SLAB_WORD_EVENT(take_freelist)
 SLUB_TP_SLAB_WORD_EVENT(free_remote)
 SLUB_TP_SLAB_WORD_EVENT(drain_freelist)
 
-/* A failed slab-word CAS: what the thread expected and what it found. */
+/* A failed slab-word CAS: what the thread expected and what it found,
+ * words[0..1] and words[2..3], each { freelist, counters }. */
 LTTNG_UST_TRACEPOINT_EVENT(slub, cmpxchg_fail,
-	SLUB_TP_ARGS,
+	LTTNG_UST_TP_ARGS(const struct slub_event *, ev, const uint64_t *, words),
 	LTTNG_UST_TP_FIELDS(
-		SLUB_TP_WHERE
-		lttng_ust_field_enum(slub, site, uint8_t, site, ev->site)
-		lttng_ust_field_integer(uint8_t, locked, ev->locked)
+		SLUB_TP_WHERE(slub_tp_locked(ev), ev->attempt)
 		SLUB_TP_SLAB
-		lttng_ust_field_integer(uint16_t, attempt, ev->attempt)
-		lttng_ust_field_integer_hex(uint64_t, expected_freelist, ev->old.freelist)
-		lttng_ust_field_integer_hex(uint64_t, expected_counters, slub_tp_counters(&ev->old))
-		lttng_ust_field_integer_hex(uint64_t, observed_freelist, ev->new.freelist)
-		lttng_ust_field_integer_hex(uint64_t, observed_counters, slub_tp_counters(&ev->new))
+		lttng_ust_field_array_hex(uint64_t, expected, words, 2)
+		lttng_ust_field_array_hex(uint64_t, observed, words + 2, 2)
+		lttng_ust_field_enum(slub, site, uint8_t, site, ev->site)
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cmpxchg_fail, LTTNG_UST_TRACEPOINT_LOGLEVEL_WARNING)
@@ -296,10 +370,9 @@ LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cmpxchg_fail, LTTNG_UST_TRACEPOINT_LOGLEVEL_
 LTTNG_UST_TRACEPOINT_EVENT(slub, cpu_cmpxchg_fail,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
-		SLUB_TP_WHERE
-		lttng_ust_field_enum(slub, site, uint8_t, site, ev->site)
+		SLUB_TP_WHERE(0, ev->attempt)
 		SLUB_TP_SLAB
-		lttng_ust_field_integer(uint16_t, attempt, ev->attempt)
+		lttng_ust_field_enum(slub, site, uint8_t, site, ev->site)
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cpu_cmpxchg_fail, LTTNG_UST_TRACEPOINT_LOGLEVEL_WARNING)
@@ -309,14 +382,11 @@ LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cpu_cmpxchg_fail, LTTNG_UST_TRACEPOINT_LOGLE
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, cpu_slab,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
-		SLUB_TP_WHERE
-		lttng_ust_field_integer(int16_t, slot, ev->slot)
+		SLUB_TP_WHERE(slub_tp_locked(ev), ev->slot)
 		SLUB_TP_SLAB
-		lttng_ust_field_enum(slub, deactivate_reason, uint8_t, reason, ev->reason)
-		lttng_ust_field_enum(slub, slab_dest, uint8_t, dest, ev->list)
-		lttng_ust_field_integer(uint8_t, locked, ev->locked)
 		lttng_ust_field_integer(uint32_t, count, ev->count)
 		lttng_ust_field_integer(uint32_t, pages, ev->pages)
+		lttng_ust_field_enum(slub, reason_dest, uint8_t, reason, ev->reason | ev->list << 4)
 	)
 )
 
@@ -332,17 +402,16 @@ SLUB_TP_CPU_SLAB_EVENT(cpu_partial_drain)
 
 /* ---- node lists: under the node's list_lock ----------------------------- */
 
-/* seq: the slab word's seq the acting thread saw at the list operation. */
+/* The seq in lock_id_seq: the slab word's seq the acting thread saw at the
+ * list operation. */
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, list_op,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
-		SLUB_TP_WHERE
+		SLUB_TP_WHERE(slub_tp_locked(ev), 0)
 		SLUB_TP_SLAB
-		lttng_ust_field_enum(slub, slab_dest, uint8_t, list, ev->list)
-		lttng_ust_field_integer(uint8_t, locked, ev->locked)
-		lttng_ust_field_integer(uint32_t, lock_id, ev->lock_id)
+		lttng_ust_field_integer_hex(uint64_t, lock_id_seq, slub_tp_lock_id_seq(ev))
 		lttng_ust_field_integer(uint64_t, lock_seq, ev->lock_seq)
-		lttng_ust_field_integer(uint32_t, seq, ev->new.seq)
+		lttng_ust_field_enum(slub, slab_dest, uint8_t, list, ev->list)
 	)
 )
 
@@ -360,11 +429,10 @@ SLUB_TP_LIST_EVENT(remove_full)
 LTTNG_UST_TRACEPOINT_EVENT(slub, lock_acquire,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
-		SLUB_TP_WHERE
-		lttng_ust_field_integer(uint32_t, lock_id, ev->lock_id)
+		SLUB_TP_WHERE(ev->contended ? SLUB_TP_CONTENDED : 0, 0)
 		lttng_ust_field_integer(uint64_t, lock_seq, ev->lock_seq)
-		lttng_ust_field_integer(uint8_t, contended, ev->contended)
 		lttng_ust_field_integer(uint64_t, wait_ns, ev->wait_ns)
+		lttng_ust_field_integer(uint32_t, lock_id, ev->lock_id)
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, lock_acquire, LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_PROCESS)
@@ -372,10 +440,10 @@ LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, lock_acquire, LTTNG_UST_TRACEPOINT_LOGLEVEL_
 LTTNG_UST_TRACEPOINT_EVENT(slub, lock_release,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
-		SLUB_TP_WHERE
-		lttng_ust_field_integer(uint32_t, lock_id, ev->lock_id)
+		SLUB_TP_WHERE(0, 0)
 		lttng_ust_field_integer(uint64_t, lock_seq, ev->lock_seq)
 		lttng_ust_field_integer(uint64_t, hold_ns, ev->hold_ns)
+		lttng_ust_field_integer(uint32_t, lock_id, ev->lock_id)
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, lock_release, LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_PROCESS)
@@ -385,8 +453,7 @@ LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, lock_release, LTTNG_UST_TRACEPOINT_LOGLEVEL_
 LTTNG_UST_TRACEPOINT_EVENT(slub, thread_flush,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
-		SLUB_TP_WHERE
-		lttng_ust_field_integer(int16_t, slot, ev->slot)
+		SLUB_TP_WHERE(0, ev->slot)
 		lttng_ust_field_integer(uint32_t, count, ev->count)
 	)
 )
@@ -397,7 +464,7 @@ LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, thread_flush, LTTNG_UST_TRACEPOINT_LOGLEVEL_
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, object,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
-		SLUB_TP_WHERE
+		SLUB_TP_WHERE(0, 0)
 		SLUB_TP_SLAB
 		lttng_ust_field_integer_hex(uint64_t, object, ev->object)
 		lttng_ust_field_integer(uint64_t, size, ev->size)
@@ -416,10 +483,10 @@ SLUB_TP_OBJECT_EVENT(free)
 LTTNG_UST_TRACEPOINT_EVENT(slub, error,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
-		SLUB_TP_WHERE
+		SLUB_TP_WHERE(0, 0)
 		SLUB_TP_SLAB
-		lttng_ust_field_enum(slub, error_kind, uint8_t, reason, ev->reason)
 		lttng_ust_field_integer_hex(uint64_t, object, ev->object)
+		lttng_ust_field_enum(slub, error_kind, uint8_t, reason, ev->reason)
 		lttng_ust_field_string(msg, ev->msg)
 	)
 )

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CTF -> struct slub_model_event, for wire format 2 (tracepoints/slub_tp.h).
+ * CTF -> struct slub_model_event, for wire formats 3 and 2
+ * (tracepoints/slub_tp.h).
  *
  * An event class is looked at once: its name gives the event type, its
- * payload the index of every field the type needs, its stream class the
- * index of the vpid/vtid/procname contexts.  Decoding an event is then a
- * handful of indexed reads.  A class that lacks a field its type needs is
+ * payload the format (a `where` field: 3) and the index of every field the
+ * type needs, its stream class the index of the vpid/vtid/procname
+ * contexts.  Decoding an event is then a handful of indexed reads, and in
+ * format 3 a few shifts.  A class that lacks a field its type needs is
  * refused when it is first seen, with the event name and the stream.
  */
 #define _GNU_SOURCE
@@ -29,6 +31,8 @@ enum dec_field {
 	F_FORMAT, F_NAME, F_OBJECT_SIZE, F_ALIGN, F_ORDER, F_OBJECTS,
 	F_MIN_PARTIAL, F_CPU_PARTIAL, F_FLAGS, F_ANNOUNCED,
 	F_OF, F_IPS,
+	/* format 3 */
+	F_WHERE, F_GEOMETRY, F_EXPECTED, F_OBSERVED, F_LOCK_ID_SEQ,
 	/* lttng-ust's own events, for the symbolizer */
 	F_BADDR, F_MEMSZ, F_PATH, F_IS_PIC, F_BUILD_ID,
 	F_NR
@@ -50,13 +54,20 @@ static const char *const field_names[F_NR] = {
 	[F_MIN_PARTIAL] = "min_partial", [F_CPU_PARTIAL] = "cpu_partial",
 	[F_FLAGS] = "flags", [F_ANNOUNCED] = "announced",
 	[F_OF] = "of", [F_IPS] = "ips",
+	[F_WHERE] = "where", [F_GEOMETRY] = "geometry", [F_EXPECTED] = "expected",
+	[F_OBSERVED] = "observed", [F_LOCK_ID_SEQ] = "lock_id_seq",
 	[F_BADDR] = "baddr", [F_MEMSZ] = "memsz", [F_PATH] = "path", [F_IS_PIC] = "is_pic",
 	[F_BUILD_ID] = "build_id",
 };
 
 #define B(f) (1ull << (f))
 #define STRING_FIELDS (B(F_MSG) | B(F_NAME) | B(F_PATH))
-#define ARRAY_FIELDS (B(F_IPS) | B(F_BUILD_ID))
+#define ARRAY_FIELDS (B(F_IPS) | B(F_BUILD_ID) | STATIC_ARRAY_FIELDS)
+/* Format 3's arrays of a fixed length, at least this long. */
+#define STATIC_ARRAY_FIELDS (B(F_GEOMETRY) | B(F_EXPECTED) | B(F_OBSERVED))
+static const uint8_t static_length[F_NR] = {
+	[F_GEOMETRY] = 7, [F_EXPECTED] = 2, [F_OBSERVED] = 2,
+};
 #define WHERE (B(F_CACHE_ID) | B(F_CPU) | B(F_NODE))
 #define SLAB_WORD (WHERE | B(F_SLAB) | B(F_SITE) | B(F_DEST) | B(F_LOCKED) | \
 		   B(F_FREELIST) | B(F_COUNTERS) | B(F_OWNER))
@@ -66,8 +77,8 @@ static const char *const field_names[F_NR] = {
 		 B(F_LOCK_SEQ) | B(F_SEQ))
 #define OBJECT (WHERE | B(F_SLAB) | B(F_OBJECT) | B(F_SIZE))
 
-/* What each slub event type must carry (format 2). */
-static const uint64_t required[SLUB_EV_NR] = {
+/* What each slub event type must carry in format 2. */
+static const uint64_t required2[SLUB_EV_NR] = {
 	[SLUB_EV_CACHE_CREATE] = B(F_FORMAT) | B(F_CACHE_ID) | B(F_NAME) | B(F_OBJECT_SIZE) |
 		B(F_SIZE) | B(F_ALIGN) | B(F_ORDER) | B(F_OBJECTS) | B(F_MIN_PARTIAL) |
 		B(F_CPU_PARTIAL) | B(F_FLAGS) | B(F_ANNOUNCED),
@@ -100,6 +111,48 @@ static const uint64_t required[SLUB_EV_NR] = {
 	[SLUB_EV_ERROR] = WHERE | B(F_SLAB) | B(F_REASON) | B(F_OBJECT) | B(F_MSG),
 };
 
+/* ... and in format 3: the small integers are in `where`. */
+#define SLAB_WORD3 (B(F_WHERE) | B(F_SLAB) | B(F_FREELIST) | B(F_COUNTERS) | B(F_SITE))
+#define CPU_SLAB3 (B(F_WHERE) | B(F_SLAB) | B(F_COUNT) | B(F_PAGES) | B(F_REASON))
+#define LIST_OP3 (B(F_WHERE) | B(F_SLAB) | B(F_LOCK_ID_SEQ) | B(F_LOCK_SEQ) | B(F_LIST))
+#define OBJECT3 (B(F_WHERE) | B(F_SLAB) | B(F_OBJECT) | B(F_SIZE))
+
+static const uint64_t required3[SLUB_EV_NR] = {
+	[SLUB_EV_CACHE_CREATE] = B(F_FORMAT) | B(F_WHERE) | B(F_GEOMETRY) | B(F_FLAGS) |
+		B(F_NAME),
+	[SLUB_EV_CACHE_DESTROY] = B(F_CACHE_ID) | B(F_COUNT),
+	[SLUB_EV_SLAB_NEW] = SLAB_WORD3,
+	[SLUB_EV_SLAB_DISCARD] = SLAB_WORD3,
+	[SLUB_EV_FREEZE] = SLAB_WORD3,
+	[SLUB_EV_UNFREEZE] = SLAB_WORD3,
+	[SLUB_EV_TAKE_FREELIST] = SLAB_WORD3,
+	[SLUB_EV_FREE_REMOTE] = SLAB_WORD3,
+	[SLUB_EV_DRAIN_FREELIST] = SLAB_WORD3,
+	[SLUB_EV_CPU_SLAB_LOAD] = CPU_SLAB3,
+	[SLUB_EV_DEACTIVATE] = CPU_SLAB3,
+	[SLUB_EV_CPU_PARTIAL_PUT] = CPU_SLAB3,
+	[SLUB_EV_CPU_PARTIAL_TAKE] = CPU_SLAB3,
+	[SLUB_EV_CPU_PARTIAL_DRAIN] = CPU_SLAB3,
+	[SLUB_EV_ADD_PARTIAL] = LIST_OP3,
+	[SLUB_EV_REMOVE_PARTIAL] = LIST_OP3,
+	[SLUB_EV_ADD_FULL] = LIST_OP3,
+	[SLUB_EV_REMOVE_FULL] = LIST_OP3,
+	[SLUB_EV_CMPXCHG_FAIL] = B(F_WHERE) | B(F_SLAB) | B(F_EXPECTED) | B(F_OBSERVED) |
+		B(F_SITE),
+	[SLUB_EV_CPU_CMPXCHG_FAIL] = B(F_WHERE) | B(F_SLAB) | B(F_SITE),
+	[SLUB_EV_LOCK_ACQUIRE] = B(F_WHERE) | B(F_LOCK_SEQ) | B(F_WAIT_NS) | B(F_LOCK_ID),
+	[SLUB_EV_LOCK_RELEASE] = B(F_WHERE) | B(F_LOCK_SEQ) | B(F_HOLD_NS) | B(F_LOCK_ID),
+	[SLUB_EV_THREAD_FLUSH] = B(F_WHERE) | B(F_COUNT),
+	[SLUB_EV_ALLOC] = OBJECT3,
+	[SLUB_EV_FREE] = OBJECT3,
+	[SLUB_EV_ERROR] = B(F_WHERE) | B(F_SLAB) | B(F_OBJECT) | B(F_REASON) | B(F_MSG),
+};
+
+/* The bits of format 3's `where` word. */
+#define WHERE_LOCKED (1ull << 40)
+#define WHERE_CONTENDED (1ull << 41)
+#define WHERE_ANNOUNCED (1ull << 42)
+
 enum dec_kind {
 	K_IGNORE = 0,
 	K_SLUB,		/* a slub event of type dc->type */
@@ -114,6 +167,7 @@ enum dec_kind {
 struct dec_class {
 	enum dec_kind kind;
 	unsigned type;
+	unsigned format;	/* K_SLUB: 2 or 3 */
 	const char *name;
 	int16_t idx[F_NR];
 	uint64_t is_signed;
@@ -332,7 +386,7 @@ static uint64_t required_of(const struct dec_class *dc)
 {
 	switch (dc->kind) {
 	case K_SLUB:
-		return required[dc->type];
+		return dc->format == 3 ? required3[dc->type] : required2[dc->type];
 	case K_STACK:
 		return B(F_OF) | B(F_SLAB) | B(F_IPS);
 	case K_LOAD:
@@ -399,6 +453,10 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 				    bt_field_class_array_borrow_element_field_class_const(fc)),
 				    BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
 				continue;
+			if ((B(f) & STATIC_ARRAY_FIELDS) &&
+			    (t != BT_FIELD_CLASS_TYPE_STATIC_ARRAY ||
+			     bt_field_class_array_static_get_length(fc) < static_length[f]))
+				continue;
 		} else if (!bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_INTEGER)) {
 			continue;
 		} else if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER)) {
@@ -412,11 +470,14 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 	if (dc->kind == K_SLUB && (member_index(payload, "new_seq") >= 0 ||
 				   (dc->type == SLUB_EV_CACHE_CREATE && dc->idx[F_FORMAT] < 0))) {
 		refuse(d, SLUB_UNUSABLE_FORMAT,
-		       "%s: recorded with slub trace format 1; this slubtrace reads format 2: "
-		       "record it again", trace_name(d));
+		       "%s: recorded with slub trace format 1; this slubtrace reads formats 2 "
+		       "and 3: record it again", trace_name(d));
 		dc->kind = K_BAD;
 		goto out;
 	}
+	/* Format 3 packs the small integers of every event but
+	 * cache_destroy (the same in both) into `where`. */
+	dc->format = member_index(payload, field_names[F_WHERE]) >= 0 ? 3 : 2;
 	need = required_of(dc);
 	for (int f = 0; f < F_NR; f++) {
 		if ((need & B(f)) && dc->idx[f] < 0) {
@@ -428,8 +489,10 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 			}
 			refuse(d, SLUB_UNUSABLE_MALFORMED,
 			       "%s: event %s in stream %s has no usable field `%s` "
-			       "(not slub trace format 2?)",
-			       trace_name(d), dc->name, s ? s->name : "?", field_names[f]);
+			       "(not slub trace format %s?)",
+			       trace_name(d), dc->name, s ? s->name : "?", field_names[f],
+			       dc->kind == K_STACK || dc->type == SLUB_EV_CACHE_DESTROY ?
+			       "2 or 3" : dc->format == 3 ? "3" : "2");
 			dc->kind = K_BAD;
 			goto out;
 		}
@@ -513,17 +576,63 @@ static void unpack_word(struct slub_word *w, uint64_t freelist, uint64_t counter
 	w->owner = owner;
 }
 
+/* Element i of an array field, checked long enough when its class was. */
+static inline uint64_t get_elem(const struct dec_class *dc, const bt_field *p, int f, uint64_t i)
+{
+	return bt_field_integer_unsigned_get_value(
+		bt_field_array_borrow_element_field_by_index_const(member(p, dc->idx[f]), i));
+}
+
+/*
+ * The small integers of an event: format 3 packs them into `where`
+ * (cache_id 0-15, cpu 16-31, node 32-39, flags 40-47, arg 48-63), format 2
+ * gives each its own field.  arg is the class's owner, slot or attempt.
+ */
+struct small {
+	uint32_t cache_id;
+	int32_t cpu, node;
+	uint32_t locked, contended, announced;
+	uint16_t arg;
+};
+
+static void get_small(const struct dec_class *dc, const bt_field *p, struct small *m)
+{
+	if (dc->format == 3 && dc->idx[F_WHERE] >= 0) {
+		uint64_t w = get_u(dc, p, F_WHERE);
+
+		m->cache_id = (uint16_t)w;
+		m->cpu = (int16_t)(w >> 16);
+		m->node = (uint8_t)(w >> 32);
+		m->locked = !!(w & WHERE_LOCKED);
+		m->contended = !!(w & WHERE_CONTENDED);
+		m->announced = !!(w & WHERE_ANNOUNCED);
+		m->arg = (uint16_t)(w >> 48);
+		return;
+	}
+	m->cache_id = (uint32_t)get_u(dc, p, F_CACHE_ID);
+	m->cpu = (int32_t)get_s(dc, p, F_CPU);
+	m->node = (int32_t)get_s(dc, p, F_NODE);
+	m->locked = (uint32_t)get_u(dc, p, F_LOCKED);
+	m->contended = (uint32_t)get_u(dc, p, F_CONTENDED);
+	m->announced = (uint32_t)get_u(dc, p, F_ANNOUNCED);
+	m->arg = (uint16_t)get_u(dc, p, dc->idx[F_OWNER] >= 0 ? F_OWNER :
+				 dc->idx[F_SLOT] >= 0 ? F_SLOT : F_ATTEMPT);
+}
+
 static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const bt_field *p,
 		       struct slub_decoded *out)
 {
 	struct slub_event *ev = &out->event.ev;
 	unsigned t = dc->type;
+	bool v3 = dc->format == 3;
+	struct small m;
 
+	get_small(dc, p, &m);
 	ev->type = t;
-	ev->cache_id = (uint32_t)get_u(dc, p, F_CACHE_ID);
-	ev->cpu = (int32_t)get_s(dc, p, F_CPU);
-	ev->node = (int32_t)get_s(dc, p, F_NODE);
-	ev->slot = dc->idx[F_SLOT] >= 0 ? (int32_t)get_s(dc, p, F_SLOT) : -1;
+	ev->cache_id = m.cache_id;
+	ev->cpu = m.cpu;
+	ev->node = m.node;
+	ev->slot = -1;
 	ev->slab = get_u(dc, p, F_SLAB);
 	ev->old.owner = -1;
 	ev->new.owner = -1;
@@ -532,23 +641,41 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 	case SLUB_EV_CACHE_CREATE: {
 		uint64_t format = get_u(dc, p, F_FORMAT);
 
-		if (format != 2) {
+		if (format == 2 || format == 3) {
+			if (format != dc->format) {
+				refuse(d, SLUB_UNUSABLE_MALFORMED,
+				       "%s: event %s says slub trace format %" PRIu64
+				       " but is laid out in format %u", trace_name(d), dc->name,
+				       format, dc->format);
+				return -1;
+			}
+		} else {
 			refuse(d, SLUB_UNUSABLE_FORMAT,
 			       "%s: recorded with slub trace format %" PRIu64
-			       "; this slubtrace reads format 2: record it again",
+			       "; this slubtrace reads formats 2 and 3: record it again",
 			       trace_name(d), format);
 			return -1;
 		}
 		out->info.name = get_str(dc, p, F_NAME);
-		out->info.object_size = (uint32_t)get_u(dc, p, F_OBJECT_SIZE);
-		out->info.size = (uint32_t)get_u(dc, p, F_SIZE);
-		out->info.align = (uint32_t)get_u(dc, p, F_ALIGN);
-		out->info.order = (uint32_t)get_u(dc, p, F_ORDER);
-		out->info.objects = (uint32_t)get_u(dc, p, F_OBJECTS);
-		out->info.min_partial = (uint32_t)get_u(dc, p, F_MIN_PARTIAL);
-		out->info.cpu_partial = (uint32_t)get_u(dc, p, F_CPU_PARTIAL);
+		if (v3) {
+			out->info.object_size = (uint32_t)get_elem(dc, p, F_GEOMETRY, 0);
+			out->info.size = (uint32_t)get_elem(dc, p, F_GEOMETRY, 1);
+			out->info.align = (uint32_t)get_elem(dc, p, F_GEOMETRY, 2);
+			out->info.order = (uint32_t)get_elem(dc, p, F_GEOMETRY, 3);
+			out->info.objects = (uint32_t)get_elem(dc, p, F_GEOMETRY, 4);
+			out->info.min_partial = (uint32_t)get_elem(dc, p, F_GEOMETRY, 5);
+			out->info.cpu_partial = (uint32_t)get_elem(dc, p, F_GEOMETRY, 6);
+		} else {
+			out->info.object_size = (uint32_t)get_u(dc, p, F_OBJECT_SIZE);
+			out->info.size = (uint32_t)get_u(dc, p, F_SIZE);
+			out->info.align = (uint32_t)get_u(dc, p, F_ALIGN);
+			out->info.order = (uint32_t)get_u(dc, p, F_ORDER);
+			out->info.objects = (uint32_t)get_u(dc, p, F_OBJECTS);
+			out->info.min_partial = (uint32_t)get_u(dc, p, F_MIN_PARTIAL);
+			out->info.cpu_partial = (uint32_t)get_u(dc, p, F_CPU_PARTIAL);
+		}
 		out->info.flags = (uint32_t)get_u(dc, p, F_FLAGS);
-		ev->reason = (uint32_t)get_u(dc, p, F_ANNOUNCED);
+		ev->reason = m.announced;
 		ev->info = &out->info;
 		break;
 	}
@@ -562,11 +689,13 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 	case SLUB_EV_TAKE_FREELIST:
 	case SLUB_EV_FREE_REMOTE:
 	case SLUB_EV_DRAIN_FREELIST: {
-		int32_t owner = (int32_t)get_s(dc, p, F_OWNER);
+		int32_t owner = (int16_t)m.arg;
+		uint32_t site = (uint32_t)get_u(dc, p, F_SITE);
 
-		ev->site = (uint32_t)get_u(dc, p, F_SITE);
-		ev->list = (uint32_t)get_u(dc, p, F_DEST);
-		ev->locked = (uint32_t)get_u(dc, p, F_LOCKED);
+		/* format 3: one enumeration, site | dest << 4 */
+		ev->site = v3 ? site & 15 : site;
+		ev->list = v3 ? site >> 4 : (uint32_t)get_u(dc, p, F_DEST);
+		ev->locked = m.locked;
 		unpack_word(&ev->new, get_u(dc, p, F_FREELIST), get_u(dc, p, F_COUNTERS), owner);
 		if (t == SLUB_EV_UNFREEZE) {
 			/* The wire carries the slot the slab leaves. */
@@ -580,46 +709,68 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 	}
 	case SLUB_EV_CMPXCHG_FAIL:
 		ev->site = (uint32_t)get_u(dc, p, F_SITE);
-		ev->locked = (uint32_t)get_u(dc, p, F_LOCKED);
-		ev->attempt = (uint32_t)get_u(dc, p, F_ATTEMPT);
-		unpack_word(&ev->old, get_u(dc, p, F_EXP_FREELIST), get_u(dc, p, F_EXP_COUNTERS), -1);
-		unpack_word(&ev->new, get_u(dc, p, F_OBS_FREELIST), get_u(dc, p, F_OBS_COUNTERS), -1);
+		ev->locked = m.locked;
+		ev->attempt = m.arg;
+		if (v3) {
+			unpack_word(&ev->old, get_elem(dc, p, F_EXPECTED, 0),
+				    get_elem(dc, p, F_EXPECTED, 1), -1);
+			unpack_word(&ev->new, get_elem(dc, p, F_OBSERVED, 0),
+				    get_elem(dc, p, F_OBSERVED, 1), -1);
+		} else {
+			unpack_word(&ev->old, get_u(dc, p, F_EXP_FREELIST),
+				    get_u(dc, p, F_EXP_COUNTERS), -1);
+			unpack_word(&ev->new, get_u(dc, p, F_OBS_FREELIST),
+				    get_u(dc, p, F_OBS_COUNTERS), -1);
+		}
 		out->event.old_valid = 1;
 		break;
 	case SLUB_EV_CPU_CMPXCHG_FAIL:
 		ev->site = (uint32_t)get_u(dc, p, F_SITE);
-		ev->attempt = (uint32_t)get_u(dc, p, F_ATTEMPT);
+		ev->attempt = m.arg;
 		break;
 	case SLUB_EV_CPU_SLAB_LOAD:
 	case SLUB_EV_DEACTIVATE:
 	case SLUB_EV_CPU_PARTIAL_PUT:
 	case SLUB_EV_CPU_PARTIAL_TAKE:
-	case SLUB_EV_CPU_PARTIAL_DRAIN:
-		ev->reason = (uint32_t)get_u(dc, p, F_REASON);
-		ev->list = (uint32_t)get_u(dc, p, F_DEST);
-		ev->locked = (uint32_t)get_u(dc, p, F_LOCKED);
+	case SLUB_EV_CPU_PARTIAL_DRAIN: {
+		uint32_t reason = (uint32_t)get_u(dc, p, F_REASON);
+
+		/* format 3: one enumeration, reason | dest << 4 */
+		ev->reason = v3 ? reason & 15 : reason;
+		ev->list = v3 ? reason >> 4 : (uint32_t)get_u(dc, p, F_DEST);
+		ev->slot = (int16_t)m.arg;
+		ev->locked = m.locked;
 		ev->count = (uint32_t)get_u(dc, p, F_COUNT);
 		ev->pages = (uint32_t)get_u(dc, p, F_PAGES);
 		break;
+	}
 	case SLUB_EV_ADD_PARTIAL:
 	case SLUB_EV_REMOVE_PARTIAL:
 	case SLUB_EV_ADD_FULL:
 	case SLUB_EV_REMOVE_FULL:
 		ev->list = (uint32_t)get_u(dc, p, F_LIST);
-		ev->locked = (uint32_t)get_u(dc, p, F_LOCKED);
-		ev->lock_id = (uint32_t)get_u(dc, p, F_LOCK_ID);
+		ev->locked = m.locked;
 		ev->lock_seq = get_u(dc, p, F_LOCK_SEQ);
-		ev->new.seq = (uint32_t)get_u(dc, p, F_SEQ);
+		if (v3) {
+			uint64_t id_seq = get_u(dc, p, F_LOCK_ID_SEQ);
+
+			ev->lock_id = (uint32_t)id_seq;
+			ev->new.seq = (uint32_t)(id_seq >> 32);
+		} else {
+			ev->lock_id = (uint32_t)get_u(dc, p, F_LOCK_ID);
+			ev->new.seq = (uint32_t)get_u(dc, p, F_SEQ);
+		}
 		break;
 	case SLUB_EV_LOCK_ACQUIRE:
 	case SLUB_EV_LOCK_RELEASE:
 		ev->lock_id = (uint32_t)get_u(dc, p, F_LOCK_ID);
 		ev->lock_seq = get_u(dc, p, F_LOCK_SEQ);
-		ev->contended = (uint32_t)get_u(dc, p, F_CONTENDED);
+		ev->contended = m.contended;
 		ev->wait_ns = get_u(dc, p, F_WAIT_NS);
 		ev->hold_ns = get_u(dc, p, F_HOLD_NS);
 		break;
 	case SLUB_EV_THREAD_FLUSH:
+		ev->slot = (int16_t)m.arg;
 		ev->count = (uint32_t)get_u(dc, p, F_COUNT);
 		break;
 	case SLUB_EV_ALLOC:

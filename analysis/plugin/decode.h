@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The CTF decoder: Babeltrace2 messages of a slubtrace trace (wire format
- * 2, tracepoints/slub_tp.h) into the model's input.
+ * 3 or 2, tracepoints/slub_tp.h) into the model's input.
  *
  * Field indices are resolved once per event class; events of other
  * providers are skipped, except the lttng_ust_statedump / lttng_ust_dl /

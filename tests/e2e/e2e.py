@@ -233,16 +233,66 @@ def value(v):
 
 
 def unpack_counters(c):
-    """The packed slab counters word of wire format 2 (tracepoints/slub_tp.h):
-    inuse bits 0-15, objects 16-30, frozen 31, seq 32-63."""
+    """The packed slab counters word of wire formats 2 and 3
+    (tracepoints/slub_tp.h): inuse bits 0-15, objects 16-30, frozen 31,
+    seq 32-63."""
     return {"inuse": c & 0xffff, "objects": (c >> 16) & 0x7fff, "frozen": (c >> 31) & 1,
             "seq": c >> 32}
+
+
+SLAB_WORD = WORD_UPDATES | {"slab_new", "slab_discard"}
+CPU_SLAB = {"cpu_slab_load", "deactivate", "cpu_partial_put", "cpu_partial_take",
+            "cpu_partial_drain"}
+
+
+def s16(v):
+    return v - (1 << 16) if v & 0x8000 else v
+
+
+def split_pair(v, first):
+    """A format-3 enumeration of a pair, x | dest << 4, labelled "x -> dest"
+    (or "x" when dest is none): {first: (label, x), "dest": (label, dest)}."""
+    label, value = v
+    x, _, dest = label.partition(" -> ")
+    return {first: (x, value & 15), "dest": (dest or "none", value >> 4)}
+
+
+def unpack_v3(f):
+    """The fields of a format-3 event under their format-2 names, each in
+    the events that had it, so that the checks read both formats."""
+    n = f["_name"]
+    w = f.pop("where")
+    f.update({"cache_id": w & 0xffff, "cpu": s16((w >> 16) & 0xffff), "node": (w >> 32) & 0xff})
+    arg = (w >> 48) & 0xffff
+    if n in SLAB_WORD or n in CPU_SLAB or n in LIST_OPS or n == "cmpxchg_fail":
+        f["locked"] = (w >> 40) & 1
+    if n == "lock_acquire":
+        f["contended"] = (w >> 41) & 1
+    if n == "cache_create":
+        f["announced"] = (w >> 42) & 1
+        f.update(zip(("object_size", "size", "align", "order", "objects", "min_partial",
+                      "cpu_partial"), f.pop("geometry")))
+    if n in SLAB_WORD:
+        f["owner"] = s16(arg)
+        f.update(split_pair(f["site"], "site"))
+    elif n in CPU_SLAB or n == "thread_flush":
+        f["slot"] = s16(arg)
+        if n != "thread_flush":
+            f.update(split_pair(f["reason"], "reason"))
+    elif n in ("cmpxchg_fail", "cpu_cmpxchg_fail"):
+        f["attempt"] = arg
+    if n == "cmpxchg_fail":
+        for k in ("expected", "observed"):
+            f[k + "_freelist"], f[k + "_counters"] = f.pop(k)
+    if n in LIST_OPS:
+        id_seq = f.pop("lock_id_seq")
+        f["lock_id"], f["seq"] = id_seq & 0xffffffff, id_seq >> 32
 
 
 class Trace:
     WANT = ("slub:", "lttng_ust_statedump:bin_info", "lttng_ust_lib:load",
             "lttng_ust_dl:dlopen")
-    FORMAT = 2
+    FORMAT = 3
 
     def __init__(self, directory, env):
         p = subprocess.run(["babeltrace2", directory], env=env, stdout=subprocess.PIPE,
@@ -282,9 +332,11 @@ class Trace:
                 continue
             if "new_seq" in f or "stack" in f:
                 raise Failure("%s: recorded with slub trace format 1; this test reads "
-                              "format 2" % directory)
+                              "formats 2 and 3" % directory)
             if f["_name"] == "cache_create":
                 self.formats.add(f.get("format"))
+            if "where" in f:
+                unpack_v3(f)
             if "counters" in f:
                 f.update(unpack_counters(f["counters"]))
             for w in ("expected", "observed"):
@@ -740,8 +792,8 @@ def check_no_tracer_slots(events, errors):
 
 
 def word_seq(e):
-    """The seq of the word an event produced (format 1: new_seq; format 2:
-    the upper half of counters)."""
+    """The seq of the word an event produced (format 1: new_seq; formats 2
+    and 3: the upper half of counters)."""
     if "new_seq" in e:
         return e["new_seq"]
     return e["counters"] >> 32

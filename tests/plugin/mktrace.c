@@ -5,10 +5,11 @@
  * (only the trace UUID differs), for golden outputs and for bad-input
  * tests that need no session daemon.
  *
- *   mktrace clean|lost|other|format1 DIR
+ *   mktrace clean|lost|clean2|lost2|other|format1 DIR
  *
- *   clean    one clean life of a slab (tests/plugin/scripts.c)
+ *   clean    one clean life of a slab (tests/plugin/scripts.c), wire format 3
  *   lost     the same life with a slab-word update missing (a lost update)
+ *   clean2, lost2  the same in wire format 2 (readers decode both)
  *   other    events of another provider only
  *   format1  a slub event laid out as in wire format 1
  */
@@ -38,13 +39,17 @@ int main(int argc, char **argv)
 	bt_graph_run_status st;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: mktrace clean|lost|other|format1 DIR\n");
+		fprintf(stderr, "usage: mktrace clean|lost|clean2|lost2|other|format1 DIR\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "clean")) {
 		script_life(&s, LIFE_CLEAN, 0, 0, 0, NULL);
 	} else if (!strcmp(argv[1], "lost")) {
 		script_life(&s, LIFE_LOST_UPDATE, 0, 0, 0, NULL);
+	} else if (!strcmp(argv[1], "clean2")) {
+		script_life_format(&s, 2, LIFE_CLEAN, 0, 0, 0, NULL);
+	} else if (!strcmp(argv[1], "lost2")) {
+		script_life_format(&s, 2, LIFE_LOST_UPDATE, 0, 0, 0, NULL);
 	} else if (!strcmp(argv[1], "other")) {
 		script_life(&s, LIFE_OTHER_ONLY, 0, 0, 0, NULL);
 	} else if (!strcmp(argv[1], "format1")) {

@@ -1,16 +1,56 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One life of a slab in wire format 2, as the allocator would trace it:
- * new_slab by cpu 0, a remote free, get_freelist, another remote free,
+ * One life of a slab in wire format 3 (or 2), as the allocator would trace
+ * it: new_slab by cpu 0, a remote free, get_freelist, another remote free,
  * deactivate_slab to the partial list under list_lock, acquire_slab by
  * cpu 2, a remote free, deactivate_slab to discard.  Cache 1 ("test-64"),
- * 16 objects, node 0, lock id 64.
+ * 16 objects, node 0, lock id 64.  Both formats carry the same values, so
+ * that a reader gives the same output for both.
  */
 #include <string.h>
 
 #include <slub/event.h>
 
 #include "scripts.h"
+
+/* ---- wire format 3 ---- */
+
+#define WHERE3 { "where", TF_U64 }
+#define SLAB_WORD3 WHERE3, { "slab", TF_U64 }, { "freelist", TF_U64 }, \
+	{ "counters", TF_U64 }, { "site", TF_U8 }
+#define CPU_SLAB3 WHERE3, { "slab", TF_U64 }, { "count", TF_U32 }, { "pages", TF_U32 }, \
+	{ "reason", TF_U8 }
+#define LIST_OP3 WHERE3, { "slab", TF_U64 }, { "lock_id_seq", TF_U64 }, \
+	{ "lock_seq", TF_U64 }, { "list", TF_U8 }
+#define OTHERS \
+	[W_STACK] = { "slub:stack", { { "of", TF_U8 }, { "slab", TF_U64 }, \
+		{ "ips", TF_SEQ64 } } }, \
+	[W_BIN_INFO] = { "lttng_ust_statedump:bin_info", { { "baddr", TF_U64 }, \
+		{ "memsz", TF_U64 }, { "path", TF_STR }, { "is_pic", TF_U8 }, \
+		{ "has_build_id", TF_U8 }, { "has_debug_link", TF_U8 } } }, \
+	[W_OTHER] = { "other_provider:tick", { { "n", TF_U32 } } }
+
+const struct ts_class wire_v3[W_NR] = {
+	[W_CACHE_CREATE] = { "slub:cache_create", { { "format", TF_U8 }, WHERE3,
+		{ "geometry", TF_ARR32, 7 }, { "flags", TF_U32 }, { "name", TF_STR } } },
+	[W_SLAB_NEW] = { "slub:slab_new", { SLAB_WORD3 } },
+	[W_SLAB_DISCARD] = { "slub:slab_discard", { SLAB_WORD3 } },
+	[W_FREEZE] = { "slub:freeze", { SLAB_WORD3 } },
+	[W_UNFREEZE] = { "slub:unfreeze", { SLAB_WORD3 } },
+	[W_TAKE_FREELIST] = { "slub:take_freelist", { SLAB_WORD3 } },
+	[W_FREE_REMOTE] = { "slub:free_remote", { SLAB_WORD3 } },
+	[W_CPU_SLAB_LOAD] = { "slub:cpu_slab_load", { CPU_SLAB3 } },
+	[W_DEACTIVATE] = { "slub:deactivate", { CPU_SLAB3 } },
+	[W_ADD_PARTIAL] = { "slub:add_partial", { LIST_OP3 } },
+	[W_REMOVE_PARTIAL] = { "slub:remove_partial", { LIST_OP3 } },
+	[W_LOCK_ACQUIRE] = { "slub:lock_acquire", { WHERE3, { "lock_seq", TF_U64 },
+		{ "wait_ns", TF_U64 }, { "lock_id", TF_U32 } } },
+	[W_LOCK_RELEASE] = { "slub:lock_release", { WHERE3, { "lock_seq", TF_U64 },
+		{ "hold_ns", TF_U64 }, { "lock_id", TF_U32 } } },
+	OTHERS,
+};
+
+/* ---- wire format 2 ---- */
 
 #define WHERE { "cache_id", TF_U16 }, { "cpu", TF_I16 }, { "node", TF_U8 }
 #define SLAB_WORD WHERE, { "site", TF_U8 }, { "dest", TF_U8 }, { "locked", TF_U8 }, \
@@ -40,11 +80,7 @@ const struct ts_class wire_v2[W_NR] = {
 		{ "lock_seq", TF_U64 }, { "contended", TF_U8 }, { "wait_ns", TF_U64 } } },
 	[W_LOCK_RELEASE] = { "slub:lock_release", { WHERE, { "lock_id", TF_U32 },
 		{ "lock_seq", TF_U64 }, { "hold_ns", TF_U64 } } },
-	[W_STACK] = { "slub:stack", { { "of", TF_U8 }, { "slab", TF_U64 }, { "ips", TF_SEQ64 } } },
-	[W_BIN_INFO] = { "lttng_ust_statedump:bin_info", { { "baddr", TF_U64 },
-		{ "memsz", TF_U64 }, { "path", TF_STR }, { "is_pic", TF_U8 },
-		{ "has_build_id", TF_U8 }, { "has_debug_link", TF_U8 } } },
-	[W_OTHER] = { "other_provider:tick", { { "n", TF_U32 } } },
+	OTHERS,
 };
 
 #define OBJS 16
@@ -56,6 +92,14 @@ static struct ts_item items[64];
 static int n;
 static uint64_t now;
 static uint64_t stack_ips[2];
+static unsigned format;	/* of the script being written */
+
+/* Format 3's `where`: cache 1, node 0, cpu slot t - 10. */
+static uint64_t where(int32_t t, unsigned flags, int32_t arg)
+{
+	return 1 | (uint64_t)(uint16_t)(t - 10) << 16 | (uint64_t)flags << 40 |
+	       (uint64_t)(uint16_t)arg << 48;
+}
 
 static struct ts_item *add(int cls, int32_t tid)
 {
@@ -75,48 +119,91 @@ static void word(int cls, int32_t t, unsigned site, unsigned dest, unsigned lock
 		 uint64_t freelist, unsigned inuse, unsigned frozen, unsigned seq)
 {
 	struct ts_item *i = add(cls, t);
-	uint64_t v[] = { 1, (uint64_t)(t - 10), 0, site, dest, locked, LIFE_SLAB,
-			 freelist ? LIFE_SLAB + freelist : 0, COUNTERS(inuse, frozen, seq),
-			 (uint64_t)(frozen ? t - 10 : -1) };
+	int32_t owner = frozen ? t - 10 : -1;
+	uint64_t fl = freelist ? LIFE_SLAB + freelist : 0;
+	uint64_t v2[] = { 1, (uint64_t)(t - 10), 0, site, dest, locked, LIFE_SLAB, fl,
+			  COUNTERS(inuse, frozen, seq), (uint64_t)owner };
+	uint64_t v3[] = { where(t, locked, owner), LIFE_SLAB, fl, COUNTERS(inuse, frozen, seq),
+			  site | dest << 4 };
 
-	memcpy(i->v, v, sizeof(v));
+	if (format == 3)
+		memcpy(i->v, v3, sizeof(v3));
+	else
+		memcpy(i->v, v2, sizeof(v2));
 }
 
 static void cpu_slab(int cls, int32_t t, unsigned reason, unsigned dest, unsigned count)
 {
 	struct ts_item *i = add(cls, t);
-	uint64_t v[] = { 1, (uint64_t)(t - 10), 0, (uint64_t)(t - 10), LIFE_SLAB, reason, dest, 0,
-			 count, 0 };
+	uint64_t v2[] = { 1, (uint64_t)(t - 10), 0, (uint64_t)(t - 10), LIFE_SLAB, reason, dest,
+			  0, count, 0 };
+	uint64_t v3[] = { where(t, 0, t - 10), LIFE_SLAB, count, 0, reason | dest << 4 };
 
-	memcpy(i->v, v, sizeof(v));
+	if (format == 3)
+		memcpy(i->v, v3, sizeof(v3));
+	else
+		memcpy(i->v, v2, sizeof(v2));
 }
 
-static void list_op(int cls, int32_t t, unsigned where, uint64_t lock_seq, unsigned seq)
+static void list_op(int cls, int32_t t, unsigned list, uint64_t lock_seq, unsigned seq)
 {
 	struct ts_item *i = add(cls, t);
-	uint64_t v[] = { 1, (uint64_t)(t - 10), 0, LIFE_SLAB, where, 1, LOCK, lock_seq, seq };
+	uint64_t v2[] = { 1, (uint64_t)(t - 10), 0, LIFE_SLAB, list, 1, LOCK, lock_seq, seq };
+	uint64_t v3[] = { where(t, 1, 0), LIFE_SLAB, LOCK | (uint64_t)seq << 32, lock_seq, list };
 
-	memcpy(i->v, v, sizeof(v));
+	if (format == 3)
+		memcpy(i->v, v3, sizeof(v3));
+	else
+		memcpy(i->v, v2, sizeof(v2));
 }
 
+/* lock_acquire waited 250 ns, uncontended; lock_release held it 0 ns. */
 static void lock(int cls, int32_t t, uint64_t lock_seq)
 {
 	struct ts_item *i = add(cls, t);
-	uint64_t v[] = { 1, (uint64_t)(t - 10), 0, LOCK, lock_seq, 0, 250 };
+	uint64_t v2[] = { 1, (uint64_t)(t - 10), 0, LOCK, lock_seq,
+			  0, cls == W_LOCK_ACQUIRE ? 250 : 0 };
+	uint64_t v3[] = { where(t, 0, 0), lock_seq, cls == W_LOCK_ACQUIRE ? 250 : 0, LOCK };
 
-	memcpy(i->v, v, sizeof(v));
+	if (format == 3)
+		memcpy(i->v, v3, sizeof(v3));
+	else
+		memcpy(i->v, v2, sizeof(v2));
+}
+
+/* Cache 1, "test-64": object_size, size, align, order, objects,
+ * min_partial, cpu_partial; flags 0, created now. */
+static void cache_create(void)
+{
+	static const uint64_t geo[7] = { 64, 64, 8, 0, OBJS, 5, 30 };
+	struct ts_item *i = add(W_CACHE_CREATE, 10);
+	uint64_t v2[] = { 2, 1, (uintptr_t)"test-64", geo[0], geo[1], geo[2], geo[3], geo[4],
+			  geo[5], geo[6], 0, 0 };
+	uint64_t v3[] = { 3, where(10, 0, 0), (uintptr_t)geo, 0, (uintptr_t)"test-64" };
+
+	if (format == 3)
+		memcpy(i->v, v3, sizeof(v3));
+	else
+		memcpy(i->v, v2, sizeof(v2));
 }
 
 void script_life(struct ts_script *s, enum life_variant v, uint64_t ip, uint64_t base,
 		 uint64_t size, const char *path)
+{
+	script_life_format(s, 3, v, ip, base, size, path);
+}
+
+void script_life_format(struct ts_script *s, unsigned fmt, enum life_variant v, uint64_t ip,
+			uint64_t base, uint64_t size, const char *path)
 {
 	struct ts_item *i;
 	unsigned seq = 1;
 
 	n = 0;
 	now = 1000000000ull;	/* 00:00:01 */
+	format = fmt;
 	memset(s, 0, sizeof(*s));
-	s->classes = wire_v2;
+	s->classes = format == 3 ? wire_v3 : wire_v2;
 	s->nr_classes = W_NR;
 	s->items = items;
 	s->stream_name = NULL;
@@ -127,12 +214,7 @@ void script_life(struct ts_script *s, enum life_variant v, uint64_t ip, uint64_t
 		return;
 	}
 
-	i = add(W_CACHE_CREATE, 10);
-	{
-		uint64_t c[] = { 2, 1, (uintptr_t)"test-64", 64, 64, 8, 0, OBJS, 5, 30, 0, 0 };
-
-		memcpy(i->v, c, sizeof(c));
-	}
+	cache_create();
 	if (v == LIFE_LOST_STACK) {
 		i = add(W_BIN_INFO, 10);
 		i->v[0] = base;

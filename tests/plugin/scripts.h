@@ -1,20 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Event scripts for the scripted source (testsrc.h) in slubtrace's wire
- * format 2: the event classes, and one deterministic life of a slab.
+ * format 3 (and 2): the event classes, and one deterministic life of a
+ * slab.
  */
 #ifndef SLUB_TEST_SCRIPTS_H
 #define SLUB_TEST_SCRIPTS_H
 
 #include "testsrc.h"
 
-/* Event classes of wire format 2 (tracepoints/slub_tp.h), and a few others. */
+/* Event classes of wire formats 3 and 2 (tracepoints/slub_tp.h), and a
+ * few others. */
 enum {
 	W_CACHE_CREATE, W_SLAB_NEW, W_SLAB_DISCARD, W_FREEZE, W_UNFREEZE, W_TAKE_FREELIST,
 	W_FREE_REMOTE, W_CPU_SLAB_LOAD, W_DEACTIVATE, W_ADD_PARTIAL, W_REMOVE_PARTIAL,
 	W_LOCK_ACQUIRE, W_LOCK_RELEASE, W_STACK, W_BIN_INFO, W_OTHER, W_NR
 };
-extern const struct ts_class wire_v2[W_NR];
+extern const struct ts_class wire_v3[W_NR], wire_v2[W_NR];
 
 /* Variations of the life of slab LIFE_SLAB (script_life()). */
 enum life_variant {
@@ -28,9 +30,13 @@ enum life_variant {
 #define LIFE_SLAB 0x7f0000010000ull
 #define LIFE_VPID 4242
 
-/* Fills s (static storage: one script at a time).  ip: the return address
- * the LOST_STACK stack holds; base/size/path: the object holding it. */
+/* Fills s (static storage: one script at a time), in wire format 3.  ip:
+ * the return address the LOST_STACK stack holds; base/size/path: the
+ * object holding it. */
 void script_life(struct ts_script *s, enum life_variant v, uint64_t ip, uint64_t base,
 		 uint64_t size, const char *path);
+/* The same in wire format 3 or 2: the same values either way. */
+void script_life_format(struct ts_script *s, unsigned format, enum life_variant v,
+			uint64_t ip, uint64_t base, uint64_t size, const char *path);
 
 #endif /* SLUB_TEST_SCRIPTS_H */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The CTF decoder and the symbolizer, in-process: a scripted source
- * component emits wire-format-2 events (and wrong ones), a simple sink runs
- * the plugin's decoder on each message, and the test compares what came
- * out with what went in.  No file, no session daemon.
+ * component emits events of wire formats 3 and 2 (and wrong ones), a
+ * simple sink runs the plugin's decoder on each message, and the test
+ * compares what came out with what went in.  No file, no session daemon.
  */
 #define _GNU_SOURCE
 #include <link.h>
@@ -73,6 +73,7 @@ static const struct ts_class v2_classes[C_NR] = {
 
 static const uint64_t ips[] = { 3, 0x401000, 0x401100, 0x401200 };
 
+/* The same events in both formats: check_life() reads either. */
 static const struct ts_item v2_items[] = {
 	{ C_CACHE, 100, 10, 10, { 2, 3, (uintptr_t)"kmalloc-64", 64, 64, 8, 0, 64, 5, 30, 0x1, 0 } },
 	{ C_BIN_INFO, 110, 10, 11, { 0, 0, (uintptr_t)"/nonexistent/libx.so", 1, 0, 0 } },
@@ -88,6 +89,59 @@ static const struct ts_item v2_items[] = {
 	{ C_DEACTIVATE, 320, 10, 12, { 3, 5, 1, 2, SLAB, 2 /* flush */, 1 /* head */, 1, 9, 0 } },
 	{ C_CMPXCHG_FAIL, 330, 10, 13, { 3, 4, 1, 6 /* __slab_free */, 0, SLAB, 2,
 		SLAB + 0x80, COUNTERS(4, 32, 0, 8), SLAB + 0xc0, COUNTERS(3, 32, 0, 9) } },
+	{ C_STACK, 331, 10, 13, { SLUB_EV_CMPXCHG_FAIL, SLAB, (uintptr_t)ips } },
+	{ .ts = 400, .discard = 1, .discard_count = 17, .discard_begin = 340 },
+};
+
+/* ---- wire format 3 layouts ---- */
+
+#define WHERE3 { "where", TF_U64 }
+#define SLAB_WORD3 WHERE3, { "slab", TF_U64 }, { "freelist", TF_U64 }, \
+	{ "counters", TF_U64 }, { "site", TF_U8 }
+
+static const struct ts_class v3_classes[C_NR] = {
+	[C_CACHE] = { "slub:cache_create", { { "format", TF_U8 }, WHERE3,
+		{ "geometry", TF_ARR32, 7 }, { "flags", TF_U32 }, { "name", TF_STR } } },
+	[C_FREEZE] = { "slub:freeze", { SLAB_WORD3 } },
+	[C_UNFREEZE] = { "slub:unfreeze", { SLAB_WORD3 } },
+	[C_ADD_PARTIAL] = { "slub:add_partial", { WHERE3, { "slab", TF_U64 },
+		{ "lock_id_seq", TF_U64 }, { "lock_seq", TF_U64 }, { "list", TF_U8 } } },
+	[C_DEACTIVATE] = { "slub:deactivate", { WHERE3, { "slab", TF_U64 }, { "count", TF_U32 },
+		{ "pages", TF_U32 }, { "reason", TF_U8 } } },
+	[C_CMPXCHG_FAIL] = { "slub:cmpxchg_fail", { WHERE3, { "slab", TF_U64 },
+		{ "expected", TF_ARR64, 2 }, { "observed", TF_ARR64, 2 }, { "site", TF_U8 } } },
+	[C_STACK] = { "slub:stack", { { "of", TF_U8 }, { "slab", TF_U64 }, { "ips", TF_SEQ64 } } },
+	[C_OTHER] = { "other_provider:event", { { "cache_id", TF_U32 }, { "slab", TF_U64 } } },
+	[C_BIN_INFO] = { "lttng_ust_statedump:bin_info", { { "baddr", TF_U64 },
+		{ "memsz", TF_U64 }, { "path", TF_STR }, { "is_pic", TF_U8 },
+		{ "has_build_id", TF_U8 }, { "has_debug_link", TF_U8 } } },
+};
+
+/* cache_id 0-15, cpu 16-31 (i16), node 32-39, flags 40-47 (locked 40,
+ * contended 41, announced 42), arg 48-63 */
+#define W3(cache, cpu, node, flags, arg) \
+	((uint64_t)(cache) | (uint64_t)(uint16_t)(cpu) << 16 | (uint64_t)(node) << 32 | \
+	 (uint64_t)(flags) << 40 | (uint64_t)(uint16_t)(arg) << 48)
+
+static const uint64_t geometry[] = { 64, 64, 8, 0, 64, 5, 30 };
+static const uint64_t expected[] = { SLAB + 0x80, COUNTERS(4, 32, 0, 8) };
+static const uint64_t observed[] = { SLAB + 0xc0, COUNTERS(3, 32, 0, 9) };
+
+static const struct ts_item v3_items[] = {
+	{ C_CACHE, 100, 10, 10, { 3, W3(3, 0, 0, 0, 0), (uintptr_t)geometry, 0x1,
+		(uintptr_t)"kmalloc-64" } },
+	{ C_BIN_INFO, 110, 10, 11, { 0, 0, (uintptr_t)"/nonexistent/libx.so", 1, 0, 0 } },
+	{ C_FREEZE, 200, 10, 11, { W3(3, 2, 1, 1, 2), SLAB, SLAB + 0x40, COUNTERS(5, 32, 1, 7),
+		1 /* acquire_slab */ } },
+	{ C_OTHER, 250, 10, 11, { 3, SLAB } },
+	{ C_UNFREEZE, 300, 10, 12, { W3(3, 2, 1, 1, 2), SLAB, SLAB + 0x80, COUNTERS(4, 32, 0, 8),
+		3 | 2 << 4 /* unfreezing slab -> tail */ } },
+	{ C_ADD_PARTIAL, 310, 10, 12, { W3(3, 2, 1, 1, 0), SLAB, (3 * 64 + 1) | 8ull << 32, 44,
+		2 /* tail */ } },
+	{ C_DEACTIVATE, 320, 10, 12, { W3(3, 5, 1, 1, 2), SLAB, 9, 0,
+		2 | 1 << 4 /* flush -> head */ } },
+	{ C_CMPXCHG_FAIL, 330, 10, 13, { W3(3, 4, 1, 0, 2), SLAB, (uintptr_t)expected,
+		(uintptr_t)observed, 6 /* __slab_free */ } },
 	{ C_STACK, 331, 10, 13, { SLUB_EV_CMPXCHG_FAIL, SLAB, (uintptr_t)ips } },
 	{ .ts = 400, .discard = 1, .discard_count = 17, .discard_begin = 340 },
 };
@@ -180,10 +234,10 @@ static void run(const struct ts_script *s, struct collected *c, struct slub_symb
 
 /* ---- tests ---- */
 
-static void test_v2(void)
+/* Format 3 and 2 carry the same events: the same checks for both. */
+static void check_life(const struct ts_class *classes, const struct ts_item *items, int nr)
 {
-	struct ts_script s = { v2_classes, C_NR, v2_items, sizeof(v2_items) / sizeof(v2_items[0]),
-			       STREAM, 0 };
+	struct ts_script s = { classes, C_NR, items, nr, STREAM, 0 };
 	struct slub_symbolizer *sym = slub_symbolizer_create();
 	struct collected c;
 	const struct slub_event *e;
@@ -201,7 +255,9 @@ static void test_v2(void)
 	e = &c.out[0].event.ev;
 	CHECK(e->type == SLUB_EV_CACHE_CREATE && e->cache_id == 3, "cache_create");
 	CHECK(e->info && !strcmp(e->info->name, "kmalloc-64") && e->info->objects == 64 &&
-	      e->info->cpu_partial == 30 && e->info->min_partial == 5, "cache info");
+	      e->info->cpu_partial == 30 && e->info->min_partial == 5 &&
+	      e->info->object_size == 64 && e->info->size == 64 && e->info->align == 8 &&
+	      e->info->order == 0 && e->info->flags == 0x1 && e->reason == 0, "cache info");
 	CHECK(c.out[0].event.vpid == 10 && c.out[0].event.vtid == 10 && c.out[0].event.ts == 100,
 	      "contexts and time: %u %u %llu", c.out[0].event.vpid, c.out[0].event.vtid,
 	      (unsigned long long)c.out[0].event.ts);
@@ -210,7 +266,8 @@ static void test_v2(void)
 	CHECK(!c.out[1].event.procname, "procname of another thread given to the model");
 
 	e = &c.out[1].event.ev;
-	CHECK(e->type == SLUB_EV_FREEZE && e->slab == SLAB && e->cpu == 2 && e->node == 1, "freeze");
+	CHECK(e->type == SLUB_EV_FREEZE && e->slab == SLAB && e->cpu == 2 && e->node == 1 &&
+	      e->cache_id == 3, "freeze");
 	CHECK(e->site == SLUB_SITE_ACQUIRE_SLAB && e->locked == 1, "freeze site/locked");
 	CHECK(e->new.freelist == SLAB + 0x40 && e->new.inuse == 5 && e->new.objects == 32 &&
 	      e->new.frozen == 1 && e->new.seq == 7 && e->new.owner == 2,
@@ -223,7 +280,8 @@ static void test_v2(void)
 	CHECK(e->type == SLUB_EV_UNFREEZE && e->new.frozen == 0 && e->new.seq == 8, "unfreeze");
 	CHECK(e->old.owner == 2 && e->new.owner == -1, "unfreeze owner: old %d new %d",
 	      e->old.owner, e->new.owner);
-	CHECK(e->list == SLUB_DEST_TAIL, "unfreeze dest");
+	CHECK(e->list == SLUB_DEST_TAIL && e->site == SLUB_SITE_UNFREEZING_SLAB,
+	      "unfreeze site %u dest %u", e->site, e->list);
 	CHECK(c.out[2].event.vtid == 12, "vtid");
 
 	e = &c.out[3].event.ev;
@@ -232,14 +290,15 @@ static void test_v2(void)
 
 	e = &c.out[4].event.ev;
 	CHECK(e->type == SLUB_EV_DEACTIVATE && e->cpu == 5 && e->slot == 2 &&
-	      e->reason == SLUB_DEACT_FLUSH && e->list == SLUB_DEST_HEAD && e->count == 9,
-	      "deactivate: cpu %d slot %d", e->cpu, e->slot);
+	      e->reason == SLUB_DEACT_FLUSH && e->list == SLUB_DEST_HEAD && e->count == 9 &&
+	      e->locked == 1, "deactivate: cpu %d slot %d", e->cpu, e->slot);
 
 	e = &c.out[5].event.ev;
 	CHECK(e->type == SLUB_EV_CMPXCHG_FAIL && c.out[5].event.old_valid, "cmpxchg_fail");
 	CHECK(e->old.freelist == SLAB + 0x80 && e->old.inuse == 4 && e->old.seq == 8 &&
 	      e->new.freelist == SLAB + 0xc0 && e->new.inuse == 3 && e->new.seq == 9 &&
-	      e->attempt == 2 && e->site == SLUB_SITE_SLAB_FREE, "cmpxchg_fail words");
+	      e->attempt == 2 && e->site == SLUB_SITE_SLAB_FREE && e->cpu == 4 && !e->locked,
+	      "cmpxchg_fail words");
 
 	CHECK(c.out[6].kind == SLUB_DEC_STACK && c.out[6].stack_of == SLUB_EV_CMPXCHG_FAIL &&
 	      c.out[6].stack_vpid == 10 && c.out[6].stack_vtid == 13 && c.out[6].stack_nr == 3 &&
@@ -257,6 +316,48 @@ out:
 	slub_symbolizer_destroy(sym);
 }
 
+static void test_v3(void)
+{
+	check_life(v3_classes, v3_items, sizeof(v3_items) / sizeof(v3_items[0]));
+}
+
+static void test_v2(void)
+{
+	check_life(v2_classes, v2_items, sizeof(v2_items) / sizeof(v2_items[0]));
+}
+
+/* The pair enumerations and the signed parts of `where`. */
+static void test_v3_where(void)
+{
+	static const struct ts_item items[] = {
+		/* cpu -1, node 255, cache 65535; free_remote of a frozen slab
+		 * whose owner the freeing thread cannot know (-2) */
+		{ C_FREEZE, 100, 1, 1, { W3(0xffff, -1, 255, 0, -2), SLAB, 0, COUNTERS(1, 2, 1, 3),
+			9 | 4 << 4 /* cpu_partial_take -> discard */ } },
+		{ C_DEACTIVATE, 200, 1, 1, { W3(1, 0, 0, 0, -1), SLAB, 3, 4,
+			4 | 3 << 4 /* cpu_partial_limit -> full */ } },
+	};
+	struct ts_script s = { v3_classes, C_NR, items, 2, STREAM, 0 };
+	struct collected c;
+	const struct slub_event *e;
+
+	run(&s, &c, NULL);
+	CHECK(!c.failed && c.nr == 2, "decoder: %s (%d)", c.error, c.nr);
+	if (c.nr == 2) {
+		e = &c.out[0].event.ev;
+		CHECK(e->cache_id == 0xffff && e->cpu == -1 && e->node == 255 && !e->locked &&
+		      e->new.owner == -2 && e->site == SLUB_SITE_CPU_PARTIAL_TAKE &&
+		      e->list == SLUB_DEST_DISCARD,
+		      "where: cache %u cpu %d node %d owner %d site %u dest %u", e->cache_id,
+		      e->cpu, e->node, e->new.owner, e->site, e->list);
+		e = &c.out[1].event.ev;
+		CHECK(e->slot == -1 && e->reason == SLUB_DEACT_CPU_PARTIAL_LIMIT &&
+		      e->list == SLUB_DEST_FULL && e->count == 3 && e->pages == 4,
+		      "deactivate: slot %d reason %u dest %u", e->slot, e->reason, e->list);
+	}
+	slub_decoder_destroy(c.dec);
+}
+
 static void test_format1(void)
 {
 	static const struct ts_class cls[] = {
@@ -271,7 +372,7 @@ static void test_format1(void)
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT, "format 1 accepted");
 	CHECK(!strcmp(c.error, TRACE_DIR ": recorded with slub trace format 1; this slubtrace "
-		      "reads format 2: record it again"), "message: %s", c.error);
+		      "reads formats 2 and 3: record it again"), "message: %s", c.error);
 	slub_decoder_error(c.dec, &why);
 	CHECK(why == SLUB_UNUSABLE_FORMAT, "kind");
 	slub_decoder_destroy(c.dec);
@@ -279,15 +380,36 @@ static void test_format1(void)
 
 static void test_cache_format(void)
 {
-	static const struct ts_item items[] = {
+	static const struct ts_item items2[] = {
+		{ C_CACHE, 100, 1, 1, { 4, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
+	};
+	static const struct ts_item items3[] = {
+		{ C_CACHE, 100, 1, 1, { 4, W3(1, 0, 0, 0, 0), (uintptr_t)geometry, 0,
+			(uintptr_t)"x" } },
+	};
+	static const struct ts_item mixed[] = {
 		{ C_CACHE, 100, 1, 1, { 3, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
 	};
-	struct ts_script s = { v2_classes, C_NR, items, 1, STREAM, 0 };
+	struct ts_script s = { v2_classes, C_NR, items2, 1, STREAM, 0 };
 	struct collected c;
 
+	/* a newer format, in either layout */
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 3"),
-	      "cache_create of format 3: %s", c.error);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 4") &&
+	      strstr(c.error, "reads formats 2 and 3"), "cache_create of format 4: %s", c.error);
+	slub_decoder_destroy(c.dec);
+	s.classes = v3_classes;
+	s.items = items3;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 4"),
+	      "cache_create of format 4 in format 3's layout: %s", c.error);
+	slub_decoder_destroy(c.dec);
+	/* a number that does not match the layout */
+	s.classes = v2_classes;
+	s.items = mixed;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "format 3") &&
+	      strstr(c.error, "format 2"), "cache_create of format 3 laid out as 2: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -304,13 +426,41 @@ static void test_malformed(void)
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED, "missing field accepted");
 	CHECK(strstr(c.error, "slub:freeze") && strstr(c.error, STREAM) &&
-	      strstr(c.error, "`counters`"), "message names event, stream, field: %s", c.error);
+	      strstr(c.error, "`counters`") && strstr(c.error, "format 2?"),
+	      "message names event, stream, field: %s", c.error);
+	slub_decoder_destroy(c.dec);
+}
+
+/* Format 3: a field missing, an array too short. */
+static void test_malformed_v3(void)
+{
+	static const struct ts_class cls[] = {
+		{ "slub:freeze", { WHERE3, { "slab", TF_U64 }, { "freelist", TF_U64 },
+			{ "site", TF_U8 } } },
+		{ "slub:cmpxchg_fail", { WHERE3, { "slab", TF_U64 }, { "expected", TF_ARR64, 1 },
+			{ "observed", TF_ARR64, 2 }, { "site", TF_U8 } } },
+	};
+	static const struct ts_item items[] = { { 0, 100, 1, 1, { 1, SLAB, 0, 1 } } };
+	static const struct ts_item items_cx[] = {
+		{ 1, 100, 1, 1, { 1, SLAB, (uintptr_t)expected, (uintptr_t)observed, 6 } },
+	};
+	struct ts_script s = { cls, 2, items, 1, STREAM, 0 };
+	struct collected c;
+
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`counters`") &&
+	      strstr(c.error, "format 3?"), "format 3 without counters: %s", c.error);
+	slub_decoder_destroy(c.dec);
+	s.items = items_cx;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`expected`"),
+	      "an expected word of one element: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
 static void test_no_context(void)
 {
-	struct ts_script s = { v2_classes, C_NR, v2_items + 2, 1, STREAM, 1 };
+	struct ts_script s = { v3_classes, C_NR, v3_items + 2, 1, STREAM, 1 };
 	struct collected c;
 
 	run(&s, &c, NULL);
@@ -325,7 +475,7 @@ static void test_other_provider(void)
 		{ C_OTHER, 100, 1, 1, { 1, SLAB } },
 		{ C_OTHER, 200, 1, 1, { 2, SLAB } },
 	};
-	struct ts_script s = { v2_classes, C_NR, items, 2, STREAM, 0 };
+	struct ts_script s = { v3_classes, C_NR, items, 2, STREAM, 0 };
 	struct collected c;
 
 	run(&s, &c, NULL);
@@ -393,10 +543,13 @@ static void test_symbolizer(void)
 
 int main(void)
 {
+	test_v3();
 	test_v2();
+	test_v3_where();
 	test_format1();
 	test_cache_format();
 	test_malformed();
+	test_malformed_v3();
 	test_no_context();
 	test_other_provider();
 	test_symbolizer();

@@ -30,7 +30,7 @@ src_init(bt_self_component_source *self, bt_self_component_source_configuration 
 	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
 }
 
-static bt_field_class *field_class(bt_trace_class *tc, enum tf_type t)
+static bt_field_class *field_class(bt_trace_class *tc, enum tf_type t, unsigned len)
 {
 	bt_field_class *fc = NULL;
 
@@ -51,6 +51,14 @@ static bt_field_class *field_class(bt_trace_class *tc, enum tf_type t)
 		bt_field_class *el = bt_field_class_integer_unsigned_create(tc);
 
 		fc = bt_field_class_array_dynamic_create(tc, el, NULL);
+		bt_field_class_put_ref(el);
+		break;
+	}
+	case TF_ARR32: case TF_ARR64: {
+		bt_field_class *el = bt_field_class_integer_unsigned_create(tc);
+
+		bt_field_class_integer_set_field_value_range(el, t == TF_ARR32 ? 32 : 64);
+		fc = bt_field_class_array_static_create(tc, el, len);
 		bt_field_class_put_ref(el);
 		break;
 	}
@@ -85,9 +93,9 @@ iter_init(bt_self_message_iterator *self, bt_self_message_iterator_configuration
 	if (!s->no_context) {
 		bt_field_class *ctx = bt_field_class_structure_create(tc);
 
-		append(ctx, "vpid", field_class(tc, TF_I32));
-		append(ctx, "vtid", field_class(tc, TF_I32));
-		append(ctx, "procname", field_class(tc, TF_STR));
+		append(ctx, "vpid", field_class(tc, TF_I32, 0));
+		append(ctx, "vtid", field_class(tc, TF_I32, 0));
+		append(ctx, "procname", field_class(tc, TF_STR, 0));
 		bt_stream_class_set_event_common_context_field_class(sc, ctx);
 		bt_field_class_put_ref(ctx);
 	}
@@ -99,7 +107,8 @@ iter_init(bt_self_message_iterator *self, bt_self_message_iterator_configuration
 		bt_event_class_set_name(it->ecs[i], s->classes[i].name);
 		for (int f = 0; f < TS_MAX_FIELDS && s->classes[i].fields[f].name; f++)
 			append(p, s->classes[i].fields[f].name,
-			       field_class(tc, s->classes[i].fields[f].type));
+			       field_class(tc, s->classes[i].fields[f].type,
+					   s->classes[i].fields[f].len));
 		bt_event_class_set_payload_field_class(it->ecs[i], p);
 		bt_field_class_put_ref(p);
 	}
@@ -168,6 +177,14 @@ static bt_message *make_event(bt_self_message_iterator *self, struct ts_iter *it
 			for (uint64_t i = 0; i < seq[0]; i++)
 				bt_field_integer_unsigned_set_value(
 					bt_field_array_borrow_element_field_by_index(x, i), seq[i + 1]);
+			break;
+		}
+		case TF_ARR32: case TF_ARR64: {
+			const uint64_t *a = (const uint64_t *)(uintptr_t)item->v[f];
+
+			for (unsigned i = 0; i < c->fields[f].len; i++)
+				bt_field_integer_unsigned_set_value(
+					bt_field_array_borrow_element_field_by_index(x, i), a[i]);
 			break;
 		}
 		default:

@@ -12,11 +12,14 @@
 
 #include <babeltrace2/babeltrace.h>
 
-enum tf_type { TF_U8, TF_U16, TF_U32, TF_U64, TF_I16, TF_I32, TF_STR, TF_SEQ64 };
+/* TF_SEQ64: a dynamic array of u64; TF_ARR32/64: a static one of len. */
+enum tf_type { TF_U8, TF_U16, TF_U32, TF_U64, TF_I16, TF_I32, TF_STR, TF_SEQ64, TF_ARR32,
+	       TF_ARR64 };
 
 struct tf_field {
 	const char *name;
 	enum tf_type type;
+	unsigned len;
 };
 
 #define TS_MAX_FIELDS 16
@@ -29,7 +32,8 @@ struct ts_class {
 
 /* One message of the script: an event (class index, values in field order;
  * strings as (uintptr_t) pointers, sequences as a pointer to
- * {n, v0, v1, ...}) or, when discard is set, a discarded-events notice. */
+ * {n, v0, v1, ...}, static arrays as a pointer to {v0, v1, ...}) or, when
+ * discard is set, a discarded-events notice. */
 struct ts_item {
 	int cls;
 	uint64_t ts;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_plugin_stats: sink.slub.stats of the built plugin, fed wire-format-2
+ * test_plugin_stats: sink.slub.stats of the built plugin, fed wire-format-3
  * messages by a scripted source component (tests/plugin/testsrc.c): the
  * decoded events reach the statistics, a failed CAS is attributed to the
  * update whose seq it observed, six failed attempts of one free make a run
@@ -33,30 +33,32 @@ static int checks, failures;
 		}								\
 	} while (0)
 
-#define WHERE { "cache_id", TF_U16 }, { "cpu", TF_I16 }, { "node", TF_U8 }
-#define SLAB_WORD WHERE, { "site", TF_U8 }, { "dest", TF_U8 }, { "locked", TF_U8 }, \
-	{ "slab", TF_U64 }, { "freelist", TF_U64 }, { "counters", TF_U64 }, { "owner", TF_I16 }
+#define WHERE { "where", TF_U64 }
+#define SLAB_WORD WHERE, { "slab", TF_U64 }, { "freelist", TF_U64 }, { "counters", TF_U64 }, \
+	{ "site", TF_U8 }
 
 enum { C_CACHE, C_SLAB_NEW, C_TAKE, C_FREE_REMOTE, C_FAIL, C_ACQ, C_REL, C_NR };
 
 static const struct ts_class classes[C_NR] = {
-	[C_CACHE] = { "slub:cache_create", { { "format", TF_U8 }, { "cache_id", TF_U16 },
-		{ "name", TF_STR }, { "object_size", TF_U32 }, { "size", TF_U32 },
-		{ "align", TF_U32 }, { "order", TF_U32 }, { "objects", TF_U32 },
-		{ "min_partial", TF_U32 }, { "cpu_partial", TF_U32 }, { "flags", TF_U32 },
-		{ "announced", TF_U8 } } },
+	[C_CACHE] = { "slub:cache_create", { { "format", TF_U8 }, WHERE,
+		{ "geometry", TF_ARR32, 7 }, { "flags", TF_U32 }, { "name", TF_STR } } },
 	[C_SLAB_NEW] = { "slub:slab_new", { SLAB_WORD } },
 	[C_TAKE] = { "slub:take_freelist", { SLAB_WORD } },
 	[C_FREE_REMOTE] = { "slub:free_remote", { SLAB_WORD } },
-	[C_FAIL] = { "slub:cmpxchg_fail", { WHERE, { "site", TF_U8 }, { "locked", TF_U8 },
-		{ "slab", TF_U64 }, { "attempt", TF_U16 }, { "expected_freelist", TF_U64 },
-		{ "expected_counters", TF_U64 }, { "observed_freelist", TF_U64 },
-		{ "observed_counters", TF_U64 } } },
-	[C_ACQ] = { "slub:lock_acquire", { WHERE, { "lock_id", TF_U32 }, { "lock_seq", TF_U64 },
-		{ "contended", TF_U8 }, { "wait_ns", TF_U64 } } },
-	[C_REL] = { "slub:lock_release", { WHERE, { "lock_id", TF_U32 }, { "lock_seq", TF_U64 },
-		{ "hold_ns", TF_U64 } } },
+	[C_FAIL] = { "slub:cmpxchg_fail", { WHERE, { "slab", TF_U64 },
+		{ "expected", TF_ARR64, 2 }, { "observed", TF_ARR64, 2 }, { "site", TF_U8 } } },
+	[C_ACQ] = { "slub:lock_acquire", { WHERE, { "lock_seq", TF_U64 }, { "wait_ns", TF_U64 },
+		{ "lock_id", TF_U32 } } },
+	[C_REL] = { "slub:lock_release", { WHERE, { "lock_seq", TF_U64 }, { "hold_ns", TF_U64 },
+		{ "lock_id", TF_U32 } } },
 };
+
+/* `where`: cache_id 0-15, cpu 16-31, node 32-39, flags 40-47 (locked 40,
+ * contended 41), arg 48-63 (owner, attempt) */
+#define W3(cache, cpu, flags, arg) \
+	((uint64_t)(cache) | (uint64_t)(uint16_t)(cpu) << 16 | (uint64_t)(flags) << 40 | \
+	 (uint64_t)(uint16_t)(arg) << 48)
+#define CONTENDED 2
 
 #define COUNTERS(inuse, objects, frozen, seq) \
 	((uint64_t)(inuse) | (uint64_t)(objects) << 16 | (uint64_t)(frozen) << 31 | \
@@ -82,24 +84,32 @@ static void add(int cls, uint64_t ts, int vtid, const uint64_t *v, int n)
 
 static void script(void)
 {
+	static const uint64_t geometry[7] = { 64, 64, 8, 0, 64, 5, 30 };
+	static uint64_t words[6][4];	/* cmpxchg_fail: expected, observed */
 	uint64_t ts = 1000;
 
-	add(C_CACHE, ts++, 501, (uint64_t[]){ 2, 3, (uintptr_t)"kmalloc-64", 64, 64, 8, 0, 64,
-					       5, 30, 0, 0 }, 12);
-	add(C_SLAB_NEW, ts++, 501, (uint64_t[]){ 3, 1, 0, SITE_NEW_SLAB, 0, 0, SLAB, 0,
-						  COUNTERS(64, 64, 1, 1), 1 }, 10);
+	add(C_CACHE, ts++, 501, (uint64_t[]){ 3, W3(3, 0, 0, 0), (uintptr_t)geometry, 0,
+					       (uintptr_t)"kmalloc-64" }, 5);
+	add(C_SLAB_NEW, ts++, 501, (uint64_t[]){ W3(3, 1, 0, 1), SLAB, 0, COUNTERS(64, 64, 1, 1),
+						  SITE_NEW_SLAB }, 5);
 	for (uint32_t a = 1; a <= 6; a++) {
+		uint64_t *w = words[a - 1];
+
 		/* 502 takes the freelist (seq a+1); 503's free expected seq a */
-		add(C_TAKE, ts++, 502, (uint64_t[]){ 3, 2, 0, SITE_GET_FREELIST, 0, 0, SLAB, 0,
-						      COUNTERS(64, 64, 1, a + 1), 2 }, 10);
-		add(C_FAIL, ts++, 503, (uint64_t[]){ 3, 3, 0, SITE_SLAB_FREE, 0, SLAB, a,
-						      SLAB + 64, COUNTERS(64, 64, 1, a), 0,
-						      COUNTERS(64, 64, 1, a + 1) }, 11);
+		add(C_TAKE, ts++, 502, (uint64_t[]){ W3(3, 2, 0, 2), SLAB, 0,
+						      COUNTERS(64, 64, 1, a + 1),
+						      SITE_GET_FREELIST }, 5);
+		w[0] = SLAB + 64;
+		w[1] = COUNTERS(64, 64, 1, a);
+		w[2] = 0;
+		w[3] = COUNTERS(64, 64, 1, a + 1);
+		add(C_FAIL, ts++, 503, (uint64_t[]){ W3(3, 3, 0, a), SLAB, (uintptr_t)w,
+						      (uintptr_t)(w + 2), SITE_SLAB_FREE }, 5);
 	}
-	add(C_FREE_REMOTE, ts++, 503, (uint64_t[]){ 3, 3, 0, SITE_SLAB_FREE, 0, 0, SLAB, SLAB + 64,
-						     COUNTERS(63, 64, 1, 8), 2 }, 10);
-	add(C_ACQ, ts++, 503, (uint64_t[]){ 3, 3, 0, 3 * 64, 1, 1, 2500 }, 7);
-	add(C_REL, ts += 7000, 503, (uint64_t[]){ 3, 3, 0, 3 * 64, 1, 7000 }, 6);
+	add(C_FREE_REMOTE, ts++, 503, (uint64_t[]){ W3(3, 3, 0, 2), SLAB, SLAB + 64,
+						     COUNTERS(63, 64, 1, 8), SITE_SLAB_FREE }, 5);
+	add(C_ACQ, ts++, 503, (uint64_t[]){ W3(3, 3, CONTENDED, 0), 1, 2500, 3 * 64 }, 4);
+	add(C_REL, ts += 7000, 503, (uint64_t[]){ W3(3, 3, 0, 0), 1, 7000, 3 * 64 }, 4);
 	items[nr_items].discard = 1;
 	items[nr_items].ts = ts + 10;
 	items[nr_items].discard_count = 17;
