@@ -381,10 +381,10 @@ static void print_rates(FILE *f, const struct slub_tstats *st, const char *cache
 		for (unsigned i = 0; i < SLUB_RATE_NR; i++) {
 			const struct slub_tstats_figure *g = &r.scope[s].fig[i];
 			if (g->den > 0)
-				fprintf(f, "    %-34s %14.4f  (%.0f / %.0f)\n", slub_tstats_rate_name(i),
+				fprintf(f, "    %-38s %14.4f  (%.0f / %.6g)\n", slub_tstats_rate_name(i),
 					g->value, g->num, g->den);
 			else
-				fprintf(f, "    %-34s %14s\n", slub_tstats_rate_name(i), "-");
+				fprintf(f, "    %-38s %14s\n", slub_tstats_rate_name(i), "-");
 		}
 	}
 	slub_tstats_result_free(&r);

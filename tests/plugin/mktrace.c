@@ -5,11 +5,13 @@
  * (only the trace UUID differs), for golden outputs and for bad-input
  * tests that need no session daemon.
  *
- *   mktrace clean|lost|clean2|lost2|other|format1 DIR
+ *   mktrace clean|lost|clean2|lost2|storm|other|format1 DIR
  *
  *   clean    one clean life of a slab (tests/plugin/scripts.c), wire format 3
  *   lost     the same life with a slab-word update missing (a lost update)
  *   clean2, lost2  the same in wire format 2 (readers decode both)
+ *   storm    a retry storm: five failed CAS in a row, each winner traced,
+ *            and a redo retried under a kept list_lock (scripts.h)
  *   other    events of another provider only
  *   format1  a slub event laid out as in wire format 1
  */
@@ -39,7 +41,7 @@ int main(int argc, char **argv)
 	bt_graph_run_status st;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: mktrace clean|lost|clean2|lost2|other|format1 DIR\n");
+		fprintf(stderr, "usage: mktrace clean|lost|clean2|lost2|storm|other|format1 DIR\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "clean")) {
@@ -50,6 +52,8 @@ int main(int argc, char **argv)
 		script_life_format(&s, 2, LIFE_CLEAN, 0, 0, 0, NULL);
 	} else if (!strcmp(argv[1], "lost2")) {
 		script_life_format(&s, 2, LIFE_LOST_UPDATE, 0, 0, 0, NULL);
+	} else if (!strcmp(argv[1], "storm")) {
+		script_storm(&s);
 	} else if (!strcmp(argv[1], "other")) {
 		script_life(&s, LIFE_OTHER_ONLY, 0, 0, 0, NULL);
 	} else if (!strcmp(argv[1], "format1")) {

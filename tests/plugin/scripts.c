@@ -31,6 +31,8 @@
 	[W_OTHER] = { "other_provider:tick", { { "n", TF_U32 } } }
 
 const struct ts_class wire_v3[W_NR] = {
+	[W_CMPXCHG_FAIL] = { "slub:cmpxchg_fail", { WHERE3, { "slab", TF_U64 },
+		{ "expected", TF_ARR64, 2 }, { "observed", TF_ARR64, 2 }, { "site", TF_U8 } } },
 	[W_CACHE_CREATE] = { "slub:cache_create", { { "format", TF_U8 }, WHERE3,
 		{ "geometry", TF_ARR32, 7 }, { "flags", TF_U32 }, { "name", TF_STR } } },
 	[W_SLAB_NEW] = { "slub:slab_new", { SLAB_WORD3 } },
@@ -61,6 +63,10 @@ const struct ts_class wire_v3[W_NR] = {
 	{ "lock_id", TF_U32 }, { "lock_seq", TF_U64 }, { "seq", TF_U32 }
 
 const struct ts_class wire_v2[W_NR] = {
+	[W_CMPXCHG_FAIL] = { "slub:cmpxchg_fail", { WHERE, { "site", TF_U8 }, { "locked", TF_U8 },
+		{ "slab", TF_U64 }, { "attempt", TF_U16 }, { "expected_freelist", TF_U64 },
+		{ "expected_counters", TF_U64 }, { "observed_freelist", TF_U64 },
+		{ "observed_counters", TF_U64 } } },
 	[W_CACHE_CREATE] = { "slub:cache_create", { { "format", TF_U8 }, { "cache_id", TF_U16 },
 		{ "name", TF_STR }, { "object_size", TF_U32 }, { "size", TF_U32 },
 		{ "align", TF_U32 }, { "order", TF_U32 }, { "objects", TF_U32 },
@@ -271,5 +277,84 @@ void script_life_format(struct ts_script *s, unsigned fmt, enum life_variant v, 
 	word(W_UNFREEZE, 12, SLUB_SITE_UNFREEZING_SLAB, SLUB_DEST_DISCARD, 0, 0xd0, 0, 0, ++seq);
 	cpu_slab(W_DEACTIVATE, 12, SLUB_DEACT_EMPTY_FREELIST, SLUB_DEST_DISCARD, OBJS - 1);
 	word(W_SLAB_DISCARD, 12, SLUB_SITE_NONE, SLUB_DEST_NONE, 0, 0xd0, 0, 0, seq);
+	s->nr_items = n;
+}
+
+/* ---- a retry storm (wire format 3) ---- */
+
+static uint64_t storm_words[8][4];
+
+/* One slab-word event of STORM_SLAB: new word (freelist offset, inuse, frozen, seq). */
+static void storm_word(int cls, int32_t t, unsigned site, unsigned locked, int32_t owner,
+		       uint64_t fl, unsigned inuse, unsigned frozen, unsigned seq)
+{
+	struct ts_item *i = add(cls, t);
+	uint64_t v[] = { where(t, locked, owner), STORM_SLAB, fl ? STORM_SLAB + fl : 0,
+			 COUNTERS(inuse, frozen, seq), site };
+
+	memcpy(i->v, v, sizeof(v));
+}
+
+/* Thread t's CAS at attempt `attempt` expected the word of seq `exp`
+ * (freelist efl, inuse ein) and found seq exp + 1 (ofl, oin). */
+static void storm_fail(int k, int32_t t, unsigned locked, unsigned attempt, uint64_t efl,
+		       unsigned ein, uint64_t ofl, unsigned oin, unsigned exp)
+{
+	struct ts_item *i = add(W_CMPXCHG_FAIL, t);
+	uint64_t *w = storm_words[k];
+
+	w[0] = STORM_SLAB + efl;
+	w[1] = COUNTERS(ein, 1, exp);
+	w[2] = STORM_SLAB + ofl;
+	w[3] = COUNTERS(oin, 1, exp + 1);
+	i->v[0] = where(t, locked, (int32_t)attempt);
+	i->v[1] = STORM_SLAB;
+	i->v[2] = (uintptr_t)&w[0];
+	i->v[3] = (uintptr_t)&w[2];
+	i->v[4] = SLUB_SITE_SLAB_FREE;
+}
+
+void script_storm(struct ts_script *s)
+{
+	unsigned seq = 1, inuse = OBJS;
+	uint64_t fl = 0;
+
+	n = 0;
+	now = 2000000000ull;	/* 00:00:02 */
+	format = 3;
+	memset(s, 0, sizeof(*s));
+	s->classes = wire_v3;
+	s->nr_classes = W_NR;
+	s->items = items;
+	cache_create();
+	/* slot 0 (thread 10) takes a new slab, all objects in use */
+	storm_word(W_SLAB_NEW, 10, SLUB_SITE_NEW_SLAB, 0, 0, 0, OBJS, 1, seq);
+	/* thread 11 loses five times running: 12, 13, 12, 13, 12 free first */
+	for (int k = 0; k < 5; k++) {
+		int32_t winner = k % 2 ? 13 : 12;
+		uint64_t nfl = 0x40u * (unsigned)(k + 1);
+
+		storm_word(W_FREE_REMOTE, winner, SLUB_SITE_SLAB_FREE, 0, SLUB_OWNER_UNKNOWN, nfl,
+			   inuse - 1, 1, seq + 1);
+		storm_fail(k, 11, 0, (unsigned)k + 1, fl, inuse, nfl, inuse - 1, seq);
+		fl = nfl;
+		inuse--;
+		seq++;
+	}
+	/* ... and wins its sixth attempt */
+	storm_word(W_FREE_REMOTE, 11, SLUB_SITE_SLAB_FREE, 0, SLUB_OWNER_UNKNOWN, 0x200, inuse - 1,
+		   1, ++seq);
+	inuse--;
+	/* thread 14 under list_lock: a locked redo on the slab, retried
+	 * without releasing the lock (as before Linux 3.6) */
+	lock(W_LOCK_ACQUIRE, 14, 1);
+	storm_word(W_FREE_REMOTE, 12, SLUB_SITE_SLAB_FREE, 0, SLUB_OWNER_UNKNOWN, 0x240, inuse - 1, 1,
+		   seq + 1);
+	storm_fail(5, 14, 1, 1, 0x200, inuse, 0x240, inuse - 1, seq);
+	seq++;
+	inuse--;
+	storm_word(W_FREE_REMOTE, 14, SLUB_SITE_SLAB_FREE, 1, SLUB_OWNER_UNKNOWN, 0x280, inuse - 1, 1,
+		   ++seq);
+	lock(W_LOCK_RELEASE, 14, 1);
 	s->nr_items = n;
 }

@@ -14,7 +14,7 @@
 enum {
 	W_CACHE_CREATE, W_SLAB_NEW, W_SLAB_DISCARD, W_FREEZE, W_UNFREEZE, W_TAKE_FREELIST,
 	W_FREE_REMOTE, W_CPU_SLAB_LOAD, W_DEACTIVATE, W_ADD_PARTIAL, W_REMOVE_PARTIAL,
-	W_LOCK_ACQUIRE, W_LOCK_RELEASE, W_STACK, W_BIN_INFO, W_OTHER, W_NR
+	W_LOCK_ACQUIRE, W_LOCK_RELEASE, W_STACK, W_BIN_INFO, W_OTHER, W_CMPXCHG_FAIL, W_NR
 };
 extern const struct ts_class wire_v3[W_NR], wire_v2[W_NR];
 
@@ -38,5 +38,15 @@ void script_life(struct ts_script *s, enum life_variant v, uint64_t ip, uint64_t
 /* The same in wire format 3 or 2: the same values either way. */
 void script_life_format(struct ts_script *s, unsigned format, enum life_variant v,
 			uint64_t ip, uint64_t base, uint64_t size, const char *path);
+
+/*
+ * A retry storm on slab STORM_SLAB, in wire format 3: thread 11 frees
+ * into slot 0's frozen slab and loses its CAS five times running, each
+ * time to a remote free by thread 12 or 13 whose seq is the one it
+ * observed; then a list_lock hold by thread 14 around a locked redo
+ * retried under the lock it kept.  For the golden stats and storms.
+ */
+#define STORM_SLAB 0x7f0000020000ull
+void script_storm(struct ts_script *s);
 
 #endif /* SLUB_TEST_SCRIPTS_H */
