@@ -64,4 +64,66 @@ static inline __attribute__((always_inline)) bool kfree(void *ptr)
 	return slub_kfree_other(ptr, slab);
 }
 
+/*
+ * The two commonest cases, with no call at all so that malloc() and free()
+ * stay leaf functions on them (no registers saved, no frame): the thread's
+ * cpu freelist of the size's cache hands out its head, or takes back an
+ * object of the thread's own cpu slab, and no object event is wanted.
+ * Anything else returns NULL / false having changed nothing, and the
+ * caller takes the whole path (kmalloc_node(), kfree()), which checks and
+ * does everything again: the same state machine, the same counters.
+ */
+static inline __attribute__((always_inline)) void *kmalloc_quick(size_t size)
+{
+	if (unlikely(!READ_ONCE(slub_kmalloc_plain)) || unlikely(size > SLUB_KMALLOC_MAX_CACHE_SIZE))
+		return NULL;
+	struct slub_cache *s = kmalloc_slab(size);
+	struct slub_thread *t = slub_self;
+	if (unlikely(!t))
+		return NULL;
+	struct slub_cpu *c = READ_ONCE(t->cpu[s->id]);
+	if (unlikely(!c))
+		return NULL;
+	void *object = c->freelist;
+	if (unlikely(!object))
+		return NULL;
+	void *next = get_freepointer(s, object);
+	/* the end of the chain and a corrupt pointer: the whole path */
+	if (unlikely(((uintptr_t)next ^ (uintptr_t)object) & s->slab_mask) ||
+	    slub_wants_object(SLUB_EV_ALLOC))
+		return NULL;
+	c->freelist = next;
+	stat(c, SLUB_ALLOC_FASTPATH);
+	return object;
+}
+
+static inline __attribute__((always_inline)) bool kfree_quick(void *ptr)
+{
+	struct slab *slab = virt_to_slab(ptr);
+
+	if (unlikely(!slab || slab->kind != SLAB_KIND_SLAB))
+		return false;
+	struct slub_cache *s = READ_ONCE(slab->cache);
+	if (unlikely(!s))
+		return false;
+	unsigned idx = obj_to_index(s, slab, ptr);
+	if (unlikely(slab->base + (size_t)idx * s->size != (char *)ptr || idx >= s->objects))
+		return false;
+	struct slub_thread *t = slub_self;
+	if (unlikely(!t))
+		return false;
+	struct slub_cpu *c = READ_ONCE(t->cpu[s->id]);
+	if (unlikely(!c) || slab != c->slab)
+		return false;
+	void *head = c->freelist;
+	/* the object heading the freelist: a double free, reported there */
+	if (unlikely(ptr == head) || slub_wants_object(SLUB_EV_FREE))
+		return false;
+	set_freepointer(s, ptr, head);
+	barrier(); /* a fork snapshot never sees the push before the link */
+	c->freelist = ptr;
+	stat(c, SLUB_FREE_FASTPATH);
+	return true;
+}
+
 #endif /* SLUB_KMALLOC_FAST_H */

@@ -93,7 +93,7 @@ targets_of() {
 	workload_shim) echo "slub-malloc slub-workload" ;;
 	shim_*) echo "slub-malloc shim-semantics shim-fork shim-churn" ;;
 	check_fork) echo "slub-malloc shim-fork" ;;
-	check_workload) echo "slub-malloc slub-workload" ;;
+	check_workload*) echo "slub-malloc slub-workload" ;;
 	check_*) echo "test_stress" ;;
 	*) echo "test_$1" ;;
 	esac

@@ -9,6 +9,9 @@
  *                            the calls, foreign pointers and re-entrancy
  *   shim-semantics foreign   frees and reallocs foreign pointers, the same
  *                            address twice (the driver counts the reports)
+ *   shim-semantics misuse    mistakes on our own objects through free() and
+ *                            malloc(), on the fast paths: each reported once,
+ *                            survived, and no object handed out twice after
  *
  * Built with -fno-builtin so every call really reaches the allocator.
  */
@@ -477,6 +480,71 @@ static void test_reentrancy(void)
 	       nr_events, nr_nested);
 }
 
+/* n objects of `size`, none handed out twice nor equal to `avoid`
+ * while held; freed again.  Returns how many equalled `avoid`. */
+static int distinct(size_t size, int n, void *avoid)
+{
+	void *v[256];
+	int hits = 0;
+
+	for (int i = 0; i < n; i++) {
+		v[i] = malloc(size);
+		CHECK(v[i] != NULL);
+		hits += v[i] == avoid;
+		for (int j = 0; j < i; j++)
+			if (v[j] == v[i]) {
+				fprintf(stderr, "object %p handed out twice\n", v[i]);
+				failures++;
+			}
+	}
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	return hits;
+}
+
+/* Mistakes through the shim's free() and malloc(), on objects of the
+ * thread's own cpu slab (the paths a plain malloc/free pair takes): a
+ * double free of the object heading the cpu freelist, a pointer inside an
+ * object, a write after free over the free pointer.  Each must be reported
+ * (slub_error_count) and survived, the freelist intact. */
+static void test_misuse(void)
+{
+	unsigned long (*errors)(void) =
+		(unsigned long (*)(void))dlsym(RTLD_DEFAULT, "slub_error_count");
+	unsigned long e0;
+
+	CHECK(errors != NULL);
+	if (!errors)
+		return;
+	distinct(64, 64, NULL); /* a cpu slab for kmalloc-64 */
+
+	e0 = errors();
+	char *p = malloc(64);
+	free(p);
+	free(p); /* heads the cpu freelist now */
+	CHECK(errors() == e0 + 1);
+	CHECK(distinct(64, 200, p) <= 1);
+
+	e0 = errors();
+	char *q = malloc(64);
+	free(q + 8);
+	CHECK(errors() == e0 + 1);
+	free(q);
+	CHECK(errors() == e0 + 1);
+	CHECK(distinct(64, 200, NULL) == 0);
+
+	e0 = errors();
+	char *r = malloc(64);
+	free(r);
+	memset(r, 0x41, 64); /* the free pointer of r, now garbage */
+	void *a = malloc(64), *b = malloc(64);
+	CHECK(errors() >= e0 + 1);
+	CHECK(a != NULL && b != NULL && a != b);
+	free(a);
+	free(b);
+	CHECK(distinct(64, 200, NULL) == 0);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "glibc";
@@ -490,6 +558,12 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "foreign")) {
 		test_foreign(1);
+		return failures ? 1 : 0;
+	}
+	if (!strcmp(mode, "misuse")) {
+		test_misuse();
+		if (!failures)
+			printf("all checks passed (misuse)\n");
 		return failures ? 1 : 0;
 	}
 	test_exports();
