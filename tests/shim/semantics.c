@@ -543,6 +543,25 @@ static void test_misuse(void)
 	free(a);
 	free(b);
 	CHECK(distinct(64, 200, NULL) == 0);
+
+	/* the counters of the fast paths count malloc()/free() pairs too */
+	struct slub_ptr_info info;
+	int (*stats)(const struct slub_cache *, struct slub_stats *) =
+		(int (*)(const struct slub_cache *, struct slub_stats *))dlsym(RTLD_DEFAULT,
+									  "slub_cache_stats");
+	void *x = malloc(64);
+	CHECK(stats != NULL && lookup != NULL && lookup(x, &info) == 1 && info.cache);
+	free(x);
+	if (stats && lookup && info.cache) {
+		struct slub_stats before, after;
+
+		CHECK(stats(info.cache, &before) == 0);
+		for (int i = 0; i < 1000; i++)
+			free(malloc(64));
+		CHECK(stats(info.cache, &after) == 0);
+		CHECK(after.item[SLUB_ALLOC_FASTPATH] - before.item[SLUB_ALLOC_FASTPATH] >= 1000);
+		CHECK(after.item[SLUB_FREE_FASTPATH] - before.item[SLUB_FREE_FASTPATH] >= 1000);
+	}
 }
 
 int main(int argc, char **argv)
