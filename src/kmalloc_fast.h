@@ -97,33 +97,41 @@ static inline __attribute__((always_inline)) void *kmalloc_quick(size_t size)
 	return object;
 }
 
-static inline __attribute__((always_inline)) bool kfree_quick(void *ptr)
+/* kfree_quick(): done, not a well-formed object of a slab (kfree() says
+ * what it is), or an object of *slab in cache *s that the quick case does
+ * not take (kfree_object() takes it from there, without a second lookup). */
+enum { KFREE_NOT_OBJECT = 0, KFREE_DONE = 1, KFREE_OBJECT = 2 };
+
+static inline __attribute__((always_inline)) int kfree_quick(void *ptr, struct slab **slabp,
+								struct slub_cache **sp)
 {
 	struct slab *slab = virt_to_slab(ptr);
 
 	if (unlikely(!slab || slab->kind != SLAB_KIND_SLAB))
-		return false;
+		return KFREE_NOT_OBJECT;
 	struct slub_cache *s = READ_ONCE(slab->cache);
 	if (unlikely(!s))
-		return false;
+		return KFREE_NOT_OBJECT;
 	unsigned idx = obj_to_index(s, slab, ptr);
 	if (unlikely(slab->base + (size_t)idx * s->size != (char *)ptr || idx >= s->objects))
-		return false;
+		return KFREE_NOT_OBJECT;
+	*slabp = slab;
+	*sp = s;
 	struct slub_thread *t = slub_self;
 	if (unlikely(!t))
-		return false;
+		return KFREE_OBJECT;
 	struct slub_cpu *c = READ_ONCE(t->cpu[s->id]);
 	if (unlikely(!c) || slab != c->slab)
-		return false;
+		return KFREE_OBJECT;
 	void *head = c->freelist;
 	/* the object heading the freelist: a double free, reported there */
 	if (unlikely(ptr == head) || slub_wants_object(SLUB_EV_FREE))
-		return false;
+		return KFREE_OBJECT;
 	set_freepointer(s, ptr, head);
 	barrier(); /* a fork snapshot never sees the push before the link */
 	c->freelist = ptr;
 	stat(c, SLUB_FREE_FASTPATH);
-	return true;
+	return KFREE_DONE;
 }
 
 #endif /* SLUB_KMALLOC_FAST_H */

@@ -437,6 +437,16 @@ static __attribute__((noinline)) void shim_free_slow(void *p)
 	shim_free(p);
 }
 
+/* free() of an object kfree_quick() found but did not take (a remote
+ * free, a double free, object events wanted): the rest of kfree(), inside
+ * the allocator already. */
+static __attribute__((noinline)) void shim_free_object(struct slub_cache *s, struct slab *slab,
+						       void *p)
+{
+	slab_free_fast(s, slab, p);
+	shim_leave();
+}
+
 /*
  * malloc() and free() try the allocator's call-free fast cases first
  * (kmalloc_quick(), kfree_quick()) inside the same re-entrancy state as
@@ -460,11 +470,20 @@ SHIM_EXPORT void free(void *p)
 {
 	if (likely(p) && !shim_fb_owns(p) && likely(shim_depth == SHIM_IDLE) &&
 	    likely(atomic_load_explicit(&shim_deferred, memory_order_relaxed) == NULL)) {
+		struct slab *slab;
+		struct slub_cache *s;
+
 		shim_depth = SHIM_IDLE + 1;
-		bool done = kfree_quick(p);
-		shim_depth = SHIM_IDLE;
-		if (likely(done))
+		int r = kfree_quick(p, &slab, &s);
+		if (likely(r == KFREE_DONE)) {
+			shim_depth = SHIM_IDLE;
 			return;
+		}
+		if (r == KFREE_OBJECT) {
+			shim_free_object(s, slab, p);
+			return;
+		}
+		shim_depth = SHIM_IDLE;
 	}
 	shim_free_slow(p);
 }

@@ -1057,8 +1057,10 @@ def test_options(env):
         # it): record cannot stop the session, says the trace is
         # incomplete and fails with 125 although CMD exited 0
         d = os.path.join(env.work, "gone")
+        pid = env.sessiond_pid
         rc, out = env.slubtrace(["-o", d, "--no-check", "--", "sh", "-c",
-                                 "kill %d; sleep 1" % env.sessiond_pid], check=False)
+                                 "kill %d; while kill -0 %d 2>/dev/null; do sleep 0.1; done"
+                                 % (pid, pid)], check=False)
         log("  session daemon killed during the run: exit %d" % rc)
         check(rc == 125 and "incomplete" in out,
               "daemon gone: exit %d, output %s" % (rc, out.strip()[-300:]), errors)
