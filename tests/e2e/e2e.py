@@ -1131,7 +1131,11 @@ def test_concurrent(env):
     work = env.path("examples/slub-workload")
     da, db = os.path.join(env.work, "first"), os.path.join(env.work, "second")
     argv = [env.args.slubtrace, "record"]
-    first = subprocess.Popen(argv + ["-o", da, "--no-check", "--", "sh", "-c", "sleep 2"],
+    # The first run ends only once the second's session exists (two
+    # sessions listed, at most 60 s), whatever the load.
+    wait2 = ('i=0; while [ "$(lttng list 2>/dev/null | grep -c \') slubtrace-\')" -lt 2 ] '
+             '&& [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done')
+    first = subprocess.Popen(argv + ["-o", da, "--no-check", "--", "sh", "-c", wait2],
                              env=env.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              text=True)
     second = None
@@ -1140,7 +1144,7 @@ def test_concurrent(env):
             if env.reachable():
                 break
             time.sleep(0.1)
-        second = subprocess.Popen(argv + ["-o", db, "--", "sh", "-c", "sleep 4; exec \"$0\" \"$@\"",
+        second = subprocess.Popen(argv + ["-o", db, "--", "sh", "-c", "sleep 2; exec \"$0\" \"$@\"",
                                           work, "-g", "2", "-t", "2", "-m", "1500", "-r", "1"],
                                   env=env.env, stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, text=True)
