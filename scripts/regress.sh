@@ -38,25 +38,33 @@ hargs=("$@")
 [[ -n $work ]] || work=$(mktemp -d /tmp/slubtrace-regress.XXXXXX)
 mkdir -p "$work"
 
-record() { # name variant
-	local dir=$work/$1
+capture() { # name ENV=VALUE... -- CMD ARGS...: a recording, linked as $work/name.trace
+	local name=$1 envs=()
+	shift
+	while [[ $1 != -- ]]; do
+		envs+=("$1")
+		shift
+	done
+	shift
+	local dir=$work/$name
 	rm -rf "$dir"
-	# race-window is an injected fault, the others are 2012 variants
-	local var=SLUBTRACE_VARIANT
-	case $2 in
-	race-window|unlocked-list|lost-update|double-freeze|lost-unfreeze|wrong-owner-unfreeze|early-discard)
-		var=SLUBTRACE_INJECT ;;
-	esac
-	if ! env "$var=$2" "$slubtrace" record -o "$dir" --no-check -- "$hackbench" \
-		"${hargs[@]}" >"$work/$1.record.log" 2>&1; then
-		echo "regress.sh: recording $1 failed:" >&2
-		tail -5 "$work/$1.record.log" >&2
+	if ! env "${envs[@]}" "$slubtrace" record -o "$dir" --no-check -- "$@" \
+		>"$work/$name.record.log" 2>&1; then
+		echo "regress.sh: recording $name failed:" >&2
+		tail -5 "$work/$name.record.log" >&2
 		exit 2
 	fi
 	# Only our user's buffers: the session also records other users'
 	# instrumented processes, whose buffers may be empty.
 	local mine=$dir/ust/uid/$(id -u)
-	[[ -d $mine ]] && ln -sfn "$mine" "$work/$1.trace" || ln -sfn "$dir" "$work/$1.trace"
+	[[ -d $mine ]] && ln -sfn "$mine" "$work/$name.trace" || ln -sfn "$dir" "$work/$name.trace"
+}
+
+record() { # name variant: hackbench, and its rates
+	# race-window is an injected fault, the others are 2012 variants
+	local var=SLUBTRACE_VARIANT
+	[[ $2 == race-window ]] && var=SLUBTRACE_INJECT
+	capture "$1" "$var=$2" -- "$hackbench" "${hargs[@]}"
 	"$slubtrace" stats --procname hackbench -o "$work/$1.json" --sections rates \
 		"$work/$1.trace/" >"$work/$1.rates.txt" || exit 2
 }
@@ -155,16 +163,7 @@ echo '```'
 # `slubtrace check` offline.
 workload=$PWD/$build/examples/slub-workload
 inject() { # name fault
-	local dir=$work/$1
-	rm -rf "$dir"
-	if ! env SLUBTRACE_INJECT="$2" SLUBTRACE_NODES=2 "$slubtrace" record -o "$dir" \
-		--no-check -- "$workload" -g 2 -t 3 -m 1500 -r 2 >"$work/$1.record.log" 2>&1; then
-		echo "regress.sh: recording $1 failed:" >&2
-		tail -5 "$work/$1.record.log" >&2
-		exit 2
-	fi
-	local mine=$dir/ust/uid/$(id -u)
-	[[ -d $mine ]] && ln -sfn "$mine" "$work/$1.trace" || ln -sfn "$dir" "$work/$1.trace"
+	capture "$1" SLUBTRACE_INJECT="$2" SLUBTRACE_NODES=2 -- "$workload" -g 2 -t 3 -m 1500 -r 2
 }
 declare -A rule=(
 	[unlocked-list]=R3-list-unlocked

@@ -870,8 +870,9 @@ void slub_threads_reinit_child(void)
 	bool pending = false;
 
 	threads_lock = 0;
-	__atomic_store_n(&fork_generation, fork_generation + 1 ? fork_generation + 1 : 1,
-			 __ATOMIC_RELAXED);
+	/* never 0: a thread that never borrowed the slot has generation 0 */
+	uint32_t gen = fork_generation + 1;
+	__atomic_store_n(&fork_generation, gen ? gen : 1, __ATOMIC_RELAXED);
 	if (self) {
 		self->tid = slub_os_tid();
 		self->nr_held = 0;
