@@ -42,6 +42,57 @@ static inline __attribute__((always_inline)) void *slab_alloc_fast(struct slub_c
 	return object;
 }
 
+/*
+ * __slab_free()'s commonest case: the slab is frozen (some cpu slot's
+ * active or partial slab), so the objects go on its freelist with one CAS
+ * and nothing else can be needed, no lock, no list.  False, having changed
+ * nothing the slab word shows, when the slab is not frozen, when the free
+ * looks double (__slab_free_slow() reports it) or when the CAS lost
+ * (*attempt counts it, slab_update() reported it); the caller goes on with
+ * __slab_free_slow().
+ */
+static inline __attribute__((always_inline)) bool
+slab_free_frozen(struct slub_cache *s, struct slab *slab, void *head, void *tail, unsigned cnt,
+		 struct slub_cpu *c, unsigned *attempt)
+{
+	struct slab_word old = slab_word_read(slab), new;
+
+	if (unlikely(!old.c.frozen || head == old.freelist || old.c.inuse < cnt))
+		return false;
+	set_freepointer(s, tail, old.freelist);
+	new = old;
+	new.freelist = head;
+	new.c.inuse = old.c.inuse - cnt;
+	if (unlikely(!slab_update(s, slab, &old, &new, SLUB_SITE_SLAB_FREE, 0, c, attempt)))
+		return false;
+	stat(c, SLUB_FREE_SLOWPATH);
+	emit_word(SLUB_EV_FREE_REMOTE, s, c, slab, &old, &new, SLUB_SITE_SLAB_FREE, 0,
+		  SLUB_OWNER_UNKNOWN, SLUB_OWNER_UNKNOWN, SLUB_DEST_NONE);
+	stat(c, SLUB_FREE_FROZEN);
+	return true;
+}
+
+/*
+ * A free of one object of another slab than c's cpu slab, c being the
+ * calling thread's slot (the malloc shim's free() found both): the frozen
+ * case of __slab_free() with no call, else __slab_free_slow().  Only for
+ * what slab_free_fast() would send straight to __slab_free(): no debug
+ * cache, no object event, no forked child's slots to adopt first; false,
+ * having done nothing, otherwise.
+ */
+static inline __attribute__((always_inline)) bool
+slab_free_remote_quick(struct slub_cache *s, struct slab *slab, void *object, struct slub_cpu *c)
+{
+	unsigned attempt = 0;
+
+	if (unlikely(kmem_cache_debug(s)) || unlikely(READ_ONCE(slub_adopt_pending)) ||
+	    slub_wants_object(SLUB_EV_FREE) || unlikely(slab == c->slab))
+		return false;
+	if (unlikely(!slab_free_frozen(s, slab, object, object, 1, c, &attempt)))
+		__slab_free_slow(s, slab, object, object, 1, c, attempt);
+	return true;
+}
+
 static inline __attribute__((always_inline)) void slab_free_fast(struct slub_cache *s,
 								  struct slab *slab, void *object)
 {

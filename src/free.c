@@ -16,20 +16,16 @@
  */
 #define _GNU_SOURCE
 #include "internal.h"
+#include "fastpath.h"
 
 #include <errno.h>
 
-
-static void __slab_free_locked_paths(struct slub_cache *s, struct slab *slab, void *head,
-				     void *tail, unsigned cnt, struct slub_cpu *c,
-				     unsigned attempt);
 
 /* __slab_free() (Linux 6.1; the cpu partial freeze as in 5.14 and earlier,
  * through put_cpu_partial()). */
 void __slab_free(struct slub_cache *s, struct slab *slab, void *head, void *tail, unsigned cnt,
 		 struct slub_cpu *c)
 {
-	struct slab_word old, new;
 	unsigned attempt = 0;
 
 	/* free() keeps errno: the futex lock and the page layer restore it
@@ -37,33 +33,18 @@ void __slab_free(struct slub_cache *s, struct slab *slab, void *head, void *tail
 	if (kmem_cache_debug(s) && !free_debug_processing(s, slab, head, c))
 		return;
 	adopt_forked_slots();
-	/*
-	 * The first attempt of the commonest case, in a small frame: the slab
-	 * is frozen (some cpu's active or partial slab), so the object goes on
-	 * its freelist with one CAS and nothing else can be needed.  Anything
-	 * else, or a lost CAS, takes the general loop below, which re-reads
-	 * the word as any retry does.
-	 */
-	old = slab_word_read(slab);
-	if (likely(old.c.frozen && head != old.freelist && old.c.inuse >= cnt)) {
-		set_freepointer(s, tail, old.freelist);
-		new = old;
-		new.freelist = head;
-		new.c.inuse = old.c.inuse - cnt;
-		if (likely(slab_update(s, slab, &old, &new, SLUB_SITE_SLAB_FREE, 0, c, &attempt))) {
-			stat(c, SLUB_FREE_SLOWPATH);
-			emit_word(SLUB_EV_FREE_REMOTE, s, c, slab, &old, &new, SLUB_SITE_SLAB_FREE,
-				  0, SLUB_OWNER_UNKNOWN, SLUB_OWNER_UNKNOWN, SLUB_DEST_NONE);
-			stat(c, SLUB_FREE_FROZEN);
-			return;
-		}
-	}
-	__slab_free_locked_paths(s, slab, head, tail, cnt, c, attempt);
+	/* The commonest case first, in a small frame (fastpath.h). */
+	if (likely(slab_free_frozen(s, slab, head, tail, cnt, c, &attempt)))
+		return;
+	__slab_free_slow(s, slab, head, tail, cnt, c, attempt);
 }
 
-static __attribute__((noinline)) void
-__slab_free_locked_paths(struct slub_cache *s, struct slab *slab, void *head, void *tail,
-			 unsigned cnt, struct slub_cpu *c, unsigned attempt)
+/* __slab_free()'s loop (Linux 6.1, as above): every case but a first CAS
+ * into a frozen slab, which slab_free_frozen() took; attempt counts the
+ * CASes already lost. */
+__attribute__((noinline)) void
+__slab_free_slow(struct slub_cache *s, struct slab *slab, void *head, void *tail, unsigned cnt,
+		 struct slub_cpu *c, unsigned attempt)
 {
 	struct slab_word old, new;
 	struct slub_node *n = NULL;

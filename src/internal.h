@@ -409,6 +409,9 @@ static inline void stat_add(uint64_t *p, uint64_t v) { (void)p; (void)v; }
 SLUB_INTERNAL void *slab_alloc_node(struct slub_cache *s, int node);
 SLUB_INTERNAL void __slab_free(struct slub_cache *s, struct slab *slab, void *head, void *tail,
 			       unsigned cnt, struct slub_cpu *c);
+SLUB_INTERNAL void __slab_free_slow(struct slub_cache *s, struct slab *slab, void *head,
+				    void *tail, unsigned cnt, struct slub_cpu *c, unsigned attempt)
+	__attribute__((noinline));
 SLUB_INTERNAL void slub_emit_object(unsigned type, struct slub_cache *s, struct slub_cpu *c,
 				    struct slab *slab, void *object) __attribute__((noinline));
 SLUB_INTERNAL void slub_free_double(struct slub_cache *s, struct slab *slab, void *object)

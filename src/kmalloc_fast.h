@@ -99,11 +99,13 @@ static inline __attribute__((always_inline)) void *kmalloc_quick(size_t size)
 
 /* kfree_quick(): done, not a well-formed object of a slab (kfree() says
  * what it is), or an object of *slab in cache *s that the quick case does
- * not take (kfree_object() takes it from there, without a second lookup). */
+ * not take (the caller takes it from there, without a second lookup; *cp
+ * is the calling thread's slot of *s when it has one, else NULL). */
 enum { KFREE_NOT_OBJECT = 0, KFREE_DONE = 1, KFREE_OBJECT = 2 };
 
 static inline __attribute__((always_inline)) int kfree_quick(void *ptr, struct slab **slabp,
-								struct slub_cache **sp)
+								struct slub_cache **sp,
+								struct slub_cpu **cp)
 {
 	struct slab *slab = virt_to_slab(ptr);
 
@@ -117,12 +119,17 @@ static inline __attribute__((always_inline)) int kfree_quick(void *ptr, struct s
 		return KFREE_NOT_OBJECT;
 	*slabp = slab;
 	*sp = s;
+	*cp = NULL;
 	struct slub_thread *t = slub_self;
 	if (unlikely(!t))
 		return KFREE_OBJECT;
 	struct slub_cpu *c = READ_ONCE(t->cpu[s->id]);
-	if (unlikely(!c) || slab != c->slab)
+	if (unlikely(!c))
 		return KFREE_OBJECT;
+	if (slab != c->slab) {
+		*cp = c;
+		return KFREE_OBJECT;
+	}
 	void *head = c->freelist;
 	/* the object heading the freelist: a double free, reported there */
 	if (unlikely(ptr == head) || slub_wants_object(SLUB_EV_FREE))

@@ -437,13 +437,16 @@ static __attribute__((noinline)) void shim_free_slow(void *p)
 	shim_free(p);
 }
 
-/* free() of an object kfree_quick() found but did not take (a remote
- * free, a double free, object events wanted): the rest of kfree(), inside
- * the allocator already. */
+/* free() of an object kfree_quick() found but did not take (a free to
+ * another slab than the thread's cpu slab, a double free, object events
+ * wanted): the rest of kfree(), inside the allocator already.  c, when
+ * kfree_quick() found the thread's slot: a free to another slab goes
+ * straight to __slab_free()'s frozen case. */
 static __attribute__((noinline)) void shim_free_object(struct slub_cache *s, struct slab *slab,
-						       void *p)
+						       void *p, struct slub_cpu *c)
 {
-	slab_free_fast(s, slab, p);
+	if (!c || !slab_free_remote_quick(s, slab, p, c))
+		slab_free_fast(s, slab, p);
 	shim_leave();
 }
 
@@ -472,15 +475,16 @@ SHIM_EXPORT void free(void *p)
 	    likely(atomic_load_explicit(&shim_deferred, memory_order_relaxed) == NULL)) {
 		struct slab *slab;
 		struct slub_cache *s;
+		struct slub_cpu *c;
 
 		shim_depth = SHIM_IDLE + 1;
-		int r = kfree_quick(p, &slab, &s);
+		int r = kfree_quick(p, &slab, &s, &c);
 		if (likely(r == KFREE_DONE)) {
 			shim_depth = SHIM_IDLE;
 			return;
 		}
 		if (r == KFREE_OBJECT) {
-			shim_free_object(s, slab, p);
+			shim_free_object(s, slab, p, c);
 			return;
 		}
 		shim_depth = SHIM_IDLE;

@@ -502,11 +502,62 @@ static int distinct(size_t size, int n, void *avoid)
 	return hits;
 }
 
+/* A double free through free() into a frozen slab that is not the
+ * thread's cpu slab: free() takes __slab_free()'s frozen case with no call
+ * (slab_free_remote_quick), which must see the object heading that slab's
+ * freelist.  The first free of the pair is counted as FREE_FROZEN. */
+static void test_misuse_frozen(unsigned long (*errors)(void))
+{
+	int (*stats)(const struct slub_cache *, struct slub_stats *) =
+		(int (*)(const struct slub_cache *, struct slub_stats *))dlsym(RTLD_DEFAULT,
+									  "slub_cache_stats");
+	struct slub_ptr_info first, last, info;
+	void *v[200];
+	int a = -1, b = -1;
+
+	CHECK(stats != NULL && lookup != NULL);
+	if (!stats || !lookup)
+		return;
+	for (int i = 0; i < 200; i++)
+		v[i] = malloc(64);
+	/* v[0]'s slab is full now, on no list, and not the cpu slab (v[199]'s) */
+	CHECK(lookup(v[0], &first) == 1 && lookup(v[199], &last) == 1);
+	CHECK(first.slab != last.slab);
+	for (int i = 1; i < 200 && b < 0; i++)
+		if (lookup(v[i], &info) == 1 && info.slab == first.slab) {
+			if (a < 0)
+				a = i;
+			else
+				b = i;
+		}
+	CHECK(a > 0 && b > 0);
+	if (a < 0 || b < 0 || first.slab == last.slab) {
+		for (int i = 0; i < 200; i++)
+			free(v[i]);
+		return;
+	}
+	free(v[a]); /* the full slab freezes onto this thread's partial chain */
+	struct slub_stats before, after;
+	CHECK(stats(first.cache, &before) == 0);
+	unsigned long e0 = errors();
+	free(v[b]); /* frozen, not the cpu slab: the frozen case */
+	CHECK(stats(first.cache, &after) == 0);
+	CHECK(after.item[SLUB_FREE_FROZEN] == before.item[SLUB_FREE_FROZEN] + 1);
+	CHECK(errors() == e0);
+	free(v[b]); /* heads that slab's freelist */
+	CHECK(errors() == e0 + 1);
+	for (int i = 0; i < 200; i++)
+		if (i != a && i != b)
+			free(v[i]);
+	CHECK(distinct(64, 250, v[b]) <= 1);
+}
+
 /* Mistakes through the shim's free() and malloc(), on objects of the
  * thread's own cpu slab (the paths a plain malloc/free pair takes): a
  * double free of the object heading the cpu freelist, a pointer inside an
  * object, a write after free over the free pointer.  Each must be reported
- * (slub_error_count) and survived, the freelist intact. */
+ * (slub_error_count) and survived, the freelist intact.  Then the same
+ * double free into another frozen slab (test_misuse_frozen). */
 static void test_misuse(void)
 {
 	unsigned long (*errors)(void) =
@@ -543,6 +594,8 @@ static void test_misuse(void)
 	free(a);
 	free(b);
 	CHECK(distinct(64, 200, NULL) == 0);
+
+	test_misuse_frozen(errors);
 
 	/* the counters of the fast paths count malloc()/free() pairs too */
 	struct slub_ptr_info info;
