@@ -954,6 +954,13 @@ def probe_sections(res, names):
                    "word, one thread (median of the repetitions): **%.1f ns**. A faithful "
                    "`__slab_free` does one per free that is not to the thread's own cpu slab; "
                    "ratios are time / floor." % floor)
+        seq = res.med("floor", "dwcas", "floor.dwcas_free.ns")
+        if seq:
+            out.append("")
+            out.append("The bare sequence of such a free, with nothing around it (read the "
+                       "word consistently, store the free pointer into the object, the CAS; "
+                       "`dwcas_floor`'s second loop): **%.1f ns** (%.2fx the floor)."
+                       % (seq, seq / floor))
         out.append("")
         rows = []
         for label, key in FLOOR_ROWS:
