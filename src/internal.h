@@ -401,9 +401,31 @@ static inline void stat_add(uint64_t *p, uint64_t v)
 {
 	WRITE_ONCE(*p, READ_ONCE(*p) + v);
 }
+/* stat() in two halves, for a path that reads before a CAS and writes
+ * after it; nothing may count item si on c in between. */
+static inline uint64_t stat_read(struct slub_cpu *c, enum slub_stat_item si)
+{
+	return READ_ONCE(c->stats.item[si]);
+}
+static inline void stat_set(struct slub_cpu *c, enum slub_stat_item si, uint64_t v)
+{
+	WRITE_ONCE(c->stats.item[si], v);
+}
 #else
 static inline void stat(struct slub_cpu *c, enum slub_stat_item si) { (void)c; (void)si; }
 static inline void stat_add(uint64_t *p, uint64_t v) { (void)p; (void)v; }
+static inline uint64_t stat_read(struct slub_cpu *c, enum slub_stat_item si)
+{
+	(void)c;
+	(void)si;
+	return 0;
+}
+static inline void stat_set(struct slub_cpu *c, enum slub_stat_item si, uint64_t v)
+{
+	(void)c;
+	(void)si;
+	(void)v;
+}
 #endif
 
 SLUB_INTERNAL void *slab_alloc_node(struct slub_cache *s, int node);
@@ -491,19 +513,30 @@ slab_update(struct slub_cache *s, struct slab *slab, const struct slab_word *old
 	    unsigned *attempt)
 {
 	struct slub_dword expected = { old->freelist, old->c.counters };
+	/* Read before the CAS: a load after the locked instruction waits for it. */
+	unsigned variants = READ_ONCE(slub_variant_mask);
 
 	slub_assert(new->c.objects == old->c.objects);
 	slub_assert(new->c.inuse <= new->c.objects);
 	new->c.seq = old->c.seq + 1;
-	if (variant(SLUB_INJ_RACE_WINDOW | SLUB_INJ_LOST_UPDATE))
-		slab_update_injected(old, new, site);
+	if (unlikely(variants & (SLUB_INJ_RACE_WINDOW | SLUB_INJ_LOST_UPDATE))) {
+		struct slab_word o = *old, n = *new;
+
+		slab_update_injected(&o, &n, site);
+		*new = n;
+	}
 	struct slub_dword desired = { new->freelist, new->c.counters };
 	if (likely(slub_dwcas(&slab->word, &expected, desired, &slab->dwlock))) {
-		if (unlikely(variant(SLUB_INJ_RACE_WINDOW)) && old->c.frozen && !new->c.frozen)
+		if (unlikely(variants & SLUB_INJ_RACE_WINDOW) && old->c.frozen && !new->c.frozen)
 			slab_update_unfreeze_window();
 		return true;
 	}
-	slab_update_failed(s, slab, old, &expected, site, locked, c, attempt);
+	/* The out-of-line calls get copies: the caller's words stay in
+	 * registers (a word written in parts on the stack and read whole
+	 * stalls the CAS that reads it). */
+	struct slab_word o = *old;
+	struct slub_dword seen = expected;
+	slab_update_failed(s, slab, &o, &seen, site, locked, c, attempt);
 	return false;
 }
 SLUB_INTERNAL struct slab *new_slab(struct slub_cache *s, int node, struct slub_cpu *c,
@@ -570,10 +603,14 @@ SLUB_INTERNAL void __emit_word(unsigned type, struct slub_cache *s, struct slub_
 			       struct slab *slab, const struct slab_word *old,
 			       const struct slab_word *new, enum slub_site site, int locked,
 			       int owner_old, int owner_new, int dest);
-#define emit_word(type, ...)                                   \
-	do {                                                   \
-		if (slub_wants(type))                          \
-			__emit_word(type, __VA_ARGS__);        \
+/* __emit_word() gets copies of the words: the caller's own stay out of
+ * memory (see slab_update()). */
+#define emit_word(type, s, c, slab, old, new, ...)                              \
+	do {                                                                    \
+		if (slub_wants(type)) {                                         \
+			struct slab_word o_ = *(old), n_ = *(new);              \
+			__emit_word(type, s, c, slab, &o_, &n_, __VA_ARGS__);   \
+		}                                                               \
 	} while (0)
 SLUB_INTERNAL void ev_init(struct slub_event *ev, unsigned type, struct slub_cache *s,
 			   struct slub_cpu *c, struct slab *slab);

@@ -15,7 +15,10 @@
  * 3. Through the allocator: the objects of a few slabs freed at once by
  *    many threads (remote frees into one slab word); an observer records
  *    every update of those slabs and the seq chain must be unbroken; the
- *    objects come back exactly once.  Repeated with the widened race window.
+ *    objects come back exactly once; the free counters agree with the
+ *    events (FREE_FROZEN too, counted by the first CAS into a frozen slab
+ *    and by the general loop after a lost CAS).  Repeated with the
+ *    widened race window.
  *    Shrinking the emptied cache discards every slab it still has.
  * 4. The futex lock keeps errno: a thread waiting for a list_lock in free()
  *    is interrupted by signals (its futex wait fails with EINTR) and its
@@ -381,7 +384,7 @@ static void remote_free_rounds(const char *phase, unsigned variant)
 	struct fworker *ws = calloc(nthreads, sizeof(*ws));
 	void **objs = calloc(M_OBJS, sizeof(void *)), **sorted = calloc(M_OBJS, sizeof(void *));
 	struct slub_stats st;
-	unsigned long nfree_remote = 0, nfreeze_free = 0;
+	unsigned long nfree_remote = 0, nfreeze_free = 0, nfree_frozen = 0;
 	long dups = 0;
 
 	dcache = slub_cache_create(phase, 32, 0, 0, NULL);
@@ -427,6 +430,7 @@ static void remote_free_rounds(const char *phase, unsigned variant)
 
 	for (unsigned long i = 0; i < wlen && i < WCAP; i++) {
 		nfree_remote += wbuf[i].type == SLUB_EV_FREE_REMOTE;
+		nfree_frozen += wbuf[i].type == SLUB_EV_FREE_REMOTE && wbuf[i].old.frozen;
 		nfreeze_free += wbuf[i].type == SLUB_EV_FREEZE && wbuf[i].site == SLUB_SITE_SLAB_FREE;
 	}
 	CHECK(nfree_remote > 0, "%s: no remote frees recorded", phase);
@@ -435,6 +439,11 @@ static void remote_free_rounds(const char *phase, unsigned variant)
 	CHECK(nfree_remote + nfreeze_free == st.item[SLUB_FREE_SLOWPATH],
 	      "%s: free_remote %lu + freeze(__slab_free) %lu != FREE_SLOWPATH %llu", phase,
 	      nfree_remote, nfreeze_free, (unsigned long long)st.item[SLUB_FREE_SLOWPATH]);
+	/* Both ways a free into a frozen slab goes count it: the first CAS,
+	 * and the general loop after a lost CAS (the race window makes many). */
+	CHECK(nfree_frozen == st.item[SLUB_FREE_FROZEN],
+	      "%s: free_remote into a frozen slab %lu, FREE_FROZEN %llu", phase, nfree_frozen,
+	      (unsigned long long)st.item[SLUB_FREE_FROZEN]);
 	CHECK(fails_seen == st.item[SLUB_CMPXCHG_DOUBLE_FAIL],
 	      "%s: cmpxchg_fail events %lu, CMPXCHG_DOUBLE_FAIL %llu", phase, fails_seen,
 	      (unsigned long long)st.item[SLUB_CMPXCHG_DOUBLE_FAIL]);
