@@ -298,7 +298,7 @@ static __attribute__((noinline)) unsigned capture_stack(const struct slub_event 
 
 static const struct slub_cache_info no_info = { .name = "" };
 
-/* cache_create carries the cache's geometry as one array (wire format 3). */
+/* cache_create carries the cache's geometry as one array. */
 static bool fire_cache_create(const struct slub_event *ev)
 {
 	struct slub_cache_info info;
@@ -366,8 +366,8 @@ static inline bool fire_event(const struct slub_event *ev)
 	case SLUB_EV_REMOVE_FULL:
 		SLUB_TP_FIRE(remove_full, ev);
 	case SLUB_EV_CMPXCHG_FAIL: {
-		/* expected, observed: the two 16-byte words as compared */
-		const uint64_t words[4] = {
+		/* expected, then observed: the two 16-byte words as compared */
+		const uint64_t words[SLUB_TP_CAS_WORDS] = {
 			ev->old.freelist, slub_tp_counters(&ev->old),
 			ev->new.freelist, slub_tp_counters(&ev->new),
 		};
@@ -387,12 +387,7 @@ static inline bool fire_event(const struct slub_event *ev)
 	case SLUB_EV_FREE:
 		SLUB_TP_FIRE(free, ev);
 	case SLUB_EV_ERROR:
-		if (!ev->msg) {
-			struct slub_event e = *ev;
-
-			e.msg = "";
-			SLUB_TP_FIRE(error, &e);
-		}
+		/* no msg on the wire: the reason's label is the message */
 		SLUB_TP_FIRE(error, ev);
 	case SLUB_EV_NR:
 		break;

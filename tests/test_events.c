@@ -246,8 +246,8 @@ static void model_violation(const struct slub_model_violation *v, void *arg)
 }
 
 /*
- * What a decoded trace gives the model (tracepoints/slub_tp.h, formats 3
- * and 2):
+ * What a decoded trace gives the model (tracepoints/slub_tp.h, formats 4,
+ * 3 and 2):
  * no old word but for cmpxchg_fail (an unfreeze's owner is the slot it
  * leaves), list operations with only the seq they saw, cpu slot events
  * without a word.

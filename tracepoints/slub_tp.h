@@ -4,17 +4,17 @@
  * plus `slub:stack`.  This comment is the wire format; the analysis decodes
  * it back into struct slub_event (include/slub/event.h).
  *
- * Wire format 3 (SLUB_TRACE_FORMAT, carried by every cache_create)
+ * Wire format 4 (SLUB_TRACE_FORMAT, carried by every cache_create)
  * ----------------------------------------------------------------
  * Contexts added by `slubtrace record`: vpid, vtid, procname.  Payloads
  * carry what the analysis needs and nothing it can derive, in few fields:
  * LTTng-UST 2.13 writes every field with its own indirect call into the
  * ring buffer (about 75 instructions), so that what an event costs beyond
- * LTTng's fixed part follows its field count more than its bytes.  `x` =
- * printed in hex, `enum` = an 8-bit
- * enumeration whose labels are the strings of slub_site_name(),
- * slub_dest_name(), slub_deactivate_reason_name(), slub_error_name() and
- * slub_event_name().
+ * LTTng's fixed part follows its field count more than its bytes.  No
+ * class has more than five fields, and only cache_create has a string.
+ * `x` = printed in hex, `enum` = an 8-bit enumeration whose labels are the
+ * strings of slub_site_name(), slub_dest_name(),
+ * slub_deactivate_reason_name(), slub_error_name() and slub_event_name().
  *
  * `where` (u64 x), the first field of every event but cache_destroy and
  * slub:stack (the second of cache_create): the small integers of the
@@ -44,7 +44,7 @@
  * padded where the ring buffer aligns them (x86 packs them anyway); only
  * cache_create keeps `format` first, where every reader looks for it.
  *
- *   cache_create    format u8 (= 3), where (announced),
+ *   cache_create    format u8 (= 4), where (announced),
  *                   geometry u32[7] = { object_size, size, align, order,
  *                   objects, min_partial, cpu_partial }, flags u32 x,
  *                   name string
@@ -54,11 +54,11 @@
  *                   where (locked, arg = owner), slab u64 x,
  *                   freelist u64 x, counters u64 x, site enum (site_dest)
  *   cmpxchg_fail    where (locked, arg = attempt), slab u64 x,
- *                   expected u64 x[2], observed u64 x[2], site enum:
- *                   expected and observed are each the 16-byte slab word
- *                   { freelist, counters } as the CAS compared it (an
- *                   array is written with one call: five fields, not
- *                   seven)
+ *                   words u64 x[4], site enum: words = { expected
+ *                   freelist, expected counters, observed freelist,
+ *                   observed counters }, the two 16-byte slab words as
+ *                   the CAS compared them (an array is written with one
+ *                   call: four fields, not seven)
  *   cpu_cmpxchg_fail where (arg = attempt), slab u64 x, site enum
  *   cpu_slab_load, deactivate, cpu_partial_put, cpu_partial_take,
  *   cpu_partial_drain  (class cpu_slab)
@@ -74,8 +74,9 @@
  *   lock_release    where, lock_seq u64, hold_ns u64, lock_id u32
  *   thread_flush    where (arg = slot), count u32
  *   alloc, free     where, slab u64 x, object u64 x, size u64
- *   error           where, slab u64 x, object u64 x, reason enum,
- *                   msg string
+ *   error           where, slab u64 x, object u64 x, reason enum
+ *                   (error_kind: its label is what in-process observers
+ *                   get as slub_event.msg)
  *   stack           of enum (event type), slab u64 x,
  *                   ips u64 x sequence, u8 length (innermost first)
  *
@@ -102,6 +103,10 @@
  * types SLUBTRACE_STACKS selects and only when a frame was captured.  A
  * reader attaches it to the last event of that type of that (vpid, vtid).
  * An event without a stack pays nothing for stacks.
+ *
+ * Format 3 was this format with cmpxchg_fail's words as two arrays of two,
+ * expected and observed (five fields), and error with a fifth field, msg
+ * string, always the label of its reason.  Readers decode it too.
  *
  * Format 2 had the same events with every small integer in a field of its
  * own: cache_id u16, cpu i16, node u8 first in every event but cache_*,
@@ -139,7 +144,7 @@
 #include <slub/event.h>
 
 /* The wire format this header describes (cache_create.format). */
-#define SLUB_TRACE_FORMAT 3
+#define SLUB_TRACE_FORMAT 4
 
 /* Deepest stack a slub:stack event carries (SLUBTRACE_STACK_DEPTH is
  * clamped to it). */
@@ -152,6 +157,10 @@
 
 /* cache_create.geometry: object_size .. cpu_partial. */
 #define SLUB_TP_GEOMETRY 7
+
+/* cmpxchg_fail.words: expected freelist, counters, observed freelist,
+ * counters. */
+#define SLUB_TP_CAS_WORDS 4
 
 /* The counters word of a slab word, packed as in memory (see above). */
 static inline uint64_t slub_tp_counters(const struct slub_word *w)
@@ -358,8 +367,7 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, cmpxchg_fail,
 	LTTNG_UST_TP_FIELDS(
 		SLUB_TP_WHERE(slub_tp_locked(ev), ev->attempt)
 		SLUB_TP_SLAB
-		lttng_ust_field_array_hex(uint64_t, expected, words, 2)
-		lttng_ust_field_array_hex(uint64_t, observed, words + 2, 2)
+		lttng_ust_field_array_hex(uint64_t, words, words, SLUB_TP_CAS_WORDS)
 		lttng_ust_field_enum(slub, site, uint8_t, site, ev->site)
 	)
 )
@@ -487,7 +495,6 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, error,
 		SLUB_TP_SLAB
 		lttng_ust_field_integer_hex(uint64_t, object, ev->object)
 		lttng_ust_field_enum(slub, error_kind, uint8_t, reason, ev->reason)
-		lttng_ust_field_string(msg, ev->msg)
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, error, LTTNG_UST_TRACEPOINT_LOGLEVEL_ERR)

@@ -1,14 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CTF -> struct slub_model_event, for wire formats 3 and 2
+ * CTF -> struct slub_model_event, for wire formats 4, 3 and 2
  * (tracepoints/slub_tp.h).
  *
  * An event class is looked at once: its name gives the event type, its
- * payload the format (a `where` field: 3) and the index of every field the
- * type needs, its stream class the index of the vpid/vtid/procname
- * contexts.  Decoding an event is then a handful of indexed reads, and in
- * format 3 a few shifts.  A class that lacks a field its type needs is
- * refused when it is first seen, with the event name and the stream.
+ * payload the format and the index of every field the type needs, its
+ * stream class the index of the vpid/vtid/procname contexts.  Decoding an
+ * event is then a handful of indexed reads, and from format 3 on a few
+ * shifts.  A class that lacks a field its type needs is refused when it is
+ * first seen, with the event name and the stream.
+ *
+ * The format of a class: without a `where` field, 2.  With one, the class
+ * is laid out as in format 4, which differs from format 3 in two classes
+ * only: cmpxchg_fail carries one `words` array where format 3 had
+ * `expected` and `observed`, error has no `msg` string.  Those two are
+ * read as format 3 when they have format 3's own field (`expected`,
+ * `msg`); every other class is the same in both and is read as format 3.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -33,10 +40,13 @@ enum dec_field {
 	F_OF, F_IPS,
 	/* format 3 */
 	F_WHERE, F_GEOMETRY, F_EXPECTED, F_OBSERVED, F_LOCK_ID_SEQ,
+	/* format 4 */
+	F_WORDS,
 	/* lttng-ust's own events, for the symbolizer */
 	F_BADDR, F_MEMSZ, F_PATH, F_IS_PIC, F_BUILD_ID,
 	F_NR
 };
+_Static_assert(F_NR <= 64, "a class's fields are bits of a uint64_t");
 
 static const char *const field_names[F_NR] = {
 	[F_CACHE_ID] = "cache_id", [F_CPU] = "cpu", [F_NODE] = "node", [F_SLAB] = "slab",
@@ -55,7 +65,7 @@ static const char *const field_names[F_NR] = {
 	[F_FLAGS] = "flags", [F_ANNOUNCED] = "announced",
 	[F_OF] = "of", [F_IPS] = "ips",
 	[F_WHERE] = "where", [F_GEOMETRY] = "geometry", [F_EXPECTED] = "expected",
-	[F_OBSERVED] = "observed", [F_LOCK_ID_SEQ] = "lock_id_seq",
+	[F_OBSERVED] = "observed", [F_LOCK_ID_SEQ] = "lock_id_seq", [F_WORDS] = "words",
 	[F_BADDR] = "baddr", [F_MEMSZ] = "memsz", [F_PATH] = "path", [F_IS_PIC] = "is_pic",
 	[F_BUILD_ID] = "build_id",
 };
@@ -63,10 +73,10 @@ static const char *const field_names[F_NR] = {
 #define B(f) (1ull << (f))
 #define STRING_FIELDS (B(F_MSG) | B(F_NAME) | B(F_PATH))
 #define ARRAY_FIELDS (B(F_IPS) | B(F_BUILD_ID) | STATIC_ARRAY_FIELDS)
-/* Format 3's arrays of a fixed length, at least this long. */
-#define STATIC_ARRAY_FIELDS (B(F_GEOMETRY) | B(F_EXPECTED) | B(F_OBSERVED))
+/* Format 3's and 4's arrays of a fixed length, at least this long. */
+#define STATIC_ARRAY_FIELDS (B(F_GEOMETRY) | B(F_EXPECTED) | B(F_OBSERVED) | B(F_WORDS))
 static const uint8_t static_length[F_NR] = {
-	[F_GEOMETRY] = 7, [F_EXPECTED] = 2, [F_OBSERVED] = 2,
+	[F_GEOMETRY] = 7, [F_EXPECTED] = 2, [F_OBSERVED] = 2, [F_WORDS] = 4,
 };
 #define WHERE (B(F_CACHE_ID) | B(F_CPU) | B(F_NODE))
 #define SLAB_WORD (WHERE | B(F_SLAB) | B(F_SITE) | B(F_DEST) | B(F_LOCKED) | \
@@ -148,7 +158,21 @@ static const uint64_t required3[SLUB_EV_NR] = {
 	[SLUB_EV_ERROR] = B(F_WHERE) | B(F_SLAB) | B(F_OBJECT) | B(F_REASON) | B(F_MSG),
 };
 
-/* The bits of format 3's `where` word. */
+/* Format 4: the classes that differ from format 3 (the others are read
+ * with required3). */
+static uint64_t required4(unsigned type)
+{
+	switch (type) {
+	case SLUB_EV_CMPXCHG_FAIL:
+		return B(F_WHERE) | B(F_SLAB) | B(F_WORDS) | B(F_SITE);
+	case SLUB_EV_ERROR:
+		return B(F_WHERE) | B(F_SLAB) | B(F_OBJECT) | B(F_REASON);
+	default:
+		return required3[type];
+	}
+}
+
+/* The bits of format 3's and 4's `where` word. */
 #define WHERE_LOCKED (1ull << 40)
 #define WHERE_CONTENDED (1ull << 41)
 #define WHERE_ANNOUNCED (1ull << 42)
@@ -167,7 +191,7 @@ enum dec_kind {
 struct dec_class {
 	enum dec_kind kind;
 	unsigned type;
-	unsigned format;	/* K_SLUB: 2 or 3 */
+	unsigned format;	/* K_SLUB: 2, 3, or 4 (cmpxchg_fail and error only) */
 	const char *name;
 	int16_t idx[F_NR];
 	uint64_t is_signed;
@@ -386,7 +410,8 @@ static uint64_t required_of(const struct dec_class *dc)
 {
 	switch (dc->kind) {
 	case K_SLUB:
-		return dc->format == 3 ? required3[dc->type] : required2[dc->type];
+		return dc->format == 4 ? required4(dc->type) :
+			dc->format == 3 ? required3[dc->type] : required2[dc->type];
 	case K_STACK:
 		return B(F_OF) | B(F_SLAB) | B(F_IPS);
 	case K_LOAD:
@@ -397,6 +422,20 @@ static uint64_t required_of(const struct dec_class *dc)
 		return B(F_BADDR);
 	default:
 		return 0;
+	}
+}
+
+/* The formats a slub class of this layout may come from. */
+static const char *format_names(const struct dec_class *dc)
+{
+	switch (dc->format) {
+	case 2:
+		return "2";
+	case 4:
+		return "4";
+	default:
+		return dc->type == SLUB_EV_CMPXCHG_FAIL || dc->type == SLUB_EV_ERROR ? "3" :
+			"3 or 4";
 	}
 }
 
@@ -470,14 +509,20 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 	if (dc->kind == K_SLUB && (member_index(payload, "new_seq") >= 0 ||
 				   (dc->type == SLUB_EV_CACHE_CREATE && dc->idx[F_FORMAT] < 0))) {
 		refuse(d, SLUB_UNUSABLE_FORMAT,
-		       "%s: recorded with slub trace format 1; this slubtrace reads formats 2 "
-		       "and 3: record it again", trace_name(d));
+		       "%s: recorded with slub trace format 1; this slubtrace reads formats 2, "
+		       "3 and 4: record it again", trace_name(d));
 		dc->kind = K_BAD;
 		goto out;
 	}
-	/* Format 3 packs the small integers of every event but
-	 * cache_destroy (the same in both) into `where`. */
+	/* Formats 3 and 4 pack the small integers of every event but
+	 * cache_destroy (the same in all three) into `where`; format 4 lays
+	 * out cmpxchg_fail and error anew (see the top of this file). */
 	dc->format = member_index(payload, field_names[F_WHERE]) >= 0 ? 3 : 2;
+	if (dc->format == 3 && dc->kind == K_SLUB &&
+	    ((dc->type == SLUB_EV_CMPXCHG_FAIL &&
+	      member_index(payload, field_names[F_EXPECTED]) < 0) ||
+	     (dc->type == SLUB_EV_ERROR && member_index(payload, field_names[F_MSG]) < 0)))
+		dc->format = 4;
 	need = required_of(dc);
 	for (int f = 0; f < F_NR; f++) {
 		if ((need & B(f)) && dc->idx[f] < 0) {
@@ -492,7 +537,7 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 			       "(not slub trace format %s?)",
 			       trace_name(d), dc->name, s ? s->name : "?", field_names[f],
 			       dc->kind == K_STACK || dc->type == SLUB_EV_CACHE_DESTROY ?
-			       "2 or 3" : dc->format == 3 ? "3" : "2");
+			       "2, 3 or 4" : format_names(dc));
 			dc->kind = K_BAD;
 			goto out;
 		}
@@ -584,7 +629,7 @@ static inline uint64_t get_elem(const struct dec_class *dc, const bt_field *p, i
 }
 
 /*
- * The small integers of an event: format 3 packs them into `where`
+ * The small integers of an event: formats 3 and 4 pack them into `where`
  * (cache_id 0-15, cpu 16-31, node 32-39, flags 40-47, arg 48-63), format 2
  * gives each its own field.  arg is the class's owner, slot or attempt.
  */
@@ -597,7 +642,7 @@ struct small {
 
 static void get_small(const struct dec_class *dc, const bt_field *p, struct small *m)
 {
-	if (dc->format == 3 && dc->idx[F_WHERE] >= 0) {
+	if (dc->format >= 3 && dc->idx[F_WHERE] >= 0) {
 		uint64_t w = get_u(dc, p, F_WHERE);
 
 		m->cache_id = (uint16_t)w;
@@ -624,7 +669,7 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 {
 	struct slub_event *ev = &out->event.ev;
 	unsigned t = dc->type;
-	bool v3 = dc->format == 3;
+	bool v3 = dc->format >= 3;	/* `where`, the pair enumerations, the arrays */
 	struct small m;
 
 	get_small(dc, p, &m);
@@ -641,18 +686,19 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 	case SLUB_EV_CACHE_CREATE: {
 		uint64_t format = get_u(dc, p, F_FORMAT);
 
-		if (format == 2 || format == 3) {
-			if (format != dc->format) {
+		/* cache_create is laid out alike in formats 3 and 4 */
+		if (format >= 2 && format <= SLUB_DEC_FORMAT) {
+			if ((format == 2) != (dc->format == 2)) {
 				refuse(d, SLUB_UNUSABLE_MALFORMED,
 				       "%s: event %s says slub trace format %" PRIu64
-				       " but is laid out in format %u", trace_name(d), dc->name,
-				       format, dc->format);
+				       " but is laid out in format %s", trace_name(d), dc->name,
+				       format, format_names(dc));
 				return -1;
 			}
 		} else {
 			refuse(d, SLUB_UNUSABLE_FORMAT,
 			       "%s: recorded with slub trace format %" PRIu64
-			       "; this slubtrace reads formats 2 and 3: record it again",
+			       "; this slubtrace reads formats 2, 3 and 4: record it again",
 			       trace_name(d), format);
 			return -1;
 		}
@@ -711,7 +757,13 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 		ev->site = (uint32_t)get_u(dc, p, F_SITE);
 		ev->locked = m.locked;
 		ev->attempt = m.arg;
-		if (v3) {
+		if (dc->format == 4) {
+			/* words: expected { freelist, counters }, then observed */
+			unpack_word(&ev->old, get_elem(dc, p, F_WORDS, 0),
+				    get_elem(dc, p, F_WORDS, 1), -1);
+			unpack_word(&ev->new, get_elem(dc, p, F_WORDS, 2),
+				    get_elem(dc, p, F_WORDS, 3), -1);
+		} else if (v3) {
 			unpack_word(&ev->old, get_elem(dc, p, F_EXPECTED, 0),
 				    get_elem(dc, p, F_EXPECTED, 1), -1);
 			unpack_word(&ev->new, get_elem(dc, p, F_OBSERVED, 0),
@@ -781,7 +833,10 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 	case SLUB_EV_ERROR:
 		ev->reason = (uint32_t)get_u(dc, p, F_REASON);
 		ev->object = get_u(dc, p, F_OBJECT);
-		ev->msg = get_str(dc, p, F_MSG);
+		/* Format 4 leaves out the message: it was always the
+		 * reason's label. */
+		ev->msg = dc->idx[F_MSG] >= 0 ? get_str(dc, p, F_MSG) :
+			slub_error_name(ev->reason);
 		break;
 	}
 	return 0;

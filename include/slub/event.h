@@ -237,7 +237,7 @@ struct slub_event {
 	uint32_t count;
 	uint32_t pages;
 	const struct slub_cache_info *info; /* cache_create */
-	const char *msg;                    /* error: the report's first line */
+	const char *msg;                    /* error: slub_error_name(reason) */
 };
 
 /* Names, for printers and the CTF decoder (same strings as the trace). */

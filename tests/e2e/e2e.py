@@ -233,7 +233,7 @@ def value(v):
 
 
 def unpack_counters(c):
-    """The packed slab counters word of wire formats 2 and 3
+    """The packed slab counters word of wire formats 2 to 4
     (tracepoints/slub_tp.h): inuse bits 0-15, objects 16-30, frozen 31,
     seq 32-63."""
     return {"inuse": c & 0xffff, "objects": (c >> 16) & 0x7fff, "frozen": (c >> 31) & 1,
@@ -250,7 +250,7 @@ def s16(v):
 
 
 def split_pair(v, first):
-    """A format-3 enumeration of a pair, x | dest << 4, labelled "x -> dest"
+    """A format-3/4 enumeration of a pair, x | dest << 4, labelled "x -> dest"
     (or "x" when dest is none): {first: (label, x), "dest": (label, dest)}."""
     label, value = v
     x, _, dest = label.partition(" -> ")
@@ -258,8 +258,11 @@ def split_pair(v, first):
 
 
 def unpack_v3(f):
-    """The fields of a format-3 event under their format-2 names, each in
-    the events that had it, so that the checks read both formats."""
+    """The fields of a format-3 or -4 event under their format-2 names, each
+    in the events that had it, so that the checks read every format.
+    Format 4 carries cmpxchg_fail's two words as one array of four
+    (expected freelist, counters, observed freelist, counters) where format
+    3 had `expected` and `observed`, and error without `msg`."""
     n = f["_name"]
     w = f.pop("where")
     f.update({"cache_id": w & 0xffff, "cpu": s16((w >> 16) & 0xffff), "node": (w >> 32) & 0xff})
@@ -282,6 +285,11 @@ def unpack_v3(f):
     elif n in ("cmpxchg_fail", "cpu_cmpxchg_fail"):
         f["attempt"] = arg
     if n == "cmpxchg_fail":
+        if "words" in f:
+            words = f.pop("words")
+            if len(words) != 4:
+                raise Failure("cmpxchg_fail with %d words, not 4" % len(words))
+            f["expected"], f["observed"] = words[:2], words[2:]
         for k in ("expected", "observed"):
             f[k + "_freelist"], f[k + "_counters"] = f.pop(k)
     if n in LIST_OPS:
@@ -292,7 +300,7 @@ def unpack_v3(f):
 class Trace:
     WANT = ("slub:", "lttng_ust_statedump:bin_info", "lttng_ust_lib:load",
             "lttng_ust_dl:dlopen")
-    FORMAT = 3
+    FORMAT = 4
 
     def __init__(self, directory, env):
         p = subprocess.run(["babeltrace2", directory], env=env, stdout=subprocess.PIPE,
@@ -307,6 +315,7 @@ class Trace:
         self.stacks = []    # slub:stack events, each attached to its event
         self.orphan_stacks = 0
         self.formats = set()
+        self.format3_fields = 0     # cmpxchg_fail.expected, error.msg: not in format 4
         self.objects = []   # (vpid, base, size, path, is_pic)
         last = {}           # (vpid, vtid, type) -> that thread's last such event
         for line in p.stdout.splitlines():
@@ -332,9 +341,11 @@ class Trace:
                 continue
             if "new_seq" in f or "stack" in f:
                 raise Failure("%s: recorded with slub trace format 1; this test reads "
-                              "formats 2 and 3" % directory)
+                              "formats 2 to 4" % directory)
             if f["_name"] == "cache_create":
                 self.formats.add(f.get("format"))
+            if "expected" in f or "msg" in f:
+                self.format3_fields += 1
             if "where" in f:
                 unpack_v3(f)
             if "counters" in f:
@@ -671,6 +682,8 @@ def test_stress(env):
     check(len(vtids) >= 4, "events from only %d threads" % len(vtids), errors)
     check(t.formats == {Trace.FORMAT}, "cache_create formats %s, expected {%d}"
           % (sorted(t.formats, key=str), Trace.FORMAT), errors)
+    check(t.format3_fields == 0, "%d events with format 3's expected or msg field"
+          % t.format3_fields, errors)
     stack_events = [e for e in t.stacks if e.get("vpid") == c["pid"]]
     check_labels(stack_events, c["names"], errors)
     check(t.orphan_stacks == 0, "%d slub:stack events follow no event of their type and "
@@ -793,7 +806,7 @@ def check_no_tracer_slots(events, errors):
 
 def word_seq(e):
     """The seq of the word an event produced (format 1: new_seq; formats 2
-    and 3: the upper half of counters)."""
+    to 4: the upper half of counters)."""
     if "new_seq" in e:
         return e["new_seq"]
     return e["counters"] >> 32

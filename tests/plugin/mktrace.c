@@ -5,13 +5,16 @@
  * (only the trace UUID differs), for golden outputs and for bad-input
  * tests that need no session daemon.
  *
- *   mktrace clean|lost|clean2|lost2|storm|other|format1 DIR
+ *   mktrace clean|lost|clean3|lost3|clean2|lost2|storm|storm3|other|format1 DIR
  *
- *   clean    one clean life of a slab (tests/plugin/scripts.c), wire format 3
+ *   clean    one clean life of a slab (tests/plugin/scripts.c), wire format 4
  *   lost     the same life with a slab-word update missing (a lost update)
- *   clean2, lost2  the same in wire format 2 (readers decode both)
+ *   clean3, lost3  the same in wire format 3
+ *   clean2, lost2  the same in wire format 2 (readers decode all three)
  *   storm    a retry storm: five failed CAS in a row, each winner traced,
- *            and a redo retried under a kept list_lock (scripts.h)
+ *            a redo retried under a kept list_lock, a double free
+ *            (scripts.h), wire format 4
+ *   storm3   the same in wire format 3
  *   other    events of another provider only
  *   format1  a slub event laid out as in wire format 1
  */
@@ -41,19 +44,26 @@ int main(int argc, char **argv)
 	bt_graph_run_status st;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: mktrace clean|lost|clean2|lost2|storm|other|format1 DIR\n");
+		fprintf(stderr, "usage: mktrace clean|lost|clean3|lost3|clean2|lost2|storm|storm3|"
+			"other|format1 DIR\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "clean")) {
 		script_life(&s, LIFE_CLEAN, 0, 0, 0, NULL);
 	} else if (!strcmp(argv[1], "lost")) {
 		script_life(&s, LIFE_LOST_UPDATE, 0, 0, 0, NULL);
+	} else if (!strcmp(argv[1], "clean3")) {
+		script_life_format(&s, 3, LIFE_CLEAN, 0, 0, 0, NULL);
+	} else if (!strcmp(argv[1], "lost3")) {
+		script_life_format(&s, 3, LIFE_LOST_UPDATE, 0, 0, 0, NULL);
 	} else if (!strcmp(argv[1], "clean2")) {
 		script_life_format(&s, 2, LIFE_CLEAN, 0, 0, 0, NULL);
 	} else if (!strcmp(argv[1], "lost2")) {
 		script_life_format(&s, 2, LIFE_LOST_UPDATE, 0, 0, 0, NULL);
 	} else if (!strcmp(argv[1], "storm")) {
 		script_storm(&s);
+	} else if (!strcmp(argv[1], "storm3")) {
+		script_storm_format(&s, 3);
 	} else if (!strcmp(argv[1], "other")) {
 		script_life(&s, LIFE_OTHER_ONLY, 0, 0, 0, NULL);
 	} else if (!strcmp(argv[1], "format1")) {

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One life of a slab in wire format 3 (or 2), as the allocator would trace
- * it: new_slab by cpu 0, a remote free, get_freelist, another remote free,
- * deactivate_slab to the partial list under list_lock, acquire_slab by
- * cpu 2, a remote free, deactivate_slab to discard.  Cache 1 ("test-64"),
- * 16 objects, node 0, lock id 64.  Both formats carry the same values, so
- * that a reader gives the same output for both.
+ * One life of a slab in wire format 4 (or 3, or 2), as the allocator would
+ * trace it: new_slab by cpu 0, a remote free, get_freelist, another remote
+ * free, deactivate_slab to the partial list under list_lock, acquire_slab
+ * by cpu 2, a remote free, deactivate_slab to discard.  Cache 1
+ * ("test-64"), 16 objects, node 0, lock id 64.  Every format carries the
+ * same values, so that a reader gives the same output for each.
  */
 #include <string.h>
 
@@ -13,7 +13,7 @@
 
 #include "scripts.h"
 
-/* ---- wire format 3 ---- */
+/* ---- wire formats 4 and 3: alike but for cmpxchg_fail and error ---- */
 
 #define WHERE3 { "where", TF_U64 }
 #define SLAB_WORD3 WHERE3, { "slab", TF_U64 }, { "freelist", TF_U64 }, \
@@ -30,26 +30,39 @@
 		{ "has_build_id", TF_U8 }, { "has_debug_link", TF_U8 } } }, \
 	[W_OTHER] = { "other_provider:tick", { { "n", TF_U32 } } }
 
+#define CLASSES3 \
+	[W_CACHE_CREATE] = { "slub:cache_create", { { "format", TF_U8 }, WHERE3, \
+		{ "geometry", TF_ARR32, 7 }, { "flags", TF_U32 }, { "name", TF_STR } } }, \
+	[W_SLAB_NEW] = { "slub:slab_new", { SLAB_WORD3 } }, \
+	[W_SLAB_DISCARD] = { "slub:slab_discard", { SLAB_WORD3 } }, \
+	[W_FREEZE] = { "slub:freeze", { SLAB_WORD3 } }, \
+	[W_UNFREEZE] = { "slub:unfreeze", { SLAB_WORD3 } }, \
+	[W_TAKE_FREELIST] = { "slub:take_freelist", { SLAB_WORD3 } }, \
+	[W_FREE_REMOTE] = { "slub:free_remote", { SLAB_WORD3 } }, \
+	[W_CPU_SLAB_LOAD] = { "slub:cpu_slab_load", { CPU_SLAB3 } }, \
+	[W_DEACTIVATE] = { "slub:deactivate", { CPU_SLAB3 } }, \
+	[W_ADD_PARTIAL] = { "slub:add_partial", { LIST_OP3 } }, \
+	[W_REMOVE_PARTIAL] = { "slub:remove_partial", { LIST_OP3 } }, \
+	[W_LOCK_ACQUIRE] = { "slub:lock_acquire", { WHERE3, { "lock_seq", TF_U64 }, \
+		{ "wait_ns", TF_U64 }, { "lock_id", TF_U32 } } }, \
+	[W_LOCK_RELEASE] = { "slub:lock_release", { WHERE3, { "lock_seq", TF_U64 }, \
+		{ "hold_ns", TF_U64 }, { "lock_id", TF_U32 } } }, \
+	OTHERS
+
+const struct ts_class wire_v4[W_NR] = {
+	[W_CMPXCHG_FAIL] = { "slub:cmpxchg_fail", { WHERE3, { "slab", TF_U64 },
+		{ "words", TF_ARR64, 4 }, { "site", TF_U8 } } },
+	[W_ERROR] = { "slub:error", { WHERE3, { "slab", TF_U64 }, { "object", TF_U64 },
+		{ "reason", TF_U8 } } },
+	CLASSES3,
+};
+
 const struct ts_class wire_v3[W_NR] = {
 	[W_CMPXCHG_FAIL] = { "slub:cmpxchg_fail", { WHERE3, { "slab", TF_U64 },
 		{ "expected", TF_ARR64, 2 }, { "observed", TF_ARR64, 2 }, { "site", TF_U8 } } },
-	[W_CACHE_CREATE] = { "slub:cache_create", { { "format", TF_U8 }, WHERE3,
-		{ "geometry", TF_ARR32, 7 }, { "flags", TF_U32 }, { "name", TF_STR } } },
-	[W_SLAB_NEW] = { "slub:slab_new", { SLAB_WORD3 } },
-	[W_SLAB_DISCARD] = { "slub:slab_discard", { SLAB_WORD3 } },
-	[W_FREEZE] = { "slub:freeze", { SLAB_WORD3 } },
-	[W_UNFREEZE] = { "slub:unfreeze", { SLAB_WORD3 } },
-	[W_TAKE_FREELIST] = { "slub:take_freelist", { SLAB_WORD3 } },
-	[W_FREE_REMOTE] = { "slub:free_remote", { SLAB_WORD3 } },
-	[W_CPU_SLAB_LOAD] = { "slub:cpu_slab_load", { CPU_SLAB3 } },
-	[W_DEACTIVATE] = { "slub:deactivate", { CPU_SLAB3 } },
-	[W_ADD_PARTIAL] = { "slub:add_partial", { LIST_OP3 } },
-	[W_REMOVE_PARTIAL] = { "slub:remove_partial", { LIST_OP3 } },
-	[W_LOCK_ACQUIRE] = { "slub:lock_acquire", { WHERE3, { "lock_seq", TF_U64 },
-		{ "wait_ns", TF_U64 }, { "lock_id", TF_U32 } } },
-	[W_LOCK_RELEASE] = { "slub:lock_release", { WHERE3, { "lock_seq", TF_U64 },
-		{ "hold_ns", TF_U64 }, { "lock_id", TF_U32 } } },
-	OTHERS,
+	[W_ERROR] = { "slub:error", { WHERE3, { "slab", TF_U64 }, { "object", TF_U64 },
+		{ "reason", TF_U8 }, { "msg", TF_STR } } },
+	CLASSES3,
 };
 
 /* ---- wire format 2 ---- */
@@ -67,6 +80,8 @@ const struct ts_class wire_v2[W_NR] = {
 		{ "slab", TF_U64 }, { "attempt", TF_U16 }, { "expected_freelist", TF_U64 },
 		{ "expected_counters", TF_U64 }, { "observed_freelist", TF_U64 },
 		{ "observed_counters", TF_U64 } } },
+	[W_ERROR] = { "slub:error", { WHERE, { "slab", TF_U64 }, { "reason", TF_U8 },
+		{ "object", TF_U64 }, { "msg", TF_STR } } },
 	[W_CACHE_CREATE] = { "slub:cache_create", { { "format", TF_U8 }, { "cache_id", TF_U16 },
 		{ "name", TF_STR }, { "object_size", TF_U32 }, { "size", TF_U32 },
 		{ "align", TF_U32 }, { "order", TF_U32 }, { "objects", TF_U32 },
@@ -100,7 +115,7 @@ static uint64_t now;
 static uint64_t stack_ips[2];
 static unsigned format;	/* of the script being written */
 
-/* Format 3's `where`: cache 1, node 0, cpu slot t - 10. */
+/* `where` (formats 3 and 4): cache 1, node 0, cpu slot t - 10. */
 static uint64_t where(int32_t t, unsigned flags, int32_t arg)
 {
 	return 1 | (uint64_t)(uint16_t)(t - 10) << 16 | (uint64_t)flags << 40 |
@@ -132,7 +147,7 @@ static void word(int cls, int32_t t, unsigned site, unsigned dest, unsigned lock
 	uint64_t v3[] = { where(t, locked, owner), LIFE_SLAB, fl, COUNTERS(inuse, frozen, seq),
 			  site | dest << 4 };
 
-	if (format == 3)
+	if (format >= 3)
 		memcpy(i->v, v3, sizeof(v3));
 	else
 		memcpy(i->v, v2, sizeof(v2));
@@ -145,7 +160,7 @@ static void cpu_slab(int cls, int32_t t, unsigned reason, unsigned dest, unsigne
 			  0, count, 0 };
 	uint64_t v3[] = { where(t, 0, t - 10), LIFE_SLAB, count, 0, reason | dest << 4 };
 
-	if (format == 3)
+	if (format >= 3)
 		memcpy(i->v, v3, sizeof(v3));
 	else
 		memcpy(i->v, v2, sizeof(v2));
@@ -157,7 +172,7 @@ static void list_op(int cls, int32_t t, unsigned list, uint64_t lock_seq, unsign
 	uint64_t v2[] = { 1, (uint64_t)(t - 10), 0, LIFE_SLAB, list, 1, LOCK, lock_seq, seq };
 	uint64_t v3[] = { where(t, 1, 0), LIFE_SLAB, LOCK | (uint64_t)seq << 32, lock_seq, list };
 
-	if (format == 3)
+	if (format >= 3)
 		memcpy(i->v, v3, sizeof(v3));
 	else
 		memcpy(i->v, v2, sizeof(v2));
@@ -171,7 +186,7 @@ static void lock(int cls, int32_t t, uint64_t lock_seq)
 			  0, cls == W_LOCK_ACQUIRE ? 250 : 0 };
 	uint64_t v3[] = { where(t, 0, 0), lock_seq, cls == W_LOCK_ACQUIRE ? 250 : 0, LOCK };
 
-	if (format == 3)
+	if (format >= 3)
 		memcpy(i->v, v3, sizeof(v3));
 	else
 		memcpy(i->v, v2, sizeof(v2));
@@ -185,9 +200,9 @@ static void cache_create(void)
 	struct ts_item *i = add(W_CACHE_CREATE, 10);
 	uint64_t v2[] = { 2, 1, (uintptr_t)"test-64", geo[0], geo[1], geo[2], geo[3], geo[4],
 			  geo[5], geo[6], 0, 0 };
-	uint64_t v3[] = { 3, where(10, 0, 0), (uintptr_t)geo, 0, (uintptr_t)"test-64" };
+	uint64_t v3[] = { format, where(10, 0, 0), (uintptr_t)geo, 0, (uintptr_t)"test-64" };
 
-	if (format == 3)
+	if (format >= 3)
 		memcpy(i->v, v3, sizeof(v3));
 	else
 		memcpy(i->v, v2, sizeof(v2));
@@ -196,7 +211,7 @@ static void cache_create(void)
 void script_life(struct ts_script *s, enum life_variant v, uint64_t ip, uint64_t base,
 		 uint64_t size, const char *path)
 {
-	script_life_format(s, 3, v, ip, base, size, path);
+	script_life_format(s, 4, v, ip, base, size, path);
 }
 
 void script_life_format(struct ts_script *s, unsigned fmt, enum life_variant v, uint64_t ip,
@@ -209,7 +224,7 @@ void script_life_format(struct ts_script *s, unsigned fmt, enum life_variant v, 
 	now = 1000000000ull;	/* 00:00:01 */
 	format = fmt;
 	memset(s, 0, sizeof(*s));
-	s->classes = format == 3 ? wire_v3 : wire_v2;
+	s->classes = format == 4 ? wire_v4 : format == 3 ? wire_v3 : wire_v2;
 	s->nr_classes = W_NR;
 	s->items = items;
 	s->stream_name = NULL;
@@ -280,7 +295,7 @@ void script_life_format(struct ts_script *s, unsigned fmt, enum life_variant v, 
 	s->nr_items = n;
 }
 
-/* ---- a retry storm (wire format 3) ---- */
+/* ---- a retry storm (wire format 4 or 3) ---- */
 
 static uint64_t storm_words[8][4];
 
@@ -309,21 +324,44 @@ static void storm_fail(int k, int32_t t, unsigned locked, unsigned attempt, uint
 	w[3] = COUNTERS(oin, 1, exp + 1);
 	i->v[0] = where(t, locked, (int32_t)attempt);
 	i->v[1] = STORM_SLAB;
-	i->v[2] = (uintptr_t)&w[0];
-	i->v[3] = (uintptr_t)&w[2];
-	i->v[4] = SLUB_SITE_SLAB_FREE;
+	i->v[2] = (uintptr_t)&w[0];	/* format 4: words; 3: expected */
+	if (format == 4) {
+		i->v[3] = SLUB_SITE_SLAB_FREE;
+	} else {
+		i->v[3] = (uintptr_t)&w[2];	/* observed */
+		i->v[4] = SLUB_SITE_SLAB_FREE;
+	}
+}
+
+/* Thread t frees an object of STORM_SLAB that is already free; format 3
+ * adds the reason's label as msg. */
+static void storm_error(int32_t t, uint64_t object)
+{
+	struct ts_item *i = add(W_ERROR, t);
+
+	i->v[0] = where(t, 0, 0);
+	i->v[1] = STORM_SLAB;
+	i->v[2] = STORM_SLAB + object;
+	i->v[3] = SLUB_ERR_DOUBLE_FREE;
+	if (format == 3)
+		i->v[4] = (uintptr_t)"Object already free";
 }
 
 void script_storm(struct ts_script *s)
+{
+	script_storm_format(s, 4);
+}
+
+void script_storm_format(struct ts_script *s, unsigned fmt)
 {
 	unsigned seq = 1, inuse = OBJS;
 	uint64_t fl = 0;
 
 	n = 0;
 	now = 2000000000ull;	/* 00:00:02 */
-	format = 3;
+	format = fmt;
 	memset(s, 0, sizeof(*s));
-	s->classes = wire_v3;
+	s->classes = format == 4 ? wire_v4 : wire_v3;
 	s->nr_classes = W_NR;
 	s->items = items;
 	cache_create();
@@ -356,5 +394,7 @@ void script_storm(struct ts_script *s)
 	storm_word(W_FREE_REMOTE, 14, SLUB_SITE_SLAB_FREE, 1, SLUB_OWNER_UNKNOWN, 0x280, inuse - 1, 1,
 		   ++seq);
 	lock(W_LOCK_RELEASE, 14, 1);
+	/* thread 11 frees the object thread 12 freed first */
+	storm_error(11, 0x40);
 	s->nr_items = n;
 }

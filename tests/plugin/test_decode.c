@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The CTF decoder and the symbolizer, in-process: a scripted source
- * component emits events of wire formats 3 and 2 (and wrong ones), a
+ * component emits events of wire formats 4, 3 and 2 (and wrong ones), a
  * simple sink runs the plugin's decoder on each message, and the test
  * compares what came out with what went in.  No file, no session daemon.
  */
@@ -35,7 +35,7 @@ static int failures;
 	{ "slab", TF_U64 }, { "freelist", TF_U64 }, { "counters", TF_U64 }, { "owner", TF_I16 }
 
 enum { C_CACHE, C_FREEZE, C_UNFREEZE, C_ADD_PARTIAL, C_DEACTIVATE, C_CMPXCHG_FAIL, C_STACK,
-       C_OTHER, C_BIN_INFO, C_NR };
+       C_OTHER, C_BIN_INFO, C_ERROR, C_NR };
 
 static const struct ts_class v2_classes[C_NR] = {
 	[C_CACHE] = { "slub:cache_create", { { "format", TF_U8 }, { "cache_id", TF_U16 },
@@ -60,6 +60,8 @@ static const struct ts_class v2_classes[C_NR] = {
 	[C_BIN_INFO] = { "lttng_ust_statedump:bin_info", { { "baddr", TF_U64 },
 		{ "memsz", TF_U64 }, { "path", TF_STR }, { "is_pic", TF_U8 },
 		{ "has_build_id", TF_U8 }, { "has_debug_link", TF_U8 } } },
+	[C_ERROR] = { "slub:error", { WHERE, { "slab", TF_U64 }, { "reason", TF_U8 },
+		{ "object", TF_U64 }, { "msg", TF_STR } } },
 };
 
 /* inuse 0-15, objects 16-30, frozen 31, seq 32-63 */
@@ -73,7 +75,7 @@ static const struct ts_class v2_classes[C_NR] = {
 
 static const uint64_t ips[] = { 3, 0x401000, 0x401100, 0x401200 };
 
-/* The same events in both formats: check_life() reads either. */
+/* The same events in every format: check_life() reads each. */
 static const struct ts_item v2_items[] = {
 	{ C_CACHE, 100, 10, 10, { 2, 3, (uintptr_t)"kmalloc-64", 64, 64, 8, 0, 64, 5, 30, 0x1, 0 } },
 	{ C_BIN_INFO, 110, 10, 11, { 0, 0, (uintptr_t)"/nonexistent/libx.so", 1, 0, 0 } },
@@ -91,6 +93,9 @@ static const struct ts_item v2_items[] = {
 		SLAB + 0x80, COUNTERS(4, 32, 0, 8), SLAB + 0xc0, COUNTERS(3, 32, 0, 9) } },
 	{ C_STACK, 331, 10, 13, { SLUB_EV_CMPXCHG_FAIL, SLAB, (uintptr_t)ips } },
 	{ .ts = 400, .discard = 1, .discard_count = 17, .discard_begin = 340 },
+	/* a double free of the slab's third object by thread 14 (cpu 1) */
+	{ C_ERROR, 500, 10, 14, { 3, 1, 1, SLAB, SLUB_ERR_DOUBLE_FREE, SLAB + 0x80,
+		(uintptr_t)"Object already free" } },
 };
 
 /* ---- wire format 3 layouts ---- */
@@ -115,6 +120,8 @@ static const struct ts_class v3_classes[C_NR] = {
 	[C_BIN_INFO] = { "lttng_ust_statedump:bin_info", { { "baddr", TF_U64 },
 		{ "memsz", TF_U64 }, { "path", TF_STR }, { "is_pic", TF_U8 },
 		{ "has_build_id", TF_U8 }, { "has_debug_link", TF_U8 } } },
+	[C_ERROR] = { "slub:error", { WHERE3, { "slab", TF_U64 }, { "object", TF_U64 },
+		{ "reason", TF_U8 }, { "msg", TF_STR } } },
 };
 
 /* cache_id 0-15, cpu 16-31 (i16), node 32-39, flags 40-47 (locked 40,
@@ -144,6 +151,55 @@ static const struct ts_item v3_items[] = {
 		(uintptr_t)observed, 6 /* __slab_free */ } },
 	{ C_STACK, 331, 10, 13, { SLUB_EV_CMPXCHG_FAIL, SLAB, (uintptr_t)ips } },
 	{ .ts = 400, .discard = 1, .discard_count = 17, .discard_begin = 340 },
+	{ C_ERROR, 500, 10, 14, { W3(3, 1, 1, 0, 0), SLAB, SLAB + 0x80, SLUB_ERR_DOUBLE_FREE,
+		(uintptr_t)"Object already free" } },
+};
+
+/* ---- wire format 4 layouts: cmpxchg_fail's words in one array, error
+ * without msg; the other classes as in format 3 ---- */
+
+static const struct ts_class v4_classes[C_NR] = {
+	[C_CACHE] = { "slub:cache_create", { { "format", TF_U8 }, WHERE3,
+		{ "geometry", TF_ARR32, 7 }, { "flags", TF_U32 }, { "name", TF_STR } } },
+	[C_FREEZE] = { "slub:freeze", { SLAB_WORD3 } },
+	[C_UNFREEZE] = { "slub:unfreeze", { SLAB_WORD3 } },
+	[C_ADD_PARTIAL] = { "slub:add_partial", { WHERE3, { "slab", TF_U64 },
+		{ "lock_id_seq", TF_U64 }, { "lock_seq", TF_U64 }, { "list", TF_U8 } } },
+	[C_DEACTIVATE] = { "slub:deactivate", { WHERE3, { "slab", TF_U64 }, { "count", TF_U32 },
+		{ "pages", TF_U32 }, { "reason", TF_U8 } } },
+	[C_CMPXCHG_FAIL] = { "slub:cmpxchg_fail", { WHERE3, { "slab", TF_U64 },
+		{ "words", TF_ARR64, 4 }, { "site", TF_U8 } } },
+	[C_STACK] = { "slub:stack", { { "of", TF_U8 }, { "slab", TF_U64 }, { "ips", TF_SEQ64 } } },
+	[C_OTHER] = { "other_provider:event", { { "cache_id", TF_U32 }, { "slab", TF_U64 } } },
+	[C_BIN_INFO] = { "lttng_ust_statedump:bin_info", { { "baddr", TF_U64 },
+		{ "memsz", TF_U64 }, { "path", TF_STR }, { "is_pic", TF_U8 },
+		{ "has_build_id", TF_U8 }, { "has_debug_link", TF_U8 } } },
+	[C_ERROR] = { "slub:error", { WHERE3, { "slab", TF_U64 }, { "object", TF_U64 },
+		{ "reason", TF_U8 } } },
+};
+
+/* expected { freelist, counters }, observed { freelist, counters } */
+static const uint64_t words[] = { SLAB + 0x80, COUNTERS(4, 32, 0, 8), SLAB + 0xc0,
+				  COUNTERS(3, 32, 0, 9) };
+
+static const struct ts_item v4_items[] = {
+	{ C_CACHE, 100, 10, 10, { 4, W3(3, 0, 0, 0, 0), (uintptr_t)geometry, 0x1,
+		(uintptr_t)"kmalloc-64" } },
+	{ C_BIN_INFO, 110, 10, 11, { 0, 0, (uintptr_t)"/nonexistent/libx.so", 1, 0, 0 } },
+	{ C_FREEZE, 200, 10, 11, { W3(3, 2, 1, 1, 2), SLAB, SLAB + 0x40, COUNTERS(5, 32, 1, 7),
+		1 /* acquire_slab */ } },
+	{ C_OTHER, 250, 10, 11, { 3, SLAB } },
+	{ C_UNFREEZE, 300, 10, 12, { W3(3, 2, 1, 1, 2), SLAB, SLAB + 0x80, COUNTERS(4, 32, 0, 8),
+		3 | 2 << 4 /* unfreezing slab -> tail */ } },
+	{ C_ADD_PARTIAL, 310, 10, 12, { W3(3, 2, 1, 1, 0), SLAB, (3 * 64 + 1) | 8ull << 32, 44,
+		2 /* tail */ } },
+	{ C_DEACTIVATE, 320, 10, 12, { W3(3, 5, 1, 1, 2), SLAB, 9, 0,
+		2 | 1 << 4 /* flush -> head */ } },
+	{ C_CMPXCHG_FAIL, 330, 10, 13, { W3(3, 4, 1, 0, 2), SLAB, (uintptr_t)words,
+		6 /* __slab_free */ } },
+	{ C_STACK, 331, 10, 13, { SLUB_EV_CMPXCHG_FAIL, SLAB, (uintptr_t)ips } },
+	{ .ts = 400, .discard = 1, .discard_count = 17, .discard_begin = 340 },
+	{ C_ERROR, 500, 10, 14, { W3(3, 1, 1, 0, 0), SLAB, SLAB + 0x80, SLUB_ERR_DOUBLE_FREE } },
 };
 
 /* ---- the graph ---- */
@@ -152,7 +208,7 @@ struct collected {
 	struct slub_decoder *dec;
 	struct slub_decoded out[64];
 	/* strings live as long as their message: copies */
-	char name[64][64], procname[64][32];
+	char name[64][64], procname[64][32], msg[64][64];
 	int nr;
 	int failed;
 	char error[512];
@@ -203,6 +259,10 @@ sink_consume(bt_message_iterator *iter, void *data)
 					snprintf(c->procname[c->nr], 32, "%s", d.event.procname);
 					o->event.procname = c->procname[c->nr];
 				}
+				if (d.kind == SLUB_DEC_EVENT && d.event.ev.msg) {
+					snprintf(c->msg[c->nr], 64, "%s", d.event.ev.msg);
+					o->event.ev.msg = c->msg[c->nr];
+				}
 				c->nr++;
 			}
 		}
@@ -234,7 +294,7 @@ static void run(const struct ts_script *s, struct collected *c, struct slub_symb
 
 /* ---- tests ---- */
 
-/* Format 3 and 2 carry the same events: the same checks for both. */
+/* Formats 4, 3 and 2 carry the same events: the same checks for each. */
 static void check_life(const struct ts_class *classes, const struct ts_item *items, int nr)
 {
 	struct ts_script s = { classes, C_NR, items, nr, STREAM, 0 };
@@ -244,10 +304,10 @@ static void check_life(const struct ts_class *classes, const struct ts_item *ite
 
 	run(&s, &c, sym);
 	CHECK(!c.failed, "decoder refused a good trace: %s", c.error);
-	CHECK(c.nr == 8, "%d outputs, expected 8 (6 events, a stack, a gap)", c.nr);
-	if (c.nr != 8)
+	CHECK(c.nr == 9, "%d outputs, expected 9 (7 events, a stack, a gap)", c.nr);
+	if (c.nr != 9)
 		goto out;
-	CHECK(slub_decoder_events(c.dec) == 6, "%llu events",
+	CHECK(slub_decoder_events(c.dec) == 7, "%llu events",
 	      (unsigned long long)slub_decoder_events(c.dec));
 	CHECK(!strcmp(slub_decoder_trace_dir(c.dec), TRACE_DIR), "trace dir %s",
 	      slub_decoder_trace_dir(c.dec));
@@ -309,11 +369,26 @@ static void check_life(const struct ts_class *classes, const struct ts_item *ite
 	      c.out[7].discard.end_ts == 400 && c.out[7].discard.stream_id == c.out[1].event.stream_id,
 	      "discarded events: count %llu", (unsigned long long)c.out[7].discard.count);
 
+	e = &c.out[8].event.ev;
+	CHECK(e->type == SLUB_EV_ERROR && e->slab == SLAB && e->object == SLAB + 0x80 &&
+	      e->reason == SLUB_ERR_DOUBLE_FREE && e->cpu == 1 && e->node == 1 &&
+	      e->cache_id == 3 && c.out[8].event.vtid == 14,
+	      "error: reason %u object %#llx cpu %d", e->reason,
+	      (unsigned long long)e->object, e->cpu);
+	/* format 4 carries no message: the reason's label stands for it */
+	CHECK(e->msg && !strcmp(e->msg, "Object already free"), "error message %s",
+	      e->msg ? e->msg : "(none)");
+
 	/* bin_info went to the symbolizer */
 	CHECK(slub_sym_known(sym, 10), "the statedump's object was not recorded");
 out:
 	slub_decoder_destroy(c.dec);
 	slub_symbolizer_destroy(sym);
+}
+
+static void test_v4(void)
+{
+	check_life(v4_classes, v4_items, sizeof(v4_items) / sizeof(v4_items[0]));
 }
 
 static void test_v3(void)
@@ -372,7 +447,7 @@ static void test_format1(void)
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT, "format 1 accepted");
 	CHECK(!strcmp(c.error, TRACE_DIR ": recorded with slub trace format 1; this slubtrace "
-		      "reads formats 2 and 3: record it again"), "message: %s", c.error);
+		      "reads formats 2, 3 and 4: record it again"), "message: %s", c.error);
 	slub_decoder_error(c.dec, &why);
 	CHECK(why == SLUB_UNUSABLE_FORMAT, "kind");
 	slub_decoder_destroy(c.dec);
@@ -381,28 +456,43 @@ static void test_format1(void)
 static void test_cache_format(void)
 {
 	static const struct ts_item items2[] = {
-		{ C_CACHE, 100, 1, 1, { 4, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
+		{ C_CACHE, 100, 1, 1, { 5, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
 	};
-	static const struct ts_item items3[] = {
-		{ C_CACHE, 100, 1, 1, { 4, W3(1, 0, 0, 0, 0), (uintptr_t)geometry, 0,
+	static const struct ts_item items4[] = {
+		{ C_CACHE, 100, 1, 1, { 5, W3(1, 0, 0, 0, 0), (uintptr_t)geometry, 0,
 			(uintptr_t)"x" } },
 	};
 	static const struct ts_item mixed[] = {
 		{ C_CACHE, 100, 1, 1, { 3, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
+	};
+	static const struct ts_item mixed4[] = {
+		{ C_CACHE, 100, 1, 1, { 4, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
+	};
+	static const struct ts_item mixed2[] = {
+		{ C_CACHE, 100, 1, 1, { 2, W3(1, 0, 0, 0, 0), (uintptr_t)geometry, 0,
+			(uintptr_t)"x" } },
+	};
+	/* formats 3 and 4 lay cache_create out alike */
+	static const struct ts_item items34[] = {
+		{ C_CACHE, 100, 1, 1, { 3, W3(1, 0, 0, 0, 0), (uintptr_t)geometry, 0,
+			(uintptr_t)"x" } },
+		{ C_CACHE, 200, 1, 1, { 4, W3(2, 0, 0, 0, 0), (uintptr_t)geometry, 0,
+			(uintptr_t)"y" } },
 	};
 	struct ts_script s = { v2_classes, C_NR, items2, 1, STREAM, 0 };
 	struct collected c;
 
 	/* a newer format, in either layout */
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 4") &&
-	      strstr(c.error, "reads formats 2 and 3"), "cache_create of format 4: %s", c.error);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 5") &&
+	      strstr(c.error, "reads formats 2, 3 and 4"), "cache_create of format 5: %s",
+	      c.error);
 	slub_decoder_destroy(c.dec);
-	s.classes = v3_classes;
-	s.items = items3;
+	s.classes = v4_classes;
+	s.items = items4;
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 4"),
-	      "cache_create of format 4 in format 3's layout: %s", c.error);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 5"),
+	      "cache_create of format 5 in format 4's layout: %s", c.error);
 	slub_decoder_destroy(c.dec);
 	/* a number that does not match the layout */
 	s.classes = v2_classes;
@@ -410,6 +500,23 @@ static void test_cache_format(void)
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "format 3") &&
 	      strstr(c.error, "format 2"), "cache_create of format 3 laid out as 2: %s", c.error);
+	slub_decoder_destroy(c.dec);
+	s.items = mixed4;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "format 4") &&
+	      strstr(c.error, "format 2"), "cache_create of format 4 laid out as 2: %s", c.error);
+	slub_decoder_destroy(c.dec);
+	s.classes = v4_classes;
+	s.items = mixed2;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "format 2") &&
+	      strstr(c.error, "format 3 or 4"), "cache_create of format 2 laid out as 4: %s",
+	      c.error);
+	slub_decoder_destroy(c.dec);
+	s.items = items34;
+	s.nr_items = 2;
+	run(&s, &c, NULL);
+	CHECK(!c.failed && c.nr == 2, "cache_create of formats 3 and 4: %s (%d)", c.error, c.nr);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -449,7 +556,7 @@ static void test_malformed_v3(void)
 
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`counters`") &&
-	      strstr(c.error, "format 3?"), "format 3 without counters: %s", c.error);
+	      strstr(c.error, "format 3 or 4?"), "format 3 without counters: %s", c.error);
 	slub_decoder_destroy(c.dec);
 	s.items = items_cx;
 	run(&s, &c, NULL);
@@ -458,9 +565,68 @@ static void test_malformed_v3(void)
 	slub_decoder_destroy(c.dec);
 }
 
+/* Format 4: a words array too short, one missing, an error without its
+ * object; format 3's error keeps its message. */
+static void test_malformed_v4(void)
+{
+	static const struct ts_class cls[] = {
+		{ "slub:cmpxchg_fail", { WHERE3, { "slab", TF_U64 }, { "words", TF_ARR64, 3 },
+			{ "site", TF_U8 } } },
+		{ "slub:cmpxchg_fail", { WHERE3, { "slab", TF_U64 }, { "site", TF_U8 } } },
+		{ "slub:error", { WHERE3, { "slab", TF_U64 }, { "reason", TF_U8 } } },
+		{ "slub:error", { WHERE3, { "slab", TF_U64 }, { "reason", TF_U8 },
+			{ "msg", TF_STR } } },
+		{ "slub:error", { WHERE3, { "slab", TF_U64 }, { "object", TF_U64 },
+			{ "reason", TF_U8 }, { "msg", TF_STR } } },
+	};
+	static const struct ts_item short_words[] = {
+		{ 0, 100, 1, 1, { 1, SLAB, (uintptr_t)words, 6 } },
+	};
+	static const struct ts_item no_words[] = { { 1, 100, 1, 1, { 1, SLAB, 6 } } };
+	static const struct ts_item no_object4[] = { { 2, 100, 1, 1, { 1, SLAB, 1 } } };
+	static const struct ts_item no_object3[] = {
+		{ 3, 100, 1, 1, { 1, SLAB, 1, (uintptr_t)"Object already free" } },
+	};
+	/* the message format 3 carried, whatever it says */
+	static const struct ts_item msg3[] = {
+		{ 4, 100, 1, 1, { 1, SLAB, SLAB + 0x40, SLUB_ERR_REDZONE, (uintptr_t)"as traced" } },
+	};
+	struct ts_script s = { cls, 5, short_words, 1, STREAM, 0 };
+	struct collected c;
+
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`words`") &&
+	      strstr(c.error, "format 4?"), "words of three elements: %s", c.error);
+	slub_decoder_destroy(c.dec);
+	s.items = no_words;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`words`") &&
+	      strstr(c.error, "format 4?"), "cmpxchg_fail without words: %s", c.error);
+	slub_decoder_destroy(c.dec);
+	s.items = no_object4;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`object`") &&
+	      strstr(c.error, "format 4?"), "format 4 error without object: %s", c.error);
+	slub_decoder_destroy(c.dec);
+	s.items = no_object3;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`object`") &&
+	      strstr(c.error, "format 3?"), "format 3 error without object: %s", c.error);
+	slub_decoder_destroy(c.dec);
+	s.items = msg3;
+	run(&s, &c, NULL);
+	CHECK(!c.failed && c.nr == 1, "format 3 error: %s (%d)", c.error, c.nr);
+	if (c.nr == 1)
+		CHECK(c.out[0].event.ev.reason == SLUB_ERR_REDZONE &&
+		      c.out[0].event.ev.object == SLAB + 0x40 && c.out[0].event.ev.msg &&
+		      !strcmp(c.out[0].event.ev.msg, "as traced"), "format 3 error's message %s",
+		      c.out[0].event.ev.msg ? c.out[0].event.ev.msg : "(none)");
+	slub_decoder_destroy(c.dec);
+}
+
 static void test_no_context(void)
 {
-	struct ts_script s = { v3_classes, C_NR, v3_items + 2, 1, STREAM, 1 };
+	struct ts_script s = { v4_classes, C_NR, v4_items + 2, 1, STREAM, 1 };
 	struct collected c;
 
 	run(&s, &c, NULL);
@@ -475,7 +641,7 @@ static void test_other_provider(void)
 		{ C_OTHER, 100, 1, 1, { 1, SLAB } },
 		{ C_OTHER, 200, 1, 1, { 2, SLAB } },
 	};
-	struct ts_script s = { v3_classes, C_NR, items, 2, STREAM, 0 };
+	struct ts_script s = { v4_classes, C_NR, items, 2, STREAM, 0 };
 	struct collected c;
 
 	run(&s, &c, NULL);
@@ -543,6 +709,7 @@ static void test_symbolizer(void)
 
 int main(void)
 {
+	test_v4();
 	test_v3();
 	test_v2();
 	test_v3_where();
@@ -550,6 +717,7 @@ int main(void)
 	test_cache_format();
 	test_malformed();
 	test_malformed_v3();
+	test_malformed_v4();
 	test_no_context();
 	test_other_provider();
 	test_symbolizer();

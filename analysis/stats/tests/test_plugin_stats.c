@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_plugin_stats: sink.slub.stats of the built plugin, fed wire-format-3
+ * test_plugin_stats: sink.slub.stats of the built plugin, fed wire-format-4
  * messages by a scripted source component (tests/plugin/testsrc.c): the
  * decoded events reach the statistics, a failed CAS is attributed to the
  * update whose seq it observed, six failed attempts of one free make a run
@@ -45,8 +45,8 @@ static const struct ts_class classes[C_NR] = {
 	[C_SLAB_NEW] = { "slub:slab_new", { SLAB_WORD } },
 	[C_TAKE] = { "slub:take_freelist", { SLAB_WORD } },
 	[C_FREE_REMOTE] = { "slub:free_remote", { SLAB_WORD } },
-	[C_FAIL] = { "slub:cmpxchg_fail", { WHERE, { "slab", TF_U64 },
-		{ "expected", TF_ARR64, 2 }, { "observed", TF_ARR64, 2 }, { "site", TF_U8 } } },
+	[C_FAIL] = { "slub:cmpxchg_fail", { WHERE, { "slab", TF_U64 }, { "words", TF_ARR64, 4 },
+		{ "site", TF_U8 } } },
 	[C_ACQ] = { "slub:lock_acquire", { WHERE, { "lock_seq", TF_U64 }, { "wait_ns", TF_U64 },
 		{ "lock_id", TF_U32 } } },
 	[C_REL] = { "slub:lock_release", { WHERE, { "lock_seq", TF_U64 }, { "hold_ns", TF_U64 },
@@ -85,10 +85,10 @@ static void add(int cls, uint64_t ts, int vtid, const uint64_t *v, int n)
 static void script(void)
 {
 	static const uint64_t geometry[7] = { 64, 64, 8, 0, 64, 5, 30 };
-	static uint64_t words[6][4];	/* cmpxchg_fail: expected, observed */
+	static uint64_t words[6][4];	/* cmpxchg_fail: expected, then observed */
 	uint64_t ts = 1000;
 
-	add(C_CACHE, ts++, 501, (uint64_t[]){ 3, W3(3, 0, 0, 0), (uintptr_t)geometry, 0,
+	add(C_CACHE, ts++, 501, (uint64_t[]){ 4, W3(3, 0, 0, 0), (uintptr_t)geometry, 0,
 					       (uintptr_t)"kmalloc-64" }, 5);
 	add(C_SLAB_NEW, ts++, 501, (uint64_t[]){ W3(3, 1, 0, 1), SLAB, 0, COUNTERS(64, 64, 1, 1),
 						  SITE_NEW_SLAB }, 5);
@@ -104,7 +104,7 @@ static void script(void)
 		w[2] = 0;
 		w[3] = COUNTERS(64, 64, 1, a + 1);
 		add(C_FAIL, ts++, 503, (uint64_t[]){ W3(3, 3, 0, a), SLAB, (uintptr_t)w,
-						      (uintptr_t)(w + 2), SITE_SLAB_FREE }, 5);
+						      SITE_SLAB_FREE }, 4);
 	}
 	add(C_FREE_REMOTE, ts++, 503, (uint64_t[]){ W3(3, 3, 0, 2), SLAB, SLAB + 64,
 						     COUNTERS(63, 64, 1, 8), SITE_SLAB_FREE }, 5);
