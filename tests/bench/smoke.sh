@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # ctest bench_smoke: every benchmark program runs with tiny parameters to
 # the end and prints its table, under the system malloc and (when built)
-# under libslub-malloc.so; then the harness runs one --smoke round.
+# under libslub-malloc.so; free-path.sh makes one run; then the harness
+# runs one --smoke round.
 # Nothing here looks at a timing.
 #
 #   smoke.sh BIN_DIR [LIBSLUB_MALLOC]
@@ -57,6 +58,18 @@ if [ -n "$shim" ]; then
 	fi
 fi
 
+# free-path.sh, one run: the table and the ratios come out.
+if [ -n "$shim" ] && [ -e "$shim" ] && [ -e "$bin/../../src/shim/libslub-malloc.so" ]; then
+	if out=$("$here/free-path.sh" -n 1 -b "$bin/../.." 2>&1) &&
+		printf '%s\n' "$out" | grep -q "^| N x free(64) | [0-9]" &&
+		printf '%s\n' "$out" | grep -q "slubtrace N x free / floor: median"; then
+		echo "ok   free-path.sh"
+	else
+		echo "FAIL free-path.sh"
+		printf '%s\n' "$out" | tail -10
+		fails=$((fails + 1))
+	fi
+fi
 # The harness, end to end on the programs above (no tracing, one round).
 report=$(mktemp -d)
 set --
