@@ -155,8 +155,8 @@
 #define SLUB_TP_CONTENDED 0x2u
 #define SLUB_TP_ANNOUNCED 0x4u
 
-/* cache_create.geometry: object_size .. cpu_partial. */
-#define SLUB_TP_GEOMETRY 7
+/* cache_create.geometry: object_size .. cpu_partial, then flags. */
+#define SLUB_TP_GEOMETRY 8
 
 /* cmpxchg_fail.words: expected freelist, counters, observed freelist,
  * counters. */
@@ -318,7 +318,6 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, cache_create,
 		lttng_ust_field_integer(uint8_t, format, SLUB_TRACE_FORMAT)
 		SLUB_TP_WHERE(ev->reason ? SLUB_TP_ANNOUNCED : 0, 0)
 		lttng_ust_field_array(uint32_t, geometry, geometry, SLUB_TP_GEOMETRY)
-		lttng_ust_field_integer_hex(uint32_t, flags, ev->info->flags)
 		lttng_ust_field_string(name, ev->info->name)
 	)
 )
