@@ -45,9 +45,10 @@
  * cache_create keeps `format` first, where every reader looks for it.
  *
  *   cache_create    format u8 (= 4), where (announced),
- *                   geometry u32[7] = { object_size, size, align, order,
- *                   objects, min_partial, cpu_partial }, flags u32 x,
- *                   name string
+ *                   geometry u32[8] = { object_size, size, align, order,
+ *                   objects, min_partial, cpu_partial, flags }, name
+ *                   string (the flags ride in the array, printed in
+ *                   decimal with it: four fields, not five)
  *   cache_destroy   cache_id u16, count u32
  *   slab_new, slab_discard, freeze, unfreeze, take_freelist, free_remote,
  *   drain_freelist  (class slab_word)
@@ -104,9 +105,11 @@
  * reader attaches it to the last event of that type of that (vpid, vtid).
  * An event without a stack pays nothing for stacks.
  *
- * Format 3 was this format with cmpxchg_fail's words as two arrays of two,
- * expected and observed (five fields), and error with a fifth field, msg
- * string, always the label of its reason.  Readers decode it too.
+ * Format 3 was this format with cache_create's geometry u32[7] (without
+ * flags) followed by flags u32 x, a field of its own (five fields),
+ * cmpxchg_fail's words as two arrays of two, expected and observed (five
+ * fields), and error with a fifth field, msg string, always the label of
+ * its reason.  Readers decode it too.
  *
  * Format 2 had the same events with every small integer in a field of its
  * own: cache_id u16, cpu i16, node u8 first in every event but cache_*,
