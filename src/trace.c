@@ -298,7 +298,7 @@ static __attribute__((noinline)) unsigned capture_stack(const struct slub_event 
 
 static const struct slub_cache_info no_info = { .name = "" };
 
-/* cache_create carries the cache's geometry as one array. */
+/* cache_create carries the cache's geometry and flags as one array. */
 static bool fire_cache_create(const struct slub_event *ev)
 {
 	struct slub_cache_info info;
@@ -321,6 +321,7 @@ static bool fire_cache_create(const struct slub_event *ev)
 	geometry[4] = ev->info->objects;
 	geometry[5] = ev->info->min_partial;
 	geometry[6] = ev->info->cpu_partial;
+	geometry[7] = ev->info->flags;
 	lttng_ust_do_tracepoint(slub, cache_create, ev, geometry);
 	return true;
 }

@@ -45,9 +45,10 @@
  * cache_create keeps `format` first, where every reader looks for it.
  *
  *   cache_create    format u8 (= 4), where (announced),
- *                   geometry u32[7] = { object_size, size, align, order,
- *                   objects, min_partial, cpu_partial }, flags u32 x,
- *                   name string
+ *                   geometry u32[8] = { object_size, size, align, order,
+ *                   objects, min_partial, cpu_partial, flags }, name
+ *                   string (the flags ride in the array, printed in
+ *                   decimal with it: four fields, not five)
  *   cache_destroy   cache_id u16, count u32
  *   slab_new, slab_discard, freeze, unfreeze, take_freelist, free_remote,
  *   drain_freelist  (class slab_word)
@@ -104,9 +105,11 @@
  * reader attaches it to the last event of that type of that (vpid, vtid).
  * An event without a stack pays nothing for stacks.
  *
- * Format 3 was this format with cmpxchg_fail's words as two arrays of two,
- * expected and observed (five fields), and error with a fifth field, msg
- * string, always the label of its reason.  Readers decode it too.
+ * Format 3 was this format with cache_create's geometry u32[7] (without
+ * flags) followed by flags u32 x, a field of its own (five fields),
+ * cmpxchg_fail's words as two arrays of two, expected and observed (five
+ * fields), and error with a fifth field, msg string, always the label of
+ * its reason.  Readers decode it too.
  *
  * Format 2 had the same events with every small integer in a field of its
  * own: cache_id u16, cpu i16, node u8 first in every event but cache_*,
@@ -155,8 +158,8 @@
 #define SLUB_TP_CONTENDED 0x2u
 #define SLUB_TP_ANNOUNCED 0x4u
 
-/* cache_create.geometry: object_size .. cpu_partial. */
-#define SLUB_TP_GEOMETRY 7
+/* cache_create.geometry: object_size .. cpu_partial, then flags. */
+#define SLUB_TP_GEOMETRY 8
 
 /* cmpxchg_fail.words: expected freelist, counters, observed freelist,
  * counters. */
@@ -318,7 +321,6 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, cache_create,
 		lttng_ust_field_integer(uint8_t, format, SLUB_TRACE_FORMAT)
 		SLUB_TP_WHERE(ev->reason ? SLUB_TP_ANNOUNCED : 0, 0)
 		lttng_ust_field_array(uint32_t, geometry, geometry, SLUB_TP_GEOMETRY)
-		lttng_ust_field_integer_hex(uint32_t, flags, ev->info->flags)
 		lttng_ust_field_string(name, ev->info->name)
 	)
 )

@@ -11,11 +11,13 @@
  * first seen, with the event name and the stream.
  *
  * The format of a class: without a `where` field, 2.  With one, the class
- * is laid out as in format 4, which differs from format 3 in two classes
- * only: cmpxchg_fail carries one `words` array where format 3 had
- * `expected` and `observed`, error has no `msg` string.  Those two are
- * read as format 3 when they have format 3's own field (`expected`,
- * `msg`); every other class is the same in both and is read as format 3.
+ * is laid out as in format 4, which differs from format 3 in three classes
+ * only: cache_create carries its flags as the eighth element of `geometry`
+ * where format 3 had a `flags` field after a geometry of seven,
+ * cmpxchg_fail carries one `words` array where format 3 had `expected` and
+ * `observed`, error has no `msg` string.  Those three are read as format 3
+ * when they have format 3's own field (`flags`, `expected`, `msg`); every
+ * other class is the same in both and is read as format 3.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -73,11 +75,14 @@ static const char *const field_names[F_NR] = {
 #define B(f) (1ull << (f))
 #define STRING_FIELDS (B(F_MSG) | B(F_NAME) | B(F_PATH))
 #define ARRAY_FIELDS (B(F_IPS) | B(F_BUILD_ID) | STATIC_ARRAY_FIELDS)
-/* Format 3's and 4's arrays of a fixed length, at least this long. */
+/* Format 3's and 4's arrays of a fixed length, at least this long (format
+ * 4's geometry: GEOMETRY4). */
 #define STATIC_ARRAY_FIELDS (B(F_GEOMETRY) | B(F_EXPECTED) | B(F_OBSERVED) | B(F_WORDS))
 static const uint8_t static_length[F_NR] = {
 	[F_GEOMETRY] = 7, [F_EXPECTED] = 2, [F_OBSERVED] = 2, [F_WORDS] = 4,
 };
+/* cache_create.geometry of format 4: format 3's seven, then flags. */
+#define GEOMETRY4 8
 #define WHERE (B(F_CACHE_ID) | B(F_CPU) | B(F_NODE))
 #define SLAB_WORD (WHERE | B(F_SLAB) | B(F_SITE) | B(F_DEST) | B(F_LOCKED) | \
 		   B(F_FREELIST) | B(F_COUNTERS) | B(F_OWNER))
@@ -163,6 +168,8 @@ static const uint64_t required3[SLUB_EV_NR] = {
 static uint64_t required4(unsigned type)
 {
 	switch (type) {
+	case SLUB_EV_CACHE_CREATE:
+		return B(F_FORMAT) | B(F_WHERE) | B(F_GEOMETRY) | B(F_NAME);
 	case SLUB_EV_CMPXCHG_FAIL:
 		return B(F_WHERE) | B(F_SLAB) | B(F_WORDS) | B(F_SITE);
 	case SLUB_EV_ERROR:
@@ -191,7 +198,8 @@ enum dec_kind {
 struct dec_class {
 	enum dec_kind kind;
 	unsigned type;
-	unsigned format;	/* K_SLUB: 2, 3, or 4 (cmpxchg_fail and error only) */
+	unsigned format;	/* K_SLUB: 2, 3, or 4 (cache_create, cmpxchg_fail
+				 * and error only) */
 	const char *name;
 	int16_t idx[F_NR];
 	uint64_t is_signed;
@@ -425,6 +433,13 @@ static uint64_t required_of(const struct dec_class *dc)
 	}
 }
 
+/* The slub classes whose layout format 4 changed. */
+static bool changed_in_4(unsigned type)
+{
+	return type == SLUB_EV_CACHE_CREATE || type == SLUB_EV_CMPXCHG_FAIL ||
+		type == SLUB_EV_ERROR;
+}
+
 /* The formats a slub class of this layout may come from. */
 static const char *format_names(const struct dec_class *dc)
 {
@@ -434,8 +449,7 @@ static const char *format_names(const struct dec_class *dc)
 	case 4:
 		return "4";
 	default:
-		return dc->type == SLUB_EV_CMPXCHG_FAIL || dc->type == SLUB_EV_ERROR ? "3" :
-			"3 or 4";
+		return changed_in_4(dc->type) ? "3" : "3 or 4";
 	}
 }
 
@@ -516,13 +530,22 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 	}
 	/* Formats 3 and 4 pack the small integers of every event but
 	 * cache_destroy (the same in all three) into `where`; format 4 lays
-	 * out cmpxchg_fail and error anew (see the top of this file). */
+	 * out cache_create, cmpxchg_fail and error anew (see the top of this
+	 * file). */
 	dc->format = member_index(payload, field_names[F_WHERE]) >= 0 ? 3 : 2;
 	if (dc->format == 3 && dc->kind == K_SLUB &&
-	    ((dc->type == SLUB_EV_CMPXCHG_FAIL &&
+	    ((dc->type == SLUB_EV_CACHE_CREATE &&
+	      member_index(payload, field_names[F_FLAGS]) < 0) ||
+	     (dc->type == SLUB_EV_CMPXCHG_FAIL &&
 	      member_index(payload, field_names[F_EXPECTED]) < 0) ||
 	     (dc->type == SLUB_EV_ERROR && member_index(payload, field_names[F_MSG]) < 0)))
 		dc->format = 4;
+	/* Format 4's geometry ends with the flags: seven elements are not
+	 * enough. */
+	if (dc->format == 4 && dc->type == SLUB_EV_CACHE_CREATE && dc->idx[F_GEOMETRY] >= 0 &&
+	    bt_field_class_array_static_get_length(member_class(payload, dc->idx[F_GEOMETRY])) <
+	    GEOMETRY4)
+		dc->idx[F_GEOMETRY] = -1;
 	need = required_of(dc);
 	for (int f = 0; f < F_NR; f++) {
 		if ((need & B(f)) && dc->idx[f] < 0) {
@@ -686,9 +709,8 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 	case SLUB_EV_CACHE_CREATE: {
 		uint64_t format = get_u(dc, p, F_FORMAT);
 
-		/* cache_create is laid out alike in formats 3 and 4 */
 		if (format >= 2 && format <= SLUB_DEC_FORMAT) {
-			if ((format == 2) != (dc->format == 2)) {
+			if (format != dc->format) {
 				refuse(d, SLUB_UNUSABLE_MALFORMED,
 				       "%s: event %s says slub trace format %" PRIu64
 				       " but is laid out in format %s", trace_name(d), dc->name,
@@ -711,6 +733,9 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 			out->info.objects = (uint32_t)get_elem(dc, p, F_GEOMETRY, 4);
 			out->info.min_partial = (uint32_t)get_elem(dc, p, F_GEOMETRY, 5);
 			out->info.cpu_partial = (uint32_t)get_elem(dc, p, F_GEOMETRY, 6);
+			out->info.flags = dc->format == 4 ?
+				(uint32_t)get_elem(dc, p, F_GEOMETRY, 7) :
+				(uint32_t)get_u(dc, p, F_FLAGS);
 		} else {
 			out->info.object_size = (uint32_t)get_u(dc, p, F_OBJECT_SIZE);
 			out->info.size = (uint32_t)get_u(dc, p, F_SIZE);
@@ -719,8 +744,8 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 			out->info.objects = (uint32_t)get_u(dc, p, F_OBJECTS);
 			out->info.min_partial = (uint32_t)get_u(dc, p, F_MIN_PARTIAL);
 			out->info.cpu_partial = (uint32_t)get_u(dc, p, F_CPU_PARTIAL);
+			out->info.flags = (uint32_t)get_u(dc, p, F_FLAGS);
 		}
-		out->info.flags = (uint32_t)get_u(dc, p, F_FLAGS);
 		ev->reason = m.announced;
 		ev->info = &out->info;
 		break;

@@ -260,9 +260,11 @@ def split_pair(v, first):
 def unpack_v3(f):
     """The fields of a format-3 or -4 event under their format-2 names, each
     in the events that had it, so that the checks read every format.
-    Format 4 carries cmpxchg_fail's two words as one array of four
-    (expected freelist, counters, observed freelist, counters) where format
-    3 had `expected` and `observed`, and error without `msg`."""
+    Format 4 carries cache_create's flags as the eighth element of
+    `geometry` where format 3 had a geometry of seven and `flags`,
+    cmpxchg_fail's two words as one array of four (expected freelist,
+    counters, observed freelist, counters) where format 3 had `expected`
+    and `observed`, and error without `msg`."""
     n = f["_name"]
     w = f.pop("where")
     f.update({"cache_id": w & 0xffff, "cpu": s16((w >> 16) & 0xffff), "node": (w >> 32) & 0xff})
@@ -273,8 +275,14 @@ def unpack_v3(f):
         f["contended"] = (w >> 41) & 1
     if n == "cache_create":
         f["announced"] = (w >> 42) & 1
+        geometry = f.pop("geometry")
+        if len(geometry) != (7 if "flags" in f else 8):
+            raise Failure("cache_create with a geometry of %d%s" % (
+                len(geometry), " and flags" if "flags" in f else " and no flags"))
+        if "flags" not in f:
+            f["flags"] = geometry.pop()
         f.update(zip(("object_size", "size", "align", "order", "objects", "min_partial",
-                      "cpu_partial"), f.pop("geometry")))
+                      "cpu_partial"), geometry))
     if n in SLAB_WORD:
         f["owner"] = s16(arg)
         f.update(split_pair(f["site"], "site"))
@@ -315,7 +323,8 @@ class Trace:
         self.stacks = []    # slub:stack events, each attached to its event
         self.orphan_stacks = 0
         self.formats = set()
-        self.format3_fields = 0     # cmpxchg_fail.expected, error.msg: not in format 4
+        # cache_create.flags, cmpxchg_fail.expected, error.msg: not in format 4
+        self.format3_fields = 0
         self.objects = []   # (vpid, base, size, path, is_pic)
         last = {}           # (vpid, vtid, type) -> that thread's last such event
         for line in p.stdout.splitlines():
@@ -344,7 +353,7 @@ class Trace:
                               "formats 2 to 4" % directory)
             if f["_name"] == "cache_create":
                 self.formats.add(f.get("format"))
-            if "expected" in f or "msg" in f:
+            if "expected" in f or "msg" in f or ("flags" in f and "where" in f):
                 self.format3_fields += 1
             if "where" in f:
                 unpack_v3(f)
@@ -682,7 +691,7 @@ def test_stress(env):
     check(len(vtids) >= 4, "events from only %d threads" % len(vtids), errors)
     check(t.formats == {Trace.FORMAT}, "cache_create formats %s, expected {%d}"
           % (sorted(t.formats, key=str), Trace.FORMAT), errors)
-    check(t.format3_fields == 0, "%d events with format 3's expected or msg field"
+    check(t.format3_fields == 0, "%d events with format 3's flags, expected or msg field"
           % t.format3_fields, errors)
     stack_events = [e for e in t.stacks if e.get("vpid") == c["pid"]]
     check_labels(stack_events, c["names"], errors)

@@ -13,7 +13,8 @@
 
 #include "scripts.h"
 
-/* ---- wire formats 4 and 3: alike but for cmpxchg_fail and error ---- */
+/* ---- wire formats 4 and 3: alike but for cache_create, cmpxchg_fail and
+ * error ---- */
 
 #define WHERE3 { "where", TF_U64 }
 #define SLAB_WORD3 WHERE3, { "slab", TF_U64 }, { "freelist", TF_U64 }, \
@@ -31,8 +32,6 @@
 	[W_OTHER] = { "other_provider:tick", { { "n", TF_U32 } } }
 
 #define CLASSES3 \
-	[W_CACHE_CREATE] = { "slub:cache_create", { { "format", TF_U8 }, WHERE3, \
-		{ "geometry", TF_ARR32, 7 }, { "flags", TF_U32 }, { "name", TF_STR } } }, \
 	[W_SLAB_NEW] = { "slub:slab_new", { SLAB_WORD3 } }, \
 	[W_SLAB_DISCARD] = { "slub:slab_discard", { SLAB_WORD3 } }, \
 	[W_FREEZE] = { "slub:freeze", { SLAB_WORD3 } }, \
@@ -50,6 +49,8 @@
 	OTHERS
 
 const struct ts_class wire_v4[W_NR] = {
+	[W_CACHE_CREATE] = { "slub:cache_create", { { "format", TF_U8 }, WHERE3,
+		{ "geometry", TF_ARR32, 8 }, { "name", TF_STR } } },
 	[W_CMPXCHG_FAIL] = { "slub:cmpxchg_fail", { WHERE3, { "slab", TF_U64 },
 		{ "words", TF_ARR64, 4 }, { "site", TF_U8 } } },
 	[W_ERROR] = { "slub:error", { WHERE3, { "slab", TF_U64 }, { "object", TF_U64 },
@@ -58,6 +59,8 @@ const struct ts_class wire_v4[W_NR] = {
 };
 
 const struct ts_class wire_v3[W_NR] = {
+	[W_CACHE_CREATE] = { "slub:cache_create", { { "format", TF_U8 }, WHERE3,
+		{ "geometry", TF_ARR32, 7 }, { "flags", TF_U32 }, { "name", TF_STR } } },
 	[W_CMPXCHG_FAIL] = { "slub:cmpxchg_fail", { WHERE3, { "slab", TF_U64 },
 		{ "expected", TF_ARR64, 2 }, { "observed", TF_ARR64, 2 }, { "site", TF_U8 } } },
 	[W_ERROR] = { "slub:error", { WHERE3, { "slab", TF_U64 }, { "object", TF_U64 },
@@ -193,16 +196,20 @@ static void lock(int cls, int32_t t, uint64_t lock_seq)
 }
 
 /* Cache 1, "test-64": object_size, size, align, order, objects,
- * min_partial, cpu_partial; flags 0, created now. */
+ * min_partial, cpu_partial; flags 0 (format 4: geometry's last element),
+ * created now. */
 static void cache_create(void)
 {
-	static const uint64_t geo[7] = { 64, 64, 8, 0, OBJS, 5, 30 };
+	static const uint64_t geo[8] = { 64, 64, 8, 0, OBJS, 5, 30, 0 };
 	struct ts_item *i = add(W_CACHE_CREATE, 10);
 	uint64_t v2[] = { 2, 1, (uintptr_t)"test-64", geo[0], geo[1], geo[2], geo[3], geo[4],
-			  geo[5], geo[6], 0, 0 };
-	uint64_t v3[] = { format, where(10, 0, 0), (uintptr_t)geo, 0, (uintptr_t)"test-64" };
+			  geo[5], geo[6], geo[7], 0 };
+	uint64_t v3[] = { 3, where(10, 0, 0), (uintptr_t)geo, geo[7], (uintptr_t)"test-64" };
+	uint64_t v4[] = { 4, where(10, 0, 0), (uintptr_t)geo, (uintptr_t)"test-64" };
 
-	if (format >= 3)
+	if (format == 4)
+		memcpy(i->v, v4, sizeof(v4));
+	else if (format == 3)
 		memcpy(i->v, v3, sizeof(v3));
 	else
 		memcpy(i->v, v2, sizeof(v2));

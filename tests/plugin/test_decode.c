@@ -155,12 +155,15 @@ static const struct ts_item v3_items[] = {
 		(uintptr_t)"Object already free" } },
 };
 
-/* ---- wire format 4 layouts: cmpxchg_fail's words in one array, error
- * without msg; the other classes as in format 3 ---- */
+/* ---- wire format 4 layouts: cache_create's flags last in geometry,
+ * cmpxchg_fail's words in one array, error without msg; the other classes
+ * as in format 3 ---- */
+
+#define CACHE4 { "slub:cache_create", { { "format", TF_U8 }, WHERE3, \
+	{ "geometry", TF_ARR32, 8 }, { "name", TF_STR } } }
 
 static const struct ts_class v4_classes[C_NR] = {
-	[C_CACHE] = { "slub:cache_create", { { "format", TF_U8 }, WHERE3,
-		{ "geometry", TF_ARR32, 7 }, { "flags", TF_U32 }, { "name", TF_STR } } },
+	[C_CACHE] = CACHE4,
 	[C_FREEZE] = { "slub:freeze", { SLAB_WORD3 } },
 	[C_UNFREEZE] = { "slub:unfreeze", { SLAB_WORD3 } },
 	[C_ADD_PARTIAL] = { "slub:add_partial", { WHERE3, { "slab", TF_U64 },
@@ -178,12 +181,14 @@ static const struct ts_class v4_classes[C_NR] = {
 		{ "reason", TF_U8 } } },
 };
 
+/* format 3's geometry, then the flags */
+static const uint64_t geometry4[] = { 64, 64, 8, 0, 64, 5, 30, 0x1 };
 /* expected { freelist, counters }, observed { freelist, counters } */
 static const uint64_t words[] = { SLAB + 0x80, COUNTERS(4, 32, 0, 8), SLAB + 0xc0,
 				  COUNTERS(3, 32, 0, 9) };
 
 static const struct ts_item v4_items[] = {
-	{ C_CACHE, 100, 10, 10, { 4, W3(3, 0, 0, 0, 0), (uintptr_t)geometry, 0x1,
+	{ C_CACHE, 100, 10, 10, { 4, W3(3, 0, 0, 0, 0), (uintptr_t)geometry4,
 		(uintptr_t)"kmalloc-64" } },
 	{ C_BIN_INFO, 110, 10, 11, { 0, 0, (uintptr_t)"/nonexistent/libx.so", 1, 0, 0 } },
 	{ C_FREEZE, 200, 10, 11, { W3(3, 2, 1, 1, 2), SLAB, SLAB + 0x40, COUNTERS(5, 32, 1, 7),
@@ -459,7 +464,7 @@ static void test_cache_format(void)
 		{ C_CACHE, 100, 1, 1, { 5, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
 	};
 	static const struct ts_item items4[] = {
-		{ C_CACHE, 100, 1, 1, { 5, W3(1, 0, 0, 0, 0), (uintptr_t)geometry, 0,
+		{ C_CACHE, 100, 1, 1, { 5, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
 			(uintptr_t)"x" } },
 	};
 	static const struct ts_item mixed[] = {
@@ -469,15 +474,38 @@ static void test_cache_format(void)
 		{ C_CACHE, 100, 1, 1, { 4, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
 	};
 	static const struct ts_item mixed2[] = {
-		{ C_CACHE, 100, 1, 1, { 2, W3(1, 0, 0, 0, 0), (uintptr_t)geometry, 0,
+		{ C_CACHE, 100, 1, 1, { 2, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
 			(uintptr_t)"x" } },
 	};
-	/* formats 3 and 4 lay cache_create out alike */
+	/* formats 3 and 4 each in its own layout: geometry and flags, or
+	 * geometry with the flags last */
+	static const struct ts_class cls34[] = {
+		[0] = { "slub:cache_create", { { "format", TF_U8 }, WHERE3,
+			{ "geometry", TF_ARR32, 7 }, { "flags", TF_U32 }, { "name", TF_STR } } },
+		[1] = CACHE4,
+		/* format 4's layout with format 3's geometry of seven */
+		[2] = { "slub:cache_create", { { "format", TF_U8 }, WHERE3,
+			{ "geometry", TF_ARR32, 7 }, { "name", TF_STR } } },
+	};
 	static const struct ts_item items34[] = {
-		{ C_CACHE, 100, 1, 1, { 3, W3(1, 0, 0, 0, 0), (uintptr_t)geometry, 0,
+		{ 0, 100, 1, 1, { 3, W3(1, 0, 0, 0, 0), (uintptr_t)geometry, 0x2,
 			(uintptr_t)"x" } },
-		{ C_CACHE, 200, 1, 1, { 4, W3(2, 0, 0, 0, 0), (uintptr_t)geometry, 0,
+		{ 1, 200, 1, 1, { 4, W3(2, 0, 0, 0, 0), (uintptr_t)geometry4,
 			(uintptr_t)"y" } },
+	};
+	static const struct ts_item mixed43[] = {
+		{ 0, 100, 1, 1, { 4, W3(1, 0, 0, 0, 0), (uintptr_t)geometry, 0x2,
+			(uintptr_t)"x" } },
+	};
+	static const struct ts_item mixed34[] = {
+		{ 1, 100, 1, 1, { 3, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
+			(uintptr_t)"x" } },
+	};
+	static const struct ts_item short4[] = {
+		{ 2, 100, 1, 1, { 4, W3(1, 0, 0, 0, 0), (uintptr_t)geometry, (uintptr_t)"x" } },
+	};
+	static const struct ts_item short3[] = {
+		{ 2, 100, 1, 1, { 3, W3(1, 0, 0, 0, 0), (uintptr_t)geometry, (uintptr_t)"x" } },
 	};
 	struct ts_script s = { v2_classes, C_NR, items2, 1, STREAM, 0 };
 	struct collected c;
@@ -510,13 +538,54 @@ static void test_cache_format(void)
 	s.items = mixed2;
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "format 2") &&
-	      strstr(c.error, "format 3 or 4"), "cache_create of format 2 laid out as 4: %s",
+	      strstr(c.error, "laid out in format 4"), "cache_create of format 2 laid out as 4: %s",
 	      c.error);
 	slub_decoder_destroy(c.dec);
+	s.classes = cls34;
+	s.nr_classes = 3;
+	s.items = mixed43;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED &&
+	      strstr(c.error, "says slub trace format 4") &&
+	      strstr(c.error, "laid out in format 3"), "cache_create of format 4 laid out as 3: %s",
+	      c.error);
+	slub_decoder_destroy(c.dec);
+	s.items = mixed34;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED &&
+	      strstr(c.error, "says slub trace format 3") &&
+	      strstr(c.error, "laid out in format 4"), "cache_create of format 3 laid out as 4: %s",
+	      c.error);
+	slub_decoder_destroy(c.dec);
+	/* no flags field, and no room for them in a geometry of seven */
+	s.items = short4;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`geometry`") &&
+	      strstr(c.error, "format 4?"), "format 4 cache_create with a geometry of 7: %s",
+	      c.error);
+	slub_decoder_destroy(c.dec);
+	s.items = short3;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`geometry`"),
+	      "format 3 cache_create without flags: %s", c.error);
+	slub_decoder_destroy(c.dec);
+	/* both layouts in one trace, each with its flags */
 	s.items = items34;
 	s.nr_items = 2;
 	run(&s, &c, NULL);
 	CHECK(!c.failed && c.nr == 2, "cache_create of formats 3 and 4: %s (%d)", c.error, c.nr);
+	if (c.nr == 2) {
+		const struct slub_cache_info *a = c.out[0].event.ev.info;
+		const struct slub_cache_info *b = c.out[1].event.ev.info;
+
+		CHECK(a && !strcmp(a->name, "x") && a->flags == 0x2 && a->cpu_partial == 30 &&
+		      a->objects == 64, "format 3 cache: flags %#x cpu_partial %u",
+		      a ? a->flags : 0, a ? a->cpu_partial : 0);
+		CHECK(b && !strcmp(b->name, "y") && b->flags == 0x1 && b->cpu_partial == 30 &&
+		      b->objects == 64 && c.out[1].event.ev.cache_id == 2,
+		      "format 4 cache: flags %#x cpu_partial %u", b ? b->flags : 0,
+		      b ? b->cpu_partial : 0);
+	}
 	slub_decoder_destroy(c.dec);
 }
 

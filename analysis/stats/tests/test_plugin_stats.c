@@ -41,7 +41,7 @@ enum { C_CACHE, C_SLAB_NEW, C_TAKE, C_FREE_REMOTE, C_FAIL, C_ACQ, C_REL, C_NR };
 
 static const struct ts_class classes[C_NR] = {
 	[C_CACHE] = { "slub:cache_create", { { "format", TF_U8 }, WHERE,
-		{ "geometry", TF_ARR32, 7 }, { "flags", TF_U32 }, { "name", TF_STR } } },
+		{ "geometry", TF_ARR32, 8 }, { "name", TF_STR } } },
 	[C_SLAB_NEW] = { "slub:slab_new", { SLAB_WORD } },
 	[C_TAKE] = { "slub:take_freelist", { SLAB_WORD } },
 	[C_FREE_REMOTE] = { "slub:free_remote", { SLAB_WORD } },
@@ -84,12 +84,14 @@ static void add(int cls, uint64_t ts, int vtid, const uint64_t *v, int n)
 
 static void script(void)
 {
-	static const uint64_t geometry[7] = { 64, 64, 8, 0, 64, 5, 30 };
+	/* object_size, size, align, order, objects, min_partial, cpu_partial,
+	 * flags */
+	static const uint64_t geometry[8] = { 64, 64, 8, 0, 64, 5, 30, 0 };
 	static uint64_t words[6][4];	/* cmpxchg_fail: expected, then observed */
 	uint64_t ts = 1000;
 
-	add(C_CACHE, ts++, 501, (uint64_t[]){ 4, W3(3, 0, 0, 0), (uintptr_t)geometry, 0,
-					       (uintptr_t)"kmalloc-64" }, 5);
+	add(C_CACHE, ts++, 501, (uint64_t[]){ 4, W3(3, 0, 0, 0), (uintptr_t)geometry,
+					       (uintptr_t)"kmalloc-64" }, 4);
 	add(C_SLAB_NEW, ts++, 501, (uint64_t[]){ W3(3, 1, 0, 1), SLAB, 0, COUNTERS(64, 64, 1, 1),
 						  SITE_NEW_SLAB }, 5);
 	for (uint32_t a = 1; a <= 6; a++) {
