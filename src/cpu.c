@@ -264,6 +264,13 @@ static unsigned long lost_unfreeze_tick, early_discard_tick;
  * variant first drains it one object per CAS ("drain percpu freelist") as
  * kernels 3.1 to 5.11 did.  The slab then goes to the node partial list (head, or
  * tail when remote frees refilled it), the full list, or is discarded.
+ *
+ * DEACTIVATE_REMOTE_FREES counts a deactivation whose first CAS replaced a
+ * word with a slab freelist: the kernel counts by its first read of
+ * slab->freelist, which a remote free may follow before the CAS.  Counted
+ * from the word the CAS replaced, the figure is the one the trace shows
+ * (slubtrace stats rebuilds it exactly); head or tail is still chosen by
+ * the first read, as in Linux 6.1.
  */
 void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, struct slub_cpu *c,
 		     int reason)
@@ -274,12 +281,10 @@ void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, st
 	unsigned attempt = 0, free_delta = 0, cpu_objects = 0;
 	void *freelist_tail = NULL;
 	struct slab_word old, new;
-	bool locked;
+	bool locked, remote = false, updated = false;
 
-	if (slab_word_read(slab).freelist) {
-		stat(c, SLUB_DEACTIVATE_REMOTE_FREES);
+	if (slab_word_read(slab).freelist)
 		tail = SLUB_DEST_TAIL;
-	}
 
 	if (variant(SLUB_VAR_PEROBJ_DEACTIVATE)) {
 		void *nextfree;
@@ -292,6 +297,9 @@ void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, st
 				new.freelist = freelist;
 			} while (!slab_update(s, slab, &old, &new, SLUB_SITE_DRAIN_PERCPU, 0, c,
 					      &attempt));
+			if (!updated)
+				remote = old.freelist != NULL;
+			updated = true;
 			emit_word(SLUB_EV_DRAIN_FREELIST, s, c, slab, &old, &new,
 				  SLUB_SITE_DRAIN_PERCPU, 0, owner, owner, SLUB_DEST_NONE);
 			cpu_objects++;
@@ -343,6 +351,8 @@ void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, st
 		if (locked)
 			list_unlock(s, n, c);
 	}
+	if (updated ? remote : old.freelist != NULL)
+		stat(c, SLUB_DEACTIVATE_REMOTE_FREES);
 	slab_owner_clear(slab, owner);
 	emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new, SLUB_SITE_UNFREEZING_SLAB, locked, owner,
 		  -1, mode);

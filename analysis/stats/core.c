@@ -731,11 +731,12 @@ int slub_tstats_event(struct slub_tstats *st, const struct slub_tstats_event *e)
 			}
 			if (ev->type == SLUB_EV_UNFREEZE) {
 				c->deactivations++;
-				if (ev->list == SLUB_DEST_DISCARD) {
+				if (ev->list == SLUB_DEST_DISCARD)
 					c->item[SLUB_TS_DEACTIVATE_EMPTY]++;
-					if (s->deact_remote)
-						c->item[SLUB_TS_DEACTIVATE_REMOTE_FREES]++;
-				}
+				/* to the tail: counted at the deactivate event (a
+				 * tail implies that word had a freelist) */
+				if (ev->list != SLUB_DEST_TAIL && s->deact_remote)
+					c->item[SLUB_TS_DEACTIVATE_REMOTE_FREES]++;
 				s->deact_open = 0;
 			}
 		}
