@@ -104,22 +104,28 @@ static const struct ts_item v2_items[] = {
 #define SLAB_WORD3 WHERE3, { "slab", TF_U64 }, { "freelist", TF_U64 }, \
 	{ "counters", TF_U64 }, { "site", TF_U8 }
 
+/* The classes formats 3 and 4 lay out alike. */
+#define CLASSES_3_AND_4							\
+	[C_FREEZE] = { "slub:freeze", { SLAB_WORD3 } },				\
+	[C_UNFREEZE] = { "slub:unfreeze", { SLAB_WORD3 } },			\
+	[C_ADD_PARTIAL] = { "slub:add_partial", { WHERE3, { "slab", TF_U64 },	\
+		{ "lock_id_seq", TF_U64 }, { "lock_seq", TF_U64 }, { "list", TF_U8 } } }, \
+	[C_DEACTIVATE] = { "slub:deactivate", { WHERE3, { "slab", TF_U64 },	\
+		{ "count", TF_U32 }, { "pages", TF_U32 }, { "reason", TF_U8 } } },	\
+	[C_STACK] = { "slub:stack", { { "of", TF_U8 }, { "slab", TF_U64 },	\
+		{ "ips", TF_SEQ64 } } },						\
+	[C_OTHER] = { "other_provider:event", { { "cache_id", TF_U32 },		\
+		{ "slab", TF_U64 } } },							\
+	[C_BIN_INFO] = { "lttng_ust_statedump:bin_info", { { "baddr", TF_U64 },	\
+		{ "memsz", TF_U64 }, { "path", TF_STR }, { "is_pic", TF_U8 },	\
+		{ "has_build_id", TF_U8 }, { "has_debug_link", TF_U8 } } }
+
 static const struct ts_class v3_classes[C_NR] = {
+	CLASSES_3_AND_4,
 	[C_CACHE] = { "slub:cache_create", { { "format", TF_U8 }, WHERE3,
 		{ "geometry", TF_ARR32, 7 }, { "flags", TF_U32 }, { "name", TF_STR } } },
-	[C_FREEZE] = { "slub:freeze", { SLAB_WORD3 } },
-	[C_UNFREEZE] = { "slub:unfreeze", { SLAB_WORD3 } },
-	[C_ADD_PARTIAL] = { "slub:add_partial", { WHERE3, { "slab", TF_U64 },
-		{ "lock_id_seq", TF_U64 }, { "lock_seq", TF_U64 }, { "list", TF_U8 } } },
-	[C_DEACTIVATE] = { "slub:deactivate", { WHERE3, { "slab", TF_U64 }, { "count", TF_U32 },
-		{ "pages", TF_U32 }, { "reason", TF_U8 } } },
 	[C_CMPXCHG_FAIL] = { "slub:cmpxchg_fail", { WHERE3, { "slab", TF_U64 },
 		{ "expected", TF_ARR64, 2 }, { "observed", TF_ARR64, 2 }, { "site", TF_U8 } } },
-	[C_STACK] = { "slub:stack", { { "of", TF_U8 }, { "slab", TF_U64 }, { "ips", TF_SEQ64 } } },
-	[C_OTHER] = { "other_provider:event", { { "cache_id", TF_U32 }, { "slab", TF_U64 } } },
-	[C_BIN_INFO] = { "lttng_ust_statedump:bin_info", { { "baddr", TF_U64 },
-		{ "memsz", TF_U64 }, { "path", TF_STR }, { "is_pic", TF_U8 },
-		{ "has_build_id", TF_U8 }, { "has_debug_link", TF_U8 } } },
 	[C_ERROR] = { "slub:error", { WHERE3, { "slab", TF_U64 }, { "object", TF_U64 },
 		{ "reason", TF_U8 }, { "msg", TF_STR } } },
 };
@@ -130,6 +136,23 @@ static const struct ts_class v3_classes[C_NR] = {
 	((uint64_t)(cache) | (uint64_t)(uint16_t)(cpu) << 16 | (uint64_t)(node) << 32 | \
 	 (uint64_t)(flags) << 40 | (uint64_t)(uint16_t)(arg) << 48)
 
+/* The life's events that formats 3 and 4 write alike: after cache_create
+ * up to the failed CAS, and the stack and the lost events after it. */
+#define ITEMS_3_AND_4_BEFORE_CAS						\
+	{ C_BIN_INFO, 110, 10, 11, { 0, 0, (uintptr_t)"/nonexistent/libx.so", 1, 0, 0 } }, \
+	{ C_FREEZE, 200, 10, 11, { W3(3, 2, 1, 1, 2), SLAB, SLAB + 0x40,	\
+		COUNTERS(5, 32, 1, 7), 1 /* acquire_slab */ } },		\
+	{ C_OTHER, 250, 10, 11, { 3, SLAB } },					\
+	{ C_UNFREEZE, 300, 10, 12, { W3(3, 2, 1, 1, 2), SLAB, SLAB + 0x80,	\
+		COUNTERS(4, 32, 0, 8), 3 | 2 << 4 /* unfreezing slab -> tail */ } }, \
+	{ C_ADD_PARTIAL, 310, 10, 12, { W3(3, 2, 1, 1, 0), SLAB,		\
+		(3 * 64 + 1) | 8ull << 32, 44, 2 /* tail */ } },		\
+	{ C_DEACTIVATE, 320, 10, 12, { W3(3, 5, 1, 1, 2), SLAB, 9, 0,		\
+		2 | 1 << 4 /* flush -> head */ } }
+#define ITEMS_3_AND_4_AFTER_CAS							\
+	{ C_STACK, 331, 10, 13, { SLUB_EV_CMPXCHG_FAIL, SLAB, (uintptr_t)ips } }, \
+	{ .ts = 400, .discard = 1, .discard_count = 17, .discard_begin = 340 }
+
 static const uint64_t geometry[] = { 64, 64, 8, 0, 64, 5, 30 };
 static const uint64_t expected[] = { SLAB + 0x80, COUNTERS(4, 32, 0, 8) };
 static const uint64_t observed[] = { SLAB + 0xc0, COUNTERS(3, 32, 0, 9) };
@@ -137,20 +160,10 @@ static const uint64_t observed[] = { SLAB + 0xc0, COUNTERS(3, 32, 0, 9) };
 static const struct ts_item v3_items[] = {
 	{ C_CACHE, 100, 10, 10, { 3, W3(3, 0, 0, 0, 0), (uintptr_t)geometry, 0x1,
 		(uintptr_t)"kmalloc-64" } },
-	{ C_BIN_INFO, 110, 10, 11, { 0, 0, (uintptr_t)"/nonexistent/libx.so", 1, 0, 0 } },
-	{ C_FREEZE, 200, 10, 11, { W3(3, 2, 1, 1, 2), SLAB, SLAB + 0x40, COUNTERS(5, 32, 1, 7),
-		1 /* acquire_slab */ } },
-	{ C_OTHER, 250, 10, 11, { 3, SLAB } },
-	{ C_UNFREEZE, 300, 10, 12, { W3(3, 2, 1, 1, 2), SLAB, SLAB + 0x80, COUNTERS(4, 32, 0, 8),
-		3 | 2 << 4 /* unfreezing slab -> tail */ } },
-	{ C_ADD_PARTIAL, 310, 10, 12, { W3(3, 2, 1, 1, 0), SLAB, (3 * 64 + 1) | 8ull << 32, 44,
-		2 /* tail */ } },
-	{ C_DEACTIVATE, 320, 10, 12, { W3(3, 5, 1, 1, 2), SLAB, 9, 0,
-		2 | 1 << 4 /* flush -> head */ } },
+	ITEMS_3_AND_4_BEFORE_CAS,
 	{ C_CMPXCHG_FAIL, 330, 10, 13, { W3(3, 4, 1, 0, 2), SLAB, (uintptr_t)expected,
 		(uintptr_t)observed, 6 /* __slab_free */ } },
-	{ C_STACK, 331, 10, 13, { SLUB_EV_CMPXCHG_FAIL, SLAB, (uintptr_t)ips } },
-	{ .ts = 400, .discard = 1, .discard_count = 17, .discard_begin = 340 },
+	ITEMS_3_AND_4_AFTER_CAS,
 	{ C_ERROR, 500, 10, 14, { W3(3, 1, 1, 0, 0), SLAB, SLAB + 0x80, SLUB_ERR_DOUBLE_FREE,
 		(uintptr_t)"Object already free" } },
 };
@@ -163,20 +176,10 @@ static const struct ts_item v3_items[] = {
 	{ "geometry", TF_ARR32, 8 }, { "name", TF_STR } } }
 
 static const struct ts_class v4_classes[C_NR] = {
+	CLASSES_3_AND_4,
 	[C_CACHE] = CACHE4,
-	[C_FREEZE] = { "slub:freeze", { SLAB_WORD3 } },
-	[C_UNFREEZE] = { "slub:unfreeze", { SLAB_WORD3 } },
-	[C_ADD_PARTIAL] = { "slub:add_partial", { WHERE3, { "slab", TF_U64 },
-		{ "lock_id_seq", TF_U64 }, { "lock_seq", TF_U64 }, { "list", TF_U8 } } },
-	[C_DEACTIVATE] = { "slub:deactivate", { WHERE3, { "slab", TF_U64 }, { "count", TF_U32 },
-		{ "pages", TF_U32 }, { "reason", TF_U8 } } },
 	[C_CMPXCHG_FAIL] = { "slub:cmpxchg_fail", { WHERE3, { "slab", TF_U64 },
 		{ "words", TF_ARR64, 4 }, { "site", TF_U8 } } },
-	[C_STACK] = { "slub:stack", { { "of", TF_U8 }, { "slab", TF_U64 }, { "ips", TF_SEQ64 } } },
-	[C_OTHER] = { "other_provider:event", { { "cache_id", TF_U32 }, { "slab", TF_U64 } } },
-	[C_BIN_INFO] = { "lttng_ust_statedump:bin_info", { { "baddr", TF_U64 },
-		{ "memsz", TF_U64 }, { "path", TF_STR }, { "is_pic", TF_U8 },
-		{ "has_build_id", TF_U8 }, { "has_debug_link", TF_U8 } } },
 	[C_ERROR] = { "slub:error", { WHERE3, { "slab", TF_U64 }, { "object", TF_U64 },
 		{ "reason", TF_U8 } } },
 };
@@ -190,20 +193,10 @@ static const uint64_t words[] = { SLAB + 0x80, COUNTERS(4, 32, 0, 8), SLAB + 0xc
 static const struct ts_item v4_items[] = {
 	{ C_CACHE, 100, 10, 10, { 4, W3(3, 0, 0, 0, 0), (uintptr_t)geometry4,
 		(uintptr_t)"kmalloc-64" } },
-	{ C_BIN_INFO, 110, 10, 11, { 0, 0, (uintptr_t)"/nonexistent/libx.so", 1, 0, 0 } },
-	{ C_FREEZE, 200, 10, 11, { W3(3, 2, 1, 1, 2), SLAB, SLAB + 0x40, COUNTERS(5, 32, 1, 7),
-		1 /* acquire_slab */ } },
-	{ C_OTHER, 250, 10, 11, { 3, SLAB } },
-	{ C_UNFREEZE, 300, 10, 12, { W3(3, 2, 1, 1, 2), SLAB, SLAB + 0x80, COUNTERS(4, 32, 0, 8),
-		3 | 2 << 4 /* unfreezing slab -> tail */ } },
-	{ C_ADD_PARTIAL, 310, 10, 12, { W3(3, 2, 1, 1, 0), SLAB, (3 * 64 + 1) | 8ull << 32, 44,
-		2 /* tail */ } },
-	{ C_DEACTIVATE, 320, 10, 12, { W3(3, 5, 1, 1, 2), SLAB, 9, 0,
-		2 | 1 << 4 /* flush -> head */ } },
+	ITEMS_3_AND_4_BEFORE_CAS,
 	{ C_CMPXCHG_FAIL, 330, 10, 13, { W3(3, 4, 1, 0, 2), SLAB, (uintptr_t)words,
 		6 /* __slab_free */ } },
-	{ C_STACK, 331, 10, 13, { SLUB_EV_CMPXCHG_FAIL, SLAB, (uintptr_t)ips } },
-	{ .ts = 400, .discard = 1, .discard_count = 17, .discard_begin = 340 },
+	ITEMS_3_AND_4_AFTER_CAS,
 	{ C_ERROR, 500, 10, 14, { W3(3, 1, 1, 0, 0), SLAB, SLAB + 0x80, SLUB_ERR_DOUBLE_FREE } },
 };
 
