@@ -63,23 +63,12 @@ slab_free_frozen(struct slub_cache *s, struct slab *slab, void *head, void *tail
 	new = old;
 	new.freelist = head;
 	new.c.inuse = old.c.inuse - cnt;
-	/* What follows a successful CAS is decided and loaded before it: a
-	 * load after the locked instruction waits for it, and on this path
-	 * those waits cost as much as the CAS (the counters are this slot's,
-	 * written by this thread only). */
-	bool want = slub_wants(SLUB_EV_FREE_REMOTE);
-	uint64_t slowpath = stat_read(c, SLUB_FREE_SLOWPATH);
-	uint64_t frozen = stat_read(c, SLUB_FREE_FROZEN);
 	if (unlikely(!slab_update(s, slab, &old, &new, SLUB_SITE_SLAB_FREE, 0, c, attempt)))
 		return false;
-	stat_set(c, SLUB_FREE_SLOWPATH, slowpath + 1);
-	if (unlikely(want)) {
-		struct slab_word o = old, n = new; /* copies: see slab_update() */
-
-		__emit_word(SLUB_EV_FREE_REMOTE, s, c, slab, &o, &n, SLUB_SITE_SLAB_FREE, 0,
-			    SLUB_OWNER_UNKNOWN, SLUB_OWNER_UNKNOWN, SLUB_DEST_NONE);
-	}
-	stat_set(c, SLUB_FREE_FROZEN, frozen + 1);
+	stat(c, SLUB_FREE_SLOWPATH);
+	emit_word(SLUB_EV_FREE_REMOTE, s, c, slab, &old, &new, SLUB_SITE_SLAB_FREE, 0,
+		  SLUB_OWNER_UNKNOWN, SLUB_OWNER_UNKNOWN, SLUB_DEST_NONE);
+	stat(c, SLUB_FREE_FROZEN);
 	return true;
 }
 

@@ -401,31 +401,9 @@ static inline void stat_add(uint64_t *p, uint64_t v)
 {
 	WRITE_ONCE(*p, READ_ONCE(*p) + v);
 }
-/* stat() in two halves, for a path that reads before a CAS and writes
- * after it; nothing may count item si on c in between. */
-static inline uint64_t stat_read(struct slub_cpu *c, enum slub_stat_item si)
-{
-	return READ_ONCE(c->stats.item[si]);
-}
-static inline void stat_set(struct slub_cpu *c, enum slub_stat_item si, uint64_t v)
-{
-	WRITE_ONCE(c->stats.item[si], v);
-}
 #else
 static inline void stat(struct slub_cpu *c, enum slub_stat_item si) { (void)c; (void)si; }
 static inline void stat_add(uint64_t *p, uint64_t v) { (void)p; (void)v; }
-static inline uint64_t stat_read(struct slub_cpu *c, enum slub_stat_item si)
-{
-	(void)c;
-	(void)si;
-	return 0;
-}
-static inline void stat_set(struct slub_cpu *c, enum slub_stat_item si, uint64_t v)
-{
-	(void)c;
-	(void)si;
-	(void)v;
-}
 #endif
 
 SLUB_INTERNAL void *slab_alloc_node(struct slub_cache *s, int node);
@@ -513,13 +491,11 @@ slab_update(struct slub_cache *s, struct slab *slab, const struct slab_word *old
 	    unsigned *attempt)
 {
 	struct slub_dword expected = { old->freelist, old->c.counters };
-	/* Read before the CAS: a load after the locked instruction waits for it. */
-	unsigned variants = READ_ONCE(slub_variant_mask);
 
 	slub_assert(new->c.objects == old->c.objects);
 	slub_assert(new->c.inuse <= new->c.objects);
 	new->c.seq = old->c.seq + 1;
-	if (unlikely(variants & (SLUB_INJ_RACE_WINDOW | SLUB_INJ_LOST_UPDATE))) {
+	if (variant(SLUB_INJ_RACE_WINDOW | SLUB_INJ_LOST_UPDATE)) {
 		struct slab_word o = *old, n = *new;
 
 		slab_update_injected(&o, &n, site);
@@ -527,7 +503,7 @@ slab_update(struct slub_cache *s, struct slab *slab, const struct slab_word *old
 	}
 	struct slub_dword desired = { new->freelist, new->c.counters };
 	if (likely(slub_dwcas(&slab->word, &expected, desired, &slab->dwlock))) {
-		if (unlikely(variants & SLUB_INJ_RACE_WINDOW) && old->c.frozen && !new->c.frozen)
+		if (unlikely(variant(SLUB_INJ_RACE_WINDOW)) && old->c.frozen && !new->c.frozen)
 			slab_update_unfreeze_window();
 		return true;
 	}
