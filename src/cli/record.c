@@ -790,9 +790,11 @@ static void read_losses(struct session *s, unsigned long long *discarded,
 /*
  * Events the tracer discarded, from the trace's CTF index files (one per
  * stream, written by LTTng: big-endian entries, events_discarded the
- * stream's running count at each packet end).  Per stream the total is the
- * sum of the increments modulo 2^64, so a count that steps back (as
- * babeltrace2 2.0 reports some) cannot wrap the figure.  Returns -1 when
+ * stream's running count at each packet end).  The count only grows, but a
+ * packet may carry a sample taken before an earlier packet's (the threads
+ * sharing a per-CPU buffer close sub-buffers concurrently): a later entry
+ * can be a few lower, which babeltrace2 reports as a count stepping back
+ * (2^64 - n).  Per stream the total is the largest entry.  Returns -1 when
  * the trace has no index.
  */
 #define CTF_INDEX_MAGIC 0xC1F1DCC1u
@@ -810,7 +812,7 @@ static uint64_t be_load(const unsigned char *p, int n)
 static long long index_discarded(const char *path)
 {
 	unsigned char hdr[16], ent[256];
-	uint64_t last = 0, sum = 0;
+	uint64_t most = 0;
 	FILE *f = fopen(path, "rb");
 
 	if (!f)
@@ -826,11 +828,11 @@ static long long index_discarded(const char *path)
 	}
 	while (fread(ent, 1, len, f) == len) {
 		uint64_t d = be_load(ent + CTF_INDEX_DISCARDED_OFF, 8);
-		sum += d - last; /* modulo 2^64 */
-		last = d;
+		if (d > most)
+			most = d;
 	}
 	fclose(f);
-	return (long long)sum;
+	return most > (uint64_t)LLONG_MAX ? -1 : (long long)most;
 }
 
 static long long trace_discarded(const char *dir, int depth)
