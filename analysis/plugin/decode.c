@@ -433,11 +433,20 @@ static uint64_t required_of(const struct dec_class *dc)
 	}
 }
 
-/* The slub classes whose layout format 4 changed. */
-static bool changed_in_4(unsigned type)
+/* The field only format 3 has in a class whose layout format 4 changed;
+ * -1 for every other class. */
+static int format3_field(unsigned type)
 {
-	return type == SLUB_EV_CACHE_CREATE || type == SLUB_EV_CMPXCHG_FAIL ||
-		type == SLUB_EV_ERROR;
+	switch (type) {
+	case SLUB_EV_CACHE_CREATE:
+		return F_FLAGS;
+	case SLUB_EV_CMPXCHG_FAIL:
+		return F_EXPECTED;
+	case SLUB_EV_ERROR:
+		return F_MSG;
+	default:
+		return -1;
+	}
 }
 
 /* The formats a slub class of this layout may come from. */
@@ -449,7 +458,7 @@ static const char *format_names(const struct dec_class *dc)
 	case 4:
 		return "4";
 	default:
-		return changed_in_4(dc->type) ? "3" : "3 or 4";
+		return format3_field(dc->type) >= 0 ? "3" : "3 or 4";
 	}
 }
 
@@ -533,12 +542,8 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 	 * out cache_create, cmpxchg_fail and error anew (see the top of this
 	 * file). */
 	dc->format = member_index(payload, field_names[F_WHERE]) >= 0 ? 3 : 2;
-	if (dc->format == 3 && dc->kind == K_SLUB &&
-	    ((dc->type == SLUB_EV_CACHE_CREATE &&
-	      member_index(payload, field_names[F_FLAGS]) < 0) ||
-	     (dc->type == SLUB_EV_CMPXCHG_FAIL &&
-	      member_index(payload, field_names[F_EXPECTED]) < 0) ||
-	     (dc->type == SLUB_EV_ERROR && member_index(payload, field_names[F_MSG]) < 0)))
+	if (dc->format == 3 && dc->kind == K_SLUB && format3_field(dc->type) >= 0 &&
+	    member_index(payload, field_names[format3_field(dc->type)]) < 0)
 		dc->format = 4;
 	/* Format 4's geometry ends with the flags: seven elements are not
 	 * enough. */
