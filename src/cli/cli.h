@@ -28,6 +28,11 @@ int cli_find_program(const char *name, char *out, size_t size);
 /* Directory of the running executable, into out[size].  Returns 0 or -1. */
 int cli_exe_dir(char *out, size_t size);
 
+/* `name` (libslub-malloc.so, libslub-tp.so) from $SLUBTRACE_LIBDIR when set,
+ * else next to the executable (install layout, then build tree build_rel).
+ * 0, or -1 after printing why. */
+int cli_find_lib(const char *name, const char *build_rel, char *out, size_t size);
+
 /* Output of a finished child run by cli_run(). */
 struct cli_output {
 	char *text;	/* stdout and stderr, NUL-terminated (malloc'd) */
@@ -61,6 +66,8 @@ int cmd_diff(int argc, char **argv);
 void cmd_diff_usage(FILE *f);
 int cmd_report(int argc, char **argv);
 void cmd_report_usage(FILE *f);
+int cmd_compare(int argc, char **argv);
+void cmd_compare_usage(FILE *f);
 
 struct slub_plugin_result;
 struct bt_value;

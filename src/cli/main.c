@@ -29,6 +29,9 @@ static void usage(FILE *f)
 		"                                   figure regressed (a CI gate)\n"
 		"  report [OPTIONS] TRACE_DIR -o F  one self-contained HTML page: verdict, violations\n"
 		"                                   on their slab's swimlane, storms, locks, top slabs\n"
+		"  compare [OPTIONS] -- CMD [ARGS] run CMD N times on two sides (variants or\n"
+		"                                   builds), interleaved: timings with 95%% CIs\n"
+		"                                   and the pooled diff of recorded runs\n"
 		"  rules [--dot]                    the checker's rules and the slab state\n"
 		"                                   transition table (text or Graphviz)\n"
 		"  help [COMMAND]                   show this help, or a command's help\n"
@@ -74,6 +77,8 @@ int main(int argc, char **argv)
 			cmd_diff_usage(stdout);
 		else if (argc > 2 && !strcmp(argv[2], "report"))
 			cmd_report_usage(stdout);
+		else if (argc > 2 && !strcmp(argv[2], "compare"))
+			cmd_compare_usage(stdout);
 		else if (argc > 2 && !strcmp(argv[2], "rules"))
 			cmd_rules_usage(stdout);
 		else
@@ -94,6 +99,8 @@ int main(int argc, char **argv)
 		return cmd_diff(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(cmd, "compare"))
+		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(cmd, "rules"))
 		return cmd_rules(argc - 1, argv + 1);
 	cli_err("unknown command '%s'", cmd);

@@ -369,7 +369,7 @@ static bool file_exists(const char *p)
  * `name` from $SLUBTRACE_LIBDIR alone when set; else next to the executable
  * in the install layout (bin/ -> lib/) or in the build tree.
  */
-static int find_lib(const char *name, const char *build_rel, char *out, size_t size)
+int cli_find_lib(const char *name, const char *build_rel, char *out, size_t size)
 {
 	const char *env = getenv("SLUBTRACE_LIBDIR");
 	char exe[PATH_MAX];
@@ -1075,8 +1075,8 @@ int cmd_record(int argc, char **argv)
 		cli_err("%s: command not found", o.cmd[0]);
 		return CLI_EXIT_NOTFOUND;
 	}
-	if (find_lib("libslub-malloc.so", SLUBTRACE_BUILD_REL_SHIM, shim, sizeof(shim)) < 0 ||
-	    find_lib("libslub-tp.so", SLUBTRACE_BUILD_REL_TP, tp, sizeof(tp)) < 0)
+	if (cli_find_lib("libslub-malloc.so", SLUBTRACE_BUILD_REL_SHIM, shim, sizeof(shim)) < 0 ||
+	    cli_find_lib("libslub-tp.so", SLUBTRACE_BUILD_REL_TP, tp, sizeof(tp)) < 0)
 		return CLI_EXIT_FAILURE;
 	old_preload = getenv("LD_PRELOAD");
 	if (asprintf(&preload, "%s:%s:liblttng-ust-fork.so.1%s%s%s", shim, tp,

@@ -1,0 +1,85 @@
+#!/bin/sh
+# compare.sh SLUBTRACE: the verdicts of `slubtrace compare` (timing runs).
+#  - an injected delay (the AFTER side sleeps 0.4 s more, and the workload
+#    prints delay_ms, exact): exit 1, the wall time's 95 % interval excludes 0
+#    and delay_ms is judged regressed (an exact figure: no spread);
+#  - identical sides judged on an exact figure (--metric): exit 0, the
+#    interval is [0, 0];
+#  - bad input: exit 2 with a message.
+slubtrace=$1
+work=$(mktemp -d /tmp/slubtrace-compare-test.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+fail=0
+bad() { echo "FAIL: $*" >&2; fail=1; }
+
+# the workload: sleeps $DELAY seconds, prints its figures
+cat >"$work/load.sh" <<'SH'
+#!/bin/sh
+sleep "${DELAY:-0}"
+echo "units=1000"
+echo "delay_ms=$(awk "BEGIN { print ${DELAY:-0} * 1000 }")"
+echo "a line that is not a figure: x=1 y=2"
+SH
+chmod +x "$work/load.sh"
+
+"$slubtrace" compare --timing-only -n 3 --json --before-env DELAY=0 --after-env DELAY=0.4 \
+	-- "$work/load.sh" >"$work/delay.json"
+rc=$?
+cat "$work/delay.json"
+[ $rc -eq 1 ] || bad "injected delay: exit $rc, want 1"
+python3 - "$work/delay.json" <<'PY' || bad "injected delay: the JSON verdicts"
+import json, sys
+r = json.load(open(sys.argv[1]))
+f = {x["name"]: x for x in r["figures"]}
+assert r["schema"] == "slubtrace-compare/1" and r["method"] == "welch-t", r
+assert r["exit"] == 1
+w = f["wall_s"]
+assert w["before"]["n"] == 3 and w["after"]["n"] == 3, w
+assert w["ci"][0] > 0 and w["significant"] and w["decides"], w
+assert w["verdict"] == "regressed", w
+# the interval is the mean difference +- t * se, t for Welch's df
+assert w["ci"][0] < w["diff"] < w["ci"][1], w
+d = f["delay_ms"]
+assert d["before"]["values"] == [0, 0, 0] and d["after"]["values"] == [400, 400, 400], d
+assert d["verdict"] == "regressed" and d["ci"] == [400, 400], d
+u = f["units"]
+assert not u["decides"] and u["verdict"] == "not distinguishable", u
+assert "x" not in f and "y" not in f, f
+print("delay: ok")
+PY
+
+"$slubtrace" compare --timing-only -n 3 --metric units -- "$work/load.sh" >"$work/same.txt"
+rc=$?
+cat "$work/same.txt"
+[ $rc -eq 0 ] || bad "identical sides: exit $rc, want 0"
+grep -Eq '^  units +1000 \+- 0 +1000 \+- 0 +\+0\.00% +\[\+0\.00%, \+0\.00%\] +exact +not distinguishable from 0 at \+-0\.00%  \[decides\]$' \
+	"$work/same.txt" || bad "identical sides: the units row"
+grep -q "Welch's t" "$work/same.txt" || bad "the text names its method"
+
+# bad input: exit 2 and one line saying why
+expect2() { # pattern args...
+	pat=$1
+	shift
+	"$slubtrace" compare "$@" >"$work/out" 2>"$work/err"
+	rc=$?
+	[ $rc -eq 2 ] || bad "compare $*: exit $rc, want 2"
+	grep -q -- "$pat" "$work/err" || { cat "$work/err"; bad "compare $*: no '$pat'"; }
+}
+expect2 "expected NAME=VALUE" --before-env NOEQUALS -- true
+expect2 "expected NAME=VALUE" --after-env =1 -- true
+expect2 "not a directory" --before-lib "$work/none" --after-lib "$work" -- true
+expect2 "no libslub-malloc.so" --after-lib "$work" -- true
+expect2 "expected a whole number" -n 0 -- true
+expect2 "expected a whole number" --runs 65 -- true
+expect2 "expected a percentage" --threshold -3 -- true
+expect2 "exclude each other" --timing-only --record-only -- true
+expect2 "expected -- CMD" --timing-only
+expect2 "command not found" --timing-only -- "$work/none"
+expect2 "exit status 3" --timing-only -n 2 -- sh -c 'echo oops; exit 3'
+grep -q oops "$work/err" || bad "a failing run's output is shown"
+expect2 "unrecognized option" --no-such-option -- true
+
+"$slubtrace" compare --help | grep -q "^Usage: slubtrace compare" || bad "--help"
+"$slubtrace" help compare | grep -q "Exit status: 0 no regression" || bad "help compare"
+[ $fail -eq 0 ] && echo "compare: all passed"
+exit $fail

@@ -1,0 +1,45 @@
+#!/bin/sh
+# recorded.sh SLUBTRACE WORKLOAD: `slubtrace compare` with recorded runs, the
+# default against itself, two runs per side: the traces are recorded (a
+# private LTTNG_HOME; record starts and stops its session daemon), pooled
+# per side and diffed: exit 0 (nothing regressed, as `slubtrace diff` on
+# the same runs says), every figure's verdict in the JSON, and the traces
+# kept under -o.  Exit 77 (skipped) without lttng.
+slubtrace=$1 workload=$2
+command -v lttng >/dev/null 2>&1 || { echo "no lttng: skipped"; exit 77; }
+command -v lttng-sessiond >/dev/null 2>&1 || { echo "no lttng-sessiond: skipped"; exit 77; }
+work=$(mktemp -d /tmp/slubtrace-compare-rec.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+export LTTNG_HOME=$work/home
+mkdir -p "$LTTNG_HOME"
+fail=0
+bad() { echo "FAIL: $*" >&2; fail=1; }
+
+"$slubtrace" compare --record-only -n 2 --json -o "$work/traces" -- "$workload" -r 3 \
+	>"$work/out.json" 2>"$work/err"
+rc=$?
+cat "$work/err"
+[ $rc -eq 0 ] || { cat "$work/out.json"; bad "default against default: exit $rc, want 0"; }
+python3 - "$work/out.json" <<'PY' || bad "the JSON"
+import json, os, sys
+r = json.load(open(sys.argv[1]))
+assert r["recorded"] and not r["timing"] and r["figures"] == [], r
+for side in ("before", "after"):
+    t = r[side]["traces"]
+    assert len(t) == 2 and all(os.path.isdir(x) for x in t), t
+d = r["diff"]
+assert d["regressed"] == 0, d
+names = {f["name"] for f in d["figures"] if f["scope"] == "overall"}
+assert "lock_acq_per_1k_allocs" in names, names
+judged = [f for f in d["figures"] if f["verdict"] in ("ok", "improved")]
+assert judged, d
+print("recorded: ok,", len(judged), "figures judged")
+PY
+# the pooled diff is the one `slubtrace diff` prints for the same traces
+"$slubtrace" diff --procname slub-workload --before "$work/traces/before-1" \
+	--before "$work/traces/before-2" --after "$work/traces/after-1" \
+	--after "$work/traces/after-2" >/dev/null
+rc=$?
+[ $rc -eq 0 ] || bad "slubtrace diff on the same traces: exit $rc"
+[ $fail -eq 0 ] && echo "compare recorded: all passed"
+exit $fail
