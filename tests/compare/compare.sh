@@ -56,6 +56,33 @@ grep -Eq '^  units +1000 \+- 0 +1000 \+- 0 +\+0\.00% +\[\+0\.00%, \+0\.00%\] +ex
 	"$work/same.txt" || bad "identical sides: the units row"
 grep -q "Welch's t" "$work/same.txt" || bad "the text names its method"
 
+# library directories: each side's timing runs preload its own shim
+bt=$(cd "$(dirname "$slubtrace")/../.." && pwd)
+for side in b a; do
+	mkdir -p "$work/lib-$side"
+	ln -s "$bt/src/shim/libslub-malloc.so" "$work/lib-$side/libslub-malloc.so"
+	ln -s "$bt/tracepoints/libslub-tp.so" "$work/lib-$side/libslub-tp.so"
+done
+cat >"$work/which.sh" <<'SH'
+#!/bin/sh
+case "$LD_PRELOAD:$LD_LIBRARY_PATH" in
+*/lib-b/libslub-malloc.so:*/lib-b*) echo "side=1" ;;
+*/lib-a/libslub-malloc.so:*/lib-a*) echo "side=2" ;;
+*) echo "side=0" ;;
+esac
+SH
+chmod +x "$work/which.sh"
+"$slubtrace" compare --timing-only -n 2 --json --before-lib "$work/lib-b" \
+	--after-lib "$work/lib-a" -- "$work/which.sh" >"$work/lib.json"
+python3 - "$work/lib.json" <<'PY' || bad "library directories"
+import json, sys
+r = json.load(open(sys.argv[1]))
+f = {x["name"]: x for x in r["figures"]}["side"]
+assert f["before"]["values"] == [1, 1] and f["after"]["values"] == [2, 2], f
+assert r["before"]["lib"].endswith("lib-b"), r
+print("lib: ok")
+PY
+
 # bad input: exit 2 and one line saying why
 expect2() { # pattern args...
 	pat=$1
