@@ -143,6 +143,7 @@ void slub_init(void)
 	__atomic_store_n(&slub_initialized, 2, __ATOMIC_RELEASE);
 	if (!(slub_debug_flags_env & SLUB_F_RED_ZONE))
 		__atomic_store_n(&slub_kmalloc_plain, 1, __ATOMIC_RELEASE);
+	slub_slabinfo_start();
 }
 
 const uint8_t slub_size_index[25] = {

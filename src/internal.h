@@ -613,6 +613,8 @@ SLUB_INTERNAL bool slub_env_bool(const char *var, bool dflt);
 SLUB_INTERNAL long slub_env_number(const char *var, long min, long max, long dflt);
 SLUB_INTERNAL unsigned slub_env_debug(void);
 SLUB_INTERNAL unsigned slub_env_variants(void);
+/* slabinfo.c: the SLUBTRACE_SLABINFO reader thread, when asked for. */
+SLUB_INTERNAL void slub_slabinfo_start(void);
 SLUB_INTERNAL void slub_env_check_stacks(void);
 
 /* ---- cache.c ---- */

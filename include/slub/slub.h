@@ -153,6 +153,19 @@ struct slub_stats {
 SLUB_API const char *slub_stat_name(unsigned item);
 /* Sums every live and exited thread's counters; returns 0, or -1/EINVAL. */
 SLUB_API int slub_cache_stats(const struct slub_cache *s, struct slub_stats *out);
+/* One cache's line of /proc/slabinfo, computed as Linux 6.1's get_slabinfo()
+ * does: free objects counted by walking each node partial list under its
+ * list_lock (count_partial), cpu slabs counted as in use.  With the variant
+ * partial-scan-bounded, 6.10's bounded scan.  0, or -1 (EINVAL). */
+struct slub_slabinfo {
+	unsigned long active_objs, num_objs, active_slabs, num_slabs;
+	unsigned objects_per_slab, pages_per_slab;
+	unsigned long partial_slabs;    /* on the node partial lists */
+	unsigned long scanned_slabs;    /* of those, walked under list_lock */
+};
+SLUB_API int slub_get_slabinfo(struct slub_cache *s, struct slub_slabinfo *out);
+/* Rounds made by the SLUBTRACE_SLABINFO reader thread (0 when not started). */
+SLUB_API unsigned long slub_slabinfo_reader_rounds(void);
 /* `slabinfo -r` report for one cache. */
 SLUB_API void slub_print_slabinfo(FILE *f, struct slub_cache *s);
 /* Report for every cache that saw use (what SLUBTRACE_STATS=1 prints at exit). */
@@ -190,7 +203,8 @@ SLUB_API void slub_set_report_fd(int fd);
 
 /* Idempotent; every entry point calls it.  Reads the environment:
  * SLUBTRACE_NODES, SLUBTRACE_DEBUG, SLUBTRACE_STATS, SLUBTRACE_ON_ERROR,
- * SLUBTRACE_LOG, SLUBTRACE_VARIANT, SLUBTRACE_INJECT, SLUBTRACE_FULL_LISTS. */
+ * SLUBTRACE_LOG, SLUBTRACE_VARIANT, SLUBTRACE_INJECT, SLUBTRACE_FULL_LISTS,
+ * SLUBTRACE_SLABINFO (a reader thread). */
 SLUB_API void slub_init(void);
 SLUB_API int slub_nr_nodes(void);
 
@@ -199,6 +213,7 @@ SLUB_API int slub_nr_nodes(void);
 #define SLUB_VAR_PEROBJ_DEACTIVATE     (1u << 1) /* drain cpu freelist per object (3.1-5.11) */
 #define SLUB_VAR_KEEP_OLDPAGE          (1u << 2) /* put_cpu_partial without oldpage = NULL */
 #define SLUB_VAR_FREE_KEEP_LOCK        (1u << 3) /* __slab_free keeps list_lock across redos */
+#define SLUB_VAR_PARTIAL_SCAN_BOUNDED  (1u << 4) /* slabinfo scans at most 10000 partial slabs (6.10) */
 #define SLUB_INJ_UNLOCKED_LIST         (1u << 8) /* a list op without list_lock */
 #define SLUB_INJ_LOST_UPDATE           (1u << 9) /* a plain store bypassing the CAS */
 #define SLUB_INJ_RACE_WINDOW           (1u << 10) /* delay between load and CAS */

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The slabinfo reader (src/slabinfo.c):
+ *  - the counts are 6.1's get_slabinfo(): after the cpu slab is flushed,
+ *    active objects are exactly the live ones, and every partial slab is
+ *    walked;
+ *  - the walk is list_lock holds and nothing else: an observer sees one
+ *    lock_acquire and one lock_release per node, no slab event;
+ *  - partial-scan-bounded (6.10): a list longer than 10000 slabs is scanned
+ *    10000 slabs deep (5000 from each end) and extrapolated, capped at the
+ *    node's objects; a shorter one is walked whole;
+ *  - `test_slabinfo reader`: with SLUBTRACE_SLABINFO set, the reader thread
+ *    makes rounds.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <slub/event.h>
+#include <slub/slub.h>
+
+static int failures;
+
+#define CHECK(cond, ...)                                                              \
+	do {                                                                          \
+		if (!(cond)) {                                                        \
+			printf("FAIL %s:%d: ", __FILE__, __LINE__);                     \
+			printf(__VA_ARGS__);                                          \
+			putchar('\n');                                                \
+			failures++;                                                   \
+		}                                                                     \
+	} while (0)
+
+static unsigned seen[SLUB_EV_NR];
+
+static void observe(const struct slub_event *ev, void *arg)
+{
+	(void)arg;
+	if (ev->type < SLUB_EV_NR)
+		seen[ev->type]++;
+}
+
+/* Fragments `slabs` slabs of a fresh cache, keeping `keep` objects in each;
+ * returns the objects kept (NULL-terminated runs freed by the caller). */
+static void **fragment(struct slub_cache **sp, const char *name, unsigned long slabs,
+		       unsigned keep, unsigned *per_out, unsigned long *live)
+{
+	struct slub_cache *s = slub_cache_create(name, 256, 0, SLUB_F_NO_CPU_PARTIAL, NULL);
+	struct slub_slabinfo si;
+	void **objs, *p;
+	unsigned per;
+
+	if (!s)
+		abort();
+	p = slub_cache_alloc(s);
+	slub_get_slabinfo(s, &si);
+	per = si.objects_per_slab;
+	slub_cache_free(s, p);
+	objs = calloc(slabs * per, sizeof(*objs));
+	for (unsigned long i = 0; i < slabs * per; i++)
+		objs[i] = slub_cache_alloc(s);
+	*live = 0;
+	for (unsigned long i = 0; i < slabs * per; i++) {
+		/* a varying number kept per slab, at least one */
+		unsigned k = 1 + (unsigned)((i / per) % keep);
+		if (i % per >= k) {
+			slub_cache_free(s, objs[i]);
+			objs[i] = NULL;
+		} else {
+			(*live)++;
+		}
+	}
+	slub_validate(s);	/* flushes the cpu slab onto the lists */
+	*sp = s;
+	*per_out = per;
+	return objs;
+}
+
+static void release(struct slub_cache *s, void **objs, unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		if (objs[i])
+			slub_cache_free(s, objs[i]);
+	free(objs);
+	CHECK(slub_cache_destroy(s) == 0, "cache destroyed");
+}
+
+static void test_exact(void)
+{
+	struct slub_cache *s;
+	struct slub_slabinfo si;
+	unsigned per;
+	unsigned long live;
+	void **objs = fragment(&s, "si-exact", 300, 5, &per, &live);
+
+	CHECK(slub_get_slabinfo(s, &si) == 0, "get_slabinfo");
+	CHECK(si.num_slabs == 300 && si.active_slabs == 300, "slabs %lu", si.num_slabs);
+	CHECK(si.num_objs == 300ul * per, "num_objs %lu", si.num_objs);
+	CHECK(si.active_objs == live, "active_objs %lu, live %lu", si.active_objs, live);
+	CHECK(si.partial_slabs == 300 && si.scanned_slabs == 300, "partial %lu scanned %lu",
+	      si.partial_slabs, si.scanned_slabs);
+	CHECK(slub_get_slabinfo(NULL, &si) == -1, "NULL cache refused");
+
+	memset(seen, 0, sizeof(seen));
+	slub_set_observer(observe, NULL, 0);
+	slub_get_slabinfo(s, &si);
+	slub_set_observer(NULL, NULL, 0);
+	for (unsigned t = 0; t < SLUB_EV_NR; t++) {
+		unsigned want = t == SLUB_EV_LOCK_ACQUIRE || t == SLUB_EV_LOCK_RELEASE ?
+			(unsigned)slub_nr_nodes() : 0;
+		CHECK(seen[t] == want, "%s: %u events, want %u", slub_event_name(t), seen[t],
+		      want);
+	}
+	release(s, objs, 300ul * per);
+}
+
+static void test_bounded(void)
+{
+	struct slub_cache *s;
+	struct slub_slabinfo si, bounded;
+	unsigned per;
+	unsigned long live, slabs = 12000;
+	void **objs = fragment(&s, "si-bounded", slabs, 7, &per, &live);
+	unsigned old = slub_variant();
+	double err;
+
+	if (slub_nr_nodes() != 1) {
+		printf("skip bounded: %d nodes\n", slub_nr_nodes());
+		release(s, objs, slabs * per);
+		return;
+	}
+	slub_get_slabinfo(s, &si);
+	CHECK(si.scanned_slabs == slabs && si.active_objs == live,
+	      "6.1 walk: scanned %lu active %lu (live %lu)", si.scanned_slabs, si.active_objs,
+	      live);
+	slub_set_variant(old | SLUB_VAR_PARTIAL_SCAN_BOUNDED);
+	slub_get_slabinfo(s, &bounded);
+	slub_set_variant(old);
+	CHECK(bounded.scanned_slabs == 10000, "bounded: scanned %lu, want 10000",
+	      bounded.scanned_slabs);
+	CHECK(bounded.partial_slabs == slabs, "bounded: partial %lu", bounded.partial_slabs);
+	err = ((double)bounded.active_objs - (double)live) / (double)live;
+	printf("bounded estimate: active %lu, exact %lu (%+.2f%%)\n", bounded.active_objs, live,
+	       100 * err);
+	CHECK(err > -0.05 && err < 0.05, "bounded estimate off by %.2f%%", 100 * err);
+	release(s, objs, slabs * per);
+
+	/* a short list is walked whole under the variant too */
+	objs = fragment(&s, "si-short", 100, 3, &per, &live);
+	slub_set_variant(old | SLUB_VAR_PARTIAL_SCAN_BOUNDED);
+	slub_get_slabinfo(s, &bounded);
+	slub_set_variant(old);
+	CHECK(bounded.scanned_slabs == 100 && bounded.active_objs == live,
+	      "short list: scanned %lu active %lu live %lu", bounded.scanned_slabs,
+	      bounded.active_objs, live);
+	release(s, objs, 100ul * per);
+}
+
+static int test_reader(void)
+{
+	struct timespec ts = { 0, 1000000 };
+	void *p = slub_malloc(64);	/* starts the allocator, and the reader */
+
+	for (int i = 0; i < 20000 && !slub_slabinfo_reader_rounds(); i++)
+		nanosleep(&ts, NULL);
+	CHECK(slub_slabinfo_reader_rounds() > 0, "the reader thread made no round");
+	slub_free(p);
+	return failures != 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "reader"))
+		return test_reader();
+	CHECK(slub_slabinfo_reader_rounds() == 0, "no reader without SLUBTRACE_SLABINFO");
+	test_exact();
+	test_bounded();
+	printf("%s\n", failures ? "FAILED" : "all passed");
+	return failures != 0;
+}
