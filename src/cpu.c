@@ -479,6 +479,8 @@ load_freelist:
 		return freelist;
 	}
 	c->freelist = get_freepointer(s, freelist);
+	if (variant(SLUB_VAR_PREFETCH_FREELIST))
+		prefetch_freepointer(s, c->freelist);
 	return freelist;
 
 new_slab:

@@ -107,6 +107,7 @@ static const struct { const char *name; unsigned bit; } variant_names[] = {
 	{ "keep-oldpage", SLUB_VAR_KEEP_OLDPAGE },
 	{ "free-keep-lock", SLUB_VAR_FREE_KEEP_LOCK },
 	{ "partial-scan-bounded", SLUB_VAR_PARTIAL_SCAN_BOUNDED },
+	{ "prefetch-freelist", SLUB_VAR_PREFETCH_FREELIST },
 	{ "unlocked-list", SLUB_INJ_UNLOCKED_LIST },
 	{ "lost-update", SLUB_INJ_LOST_UPDATE },
 	{ "race-window", SLUB_INJ_RACE_WINDOW },

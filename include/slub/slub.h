@@ -214,6 +214,7 @@ SLUB_API int slub_nr_nodes(void);
 #define SLUB_VAR_KEEP_OLDPAGE          (1u << 2) /* put_cpu_partial without oldpage = NULL */
 #define SLUB_VAR_FREE_KEEP_LOCK        (1u << 3) /* __slab_free keeps list_lock across redos */
 #define SLUB_VAR_PARTIAL_SCAN_BOUNDED  (1u << 4) /* slabinfo scans at most 10000 partial slabs (6.10) */
+#define SLUB_VAR_PREFETCH_FREELIST     (1u << 5) /* prefetch_freepointer() in ___slab_alloc (2024) */
 #define SLUB_INJ_UNLOCKED_LIST         (1u << 8) /* a list op without list_lock */
 #define SLUB_INJ_LOST_UPDATE           (1u << 9) /* a plain store bypassing the CAS */
 #define SLUB_INJ_RACE_WINDOW           (1u << 10) /* delay between load and CAS */
