@@ -108,6 +108,8 @@ static const struct { const char *name; unsigned bit; } variant_names[] = {
 	{ "free-keep-lock", SLUB_VAR_FREE_KEEP_LOCK },
 	{ "partial-scan-bounded", SLUB_VAR_PARTIAL_SCAN_BOUNDED },
 	{ "prefetch-freelist", SLUB_VAR_PREFETCH_FREELIST },
+	{ "partial-counters", SLUB_VAR_PARTIAL_COUNTERS },
+	{ "partial-counters-pcp", SLUB_VAR_PARTIAL_COUNTERS_PCP },
 	{ "unlocked-list", SLUB_INJ_UNLOCKED_LIST },
 	{ "lost-update", SLUB_INJ_LOST_UPDATE },
 	{ "race-window", SLUB_INJ_RACE_WINDOW },

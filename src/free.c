@@ -113,6 +113,9 @@ __slab_free_slow(struct slub_cache *s, struct slab *slab, void *head, void *tail
 		stat(c, SLUB_FREE_FROZEN);
 		return;
 	}
+	/* Unfrozen with free objects before: on the node partial list. */
+	if (old.freelist && variant(SLUB_VAR_PARTIAL_COUNTERS_ANY))
+		partial_counters_free(s, slab, c, cnt);
 	if (!n)
 		return;
 

@@ -122,7 +122,7 @@ struct slab {
 	uint32_t large_offset;          /* LARGE: user pointer - base */
 	uint64_t large_size;            /* LARGE: requested size */
 	uint32_t order;
-	uint32_t pad;
+	uint32_t counted_free;          /* partial-counters: free objects counted while listed */
 } __attribute__((aligned(16)));
 
 /*
@@ -170,6 +170,10 @@ struct slub_node {
 	struct slab *partial;           /* head of a doubly linked list */
 	struct slab *partial_tail;
 	struct slab *full;
+	/* partial-counters (2020 v2 patches 1-2): objects of the partial slabs
+	 * and their free objects, atomic; -pcp keeps the free count per cpu */
+	long partial_total_objs;
+	long partial_free_objs;
 } __attribute__((aligned(64)));
 
 /* ---- statistics (per thread, no atomics) ---- */
@@ -190,6 +194,7 @@ struct slub_cpu {
 	int32_t id;                     /* cpu id (= thread id slot) */
 	int32_t node;
 	struct slub_cpu_stats stats;
+	long partial_free_objs[SLUB_MAX_NODES]; /* partial-counters-pcp */
 };
 
 /* ---- a thread ---- */
@@ -623,6 +628,14 @@ SLUB_INTERNAL unsigned slub_env_debug(void);
 SLUB_INTERNAL unsigned slub_env_variants(void);
 /* slabinfo.c: the SLUBTRACE_SLABINFO reader thread, when asked for. */
 SLUB_INTERNAL void slub_slabinfo_start(void);
+/* slabinfo.c: the counters of the partial-counters variants, called by the
+ * list operations (under list_lock) and by __slab_free's lockless free into
+ * a listed slab. */
+#define SLUB_VAR_PARTIAL_COUNTERS_ANY (SLUB_VAR_PARTIAL_COUNTERS | SLUB_VAR_PARTIAL_COUNTERS_PCP)
+SLUB_INTERNAL void partial_counters_list(struct slub_cache *s, struct slub_node *n,
+					 struct slab *slab, struct slub_cpu *c, int add);
+SLUB_INTERNAL void partial_counters_free(struct slub_cache *s, struct slab *slab,
+					 struct slub_cpu *c, unsigned cnt);
 SLUB_INTERNAL void slub_env_check_stacks(void);
 
 /* ---- cache.c ---- */

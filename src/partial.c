@@ -139,6 +139,8 @@ void add_partial(struct slub_cache *s, struct slub_node *n, struct slab *slab, i
 		n->partial = slab;
 	}
 	slab->list = SLAB_LIST_PARTIAL;
+	if (variant(SLUB_VAR_PARTIAL_COUNTERS_ANY))
+		partial_counters_list(s, n, slab, c, 1);
 	if (slub_wants(SLUB_EV_ADD_PARTIAL))
 		emit_list(SLUB_EV_ADD_PARTIAL, s, n, slab, tail, c);
 }
@@ -159,6 +161,8 @@ void remove_partial(struct slub_cache *s, struct slub_node *n, struct slab *slab
 	slab->next = slab->prev = NULL;
 	slab->list = SLAB_LIST_NONE;
 	WRITE_ONCE(n->nr_partial, n->nr_partial - 1);
+	if (variant(SLUB_VAR_PARTIAL_COUNTERS_ANY))
+		partial_counters_list(s, n, slab, c, 0);
 	if (slub_wants(SLUB_EV_REMOVE_PARTIAL))
 		emit_list(SLUB_EV_REMOVE_PARTIAL, s, n, slab, SLUB_DEST_NONE, c);
 }

@@ -11,6 +11,15 @@
  * so the hold is measured and traced like every other one; the walk changes
  * no slab state (no list operation, no slab-word update).
  *
+ * Variants partial-counters and partial-counters-pcp: Xunlei Pang's v2
+ * series "mm/slub: Fix count_partial() problem" (August 2020, not merged):
+ * patches 1-2 keep two atomic counters per node, the objects of the partial
+ * slabs and their free objects, updated by the list operations and by
+ * __slab_free, and slabinfo reads them instead of walking; patch 3 keeps
+ * the free counter per cpu (summed by the reader).  The thread measured
+ * hackbench 20 thread 20000 at 19.21 s, 21.73 s with patches 1-2 (the
+ * shared counter in every slow free) and 19.11 s with patch 3.
+ *
  * Variant partial-scan-bounded: count_partial_free_approx() of Linux 6.10
  * (commit 046f4c69090c "slub: introduce count_partial_free_approx()",
  * merged with slab-for-6.10; posted as "mm/slub: avoid scanning all partial
@@ -32,6 +41,8 @@
 #include "internal.h"
 
 #define MAX_PARTIAL_TO_SCAN 10000
+
+static unsigned long counted_partial_free(struct slub_cache *s, int nid);
 
 /* count_partial(n, count_free): under list_lock, objects - inuse summed. */
 static unsigned long count_partial_free(struct slub_cache *s, struct slub_node *n,
@@ -104,6 +115,14 @@ int slub_get_slabinfo(struct slub_cache *s, struct slub_slabinfo *out)
 		struct slub_node *n = get_node(s, nid);
 
 		out->partial_slabs += READ_ONCE(n->nr_partial);
+		if (variant(SLUB_VAR_PARTIAL_COUNTERS_ANY)) {
+			/* patch 2: no walk, no list_lock */
+			long t = __atomic_load_n(&n->partial_total_objs, __ATOMIC_RELAXED);
+			nr_free += counted_partial_free(s, nid);
+			out->partial_objs += t > 0 ? (unsigned long)t : 0;
+			continue;
+		}
+		out->partial_objs += READ_ONCE(n->nr_partial) * s->objects;
 		if (variant(SLUB_VAR_PARTIAL_SCAN_BOUNDED))
 			nr_free += count_partial_free_approx(s, n, c, nr_objs, &out->scanned_slabs);
 		else
@@ -196,4 +215,61 @@ void slub_slabinfo_start(void)
 		slub_env_fail("SLUBTRACE_SLABINFO", "cannot start the reader thread",
 			      getenv("SLUBTRACE_SLABINFO"), 0, "");
 	pthread_attr_destroy(&attr);
+}
+
+/* ---- the counters of Xunlei Pang's v2 series (2020) ---- */
+
+/*
+ * A slab added to a node partial list brings its free objects to the
+ * node's count and remembers them (slab->counted_free); removed, it takes
+ * back what it brought plus what frees added while it was listed.  A
+ * lockless free that races with the slab's removal adds after it: the
+ * count can drift by that free's objects, as counters kept beside a
+ * lockless structure do; a read clamps it to [0, objects].
+ */
+void partial_counters_list(struct slub_cache *s, struct slub_node *n, struct slab *slab,
+			   struct slub_cpu *c, int add)
+{
+	long objects = s->objects, f;
+	int nid = (int)(n - s->node);
+
+	if (add) {
+		struct slab_word w = slab_word_read(slab);
+		f = (long)w.c.objects - w.c.inuse;
+		__atomic_store_n(&slab->counted_free, (uint32_t)f, __ATOMIC_RELAXED);
+	} else {
+		f = -(long)__atomic_exchange_n(&slab->counted_free, 0, __ATOMIC_RELAXED);
+		objects = -objects;
+	}
+	__atomic_add_fetch(&n->partial_total_objs, objects, __ATOMIC_RELAXED);
+	if (variant(SLUB_VAR_PARTIAL_COUNTERS_PCP))
+		__atomic_add_fetch(&c->partial_free_objs[nid], f, __ATOMIC_RELAXED);
+	else
+		__atomic_add_fetch(&n->partial_free_objs, f, __ATOMIC_RELAXED);
+}
+
+void partial_counters_free(struct slub_cache *s, struct slab *slab, struct slub_cpu *c,
+			   unsigned cnt)
+{
+	__atomic_add_fetch(&slab->counted_free, cnt, __ATOMIC_RELAXED);
+	if (variant(SLUB_VAR_PARTIAL_COUNTERS_PCP))
+		__atomic_add_fetch(&c->partial_free_objs[slab->node], (long)cnt, __ATOMIC_RELAXED);
+	else
+		__atomic_add_fetch(&get_node(s, slab->node)->partial_free_objs, (long)cnt,
+				   __ATOMIC_RELAXED);
+}
+
+/* The node's free objects on its partial list, from the counters. */
+static unsigned long counted_partial_free(struct slub_cache *s, int nid)
+{
+	long x = __atomic_load_n(&get_node(s, nid)->partial_free_objs, __ATOMIC_RELAXED);
+
+	/* -pcp: every cpu slot of the cache (the registry is append-only, and a
+	 * slot keeps its sum when its thread exits and another takes it) */
+	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all) {
+		struct slub_cpu *c = __atomic_load_n(&t->cpu[s->id], __ATOMIC_ACQUIRE);
+		if (c && c->cache == s)
+			x += __atomic_load_n(&c->partial_free_objs[nid], __ATOMIC_RELAXED);
+	}
+	return x > 0 ? (unsigned long)x : 0;
 }

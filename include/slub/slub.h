@@ -162,6 +162,7 @@ struct slub_slabinfo {
 	unsigned objects_per_slab, pages_per_slab;
 	unsigned long partial_slabs;    /* on the node partial lists */
 	unsigned long scanned_slabs;    /* of those, walked under list_lock */
+	unsigned long partial_objs;     /* objects of the partial slabs (walked or counted) */
 };
 SLUB_API int slub_get_slabinfo(struct slub_cache *s, struct slub_slabinfo *out);
 /* Rounds made by the SLUBTRACE_SLABINFO reader thread (0 when not started). */
@@ -215,6 +216,8 @@ SLUB_API int slub_nr_nodes(void);
 #define SLUB_VAR_FREE_KEEP_LOCK        (1u << 3) /* __slab_free keeps list_lock across redos */
 #define SLUB_VAR_PARTIAL_SCAN_BOUNDED  (1u << 4) /* slabinfo scans at most 10000 partial slabs (6.10) */
 #define SLUB_VAR_PREFETCH_FREELIST     (1u << 5) /* prefetch_freepointer() in ___slab_alloc (2024) */
+#define SLUB_VAR_PARTIAL_COUNTERS      (1u << 6) /* slabinfo from node counters, no walk (2020 v2 1-2) */
+#define SLUB_VAR_PARTIAL_COUNTERS_PCP  (1u << 7) /* ... the free counter per cpu (2020 v2 3) */
 #define SLUB_INJ_UNLOCKED_LIST         (1u << 8) /* a list op without list_lock */
 #define SLUB_INJ_LOST_UPDATE           (1u << 9) /* a plain store bypassing the CAS */
 #define SLUB_INJ_RACE_WINDOW           (1u << 10) /* delay between load and CAS */

@@ -9,6 +9,10 @@
  *  - partial-scan-bounded (6.10): a list longer than 10000 slabs is scanned
  *    10000 slabs deep (5000 from each end) and extrapolated, capped at the
  *    node's objects; a shorter one is walked whole;
+ *  - partial-counters, partial-counters-pcp (2020): the reader takes no
+ *    list_lock and walks nothing, its counts stay exact through lockless
+ *    frees into listed slabs, allocations from them and discards; -pcp
+ *    keeps the node's shared free counter at 0 (the count is per cpu);
  *  - `test_slabinfo reader`: with SLUBTRACE_SLABINFO set, the reader thread
  *    makes rounds.
  */
@@ -19,6 +23,8 @@
 
 #include <slub/event.h>
 #include <slub/slub.h>
+
+#include "internal.h"	/* the node counters, to tell -pcp from the shared one */
 
 static int failures;
 
@@ -157,6 +163,75 @@ static void test_bounded(void)
 	release(s, objs, 100ul * per);
 }
 
+
+/* The exact counts, walked with the 6.1 reader, against the variant's. */
+static void expect_counts(struct slub_cache *s, unsigned v, const char *when)
+{
+	struct slub_slabinfo walked, counted;
+	unsigned old = slub_variant();
+
+	slub_set_variant(old & ~v);
+	slub_get_slabinfo(s, &walked);
+	slub_set_variant(old);
+	memset(seen, 0, sizeof(seen));
+	slub_set_observer(observe, NULL, 0);
+	slub_get_slabinfo(s, &counted);
+	slub_set_observer(NULL, NULL, 0);
+	CHECK(counted.active_objs == walked.active_objs, "%s: counted active %lu, walked %lu",
+	      when, counted.active_objs, walked.active_objs);
+	CHECK(counted.partial_objs == walked.partial_objs, "%s: counted partial objects %lu, "
+	      "walked %lu", when, counted.partial_objs, walked.partial_objs);
+	CHECK(counted.scanned_slabs == 0, "%s: %lu slabs walked", when, counted.scanned_slabs);
+	CHECK(seen[SLUB_EV_LOCK_ACQUIRE] == 0, "%s: the counted read took list_lock %u times",
+	      when, seen[SLUB_EV_LOCK_ACQUIRE]);
+}
+
+static void test_counters(unsigned v, const char *name)
+{
+	struct slub_cache *s;
+	unsigned per, old = slub_variant();
+	unsigned long live, slabs = 200;
+	void **objs;
+	long shared = 0;
+
+	/* the counters follow the lists from the cache's first slab */
+	slub_set_variant(old | v);
+	objs = fragment(&s, name, slabs, 6, &per, &live);
+	expect_counts(s, v, "fragmented");
+	/* frees into listed slabs (lockless: unfrozen, free objects left) */
+	for (unsigned long i = 0; i < slabs * per; i += per * 2)
+		if (objs[i + 1]) {
+			slub_cache_free(s, objs[i + 1]);
+			objs[i + 1] = NULL;
+		}
+	expect_counts(s, v, "after frees into listed slabs");
+	/* allocations take slabs off the list (acquire_slab) */
+	for (int i = 0; i < 500; i++)
+		(void)slub_cache_alloc(s);
+	slub_validate(s);
+	expect_counts(s, v, "after allocations from the list");
+	/* frees that empty slabs: discarded or kept under min_partial */
+	for (unsigned long i = 0; i < slabs * per; i++)
+		if (objs[i] && i % (per * 3) == 0) {
+			slub_cache_free(s, objs[i]);
+			objs[i] = NULL;
+		}
+	slub_validate(s);
+	expect_counts(s, v, "after emptying frees");
+	for (int nid = 0; nid < slub_nr_nodes(); nid++)
+		shared += s->node[nid].partial_free_objs;
+	if (v == SLUB_VAR_PARTIAL_COUNTERS_PCP)
+		CHECK(shared == 0, "pcp: the shared node counter holds %ld", shared);
+	else
+		CHECK(shared > 0, "shared counter: %ld", shared);
+	slub_set_variant(old);
+	/* the objects allocated above stay with the cache: not destroyed */
+	for (unsigned long i = 0; i < slabs * per; i++)
+		if (objs[i])
+			slub_cache_free(s, objs[i]);
+	free(objs);
+}
+
 static int test_reader(void)
 {
 	struct timespec ts = { 0, 1000000 };
@@ -176,6 +251,8 @@ int main(int argc, char **argv)
 	CHECK(slub_slabinfo_reader_rounds() == 0, "no reader without SLUBTRACE_SLABINFO");
 	test_exact();
 	test_bounded();
+	test_counters(SLUB_VAR_PARTIAL_COUNTERS, "si-counters");
+	test_counters(SLUB_VAR_PARTIAL_COUNTERS_PCP, "si-counters-pcp");
 	printf("%s\n", failures ? "FAILED" : "all passed");
 	return failures != 0;
 }
