@@ -16,6 +16,9 @@
  *   5. 1 alloc N free: thread 0 allocates N objects, then every thread frees
  *      its share of them at once
  *
+ * -z runs tests 1 and 2 with calloc(1, size): the zeroing allocation the
+ * 2009 thread is about (kzalloc, __GFP_ZERO).
+ *
  * The test threads are pinned one per cpu, round robin.  A warm-up pass per
  * size (-w 0 to disable) lets the allocator map its memory before the timed
  * pass, so that page faults do not stand in for allocator work.
@@ -30,6 +33,19 @@ static size_t min_size = 8;
 static size_t max_size = 16384;
 static size_t max_size_mt = 4096;
 static int warmup = 1;
+/* -z: tests 1 and 2 allocate zeroed memory, calloc(1, size): the
+ * __GFP_ZERO path of the 2009 thread (kzalloc), slub_calloc in the shim */
+static int zero;
+
+static inline void *alloc_one(size_t size)
+{
+	return zero ? calloc(1, size) : malloc(size);
+}
+
+static const char *alloc_name(void)
+{
+	return zero ? "calloc" : "malloc";
+}
 
 struct timing {
 	uint64_t cyc, ns;
@@ -53,7 +69,7 @@ static inline void t_per_op(struct timing a, struct timing b, long ops,
 static void alloc_n(void **v, long n, size_t size)
 {
 	for (long i = 0; i < n; i++) {
-		v[i] = malloc(size);
+		v[i] = alloc_one(size);
 		bench_use(v[i]);
 	}
 }
@@ -80,7 +96,7 @@ static void test_alloc_then_free(void)
 {
 	void **v = bench_xmalloc(nr_objs * sizeof(*v));
 
-	printf("1. malloc: Repeatedly allocate then free test\n");
+	printf("1. %s: Repeatedly allocate then free test\n", alloc_name());
 	for (size_t size = min_size; size <= max_size; size <<= 1) {
 		struct timing a, b, c;
 		double ac, an, fc, fn;
@@ -101,26 +117,26 @@ static void test_alloc_then_free(void)
 			t_per_op(a, b, nr_objs, &ac, &an);
 			t_per_op(c, d, nr_objs, &fc, &fn);
 		}
-		printf("%ld times malloc(%zu) -> %.0f cycles (%.1f ns) free -> %.0f cycles (%.1f ns)\n",
-		       nr_objs, size, ac, an, fc, fn);
-		bench_metric(ac, "t1.alloc.%zu.cyc", size);
-		bench_metric(an, "t1.alloc.%zu.ns", size);
-		bench_metric(fc, "t1.free.%zu.cyc", size);
-		bench_metric(fn, "t1.free.%zu.ns", size);
+		printf("%ld times %s(%zu) -> %.0f cycles (%.1f ns) free -> %.0f cycles (%.1f ns)\n",
+		       nr_objs, alloc_name(), size, ac, an, fc, fn);
+		bench_metric(ac, zero ? "t1z.alloc.%zu.cyc" : "t1.alloc.%zu.cyc", size);
+		bench_metric(an, zero ? "t1z.alloc.%zu.ns" : "t1.alloc.%zu.ns", size);
+		bench_metric(fc, zero ? "t1z.free.%zu.cyc" : "t1.free.%zu.cyc", size);
+		bench_metric(fn, zero ? "t1z.free.%zu.ns" : "t1.free.%zu.ns", size);
 	}
 	free(v);
 }
 
 static void test_pairs(void)
 {
-	printf("2. malloc: alloc/free test\n");
+	printf("2. %s: alloc/free test\n", alloc_name());
 	for (size_t size = min_size; size <= max_size; size <<= 1) {
 		struct timing a, b;
 		double pc, pn;
 
 		if (warmup) {
 			for (long i = 0; i < nr_objs; i++) {
-				void *p = malloc(size);
+				void *p = alloc_one(size);
 
 				bench_use(p);
 				free(p);
@@ -128,17 +144,17 @@ static void test_pairs(void)
 		}
 		a = t_now();
 		for (long i = 0; i < nr_objs; i++) {
-			void *p = malloc(size);
+			void *p = alloc_one(size);
 
 			bench_use(p);
 			free(p);
 		}
 		b = t_now();
 		t_per_op(a, b, nr_objs, &pc, &pn);
-		printf("%ld times malloc(%zu)/free -> %.0f cycles (%.1f ns)\n",
-		       nr_objs, size, pc, pn);
-		bench_metric(pc, "t2.pair.%zu.cyc", size);
-		bench_metric(pn, "t2.pair.%zu.ns", size);
+		printf("%ld times %s(%zu)/free -> %.0f cycles (%.1f ns)\n",
+		       nr_objs, alloc_name(), size, pc, pn);
+		bench_metric(pc, zero ? "t2z.pair.%zu.cyc" : "t2.pair.%zu.cyc", size);
+		bench_metric(pn, zero ? "t2z.pair.%zu.ns" : "t2.pair.%zu.ns", size);
 	}
 }
 
@@ -329,13 +345,14 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: slab_test [-n OBJS] [-t THREADS] [-m MINSIZE] [-s MAXSIZE] [-S MAXSIZE_MT]\n"
-		"                 [-T TESTS] [-w 0|1] [-M]\n"
+		"                 [-T TESTS] [-w 0|1] [-z] [-M]\n"
 		"  -n  objects per test and thread (10000)\n"
 		"  -t  threads for tests 3-5 (online cpus, at least 2)\n"
 		"  -m  smallest size (8); sizes double from it\n"
 		"  -s  largest size of tests 1-2 (16384); -S of tests 3-5 (4096)\n"
 		"  -T  which tests, digits 1-5 (12345)\n"
 		"  -w  warm-up pass before each timed pass (1)\n"
+		"  -z  tests 1-2 with calloc(1, size), the zeroing (__GFP_ZERO) path\n"
 		"  -M  also print machine-readable '@name value' lines\n");
 	exit(2);
 }
@@ -347,7 +364,7 @@ int main(int argc, char **argv)
 	int opt;
 
 	nr_threads = bench_nproc() < 2 ? 2 : bench_nproc();
-	while ((opt = getopt(argc, argv, "n:t:m:s:S:T:w:Mh")) != -1) {
+	while ((opt = getopt(argc, argv, "n:t:m:s:S:T:w:zMh")) != -1) {
 		switch (opt) {
 		case 'n': nr_objs = bench_arg(optarg, "-n"); break;
 		case 't': nr_threads = bench_arg(optarg, "-t"); break;
@@ -356,6 +373,7 @@ int main(int argc, char **argv)
 		case 'S': max_size_mt = bench_arg(optarg, "-S"); break;
 		case 'T': tests = optarg; break;
 		case 'w': warmup = bench_arg(optarg, "-w") != 0; break;
+		case 'z': zero = 1; break;
 		case 'M': bench_machine = 1; break;
 		default: usage();
 		}
