@@ -158,6 +158,7 @@ static inline void bench_report_end(uint64_t wall_ns)
 	getrusage(RUSAGE_SELF, &ru);
 	bench_metric(wall_ns / 1e9, "wall_s");
 	bench_metric((double)ru.ru_maxrss, "maxrss_kb");
+	bench_metric((double)ru.ru_minflt, "minflt");
 	if (hwm >= 0)
 		bench_metric((double)hwm, "vmhwm_kb");
 	fflush(stdout);

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""slab_table.py BUILD_DIR: the 2009 slab_test table side by side, one run.
+
+Single-thread slab_test (tests 1 and 2: N x alloc then N x free, and N x
+alloc/free pairs; then the same with calloc, the zeroing __GFP_ZERO path)
+under slubtrace untraced (the shim preloaded), slubtrace traced (`slubtrace
+record --no-check`), glibc and mimalloc, beside the 2009 kernel's cycles
+(SLUB 2.6.32-rc8, 2009-slub-gfp-zero-slab-test-thread.txt).  Each cell is
+cycles (TSC) / ns per operation; the peak RSS and minor faults of each run
+close the table.  Figures are printed, never judged.
+"""
+import os
+import re
+import subprocess
+import sys
+
+KERNEL_2009 = {  # size: (N x kmalloc, N x kfree, kmalloc/kfree pair), cycles
+    8: (118, 158, 199), 16: (129, 162, 197), 32: (136, 149, 197), 64: (148, 168, 196),
+    128: (189, 189, 197), 256: (217, 242, 197), 512: (254, 377, 210),
+    1024: (284, 468, 201), 2048: (304, 509, 186), 4096: (388, 567, 204),
+    8192: (523, 658, 202), 16384: (790, 843, 871),
+}
+
+
+def run(label, cmd, env):
+    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=900)
+    if p.returncode != 0:
+        sys.exit(f"slab_table: {label}: exit {p.returncode}\n{p.stdout[-2000:]}")
+    m = {}
+    for line in p.stdout.splitlines():
+        g = re.match(r"^@(\S+) (\S+)$", line.strip())
+        if g:
+            m[g.group(1)] = float(g.group(2))
+    return m
+
+
+def main():
+    build = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
+    st = os.path.join(build, "tests/bench/slab_test")
+    shim = os.path.join(build, "src/shim/libslub-malloc.so")
+    cli = os.path.join(build, "src/cli/slubtrace")
+    mi = "/usr/lib/x86_64-linux-gnu/libmimalloc.so.2"
+    base = [st, "-T", "12", "-M"]
+    env0 = dict(os.environ)
+    env0.pop("LD_PRELOAD", None)
+    sides = [("slubtrace", {"LD_PRELOAD": shim}, [])]
+    sides.append(("traced", {}, [cli, "record", "--no-check", "-o", "/tmp/slab-table-trace-%d" % os.getpid(), "--"]))
+    sides.append(("glibc", {}, []))
+    if os.path.exists(mi):
+        sides.append(("mimalloc", {"LD_PRELOAD": mi}, []))
+    res = {}
+    for zero in (False, True):
+        for name, extra, prefix in sides:
+            env = dict(env0, **extra)
+            cmd = prefix + base + (["-z"] if zero else [])
+            res[(name, zero)] = run(name, cmd, env)
+            if prefix:
+                subprocess.run(["rm", "-rf", "/tmp/slab-table-trace-%d" % os.getpid()])
+    names = [s[0] for s in sides]
+    print("slab_test -T 12 (10,000 objects, one thread): cycles / ns per operation")
+    print("| test | size | 2009 kernel (cycles) | " + " | ".join(names) + " |")
+    print("|---|---|---|" + "---|" * len(names))
+    for zero in (False, True):
+        alloc = "calloc" if zero else "malloc"
+        z = "z" if zero else ""
+        for key, label, k in ((f"t1{z}.alloc", f"N x {alloc}", 0), (f"t1{z}.free", "N x free", 1),
+                              (f"t2{z}.pair", f"{alloc}/free", 2)):
+            for size in sorted(KERNEL_2009):
+                cells = []
+                for n in names:
+                    m = res[(n, zero)]
+                    c, ns = m.get(f"{key}.{size}.cyc"), m.get(f"{key}.{size}.ns")
+                    cells.append("-" if c is None else f"{c:.0f} / {ns:.1f}")
+                kern = "-" if zero else str(KERNEL_2009[size][k])
+                print(f"| {label} | {size} | {kern} | " + " | ".join(cells) + " |")
+    for zero in (False, True):
+        cells = []
+        for n in names:
+            m = res[(n, zero)]
+            cells.append(f"{m.get('maxrss_kb', 0) / 1024:.1f} MiB, {m.get('minflt', 0):.0f} faults")
+        print(f"| peak RSS, minor faults ({'-z' if zero else 'malloc'}) | | | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
