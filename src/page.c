@@ -15,7 +15,13 @@
  * pointer can be checked without touching memory that is not ours.
  *
  * Freed pages are reused first; when free-but-resident pages pass a
- * threshold they are returned to the OS with MADV_DONTNEED.  Segments stay
+ * threshold they are returned to the OS with MADV_DONTNEED, after a purge
+ * delay (SLUBTRACE_PURGE_DELAY_MS, default 1000; 0 at once): the pages of
+ * discarded slabs stay resident for the next pass of a program that frees
+ * and allocates in waves, as the kernel's direct-mapped pages always do
+ * (and jemalloc's dirty_decay_ms, mimalloc's purge delay).  The delay runs
+ * from the moment the threshold is passed and is checked at every free of
+ * pages; beyond PURGE_HARD_PAGES the pages go back at once.  Segments stay
  * mapped (their descriptors keep each slab address's seq monotone); only
  * their pages are returned.
  */
@@ -30,6 +36,7 @@
 #define SEG_MAGIC 0x736c7562736567ull /* "slubseg" */
 #define LARGE_IN_SEGMENT_MAX (1ul << 20)
 #define PURGE_THRESHOLD_PAGES 2048     /* 8 MiB of free resident pages */
+#define PURGE_HARD_PAGES 32768         /* 128 MiB: no delay past this */
 
 struct huge_entry {
 	void *ptr;
@@ -44,6 +51,8 @@ static uint32_t pages_lock;
 uint64_t slub_segmap[SEGMAP_BITS / 64];
 static struct segment *segments;
 static unsigned long nr_segments, dirty_pages;
+static long purge_delay_ms = -1;       /* SLUBTRACE_PURGE_DELAY_MS, read once */
+static uint64_t over_since_ns;         /* when dirty_pages passed the threshold */
 static struct huge_entry *huge_tab;
 static size_t huge_cap, huge_count, huge_used; /* used: live + tombstones */
 static unsigned long huge_bytes;
@@ -236,6 +245,30 @@ static void purge_dirty_locked(void)
 	}
 }
 
+/* Past the threshold: purge now, or once the delay has run out. */
+static void purge_dirty_maybe_locked(void)
+{
+	uint64_t now;
+
+	if (dirty_pages <= PURGE_THRESHOLD_PAGES) {
+		over_since_ns = 0;
+		return;
+	}
+	if (purge_delay_ms < 0)
+		purge_delay_ms = slub_env_number("SLUBTRACE_PURGE_DELAY_MS", 0, 3600000, 1000);
+	if (purge_delay_ms && dirty_pages <= PURGE_HARD_PAGES) {
+		now = slub_now_ns();
+		if (!over_since_ns) {
+			over_since_ns = now;
+			return;
+		}
+		if (now - over_since_ns < (uint64_t)purge_delay_ms * 1000000u)
+			return;
+	}
+	purge_dirty_locked();
+	over_since_ns = 0;
+}
+
 static bool another_free_segment(const struct segment *seg)
 {
 	for (struct segment *s = segments; s; s = s->next)
@@ -264,14 +297,16 @@ void slub_pages_free(struct slab *head)
 	 * another free segment is already kept warm (one spare absorbs a
 	 * program that allocates and frees the same large block in a loop),
 	 * the rest when enough free pages are resident. */
-	if (seg->nr_free == SEG_DATA_PAGES && another_free_segment(seg)) {
+	if (purge_delay_ms < 0)
+		purge_delay_ms = slub_env_number("SLUBTRACE_PURGE_DELAY_MS", 0, 3600000, 1000);
+	if (!purge_delay_ms && seg->nr_free == SEG_DATA_PAGES && another_free_segment(seg)) {
 		slub_os_purge((char *)seg + (SEG_DATA_START << SLUB_PAGE_SHIFT),
 			      SEG_DATA_PAGES << SLUB_PAGE_SHIFT);
 		dirty_pages -= seg->nr_dirty;
 		seg->nr_dirty = 0;
 		memset(seg->dirty, 0, sizeof(seg->dirty));
-	} else if (dirty_pages > PURGE_THRESHOLD_PAGES) {
-		purge_dirty_locked();
+	} else {
+		purge_dirty_maybe_locked();
 	}
 	pages_lock_drop();
 }
@@ -589,8 +624,7 @@ static bool run_resize_locked(struct slab *head, unsigned new_n)
 	seg->nr_free += less;
 	seg->nr_dirty += less;
 	dirty_pages += less;
-	if (dirty_pages > PURGE_THRESHOLD_PAGES)
-		purge_dirty_locked();
+	purge_dirty_maybe_locked();
 	return true;
 }
 

@@ -131,7 +131,7 @@ static void *work(void *arg)
 }
 
 static unsigned interval_ms = 10;
-static uint64_t reads, read_max_ns, read_scanned_max;
+static uint64_t reads, read_max_ns, read_total_ns, read_scanned_max;
 
 static void *reader(void *arg)
 {
@@ -145,6 +145,7 @@ static void *reader(void *arg)
 		slub_get_slabinfo(cache, &si);
 		d = now_ns() - t0;
 		reads++;
+		read_total_ns += d;
 		if (d > read_max_ns)
 			read_max_ns = d;
 		if (si.scanned_slabs > read_scanned_max)
@@ -251,6 +252,8 @@ int main(int argc, char **argv)
 	printf("free_max_ns=%llu\n", (unsigned long long)fr.max);
 	printf("slabinfo_reads=%llu\n", (unsigned long long)reads);
 	printf("slabinfo_max_ns=%llu\n", (unsigned long long)read_max_ns);
+	if (reads)
+		printf("slabinfo_mean_ns=%llu\n", (unsigned long long)(read_total_ns / reads));
 	printf("slabinfo_scanned_max=%llu\n", (unsigned long long)read_scanned_max);
 	for (unsigned long i = 0; i < total; i += per)
 		slub_cache_free(cache, objs[i]);
