@@ -34,6 +34,9 @@ done <"$manifest"
 
 plugin=$stage$prefix/$libdir/babeltrace2/plugins/babeltrace-plugin-slub.so
 [ -f "$plugin" ] || fail "plugin not at $plugin"
+for m in man1/slubtrace.1 man1/slubtrace-check.1 man7/babeltrace2-sink.slub.check.7; do
+	[ -s "$stage$prefix/share/man/$m" ] || fail "manual page $m not installed"
+done
 [ "$(snap)" = "$before" ] || fail "the system plugin directory $sysdir changed"
 
 # The staged command finds the staged plugin (the install layout comes
