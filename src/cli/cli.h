@@ -50,6 +50,23 @@ struct cli_output {
 int cli_run(char *const argv[], struct cli_output *out);
 void cli_output_free(struct cli_output *out);
 
+/* A subcommand: its name, its arguments and one line of summary (as
+ * `slubtrace --help` lists it), and its entry points. */
+struct cli_command {
+	const char *name;
+	const char *args;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+	void (*usage)(FILE *f);
+};
+extern const struct cli_command cli_commands[];	/* ends with a NULL name */
+const struct cli_command *cli_command_find(const char *name);
+void cli_main_usage(FILE *f);
+
+/* Writes the manual page of `name` (a command, or NULL for slubtrace(1)) in
+ * roff to f.  Returns 0, or an exit status after a message. */
+int cli_man(const char *name, FILE *f);
+
 int cmd_record(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 void cmd_rules_usage(FILE *f);
@@ -71,6 +88,13 @@ void cmd_compare_usage(FILE *f);
 
 struct slub_plugin_result;
 struct bt_value;
+struct bt_plugin;
+struct bt_plugin_set;
+
+/* babeltrace-plugin-slub.so, found as `slubtrace check` finds it; the
+ * caller puts *set and *found (either may be NULL).  NULL when not found. */
+const struct bt_plugin *cli_load_slub_plugin(const struct bt_plugin_set **set,
+					     const struct bt_plugin **found);
 
 /*
  * Runs src.ctf.fs (every trace below trace_dir) -> utils.muxer ->

@@ -321,3 +321,8 @@ out:
 	free_traces(&traces);
 	return rc;
 }
+
+const bt_plugin *cli_load_slub_plugin(const bt_plugin_set **set, const bt_plugin **found)
+{
+	return load_slub(set, found);
+}
