@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,12 +144,18 @@ static const bt_plugin *load_slub(const bt_plugin_set **set, const bt_plugin **f
 
 /* ---- errors ---------------------------------------------------------------- */
 
-/* One line out of Babeltrace's error causes; newlines become "; ". */
+/*
+ * One line out of Babeltrace's error causes; newlines become "; ".  What is
+ * meant for Babeltrace's developers goes: the "key=value, ..." details
+ * after the message (object addresses), and the muxer's words for
+ * timestamps going back.
+ */
 static void error_line(char *buf, size_t len)
 {
 	const bt_error *err = bt_current_thread_take_error();
 	uint64_t n;
 	const char *msg = NULL;
+	char *cut;
 	size_t o = 0;
 
 	buf[0] = '\0';
@@ -169,11 +176,26 @@ static void error_line(char *buf, size_t len)
 	}
 	buf[o] = '\0';
 	bt_error_release(err);
+	cut = strstr(buf, "addr=0x");
+	if (cut) {
+		while (cut > buf && !(cut[0] == ':' && cut[1] == ' '))
+			cut--;
+		*cut = '\0';
+	}
+	if (strstr(buf, "timestamp is less than muxer"))
+		snprintf(buf, len, "an event is older than the one before it (the timestamps go "
+			 "back): the stream is corrupted");
+	else if (!strncmp(buf, "Invalid CTF magic number", 24))
+		snprintf(buf, len, "a packet header does not start with CTF's magic number: "
+			 "the stream is corrupted");
 }
 
 /* ---- the graph ---------------------------------------------------------------- */
 
-static int connect_all(bt_graph *g, const bt_component_source *src, const bt_component_filter *mux)
+/* Each stream (port) of src through its own filter.slubtrace.watch, named
+ * after the stream file, to the muxer. */
+static int connect_all(bt_graph *g, const bt_component_source *src, size_t nr,
+		       const bt_component_class_filter *watch_cls, const bt_component_filter *mux)
 {
 	uint64_t n = bt_component_source_get_output_port_count(src);
 
@@ -183,8 +205,20 @@ static int connect_all(bt_graph *g, const bt_component_source *src, const bt_com
 		uint64_t in_nr = bt_component_filter_get_input_port_count(mux);
 		const bt_port_input *in =
 			bt_component_filter_borrow_input_port_by_index_const(mux, in_nr - 1);
+		const bt_component_filter *w;
+		const char *port = bt_port_get_name(bt_port_output_as_port_const(out));
+		const char *file = cli_stream_file(port);
+		char name[64];
 
-		if (bt_graph_connect_ports(g, out, in, NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
+		snprintf(name, sizeof(name), "watch-%zu-%" PRIu64, nr, i);
+		if (bt_graph_add_filter_component_with_initialize_method_data(g, watch_cls, name,
+				NULL, (void *)(file ? file : port),
+				BT_LOGGING_LEVEL_NONE, &w) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
+		    bt_graph_connect_ports(g, out,
+				bt_component_filter_borrow_input_port_by_index_const(w, 0), NULL) !=
+		    BT_GRAPH_CONNECT_PORTS_STATUS_OK ||
+		    bt_graph_connect_ports(g, bt_component_filter_borrow_output_port_by_index_const(w, 0),
+					   in, NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
 			return -1;
 	}
 	return 0;
@@ -198,6 +232,8 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 	const bt_plugin_set *slub_set;
 	const bt_component_class_source *fs_cls;
 	const bt_component_class_filter *mux_cls;
+	bt_component_class_filter *watch_cls = NULL;
+	const char *no_check = getenv("SLUBTRACE_NO_FILE_CHECK");
 	const bt_component_class_sink *sink_cls;
 	const bt_component_filter *mux;
 	const bt_component_sink *sink;
@@ -226,6 +262,9 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		goto out;
 	}
 	qsort(traces.dirs, traces.nr, sizeof(traces.dirs[0]), cmp_str);
+	for (size_t i = 0; i < traces.nr && !(no_check && !strcmp(no_check, "1")); i++)
+		if (cli_check_trace_files(traces.dirs[i]) < 0)
+			goto out;
 
 	slub = load_slub(&slub_set, &slub_found);
 	if (!slub) {
@@ -249,12 +288,14 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		goto plugins;
 	}
 
+	watch_cls = cli_watch_class();
 	g = bt_graph_create(0);
-	if (!g || bt_graph_add_filter_component(g, mux_cls, "muxer", NULL, BT_LOGGING_LEVEL_NONE,
+	if (!g || !watch_cls || bt_graph_add_filter_component(g, mux_cls, "muxer", NULL, BT_LOGGING_LEVEL_NONE,
 						&mux) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
 		cli_err("cannot create the trace processing graph");
 		goto plugins;
 	}
+	cli_watch_start(trace_dir);
 	for (size_t i = 0; i < traces.nr; i++) {
 		const bt_component_source *src;
 		bt_value *p = bt_value_map_create(), *inputs = bt_value_array_create();
@@ -270,7 +311,7 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 			error_line(err, sizeof(err));
 			cli_err("%s: not a readable CTF trace: %s", traces.dirs[i], err);
 			bad = 1;
-		} else if (!bad && connect_all(g, src, mux) < 0) {
+		} else if (!bad && connect_all(g, src, i, watch_cls, mux) < 0) {
 			error_line(err, sizeof(err));
 			cli_err("%s: cannot connect the trace: %s", traces.dirs[i], err);
 			bad = 1;
@@ -294,6 +335,7 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		goto graph;
 	}
 
+	cli_watch_running();
 	while ((run = bt_graph_run(g)) == BT_GRAPH_RUN_STATUS_AGAIN) {
 		struct timespec ts = { 0, 1000000 };
 
@@ -306,13 +348,19 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		bt_current_thread_clear_error();
 		cli_err("%s", res->message);
 	} else {
+		char where[4200];
+
 		error_line(err, sizeof(err));
-		cli_err("%s: cannot read the trace: %s", traces.nr == 1 ? traces.dirs[0] : trace_dir,
+		cli_watch_where(where, sizeof(where));
+		cli_err("%s: cannot read the trace%s%s: %s",
+			traces.nr == 1 ? traces.dirs[0] : trace_dir, where[0] ? ", " : "", where,
 			err[0] ? err : "unknown error");
 	}
 graph:
 	bt_graph_put_ref(g);
+	cli_watch_stop();
 plugins:
+	bt_component_class_filter_put_ref(watch_cls);
 	bt_plugin_put_ref(ctf);
 	bt_plugin_put_ref(utils);
 	bt_plugin_set_put_ref(slub_set);

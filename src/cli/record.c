@@ -797,41 +797,21 @@ static void read_losses(struct session *s, unsigned long long *discarded,
  * (2^64 - n).  Per stream the total is the largest entry.  Returns -1 when
  * the trace has no index.
  */
-#define CTF_INDEX_MAGIC 0xC1F1DCC1u
-#define CTF_INDEX_DISCARDED_OFF 40 /* offset, packet_size, content_size, ts x2 */
-
-static uint64_t be_load(const unsigned char *p, int n)
+static int index_most(const struct cli_index_entry *e, void *arg)
 {
-	uint64_t v = 0;
+	uint64_t *most = arg;
 
-	for (int i = 0; i < n; i++)
-		v = v << 8 | p[i];
-	return v;
+	if (e->discarded > *most)
+		*most = e->discarded;
+	return 0;
 }
 
 static long long index_discarded(const char *path)
 {
-	unsigned char hdr[16], ent[256];
 	uint64_t most = 0;
-	FILE *f = fopen(path, "rb");
 
-	if (!f)
+	if (cli_index_read(path, index_most, &most) < 0)
 		return -1;
-	if (fread(hdr, 1, sizeof(hdr), f) != sizeof(hdr) || be_load(hdr, 4) != CTF_INDEX_MAGIC) {
-		fclose(f);
-		return -1;
-	}
-	uint64_t len = be_load(hdr + 12, 4);
-	if (len < CTF_INDEX_DISCARDED_OFF + 8 || len > sizeof(ent)) {
-		fclose(f);
-		return -1;
-	}
-	while (fread(ent, 1, len, f) == len) {
-		uint64_t d = be_load(ent + CTF_INDEX_DISCARDED_OFF, 8);
-		if (d > most)
-			most = d;
-	}
-	fclose(f);
 	return most > (uint64_t)LLONG_MAX ? -1 : (long long)most;
 }
 
