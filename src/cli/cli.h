@@ -122,8 +122,10 @@ struct bt_component_class_filter *cli_watch_class(void);
 void cli_watch_start(const char *trace);
 void cli_watch_running(void);
 void cli_watch_stop(void);
-/* Where the graph was when it failed: "stream file F, packet N, after its
- * event E at T s", or "" when no stream was read yet. */
-void cli_watch_where(char *buf, size_t len);
+/* Where the graph was when a stream's decoder failed (or, last_pulled,
+ * the stream pulled last: the muxer judges the message just pulled):
+ * "stream file F, packet N or later, after its event E at T s"; "" when
+ * there is none. */
+void cli_watch_where(char *buf, size_t len, bool last_pulled);
 
 #endif /* SLUBTRACE_CLI_H */

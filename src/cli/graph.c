@@ -56,6 +56,11 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The first directory that could not be listed, said when no trace is
+ * found (an unreadable trace is not a missing one). */
+static char unlisted[PATH_MAX];
+static int unlisted_errno;
+
 static int find_traces(const char *dir, int depth, struct trace_list *l)
 {
 	char path[PATH_MAX];
@@ -69,8 +74,13 @@ static int find_traces(const char *dir, int depth, struct trace_list *l)
 	if (depth >= MAX_TRACE_DEPTH)
 		return 0;
 	d = opendir(dir);
-	if (!d)
+	if (!d) {
+		if (!unlisted_errno) {
+			unlisted_errno = errno;
+			snprintf(unlisted, sizeof(unlisted), "%s", dir);
+		}
 		return 0;
+	}
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
@@ -258,7 +268,11 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		return CLI_EXIT_USAGE;
 	}
 	if (!traces.nr) {
-		cli_err("%s: no CTF trace found (no `metadata` file below it)", trace_dir);
+		if (unlisted_errno)
+			cli_err("%s: cannot list it: %s (so no CTF trace was found)", unlisted,
+				strerror(unlisted_errno));
+		else
+			cli_err("%s: no CTF trace found (no `metadata` file below it)", trace_dir);
 		goto out;
 	}
 	qsort(traces.dirs, traces.nr, sizeof(traces.dirs[0]), cmp_str);
@@ -346,12 +360,18 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		rc = 0;
 	} else if (res->unusable) {
 		bt_current_thread_clear_error();
-		cli_err("%s", res->message);
+		/* The sink knows the trace's path from its events: with none,
+		 * it is the one given here. */
+		if (!strncmp(res->message, "input: ", 7))
+			cli_err("%s: %s", traces.nr == 1 ? traces.dirs[0] : trace_dir,
+				res->message + 7);
+		else
+			cli_err("%s", res->message);
 	} else {
 		char where[4200];
 
 		error_line(err, sizeof(err));
-		cli_watch_where(where, sizeof(where));
+		cli_watch_where(where, sizeof(where), strstr(err, "timestamps go back") != NULL);
 		cli_err("%s: cannot read the trace%s%s: %s",
 			traces.nr == 1 ? traces.dirs[0] : trace_dir, where[0] ? ", " : "", where,
 			err[0] ? err : "unknown error");

@@ -76,7 +76,11 @@ int main(int argc, char **argv)
 			cmd_report_usage(stdout);
 		else if (argc > 2 && !strcmp(argv[2], "rules"))
 			cmd_rules_usage(stdout);
-		else
+		else if (argc > 2) {
+			cli_err("help: no command '%s'", argv[2]);
+			usage(stderr);
+			return CLI_EXIT_USAGE;
+		} else
 			usage(stdout);
 		return 0;
 	}

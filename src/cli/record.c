@@ -37,6 +37,7 @@
 
 #include "cli.h"
 #include "slub-plugin.h"
+#include "slub/event.h"
 
 /*
  * Default ring buffer: 64 MiB shared by the CPUs, 8..32 MiB per CPU.  A
@@ -234,6 +235,42 @@ static unsigned long long default_buffer_size(void)
 }
 
 /*
+ * --stacks LIST, checked before anything starts: the traced program checks
+ * it too (SLUBTRACE_STACKS), but only once it runs, in a session already
+ * made.  The same grammar: names separated by commas or spaces, `slub:`
+ * prefixes allowed, `all`, `none`.
+ */
+static int check_stacks(const char *v)
+{
+	while (*v) {
+		size_t len = strcspn(v, ", ");
+		const char *name = v;
+		size_t nlen = len;
+		bool ok = false;
+
+		if (nlen > 5 && !memcmp(name, "slub:", 5)) {
+			name += 5;
+			nlen -= 5;
+		}
+		ok = (nlen == 3 && !memcmp(name, "all", 3)) || (nlen == 4 && !memcmp(name, "none", 4));
+		for (unsigned t = 0; !ok && t < SLUB_EV_NR; t++) {
+			const char *n = slub_event_name(t);
+
+			ok = strlen(n) == nlen && !memcmp(n, name, nlen);
+		}
+		if (len && !ok) {
+			cli_err("--stacks: unknown event '%.*s' (event names of `slubtrace rules`, "
+				"all or none)", (int)len, v);
+			return -1;
+		}
+		v += len;
+		while (*v == ',' || *v == ' ')
+			v++;
+	}
+	return 0;
+}
+
+/*
  * --blocking's TIMEOUT as lttng enable-channel --blocking-timeout wants it:
  * "inf" or microseconds.  Returns 0, or -1 when it is not a duration.
  */
@@ -280,6 +317,8 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			o->output = optarg;
 			break;
 		case OPT_STACKS:
+			if (check_stacks(optarg) < 0)
+				return CLI_EXIT_USAGE;
 			o->stacks = optarg;
 			break;
 		case OPT_STACK_DEPTH:
@@ -1022,8 +1061,18 @@ static void advise_losses(const struct record_opts *o, unsigned long long discar
 			 "daemon fell behind", discarded);
 	format_size(o->buffer_size, now, sizeof(now));
 	format_size(o->buffer_size * 4, more, sizeof(more));
-	cli_info("to keep every event: record again with --buffer-size %s (now %s per CPU), "
-		 "or with --blocking (the program then waits for the consumer)", more, now);
+	if (o->blocking)
+		/* Blocking was on: the wait ran out (a finite timeout), or the
+		 * events were lost outside it (LTTng discards from threads that
+		 * must not block, as its own listener threads). */
+		cli_info("to keep every event: record again with --buffer-size %s (now %s per "
+			 "CPU)%s, fewer events (--no-full-lists, no --objects, fewer --stacks), "
+			 "or on a less loaded machine (the consumer daemon needs a CPU)", more, now,
+			 strcmp(o->blocking, "inf") ? " and --blocking=inf (the wait ran out)" : "");
+	else
+		cli_info("to keep every event: record again with --buffer-size %s (now %s per "
+			 "CPU), or with --blocking (the program then waits for the consumer)",
+			 more, now);
 }
 
 int cmd_record(int argc, char **argv)

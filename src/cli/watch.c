@@ -53,6 +53,7 @@ static struct {
 	const char *trace;			/* what the command was given */
 	struct watch_stream *volatile current;	/* the stream being pulled */
 	volatile sig_atomic_t in_source;	/* inside its decoder */
+	bool source_failed;			/* it returned an error */
 	volatile sig_atomic_t phase;		/* 0 idle, 1 building, 2 running */
 	atomic_uint_fast64_t progress;		/* batches pulled */
 	unsigned int stall_s;
@@ -250,6 +251,7 @@ void cli_watch_start(const char *trace)
 	watch.trace = trace;
 	watch.current = NULL;
 	watch.in_source = 0;
+	watch.source_failed = false;
 	watch.phase = 1;
 	watch.stall_s = 120;
 	if (env && *env) {
@@ -414,6 +416,7 @@ watch_next(bt_self_message_iterator *self, bt_message_array_const msgs, uint64_t
 	case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
 		return BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_MEMORY_ERROR;
 	default:
+		watch.source_failed = true;
 		return BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_ERROR;
 	}
 	for (uint64_t i = 0; i < n; i++) {
@@ -470,14 +473,14 @@ out:
 	return fc;
 }
 
-void cli_watch_where(char *buf, size_t len)
+void cli_watch_where(char *buf, size_t len, bool last_pulled)
 {
 	struct line l = { .n = 0 };
 
 	if (!len)
 		return;
 	buf[0] = '\0';
-	if (!watch.current)
+	if (!watch.current || !(watch.source_failed || last_pulled))
 		return;
 	put_where(&l);
 	l.b[l.n] = '\0';
