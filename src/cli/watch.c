@@ -13,11 +13,12 @@
  * and time), all in this process's own memory.  The handlers of SIGSEGV,
  * SIGBUS, SIGFPE, SIGILL and SIGABRT (on their own stack) and a watchdog
  * thread (no batch for SLUBTRACE_STALL_TIMEOUT seconds, 120 by default,
- * while the graph is being built or run and its thread is busy on a CPU)
- * print it with write(2) and _exit.
+ * while the graph is being built or run and its thread is runnable, not
+ * waiting in a system call) print it with write(2) and _exit.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
@@ -58,7 +59,7 @@ static struct {
 	atomic_uint_fast64_t progress;		/* batches pulled */
 	unsigned int stall_s;
 	pthread_t thread;
-	clockid_t cpu_clock;
+	pid_t tid;				/* the graph's thread */
 	bool thread_started;
 	char altstack[64 * 1024];
 	struct sigaction old[5];
@@ -101,10 +102,10 @@ static void put_where(struct line *l)
 
 	if (!s) {
 		put(l, watch.phase == 1 ? "opening the trace (its metadata and indexes)" :
-		    "between streams");
+		    "before the first stream was read");
 		return;
 	}
-	put(l, "stream file ");
+	put(l, watch.in_source ? "reading stream file " : "after reading stream file ");
 	put(l, s->file);
 	if (s->packets) {
 		put(l, ", packet ");
@@ -147,6 +148,12 @@ static void say_and_exit(struct line *l)
 	_exit(CLI_EXIT_USAGE);
 }
 
+/* In Babeltrace's code: opening the trace, or pulling from a stream. */
+static bool in_babeltrace(void)
+{
+	return watch.in_source || watch.phase == 1;
+}
+
 static const char *signame(int sig)
 {
 	switch (sig) {
@@ -172,37 +179,51 @@ static void on_fatal(int sig)
 		put(&l, ": crashed while reading the trace");
 		say_and_exit(&l);
 	}
-	if (watch.in_source)
-		put(&l, ": Babeltrace's CTF decoder crashed (");
+	if (in_babeltrace())
+		put(&l, ": Babeltrace's CTF reader crashed (");
 	else
 		put(&l, ": crashed (");
 	put(&l, signame(sig));
-	put(&l, ") reading ");
+	put(&l, ") ");
 	put_where(&l);
-	put(&l, watch.in_source ? ": the stream file is corrupted" :
+	put(&l, in_babeltrace() ? ": the trace is corrupted" :
 	    ": a fault of slubtrace, please report it");
 	say_and_exit(&l);
 }
 
-static uint64_t cpu_ns(void)
+/* Whether the graph's thread is on a CPU or waiting for one (state R of
+ * /proc/self/task/TID/stat), not sleeping in a system call. */
+static bool graph_thread_runs(void)
 {
-	struct timespec ts;
+	char path[64], buf[512];
+	const char *p;
+	ssize_t n;
+	int fd;
 
-	if (clock_gettime(watch.cpu_clock, &ts) < 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)watch.tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'R';
 }
 
 /*
- * A stall is no batch pulled while the graph's thread keeps a CPU busy
- * (what the hangs met so far do: a reader or the model spinning).  A
- * thread blocked, on a full pipe to a pager for one, is waiting for
- * someone else: that window starts again.
+ * A stall is no batch pulled for stall_s seconds while the graph's thread
+ * is runnable in most of them (what the hangs met so far do: a reader or
+ * the model spinning; on a loaded machine it may get little CPU, but it
+ * stays runnable).  A thread blocked, on a full pipe to a pager for one,
+ * waits for someone else: that window starts again.
  */
 static void *watchdog(void *arg)
 {
-	uint64_t seen = atomic_load(&watch.progress), cpu0 = cpu_ns();
-	unsigned int still = 0;
+	uint64_t seen = atomic_load(&watch.progress);
+	unsigned int still = 0, running = 0;
 
 	(void)arg;
 	for (;;) {
@@ -213,15 +234,14 @@ static void *watchdog(void *arg)
 		now = atomic_load(&watch.progress);
 		if (now != seen || !watch.phase) {
 			seen = now;
-			still = 0;
-			cpu0 = cpu_ns();
+			still = running = 0;
 			continue;
 		}
+		running += graph_thread_runs();
 		if (++still < watch.stall_s)
 			continue;
-		if (cpu_ns() - cpu0 < (uint64_t)watch.stall_s * 800000000u) {
-			still = 0;
-			cpu0 = cpu_ns();
+		if (running * 2 < still) {
+			still = running = 0;
 			continue;
 		}
 		struct line l = { .n = 0 };
@@ -231,12 +251,10 @@ static void *watchdog(void *arg)
 		put(&l, watch.trace);
 		put(&l, ": no progress for ");
 		put_u(&l, watch.stall_s);
-		put(&l, " s ");
-		put(&l, watch.in_source ? "in Babeltrace's CTF decoder, " : "");
-		put(&l, "reading ");
+		put(&l, in_babeltrace() ? " s in Babeltrace's CTF reader, " : " s in the analysis, ");
 		put_where(&l);
-		put(&l, watch.in_source ? ": the trace is corrupted" :
-		    ": the analysis hangs, please report it");
+		put(&l, in_babeltrace() ? ": the trace is corrupted" :
+		    ": it hangs, please report it");
 		say_and_exit(&l);
 	}
 	return NULL;
@@ -249,6 +267,7 @@ void cli_watch_start(const char *trace)
 	const char *env = getenv("SLUBTRACE_STALL_TIMEOUT");
 
 	watch.trace = trace;
+	watch.tid = gettid();
 	watch.current = NULL;
 	watch.in_source = 0;
 	watch.source_failed = false;
@@ -271,8 +290,6 @@ void cli_watch_start(const char *trace)
 	if (!watch.thread_started) {
 		sigset_t all, old;
 
-		if (pthread_getcpuclockid(pthread_self(), &watch.cpu_clock))
-			return;
 
 		/* The watchdog takes no signal meant for the process. */
 		sigfillset(&all);
