@@ -263,6 +263,7 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		cli_err("%s: not a directory (give the trace directory)", trace_dir);
 		return CLI_EXIT_USAGE;
 	}
+	unlisted_errno = 0;
 	if (find_traces(trace_dir, 0, &traces) < 0) {
 		cli_err("out of memory");
 		return CLI_EXIT_USAGE;
@@ -304,8 +305,9 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 
 	watch_cls = cli_watch_class();
 	g = bt_graph_create(0);
-	if (!g || !watch_cls || bt_graph_add_filter_component(g, mux_cls, "muxer", NULL, BT_LOGGING_LEVEL_NONE,
-						&mux) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+	if (!g || !watch_cls ||
+	    bt_graph_add_filter_component(g, mux_cls, "muxer", NULL, BT_LOGGING_LEVEL_NONE,
+					  &mux) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
 		cli_err("cannot create the trace processing graph");
 		goto plugins;
 	}

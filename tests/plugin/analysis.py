@@ -27,7 +27,8 @@ Tests:
              corrupted packet header, an unreadable directory; each exit 2
              with one line naming the file, from every command; the
              watchdog on Babeltrace's own hang; the same trace without its
-             index files still read
+             index files still read; record's advice on losses with
+             --blocking on (not --blocking again)
 
 Session daemons as in tests/e2e/e2e.py (own lttng-sessiond --no-kernel,
 private LTTNG_HOME, `nobody` when run as root).  Exit: 0 pass, 1 fail,
@@ -338,9 +339,21 @@ def test_damaged(env):
     try:
         good = record_small(env, "good")
         other = record_small(env, "other")
+        # Losses with --blocking on (a wait of 0: none): the advice must not
+        # be "--blocking" (tiny buffers discard, as e2e_options shows).
+        rc, lossy = slubtrace(env, ["record", "--no-check", "--buffer-size", "16K",
+                                    "--blocking=0", "-o", os.path.join(env.work, "lossy"), "--",
+                                    env.path("examples/slub-workload"), "-g", "2", "-t", "2",
+                                    "-m", "20000", "-r", "1"])
     finally:
         env.stop_sessiond()
-    tdir = trace_dirs(good)[0]
+    advice = [l for l in lossy.splitlines() if "to keep every event" in l]
+    log("  --blocking=0 with 16K buffers: exit %d, %s" % (rc, advice))
+    e2e.check(advice, "--blocking=0 with 16K buffers: no loss, no advice to judge:\n%s" %
+              lossy[-1500:], errors)
+    e2e.check(advice and "or with --blocking" not in advice[0] and
+              "--blocking=inf" in advice[0] and "--buffer-size" in advice[0],
+              "the advice with --blocking on: %s" % advice, errors)
     rc, out = slubtrace(env, ["check", good], timeout=120)
     e2e.check(rc == 0, "the undamaged copy: check exited %d:\n%s" % (rc, out[-1500:]), errors)
 
