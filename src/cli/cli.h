@@ -108,6 +108,9 @@ int cli_index_read(const char *path, int (*fn)(const struct cli_index_entry *e, 
  * 0, or -1 after printing one line naming the file.
  */
 int cli_check_trace_files(const char *dir);
+/* After Babeltrace refused a packet's magic number: the first stream file
+ * of dir whose first packet lacks it, into out.  0, or -1 when none. */
+int cli_find_bad_magic(const char *dir, char *out, size_t len);
 /* The stream file of src.ctf.fs's output port named port, from the packet
  * headers cli_check_trace_files() read, or NULL. */
 const char *cli_stream_file(const char *port);

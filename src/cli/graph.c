@@ -324,8 +324,15 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 			bt_value_map_insert_entry(p, "inputs", inputs);
 		if (!bad && bt_graph_add_source_component(g, fs_cls, name, p, BT_LOGGING_LEVEL_NONE,
 							  &src) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+			char file[PATH_MAX];
+
 			error_line(err, sizeof(err));
-			cli_err("%s: not a readable CTF trace: %s", traces.dirs[i], err);
+			if (!strncmp(err, "a packet header does not start with CTF's magic", 47) &&
+			    cli_find_bad_magic(traces.dirs[i], file, sizeof(file)) == 0)
+				cli_err("%s: its first packet does not start with CTF's magic number: "
+					"the stream file is corrupted", file);
+			else
+				cli_err("%s: not a readable CTF trace: %s", traces.dirs[i], err);
 			bad = 1;
 		} else if (!bad && connect_all(g, src, i, watch_cls, mux) < 0) {
 			error_line(err, sizeof(err));

@@ -396,3 +396,42 @@ int cli_check_trace_files(const char *dir)
 	closedir(d);
 	return rc ? rc : check_orphan_indexes(dir);
 }
+
+/*
+ * After Babeltrace refused a packet's magic: the first stream file whose
+ * first packet does not start with it (only looked for then: a trace
+ * whose packet header declares no magic is valid CTF).  0 with its path
+ * in out, or -1.
+ */
+int cli_find_bad_magic(const char *dir, char *out, size_t len)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int rc = -1;
+
+	if (!d)
+		return -1;
+	while (rc < 0 && (e = readdir(d))) {
+		char path[PATH_MAX];
+		unsigned char h[4];
+		struct stat st;
+		int fd;
+
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "metadata"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || !st.st_size)
+			continue;
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (read(fd, h, sizeof(h)) != (ssize_t)sizeof(h) ||
+		    (load32(h, false) != CTF_PACKET_MAGIC && load32(h, true) != CTF_PACKET_MAGIC)) {
+			snprintf(out, len, "%s", path);
+			rc = 0;
+		}
+		close(fd);
+	}
+	closedir(d);
+	return rc;
+}

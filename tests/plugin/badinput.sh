@@ -68,6 +68,11 @@ cp -r "$work/good" "$work/corrupt"
 printf '\336\255\276\357\336\255\276\357' |
 	dd of="$work/corrupt/stream" conv=notrunc 2>/dev/null
 expect_2 "corrupted packet header" "$work/corrupt"
+expect_msg_2() {
+	for cmd in check timeline; do
+		expect_msg "$1 ($cmd)" "$2" "$cmd" "$3"
+	done
+}
 
 cp -r "$work/good" "$work/badmeta"
 printf 'event { name = ; }\n' >>"$work/badmeta/metadata"
@@ -93,6 +98,10 @@ expect_msg() {
 		echo "ok   $what: $first"
 	fi
 }
+
+expect_msg_2 "corrupted packet header names the stream file" \
+	"^slubtrace: $work/corrupt/stream: its first packet does not start with CTF's magic number" \
+	"$work/corrupt"
 
 mkdir -p "$work/onlymeta/t"
 cp "$work/other/metadata" "$work/onlymeta/t/metadata"
