@@ -237,7 +237,8 @@ static bt_component_class_sink_consume_method_status finish(struct slub_sink *s)
 		s->end(s);
 	fflush(s->out);
 	fill_result(s);
-	return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
+	return s->refused ? BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR :
+		BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
 }
 
 bt_component_class_sink_consume_method_status slub_sink_consume(struct slub_sink *s)
@@ -275,6 +276,16 @@ bt_component_class_sink_consume_method_status slub_sink_consume(struct slub_sink
 		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
 	}
 	return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK;
+}
+
+void slub_sink_refuse(struct slub_sink *s, enum slub_plugin_unusable why, const char *msg)
+{
+	s->refused = true;
+	if (s->result && !s->result->unusable) {
+		s->result->unusable = why;
+		snprintf(s->result->message, sizeof(s->result->message), "%s", msg);
+	}
+	BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self, "%s", msg);
 }
 
 void slub_sink_fini(struct slub_sink *s)

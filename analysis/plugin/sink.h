@@ -26,6 +26,7 @@ struct slub_sink {
 	FILE *out;
 	char *outbuf;
 	bool finished;
+	bool refused;		/* by end(): slub_sink_refuse() */
 	/* Called once at the end of the input, after slub_model_finish(). */
 	void (*end)(struct slub_sink *s);
 	/* Called with every decoded message the model is given (may be NULL):
@@ -64,5 +65,8 @@ bt_component_class_sink_consume_method_status slub_sink_consume(struct slub_sink
 int slub_sink_model(struct slub_sink *s, const struct slub_model_config *cfg,
 		    const struct slub_model_callbacks *cb, struct slub_symbolizer *sym);
 void slub_sink_fini(struct slub_sink *s);
+/* From end(): the input cannot give what was asked (msg says why); the
+ * graph ends with an error. */
+void slub_sink_refuse(struct slub_sink *s, enum slub_plugin_unusable why, const char *msg);
 
 #endif /* SLUB_PLUGIN_SINK_H */

@@ -21,6 +21,7 @@ enum slub_plugin_unusable {
 	SLUB_UNUSABLE_FORMAT,     /* recorded with another slub trace format */
 	SLUB_UNUSABLE_MALFORMED,  /* a slub event class or event lacks a field */
 	SLUB_UNUSABLE_NO_EVENTS,  /* no slub event at all (another provider only) */
+	SLUB_UNUSABLE_FILTER,     /* a filter names what the trace does not hold */
 };
 
 struct slub_plugin_result {

@@ -3,7 +3,9 @@
  * slubtrace check: replay a trace against the SLUB state model
  * (sink.slub.check) and say whether the state machine held.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 
 #include <babeltrace2/babeltrace.h>
@@ -34,13 +36,19 @@ void cmd_check_usage(FILE *f)
 		"cannot be used (no trace, not a slubtrace trace, unreadable or corrupt).\n");
 }
 
-static unsigned long long parse_count(const char *opt, const char *s, int *bad)
+static unsigned long long parse_count(const char *opt, const char *s, unsigned long long max,
+				     int *bad)
 {
 	char *end;
-	unsigned long long v = strtoull(s, &end, 0);
+	unsigned long long v;
 
-	if (end == s || *end || *s == '-') {
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (end == s || *end || *s == '-' || *s == '+' || *s == ' ') {
 		cli_err("%s: expected a number, got '%s'", opt, s);
+		*bad = 1;
+	} else if (errno == ERANGE || v > max) {
+		cli_err("%s: at most %llu, got '%s'", opt, max, s);
 		*bad = 1;
 	}
 	return v;
@@ -77,15 +85,15 @@ int cmd_check(int argc, char **argv)
 		switch (c) {
 		case 'H':
 			bt_value_map_insert_unsigned_integer_entry(params, "history",
-				parse_count("--history", optarg, &bad));
+				parse_count("--history", optarg, 1024, &bad));
 			break;
 		case 'm':
 			bt_value_map_insert_unsigned_integer_entry(params, "max-reports",
-				parse_count("--max-reports", optarg, &bad));
+				parse_count("--max-reports", optarg, ULLONG_MAX, &bad));
 			break;
 		case 'r':
 			bt_value_map_insert_unsigned_integer_entry(params, "reorder-ns",
-				parse_count("--reorder-ns", optarg, &bad));
+				parse_count("--reorder-ns", optarg, ULLONG_MAX, &bad));
 			break;
 		case 'h':
 			cmd_check_usage(stdout);

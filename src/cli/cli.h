@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* Exit codes of slubtrace's own failures (as env(1) and timeout(1) use). */
@@ -114,5 +115,51 @@ struct slub_tstats_result;
  * printing why.
  */
 int cli_load_result(const char *input, struct bt_value *params, struct slub_tstats_result *r);
+
+/* One packet of a CTF index file (LTTng's index/NAME.idx). */
+struct cli_index_entry {
+	uint64_t offset;	/* bytes, in the stream file */
+	uint64_t packet_bits, content_bits;
+	uint64_t ts_begin, ts_end;
+	uint64_t discarded;	/* the stream's running count at the packet end */
+};
+
+/*
+ * Calls fn for each entry of the index file at path (until fn returns < 0).
+ * Returns the number of entries read, or -1 when path is not an index.
+ */
+int cli_index_read(const char *path, int (*fn)(const struct cli_index_entry *e, void *arg),
+		   void *arg);
+
+/*
+ * The files of one trace directory (holding `metadata`) before Babeltrace
+ * reads them: packetized metadata complete; each stream file as long as
+ * its index says, its packets of the metadata's trace UUID (without an
+ * index: the first packet's UUID only); no indexed stream missing.
+ * 0, or -1 after printing one line naming the file.
+ */
+int cli_check_trace_files(const char *dir);
+/* After Babeltrace refused a packet's magic number: the first stream file
+ * of dir whose first packet lacks it, into out.  0, or -1 when none. */
+int cli_find_bad_magic(const char *dir, char *out, size_t len);
+/* The stream file of src.ctf.fs's output port named port, from the packet
+ * headers cli_check_trace_files() read, or NULL. */
+const char *cli_stream_file(const char *port);
+
+/*
+ * What the graph reads, told when it crashes or stalls (watch.c): the
+ * filter class put after each stream of src.ctf.fs (its initialize data:
+ * the stream file), then start before the graph is built (the handlers
+ * and the watchdog name trace), running once it runs, stop after.
+ */
+struct bt_component_class_filter *cli_watch_class(void);
+void cli_watch_start(const char *trace);
+void cli_watch_running(void);
+void cli_watch_stop(void);
+/* Where the graph was when a stream's decoder failed (or, last_pulled,
+ * the stream pulled last: the muxer judges the message just pulled):
+ * "stream file F, packet N or later, after its event E at T s"; "" when
+ * there is none. */
+void cli_watch_where(char *buf, size_t len, bool last_pulled);
 
 #endif /* SLUBTRACE_CLI_H */

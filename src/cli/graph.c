@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,11 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The first directory that could not be listed, said when no trace is
+ * found (an unreadable trace is not a missing one). */
+static char unlisted[PATH_MAX];
+static int unlisted_errno;
+
 static int find_traces(const char *dir, int depth, struct trace_list *l)
 {
 	char path[PATH_MAX];
@@ -68,8 +74,13 @@ static int find_traces(const char *dir, int depth, struct trace_list *l)
 	if (depth >= MAX_TRACE_DEPTH)
 		return 0;
 	d = opendir(dir);
-	if (!d)
+	if (!d) {
+		if (!unlisted_errno) {
+			unlisted_errno = errno;
+			snprintf(unlisted, sizeof(unlisted), "%s", dir);
+		}
 		return 0;
+	}
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
@@ -143,12 +154,18 @@ static const bt_plugin *load_slub(const bt_plugin_set **set, const bt_plugin **f
 
 /* ---- errors ---------------------------------------------------------------- */
 
-/* One line out of Babeltrace's error causes; newlines become "; ". */
+/*
+ * One line out of Babeltrace's error causes; newlines become "; ".  What is
+ * meant for Babeltrace's developers goes: the "key=value, ..." details
+ * after the message (object addresses), and the muxer's words for
+ * timestamps going back.
+ */
 static void error_line(char *buf, size_t len)
 {
 	const bt_error *err = bt_current_thread_take_error();
 	uint64_t n;
 	const char *msg = NULL;
+	char *cut;
 	size_t o = 0;
 
 	buf[0] = '\0';
@@ -169,11 +186,26 @@ static void error_line(char *buf, size_t len)
 	}
 	buf[o] = '\0';
 	bt_error_release(err);
+	cut = strstr(buf, "addr=0x");
+	if (cut) {
+		while (cut > buf && !(cut[0] == ':' && cut[1] == ' '))
+			cut--;
+		*cut = '\0';
+	}
+	if (strstr(buf, "timestamp is less than muxer"))
+		snprintf(buf, len, "an event is older than the one before it (the timestamps go "
+			 "back): the stream is corrupted");
+	else if (!strncmp(buf, "Invalid CTF magic number", 24))
+		snprintf(buf, len, "a packet header does not start with CTF's magic number: "
+			 "the stream is corrupted");
 }
 
 /* ---- the graph ---------------------------------------------------------------- */
 
-static int connect_all(bt_graph *g, const bt_component_source *src, const bt_component_filter *mux)
+/* Each stream (port) of src through its own filter.slubtrace.watch, named
+ * after the stream file, to the muxer. */
+static int connect_all(bt_graph *g, const bt_component_source *src, size_t nr,
+		       const bt_component_class_filter *watch_cls, const bt_component_filter *mux)
 {
 	uint64_t n = bt_component_source_get_output_port_count(src);
 
@@ -183,8 +215,20 @@ static int connect_all(bt_graph *g, const bt_component_source *src, const bt_com
 		uint64_t in_nr = bt_component_filter_get_input_port_count(mux);
 		const bt_port_input *in =
 			bt_component_filter_borrow_input_port_by_index_const(mux, in_nr - 1);
+		const bt_component_filter *w;
+		const char *port = bt_port_get_name(bt_port_output_as_port_const(out));
+		const char *file = cli_stream_file(port);
+		char name[64];
 
-		if (bt_graph_connect_ports(g, out, in, NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
+		snprintf(name, sizeof(name), "watch-%zu-%" PRIu64, nr, i);
+		if (bt_graph_add_filter_component_with_initialize_method_data(g, watch_cls, name,
+				NULL, (void *)(file ? file : port),
+				BT_LOGGING_LEVEL_NONE, &w) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
+		    bt_graph_connect_ports(g, out,
+				bt_component_filter_borrow_input_port_by_index_const(w, 0), NULL) !=
+		    BT_GRAPH_CONNECT_PORTS_STATUS_OK ||
+		    bt_graph_connect_ports(g, bt_component_filter_borrow_output_port_by_index_const(w, 0),
+					   in, NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
 			return -1;
 	}
 	return 0;
@@ -198,6 +242,8 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 	const bt_plugin_set *slub_set;
 	const bt_component_class_source *fs_cls;
 	const bt_component_class_filter *mux_cls;
+	bt_component_class_filter *watch_cls = NULL;
+	const char *no_check = getenv("SLUBTRACE_NO_FILE_CHECK");
 	const bt_component_class_sink *sink_cls;
 	const bt_component_filter *mux;
 	const bt_component_sink *sink;
@@ -217,15 +263,23 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		cli_err("%s: not a directory (give the trace directory)", trace_dir);
 		return CLI_EXIT_USAGE;
 	}
+	unlisted_errno = 0;
 	if (find_traces(trace_dir, 0, &traces) < 0) {
 		cli_err("out of memory");
 		return CLI_EXIT_USAGE;
 	}
 	if (!traces.nr) {
-		cli_err("%s: no CTF trace found (no `metadata` file below it)", trace_dir);
+		if (unlisted_errno)
+			cli_err("%s: cannot list it: %s (so no CTF trace was found)", unlisted,
+				strerror(unlisted_errno));
+		else
+			cli_err("%s: no CTF trace found (no `metadata` file below it)", trace_dir);
 		goto out;
 	}
 	qsort(traces.dirs, traces.nr, sizeof(traces.dirs[0]), cmp_str);
+	for (size_t i = 0; i < traces.nr && !(no_check && !strcmp(no_check, "1")); i++)
+		if (cli_check_trace_files(traces.dirs[i]) < 0)
+			goto out;
 
 	slub = load_slub(&slub_set, &slub_found);
 	if (!slub) {
@@ -249,12 +303,15 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		goto plugins;
 	}
 
+	watch_cls = cli_watch_class();
 	g = bt_graph_create(0);
-	if (!g || bt_graph_add_filter_component(g, mux_cls, "muxer", NULL, BT_LOGGING_LEVEL_NONE,
-						&mux) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+	if (!g || !watch_cls ||
+	    bt_graph_add_filter_component(g, mux_cls, "muxer", NULL, BT_LOGGING_LEVEL_NONE,
+					  &mux) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
 		cli_err("cannot create the trace processing graph");
 		goto plugins;
 	}
+	cli_watch_start(trace_dir);
 	for (size_t i = 0; i < traces.nr; i++) {
 		const bt_component_source *src;
 		bt_value *p = bt_value_map_create(), *inputs = bt_value_array_create();
@@ -267,10 +324,17 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 			bt_value_map_insert_entry(p, "inputs", inputs);
 		if (!bad && bt_graph_add_source_component(g, fs_cls, name, p, BT_LOGGING_LEVEL_NONE,
 							  &src) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+			char file[PATH_MAX];
+
 			error_line(err, sizeof(err));
-			cli_err("%s: not a readable CTF trace: %s", traces.dirs[i], err);
+			if (!strncmp(err, "a packet header does not start with CTF's magic", 47) &&
+			    cli_find_bad_magic(traces.dirs[i], file, sizeof(file)) == 0)
+				cli_err("%s: its first packet does not start with CTF's magic number: "
+					"the stream file is corrupted", file);
+			else
+				cli_err("%s: not a readable CTF trace: %s", traces.dirs[i], err);
 			bad = 1;
-		} else if (!bad && connect_all(g, src, mux) < 0) {
+		} else if (!bad && connect_all(g, src, i, watch_cls, mux) < 0) {
 			error_line(err, sizeof(err));
 			cli_err("%s: cannot connect the trace: %s", traces.dirs[i], err);
 			bad = 1;
@@ -294,6 +358,7 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		goto graph;
 	}
 
+	cli_watch_running();
 	while ((run = bt_graph_run(g)) == BT_GRAPH_RUN_STATUS_AGAIN) {
 		struct timespec ts = { 0, 1000000 };
 
@@ -304,15 +369,27 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		rc = 0;
 	} else if (res->unusable) {
 		bt_current_thread_clear_error();
-		cli_err("%s", res->message);
+		/* The sink knows the trace's path from its events: with none,
+		 * it is the one given here. */
+		if (!strncmp(res->message, "input: ", 7))
+			cli_err("%s: %s", traces.nr == 1 ? traces.dirs[0] : trace_dir,
+				res->message + 7);
+		else
+			cli_err("%s", res->message);
 	} else {
+		char where[4200];
+
 		error_line(err, sizeof(err));
-		cli_err("%s: cannot read the trace: %s", traces.nr == 1 ? traces.dirs[0] : trace_dir,
+		cli_watch_where(where, sizeof(where), strstr(err, "timestamps go back") != NULL);
+		cli_err("%s: cannot read the trace%s%s: %s",
+			traces.nr == 1 ? traces.dirs[0] : trace_dir, where[0] ? ", " : "", where,
 			err[0] ? err : "unknown error");
 	}
 graph:
 	bt_graph_put_ref(g);
+	cli_watch_stop();
 plugins:
+	bt_component_class_filter_put_ref(watch_cls);
 	bt_plugin_put_ref(ctf);
 	bt_plugin_put_ref(utils);
 	bt_plugin_set_put_ref(slub_set);

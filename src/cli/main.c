@@ -122,7 +122,7 @@ static int cmd_help(int argc, char **argv)
 	}
 	c = cli_command_find(argv[1]);
 	if (!c) {
-		cli_err("help: unknown command '%s'", argv[1]);
+		cli_err("help: no command '%s'", argv[1]);
 		usage(stderr);
 		return CLI_EXIT_USAGE;
 	}

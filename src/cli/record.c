@@ -37,6 +37,7 @@
 
 #include "cli.h"
 #include "slub-plugin.h"
+#include "slub/event.h"
 
 /*
  * Default ring buffer: 64 MiB shared by the CPUs, 8..32 MiB per CPU.  A
@@ -234,6 +235,42 @@ static unsigned long long default_buffer_size(void)
 }
 
 /*
+ * --stacks LIST, checked before anything starts: the traced program checks
+ * it too (SLUBTRACE_STACKS), but only once it runs, in a session already
+ * made.  The same grammar: names separated by commas or spaces, `slub:`
+ * prefixes allowed, `all`, `none`.
+ */
+static int check_stacks(const char *v)
+{
+	while (*v) {
+		size_t len = strcspn(v, ", ");
+		const char *name = v;
+		size_t nlen = len;
+		bool ok = false;
+
+		if (nlen > 5 && !memcmp(name, "slub:", 5)) {
+			name += 5;
+			nlen -= 5;
+		}
+		ok = (nlen == 3 && !memcmp(name, "all", 3)) || (nlen == 4 && !memcmp(name, "none", 4));
+		for (unsigned t = 0; !ok && t < SLUB_EV_NR; t++) {
+			const char *n = slub_event_name(t);
+
+			ok = strlen(n) == nlen && !memcmp(n, name, nlen);
+		}
+		if (len && !ok) {
+			cli_err("--stacks: unknown event '%.*s' (event names of `slubtrace rules`, "
+				"all or none)", (int)len, v);
+			return -1;
+		}
+		v += len;
+		while (*v == ',' || *v == ' ')
+			v++;
+	}
+	return 0;
+}
+
+/*
  * --blocking's TIMEOUT as lttng enable-channel --blocking-timeout wants it:
  * "inf" or microseconds.  Returns 0, or -1 when it is not a duration.
  */
@@ -280,6 +317,8 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			o->output = optarg;
 			break;
 		case OPT_STACKS:
+			if (check_stacks(optarg) < 0)
+				return CLI_EXIT_USAGE;
 			o->stacks = optarg;
 			break;
 		case OPT_STACK_DEPTH:
@@ -797,41 +836,21 @@ static void read_losses(struct session *s, unsigned long long *discarded,
  * (2^64 - n).  Per stream the total is the largest entry.  Returns -1 when
  * the trace has no index.
  */
-#define CTF_INDEX_MAGIC 0xC1F1DCC1u
-#define CTF_INDEX_DISCARDED_OFF 40 /* offset, packet_size, content_size, ts x2 */
-
-static uint64_t be_load(const unsigned char *p, int n)
+static int index_most(const struct cli_index_entry *e, void *arg)
 {
-	uint64_t v = 0;
+	uint64_t *most = arg;
 
-	for (int i = 0; i < n; i++)
-		v = v << 8 | p[i];
-	return v;
+	if (e->discarded > *most)
+		*most = e->discarded;
+	return 0;
 }
 
 static long long index_discarded(const char *path)
 {
-	unsigned char hdr[16], ent[256];
 	uint64_t most = 0;
-	FILE *f = fopen(path, "rb");
 
-	if (!f)
+	if (cli_index_read(path, index_most, &most) < 0)
 		return -1;
-	if (fread(hdr, 1, sizeof(hdr), f) != sizeof(hdr) || be_load(hdr, 4) != CTF_INDEX_MAGIC) {
-		fclose(f);
-		return -1;
-	}
-	uint64_t len = be_load(hdr + 12, 4);
-	if (len < CTF_INDEX_DISCARDED_OFF + 8 || len > sizeof(ent)) {
-		fclose(f);
-		return -1;
-	}
-	while (fread(ent, 1, len, f) == len) {
-		uint64_t d = be_load(ent + CTF_INDEX_DISCARDED_OFF, 8);
-		if (d > most)
-			most = d;
-	}
-	fclose(f);
 	return most > (uint64_t)LLONG_MAX ? -1 : (long long)most;
 }
 
@@ -1042,8 +1061,18 @@ static void advise_losses(const struct record_opts *o, unsigned long long discar
 			 "daemon fell behind", discarded);
 	format_size(o->buffer_size, now, sizeof(now));
 	format_size(o->buffer_size * 4, more, sizeof(more));
-	cli_info("to keep every event: record again with --buffer-size %s (now %s per CPU), "
-		 "or with --blocking (the program then waits for the consumer)", more, now);
+	if (o->blocking)
+		/* Blocking was on: the wait ran out (a finite timeout), or the
+		 * events were lost outside it (LTTng discards from threads that
+		 * must not block, as its own listener threads). */
+		cli_info("to keep every event: record again with --buffer-size %s (now %s per "
+			 "CPU)%s, fewer events (--no-full-lists, no --objects, fewer --stacks), "
+			 "or on a less loaded machine (the consumer daemon needs a CPU)", more, now,
+			 strcmp(o->blocking, "inf") ? " and --blocking=inf (the wait ran out)" : "");
+	else
+		cli_info("to keep every event: record again with --buffer-size %s (now %s per "
+			 "CPU), or with --blocking (the program then waits for the consumer)",
+			 more, now);
 }
 
 int cmd_record(int argc, char **argv)

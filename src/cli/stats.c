@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,15 +178,30 @@ static const struct option stats_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int put_uint(bt_value *p, const char *key, const char *opt, const char *s, double scale)
+/*
+ * A count (scale 1: a whole number from min up to 2^32 - 1, what the
+ * statistics keep) or a time in ms (scale 1e6: from min ms).  0 would
+ * silently mean the default there, so it is refused, as is a count the
+ * statistics would raise (a run or a window of fewer than 2 failures).
+ */
+static int put_uint(bt_value *p, const char *key, const char *opt, const char *s, double scale,
+		    double min)
 {
 	char *end;
 	double v;
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || *end || v < 0) {
-		cli_err("%s: expected a non-negative number, got '%s'", opt, s);
+	if (errno || end == s || *end || v < 0 || (scale == 1 && v != (double)(uint64_t)v)) {
+		cli_err("%s: expected a non-negative %s, got '%s'", opt,
+			scale == 1 ? "whole number" : "number", s);
+		return -1;
+	}
+	if (v < min || (scale == 1 && v > 4294967295.0) || v * scale > 9.2e18) {
+		if (scale == 1)
+			cli_err("%s: expected %g to 4294967295, got '%s'", opt, min, s);
+		else
+			cli_err("%s: expected more than 0 and less than 9.2e12 (ms), got '%s'", opt, s);
 		return -1;
 	}
 	if (bt_value_map_insert_unsigned_integer_entry(p, key, (uint64_t)(v * scale))) {
@@ -222,13 +238,13 @@ static int parse(int argc, char **argv, bt_value *params, struct slub_tstats_dif
 		case O_SECTIONS:
 			r = bt_value_map_insert_string_entry(params, "sections", optarg) ? -1 : 0;
 			break;
-		case O_RUN: r = put_uint(params, "run-attempts", "--run-attempts", optarg, 1); break;
-		case O_WFAIL: r = put_uint(params, "window-failures", "--window-failures", optarg, 1); break;
-		case O_WMS: r = put_uint(params, "window-ns", "--window-ms", optarg, 1e6); break;
-		case O_LOOKBACK: r = put_uint(params, "lookback", "--lookback", optarg, 1); break;
-		case O_PMS: r = put_uint(params, "pending-ns", "--pending-ms", optarg, 1e6); break;
-		case O_TOP: r = put_uint(params, "top", "--top", optarg, 1); break;
-		case O_STORMS: r = put_uint(params, "max-storms", "--max-storms", optarg, 1); break;
+		case O_RUN: r = put_uint(params, "run-attempts", "--run-attempts", optarg, 1, 2); break;
+		case O_WFAIL: r = put_uint(params, "window-failures", "--window-failures", optarg, 1, 2); break;
+		case O_WMS: r = put_uint(params, "window-ns", "--window-ms", optarg, 1e6, 1e-6); break;
+		case O_LOOKBACK: r = put_uint(params, "lookback", "--lookback", optarg, 1, 1); break;
+		case O_PMS: r = put_uint(params, "pending-ns", "--pending-ms", optarg, 1e6, 1e-6); break;
+		case O_TOP: r = put_uint(params, "top", "--top", optarg, 1, 1); break;
+		case O_STORMS: r = put_uint(params, "max-storms", "--max-storms", optarg, 1, 1); break;
 		case 't':
 			if (!dc) {
 				cli_err("--threshold belongs to diff");
@@ -269,10 +285,32 @@ static int parse(int argc, char **argv, bt_value *params, struct slub_tstats_dif
 	return bad ? -1 : optind;
 }
 
+/* The output file must be writable before the trace is read: its error
+ * is not the trace's.  A file created here only to try is removed. */
+static int writable(const char *output)
+{
+	int created = 1, fd = open(output, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+
+	if (fd < 0 && errno == EEXIST) {
+		created = 0;
+		fd = open(output, O_WRONLY | O_CLOEXEC);
+	}
+	if (fd < 0) {
+		cli_err("%s: cannot write the output file: %s", output, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	if (created)
+		unlink(output);
+	return 0;
+}
+
 static int run_stats(const char *dir, bt_value *params, const char *output)
 {
 	struct slub_plugin_result res;
 
+	if (output && writable(output) < 0)
+		return CLI_EXIT_USAGE;
 	if (output && bt_value_map_insert_string_entry(params, "json-path", output)) {
 		cli_err("out of memory");
 		return CLI_EXIT_USAGE;

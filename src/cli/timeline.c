@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,23 @@ void cmd_timeline_usage(FILE *f)
 		"Exit status: 0 done, 2 the input cannot be used.\n");
 }
 
+/* "SECONDS[.FRACTION]" as ns, saturated (only compared). */
+static unsigned long long seconds_ns(const char *s)
+{
+	unsigned long long sec = strtoull(s, NULL, 10), frac = 0;
+	const char *p = strchr(s, '.');
+	int digits = 0;
+
+	if (p)
+		for (p++; *p && digits < 9; p++, digits++)
+			frac = frac * 10 + (unsigned long long)(*p - '0');
+	for (; digits < 9; digits++)
+		frac *= 10;
+	if (sec > (ULLONG_MAX - frac) / 1000000000ull)
+		return ULLONG_MAX;
+	return sec * 1000000000ull + frac;
+}
+
 static int valid_seconds(const char *s)
 {
 	const char *p = s;
@@ -74,6 +92,7 @@ int cmd_timeline(int argc, char **argv)
 	bt_value *params = bt_value_map_create();
 	int c, bad = 0, rc;
 	char *end;
+	const char *begin = NULL, *end_time = NULL;
 
 	if (!params) {
 		cli_err("out of memory");
@@ -85,7 +104,8 @@ int cmd_timeline(int argc, char **argv)
 		case 's':
 			errno = 0;
 			strtoull(optarg, &end, 0);
-			if (errno || end == optarg || *end) {
+			/* strtoull() takes "-1" as 2^64 - 1. */
+			if (errno || end == optarg || *end || strchr(optarg, '-') || *optarg == ' ') {
 				cli_err("--slab: expected an address such as 0x7f3a2c000000, got '%s'",
 					optarg);
 				bad = 1;
@@ -115,6 +135,10 @@ int cmd_timeline(int argc, char **argv)
 				bad = 1;
 			}
 			bt_value_map_insert_string_entry(params, c == 'b' ? "begin" : "end", optarg);
+			if (c == 'b')
+				begin = optarg;
+			else
+				end_time = optarg;
 			break;
 		case 'j':
 			bt_value_map_insert_string_entry(params, "format", "json");
@@ -133,6 +157,10 @@ int cmd_timeline(int argc, char **argv)
 		default:
 			bad = 1;
 		}
+	}
+	if (!bad && begin && end_time && seconds_ns(begin) > seconds_ns(end_time)) {
+		cli_err("--begin %s is after --end %s: nothing would be printed", begin, end_time);
+		bad = 1;
 	}
 	if (!bad && optind != argc - 1) {
 		cli_err("timeline: expected one TRACE_DIR");

@@ -19,6 +19,16 @@ Tests:
   badinput   an empty directory, a directory that is not a trace, a
              truncated stream, a corrupted packet, a trace of another
              provider only: each one line on stderr and exit 2, no crash
+  damaged    copies of a small recording damaged as a copy made while LTTng
+             was writing, a full disk or a stray file would: metadata cut
+             inside a packet, one byte of a build_id event's length (which
+             crashes Babeltrace's decoder), a stream cut at a packet
+             boundary or emptied, a stream of another recording, a
+             corrupted packet header, an unreadable directory; each exit 2
+             with one line naming the file, from every command; the
+             watchdog on Babeltrace's own hang; the same trace without its
+             index files still read; record's advice on losses with
+             --blocking on (not --blocking again)
 
 Session daemons as in tests/e2e/e2e.py (own lttng-sessiond --no-kernel,
 private LTTNG_HOME, `nobody` when run as root).  Exit: 0 pass, 1 fail,
@@ -253,8 +263,209 @@ def test_badinput(env):
     return errors
 
 
+SMALL = ["-g", "1", "-t", "1", "-m", "200", "-r", "1"]
+
+
+def record_small(env, name):
+    """Small sub-buffers (8 KiB), so that streams have several packets;
+    blocking, so that none is lost."""
+    d = os.path.join(env.work, name)
+    rc, out = slubtrace(env, ["record", "--no-check", "--buffer-size", "16K", "--blocking",
+                              "-o", d, "--", env.path("examples/slub-workload")] + SMALL)
+    log(out.rstrip()[-1000:])
+    if rc != 0:
+        raise Failure("record %s exited %d" % (name, rc))
+    return d
+
+
+def trace_dirs(d):
+    return sorted(root for root, _, files in os.walk(d) if "metadata" in files)
+
+
+def streams_of(tdir):
+    return sorted(f for f in os.listdir(tdir)
+                  if f != "metadata" and not f.startswith(".") and
+                  os.path.isfile(os.path.join(tdir, f)))
+
+
+def index_packets(tdir, stream):
+    """(offset, size in bytes) of each packet index/STREAM.idx lists."""
+    import struct
+    with open(os.path.join(tdir, "index", stream + ".idx"), "rb") as f:
+        data = f.read()
+    magic, _, _, length = struct.unpack(">IIII", data[:16])
+    if magic != 0xC1F1DCC1:
+        raise Failure("%s: not an index" % stream)
+    out = []
+    for o in range(16, len(data) - length + 1, length):
+        off, bits = struct.unpack(">QQ", data[o:o + 16])
+        out.append((off, bits // 8))
+    return out
+
+
+def copy_of(env, good, name):
+    d = os.path.join(env.work, name)
+    shutil.copytree(good, d)
+    return d, trace_dirs(d)[0]
+
+
+# Every command that reads a trace (stats -o: none written on failure).
+READERS = [["check"], ["timeline"], ["stats"], ["storms"], ["report", "-o", "REPORT"]]
+
+
+def refused(env, what, d, pattern, errors, commands=READERS, extra_env=None, timeout=120):
+    """Each command: exit 2, one line on stderr matching pattern."""
+    penv = dict(env.env)
+    penv.update(extra_env or {})
+    for cmd in commands:
+        args = [a.replace("REPORT", os.path.join(env.work, what.replace(" ", "-") + ".html"))
+                for a in cmd] + [d]
+        rc, out = run([env.args.slubtrace] + args, env=penv, check=False, timeout=timeout,
+                      what="slubtrace " + cmd[0])
+        err = [l for l in out.splitlines() if l.startswith("slubtrace: ")]
+        log("  %s (%s): exit %d: %s" % (what, cmd[0], rc, " | ".join(err)[:400]))
+        e2e.check(rc == 2, "%s (%s): exit %d, expected 2:\n%s" % (what, cmd[0], rc, out[-1500:]),
+                  errors)
+        e2e.check(len(err) == 1 and re.search(pattern, err[0]),
+                  "%s (%s): expected one line matching /%s/, got:\n%s" %
+                  (what, cmd[0], pattern, "\n".join(err)[-1500:]), errors)
+        e2e.check(not err or "addr=0x" not in err[0], "%s: Babeltrace's internals leak: %s" %
+                  (what, err[0] if err else ""), errors)
+
+
+def test_damaged(env):
+    errors = []
+    env.start_sessiond()
+    try:
+        good = record_small(env, "good")
+        other = record_small(env, "other")
+        # Losses with --blocking on (a wait of 0: none): the advice must not
+        # be "--blocking" (tiny buffers discard, as e2e_options shows).
+        rc, lossy = slubtrace(env, ["record", "--no-check", "--buffer-size", "16K",
+                                    "--blocking=0", "-o", os.path.join(env.work, "lossy"), "--",
+                                    env.path("examples/slub-workload"), "-g", "2", "-t", "2",
+                                    "-m", "20000", "-r", "1"])
+    finally:
+        env.stop_sessiond()
+    advice = [l for l in lossy.splitlines() if "to keep every event" in l]
+    log("  --blocking=0 with 16K buffers: exit %d, %s" % (rc, advice))
+    e2e.check(advice, "--blocking=0 with 16K buffers: no loss, no advice to judge:\n%s" %
+              lossy[-1500:], errors)
+    e2e.check(advice and "or with --blocking" not in advice[0] and
+              "--blocking=inf" in advice[0] and "--buffer-size" in advice[0],
+              "the advice with --blocking on: %s" % advice, errors)
+    rc, out = slubtrace(env, ["check", good], timeout=120)
+    e2e.check(rc == 0, "the undamaged copy: check exited %d:\n%s" % (rc, out[-1500:]), errors)
+
+    # Metadata cut inside the text of its last packet (its header: magic,
+    # uuid, checksum, content_size, packet_size; little-endian here).
+    import struct
+    d, t = copy_of(env, good, "metadata-cut")
+    meta = os.path.join(t, "metadata")
+    with open(meta, "rb") as f:
+        data = f.read()
+    o = last = 0
+    while o < len(data):
+        magic, content, size = struct.unpack("<I20xII", data[o:o + 32])
+        if magic != 0x75D11D57 or not size:
+            raise Failure("%s: not packetized metadata" % meta)
+        last, o = o, o + size // 8
+    with open(meta, "r+b") as f:
+        f.truncate(last + 37 + (content // 8 - 37) // 2)
+    refused(env, "metadata cut", d, re.escape(meta) + r": cut inside its packet \d+ .*"
+            r"copied while it was being written, or the disk was full", errors)
+    # Without the check, Babeltrace's reader spins: the watchdog ends it.
+    refused(env, "metadata cut, unchecked", d,
+            r": no progress for 3 s in Babeltrace's CTF reader, opening the trace \(its "
+            r"metadata and indexes\): the trace is corrupted$", errors,
+            commands=[["check"]], extra_env={"SLUBTRACE_NO_FILE_CHECK": "1",
+                                             "SLUBTRACE_STALL_TIMEOUT": "3"})
+
+    # The high half of a build_id event's _build_id_length.
+    d, t = copy_of(env, good, "build-id")
+    hit = None
+    for s in streams_of(t):
+        path = os.path.join(t, s)
+        with open(path, "rb") as f:
+            data = f.read()
+        # baddr, then _build_id_length = 20 (64-bit little-endian), then the id
+        m = re.search(rb"\x14\x00\x00\x00\x00\x00\x00\x00", data)
+        if m:
+            hit = (path, m.start())
+            break
+    if not hit:
+        raise Failure("no build_id length found in %s" % t)
+    with open(hit[0], "r+b") as f:
+        f.seek(hit[1] + 6)
+        f.write(b"\x01")
+    refused(env, "build_id length", d, r"^slubtrace: %s: (Babeltrace's CTF reader crashed "
+            r"\(SIG[A-Z]+\) reading stream file %s|cannot read the trace, .*stream file %s)" %
+            (re.escape(d), re.escape(hit[0]), re.escape(hit[0])), errors)
+
+    # A stream cut at a packet boundary (its last packet gone), and one emptied.
+    d, t = copy_of(env, good, "stream-cut")
+    victim = max(streams_of(t), key=lambda s: len(index_packets(t, s)))
+    packets = index_packets(t, victim)
+    cut = packets[-1][0]
+    with open(os.path.join(t, victim), "r+b") as f:
+        f.truncate(cut)
+    refused(env, "stream cut at a packet boundary", d,
+            re.escape(os.path.join(t, victim)) + r": (cut short|empty): its index lists %d "
+            r"packet\(s\), %d bytes, the file holds %d" % (len(packets), sum(packets[-1]), cut),
+            errors)
+    d, t = copy_of(env, good, "stream-empty")
+    victim = streams_of(t)[-1]
+    open(os.path.join(t, victim), "w").close()
+    refused(env, "stream emptied", d, re.escape(os.path.join(t, victim)) +
+            r": empty: its index lists", errors)
+
+    # A stream of another recording dropped in, with and without an index.
+    ot = trace_dirs(other)[0]
+    for keep_index in (True, False):
+        name = "stray-stream" + ("" if keep_index else "-noindex")
+        d, t = copy_of(env, good, name)
+        if not keep_index:
+            shutil.rmtree(os.path.join(t, "index"))
+        shutil.copy(os.path.join(ot, streams_of(ot)[0]), os.path.join(t, "stray_0"))
+        refused(env, name, d, re.escape(os.path.join(t, "stray_0")) +
+                r": packet 1 \(byte 0\) belongs to another trace", errors)
+
+    # Without index files (older traces, live): still read, same verdict.
+    d, t = copy_of(env, good, "no-index")
+    shutil.rmtree(os.path.join(t, "index"))
+    rc2, out2 = slubtrace(env, ["check", d], timeout=120)
+    e2e.check(rc2 == 0 and verdict(out2) == verdict(out),
+              "without index: exit %d, %s (with: %s)" % (rc2, verdict(out2), verdict(out)),
+              errors)
+
+    # A corrupted packet header: the stream file named, no internals.
+    d, t = copy_of(env, good, "bad-magic")
+    victim = streams_of(t)[0]
+    with open(os.path.join(t, victim), "r+b") as f:
+        f.write(b"\xde\xad\xbe\xef")
+    refused(env, "bad packet magic", d, re.escape(os.path.join(t, victim)) +
+            r": packet 1 \(byte 0\) does not start with CTF's magic number", errors)
+
+    # An unreadable directory is not a missing trace.
+    if os.geteuid() != 0:
+        d, t = copy_of(env, good, "unreadable")
+        locked = os.path.dirname(t)
+        os.chmod(locked, 0)
+        try:
+            refused(env, "unreadable directory", d, re.escape(locked) +
+                    r": cannot list it: Permission denied", errors, commands=[["check"]])
+        finally:
+            os.chmod(locked, 0o755)
+
+    # A cache no slab of the trace has: the ones it has listed.
+    refused(env, "timeline --cache nosuch", good,
+            r"no slab of cache `nosuch` in the trace; its caches with slabs: .*kmalloc-",
+            errors, commands=[["timeline", "--cache", "nosuch"]])
+    return errors
+
+
 TESTS = {"clean": test_clean, "inject": test_inject, "agreement": test_agreement,
-         "badinput": test_badinput}
+         "badinput": test_badinput, "damaged": test_damaged}
 
 
 def drop_privileges(args):

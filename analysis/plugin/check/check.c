@@ -107,9 +107,15 @@ slub_check_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
 	if (slub_sink_params(c->sink.self, params, p, sizeof(p) / sizeof(p[0])) < 0)
 		goto fail;
-	if (history > 1024 || reorder_events > UINT32_MAX) {
+	if (history > 1024) {
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
-			"history: at most 1024; reorder-events: at most %u", UINT32_MAX);
+			"parameter `history`: at most 1024, not %" PRIu64, history);
+		goto fail;
+	}
+	if (reorder_events > UINT32_MAX) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
+			"parameter `reorder-events`: at most %u, not %" PRIu64, UINT32_MAX,
+			reorder_events);
 		goto fail;
 	}
 	cfg.history = (uint32_t)history;

@@ -41,13 +41,35 @@ struct timeline {
 	char *cache_copy;
 	uint64_t begin, end;
 	uint64_t lines;
+	/* With a cache filter: whether a slab of that cache was met, and the
+	 * names met (said when it was not). */
+	bool cache_met;
+	const char *names[32];
+	unsigned int nr_names;
 };
+
+static void met_cache(struct timeline *tl, const char *name)
+{
+	if (!name || tl->cache_met)
+		return;
+	if (!strcmp(name, tl->cache)) {
+		tl->cache_met = true;
+		return;
+	}
+	for (unsigned int i = 0; i < tl->nr_names; i++)
+		if (!strcmp(tl->names[i], name))
+			return;
+	if (tl->nr_names < sizeof(tl->names) / sizeof(tl->names[0]))
+		tl->names[tl->nr_names++] = name;
+}
 
 static void on_transition(const struct slub_model_transition *t, void *arg)
 {
 	struct timeline *tl = arg;
 	const struct slub_model_record *r = t->rec;
 
+	if (tl->cache)
+		met_cache(tl, t->cache_name);
 	if (tl->by_slab && r->slab != tl->slab)
 		return;
 	if (tl->chrome && r->ts >= tl->begin && r->ts <= tl->end &&
@@ -111,6 +133,21 @@ static void timeline_end(struct slub_sink *s)
 
 	if (s->result)
 		s->result->transitions = tl->lines;
+	if (tl->cache && !tl->cache_met) {
+		char msg[512];
+		size_t o;
+
+		o = (size_t)snprintf(msg, sizeof(msg), "%s: no slab of cache `%s` in the trace; "
+				     "its caches with slabs: ",
+				     slub_decoder_trace_dir(s->dec) ? slub_decoder_trace_dir(s->dec) :
+				     "input", tl->cache);
+		for (unsigned int i = 0; i < tl->nr_names && o < sizeof(msg); i++)
+			o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s%s", i ? ", " : "",
+					      tl->names[i]);
+		if (!tl->nr_names && o < sizeof(msg))
+			snprintf(msg + o, sizeof(msg) - o, "none");
+		slub_sink_refuse(s, SLUB_UNUSABLE_FILTER, msg);
+	}
 }
 
 /* "SECONDS[.FRACTION]" -> ns; -1 when malformed. */
@@ -272,6 +309,11 @@ slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configur
 	if (slab_param(tl, params) < 0 || time_param(tl, params, "begin", &tl->begin) < 0 ||
 	    time_param(tl, params, "end", &tl->end) < 0)
 		goto fail;
+	if (tl->begin > tl->end) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(tl->sink.self,
+			"parameters `begin` and `end`: begin is after end (nothing would be printed)");
+		goto fail;
+	}
 	cfg.reorder_ns = reorder_ns;
 	cfg.reorder_events = (uint32_t)reorder_events;
 	cb.transition = on_transition;
