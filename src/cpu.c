@@ -1065,6 +1065,9 @@ void slub_threads_reinit_child(void)
 		self->nr_held = 0;
 	}
 	threads_free = NULL;
+	/* an exited thread was using the orphan slot at the fork */
+	struct slub_thread *o = __atomic_load_n(&orphan_thread, __ATOMIC_ACQUIRE);
+	bool orphan_busy = o && o != self && o->flush_lock;
 	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all)
 		t->flush_lock = 0;
 	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all) {
@@ -1080,7 +1083,10 @@ void slub_threads_reinit_child(void)
 		threads_free = t;
 	}
 	slub_adopt_pending = pending;
-	slub_fork_repair_child();
+	/* Only another thread can have been inside a slow path: a process
+	 * forking from its one thread pays nothing for the repair. */
+	if (pending || orphan_busy)
+		slub_fork_repair_child();
 }
 
 /*
