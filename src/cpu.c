@@ -215,6 +215,13 @@ static void load_cpu_slab(struct slub_cache *s, struct slub_cpu *c, struct slab 
  * remotely since it became the cpu slab).  An empty freelist unfreezes the
  * slab: it is full and leaves the cpu (on the full list when tracked, with
  * list_lock taken before the CAS so a racing free finds it listed).
+ *
+ * The slot lets go of the slab (c->slab = NULL) before the unfreezing CAS,
+ * not after: once unfrozen, any free may freeze the slab onto another
+ * slot's partial chain, and a fork() cutting between the CAS and the store
+ * would leave a child with two slots owning it.  A slot's c->slab is thus
+ * frozen for that slot whenever a snapshot of the process shows it (the
+ * adoption below relies on it).  A lost CAS gives the slab back.
  */
 static void *get_freelist(struct slub_cache *s, struct slab *slab, struct slub_cpu *c)
 {
@@ -233,8 +240,15 @@ static void *get_freelist(struct slub_cache *s, struct slab *slab, struct slub_c
 			n = get_node(s, slab->node);
 			list_lock(s, n, c);
 		}
+		if (!new.c.frozen) {
+			c->slab = NULL;
+			barrier(); /* a fork snapshot never sees the CAS with c->slab set */
+			if (!n)
+				fork_point(SLUB_FP_GET_FREELIST_UNFREEZE);
+		}
 		if (slab_update(s, slab, &old, &new, SLUB_SITE_GET_FREELIST, n != NULL, c, &attempt))
 			break;
+		c->slab = slab;
 		if (n) {
 			list_unlock(s, n, c);
 			n = NULL;
@@ -243,6 +257,7 @@ static void *get_freelist(struct slub_cache *s, struct slab *slab, struct slub_c
 	if (new.c.frozen) {
 		emit_word(SLUB_EV_TAKE_FREELIST, s, c, slab, &old, &new, SLUB_SITE_GET_FREELIST,
 			  n != NULL, c->id, c->id, SLUB_DEST_NONE);
+		fork_point(SLUB_FP_GET_FREELIST_TAKEN);
 	} else {
 		slab_owner_clear(slab, c->id);
 		emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new, SLUB_SITE_GET_FREELIST,
@@ -251,6 +266,7 @@ static void *get_freelist(struct slub_cache *s, struct slab *slab, struct slub_c
 			add_full(s, n, slab, c);
 			list_unlock(s, n, c);
 		}
+		fork_point(SLUB_FP_GET_FREELIST_UNFROZEN);
 	}
 	return old.freelist;
 }
@@ -283,6 +299,7 @@ void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, st
 	struct slab_word old, new;
 	bool locked, remote = false, updated = false;
 
+	fork_point(SLUB_FP_DEACTIVATE);
 	if (slab_word_read(slab).freelist)
 		tail = SLUB_DEST_TAIL;
 
@@ -358,6 +375,8 @@ void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, st
 		  -1, mode);
 	if (slub_wants(SLUB_EV_DEACTIVATE))
 		emit_cpu(SLUB_EV_DEACTIVATE, s, c, slab, reason, mode, cpu_objects);
+	if (!locked)
+		fork_point(SLUB_FP_DEACTIVATE_UNFROZEN);
 
 	switch (mode) {
 	case SLUB_DEST_HEAD:
@@ -487,6 +506,7 @@ new_slab:
 	if (READ_ONCE(c->partial) && node < 0) {
 		slab = cpu_partial_pop(s, c);
 		if (slab) {
+			fork_point(SLUB_FP_CPU_PARTIAL_POPPED);
 			stat(c, SLUB_CPU_PARTIAL_ALLOC);
 			if (slub_wants(SLUB_EV_CPU_PARTIAL_TAKE))
 				emit_cpu(SLUB_EV_CPU_PARTIAL_TAKE, s, c, slab, 0, SLUB_DEST_NONE, 0);
@@ -496,11 +516,14 @@ new_slab:
 		}
 	}
 	freelist = get_partial(s, node, c, &slab);
-	if (freelist)
+	if (freelist) {
+		fork_point(SLUB_FP_PARTIAL_TAKEN);
 		goto check_new_slab;
+	}
 	slab = new_slab(s, node < 0 ? c->node : node, c, &freelist);
 	if (unlikely(!slab))
 		return NULL;
+	fork_point(SLUB_FP_NEW_SLAB);
 	stat(c, SLUB_ALLOC_SLAB);
 
 check_new_slab:
@@ -580,6 +603,7 @@ void flush_cpu_slab(struct slub_cache *s, struct slub_cpu *c)
 	}
 	struct slab *chain = __atomic_exchange_n(&c->partial, NULL, __ATOMIC_ACQ_REL);
 	if (chain) {
+		fork_point(SLUB_FP_PARTIALS_DETACHED);
 		emit_partial_drain(s, c, chain, SLUB_DEACT_FLUSH);
 		unfreeze_partials(s, c, chain, c);
 	}
@@ -854,6 +878,8 @@ static void thread_exit(void *arg)
 
 /* ---- fork ---- */
 
+void (*slub_fork_point_hook)(int point);
+
 void slub_threads_lock_all(void)
 {
 	slub_futex_lock(&threads_lock);
@@ -865,14 +891,165 @@ void slub_threads_unlock_all(void)
 }
 
 /*
+ * FORK ADOPTION: WHY THE CHILD REPAIRS INSTEAD OF THE PARENT WAITING
+ *
+ * fork() copies the process at an instant when the other threads may be
+ * anywhere in a slow path: between a freezing CAS and the push on their
+ * partial chain, with a popped or new slab not yet loaded, with a detached
+ * chain half unfrozen, with empty slabs on their way to discard_slab().
+ * Only list_lock sections are atomic with respect to fork(): the prepare
+ * handler takes every list_lock.  Two designs were possible:
+ *
+ *  - The prepare handler waits until no thread is inside a slow path and
+ *    keeps new ones out.  That costs a flag and a fence on every slow path
+ *    (the remote free too), and it can deadlock: a thread kept out at the
+ *    gate may hold a lock of its own program, or of a library whose atfork
+ *    handler runs after ours (glibc's stdio list, LTTng-UST's), and the
+ *    fork then waits for it forever; a thread interrupted in a slow path by
+ *    a signal handler that forks waits for itself.
+ *
+ *  - The child, which is single-threaded while its atfork handler runs,
+ *    rebuilds the slots of the threads it lost from the slab words, which
+ *    are the truth (frozen bit, inuse, freelist), and from the two slot
+ *    fields that the slow paths keep exact at every instant: a slot's
+ *    c->slab is frozen for it (get_freelist() lets go of it before its
+ *    unfreezing CAS; the other paths clear it before deactivate_slab()), and
+ *    a slab is on a slot's partial chain only while frozen for that slot
+ *    (pushed after its freeze, unfrozen after it left the chain).
+ *
+ * The second is used: it costs the parent nothing and cannot deadlock.  In
+ * the child, slub_fork_repair_child() walks every slab of every cache once:
+ * a frozen slab that no slot holds as c->slab or on its chain was caught in
+ * a dead thread's hands (the "torn" slabs).  They are queued per cache and
+ * the adoption, after fork() returned, unfreezes each as deactivate_slab()
+ * with an empty cpu freelist (to the node partial or full list, or
+ * discarded), acting for the dead slot named by slab->owner when there is
+ * one.  Unfrozen empty slabs on no list were on their way to discard_slab()
+ * and are discarded.  A slot reference that contradicts the word (a slab
+ * not frozen, or held twice) is dropped, defensively.  What the dead thread
+ * held in its local variables is lost with it, as an allocation it was
+ * making: objects it had taken from a freelist stay counted in inuse (at
+ * most one slab's worth per lost thread).
+ *
+ * The forking thread itself is never inside the allocator at fork() (a
+ * fork from a signal handler that interrupted the allocator would already
+ * deadlock on the list_locks in the prepare handler), so its slots are
+ * trusted as they are, and so is what the orphan slot holds.
+ */
+static struct slab *forked_torn[SLUB_MAX_CACHES];
+
+/* One slot's references to slabs of s: mark them, drop contradictions. */
+static void repair_slot_refs(struct slub_cache *s, struct slub_cpu *c)
+{
+	struct slab **pp = &c->partial;
+
+	while (*pp) {
+		struct slab *slab = *pp;
+		if (slab->kind != SLAB_KIND_SLAB || slab->cache != s || slab->fork_held ||
+		    !slab_word_read(slab).c.frozen) {
+			*pp = slab->next; /* not this slot's: off the chain */
+			continue;
+		}
+		slab->fork_held = 1;
+		pp = &slab->next;
+	}
+	struct slab *slab = c->slab;
+	if (slab && (slab->kind != SLAB_KIND_SLAB || slab->cache != s || slab->fork_held ||
+		     !slab_word_read(slab).c.frozen)) {
+		c->slab = NULL;
+		c->freelist = NULL;
+	} else if (slab) {
+		slab->fork_held = 1;
+	}
+}
+
+void slub_fork_repair_child(void)
+{
+	bool torn = false;
+
+	for (unsigned i = 0; i < SLUB_MAX_CACHES; i++) {
+		struct slub_cache *s = slub_caches[i];
+
+		forked_torn[i] = NULL;
+		if (!s || s->destroyed)
+			continue;
+		size_t max = s->total_slabs * 2 + 1024;
+		size_t bytes = (max * sizeof(struct slab *) + SLUB_PAGE_SIZE - 1) &
+			       ~(SLUB_PAGE_SIZE - 1);
+		struct slab **all = slub_os_map(bytes, SLUB_PAGE_SIZE);
+		if (!all)
+			continue; /* no memory: the classic adoption only */
+		size_t nr = slub_collect_slabs(s, all, max);
+		for (size_t k = 0; k < nr; k++)
+			all[k]->fork_held = 0;
+		for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all) {
+			struct slub_cpu *c = t->cpu[s->id];
+			if (c && c->cache == s)
+				repair_slot_refs(s, c);
+		}
+		for (size_t k = 0; k < nr; k++) {
+			struct slab *slab = all[k];
+			struct slab_word w = slab_word_read(slab);
+			bool held = slab->fork_held;
+
+			slab->fork_held = 0;
+			if (held || (!w.c.frozen && (slab->list != SLAB_LIST_NONE || w.c.inuse)))
+				continue;
+			slab->next = forked_torn[i];
+			slab->prev = NULL;
+			forked_torn[i] = slab;
+			torn = true;
+		}
+		slub_os_unmap(all, bytes);
+	}
+	if (torn)
+		slub_adopt_pending = 1;
+}
+
+/* Adoption: the torn slabs of s, acting for their dead slot if known. */
+static void adopt_torn_slabs(struct slub_cache *s, struct slub_cpu *actor)
+{
+	struct slab *slab, *list = forked_torn[s->id];
+
+	forked_torn[s->id] = NULL;
+	while ((slab = list)) {
+		list = slab->next;
+		slab->next = NULL;
+		struct slab_word w = slab_word_read(slab);
+		if (!w.c.frozen) {
+			/* on its way to discard_slab(): empty, on no list */
+			stat(actor, SLUB_DEACTIVATE_EMPTY);
+			discard_slab(s, slab, actor);
+			continue;
+		}
+		struct slub_thread *dead = NULL;
+		int owner = READ_ONCE(slab->owner);
+		for (struct slub_thread *t = slub_threads_head(); t && owner >= 0; t = t->next_all)
+			if (t->id == owner && READ_ONCE(t->adopt) && t != slub_self) {
+				dead = t;
+				break;
+			}
+		struct slub_cpu *c = dead ? dead->cpu[s->id] : NULL;
+		if (!c || c->cache != s)
+			dead = NULL, c = actor;
+		if (dead)
+			flush_lock_take(dead);
+		deactivate_slab(s, slab, NULL, c, SLUB_DEACT_FLUSH);
+		if (dead)
+			flush_lock_drop(dead);
+	}
+}
+
+/*
  * In the child only the forking thread exists.  The slots of every other
  * thread still hold frozen cpu slabs and partial chains; they must be
  * flushed (adopted), but not here: this runs inside fork(), before the
  * tracer has learnt that it is in a new process, so every event would be
- * recorded as the parent's.  The handler only marks those threads; the
- * first slow path of the child after fork() returned adopts them.  Threads
- * that had already exited are free for reuse at once.  The orphan slot
- * stays the orphan slot, shared by the child's exited threads.
+ * recorded as the parent's.  The handler only marks those threads (and
+ * slub_fork_repair_child() finds the slabs they held outside their slots);
+ * the first slow path of the child after fork() returned adopts them.
+ * Threads that had already exited are free for reuse at once.  The orphan
+ * slot stays the orphan slot, shared by the child's exited threads.
  */
 uint32_t slub_adopt_pending;
 
@@ -890,6 +1067,9 @@ void slub_threads_reinit_child(void)
 		self->nr_held = 0;
 	}
 	threads_free = NULL;
+	/* an exited thread was using the orphan slot at the fork */
+	struct slub_thread *o = __atomic_load_n(&orphan_thread, __ATOMIC_ACQUIRE);
+	bool orphan_busy = o && o != self && o->flush_lock;
 	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all)
 		t->flush_lock = 0;
 	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all) {
@@ -905,13 +1085,18 @@ void slub_threads_reinit_child(void)
 		threads_free = t;
 	}
 	slub_adopt_pending = pending;
+	/* Only another thread can have been inside a slow path: a process
+	 * forking from its one thread pays nothing for the repair. */
+	if (pending || orphan_busy)
+		slub_fork_repair_child();
 }
 
 /*
- * Adoption, run by the first thread of the child to take a slow path: every
- * marked thread's slots are flushed as the kernel flushes a dead cpu's, the
- * events name this thread as the actor (cpu) and the dead slot (slot), and
- * the thread structure becomes reusable.  Holds no lock on entry.
+ * Adoption, run by the first thread of the child to take a slow path: the
+ * torn slabs are unfrozen, every marked thread's slots are flushed as the
+ * kernel flushes a dead cpu's, the events name this thread as the actor
+ * (cpu) and the dead slot (slot), and the thread structure becomes
+ * reusable.  Holds no lock on entry.
  */
 void slub_adopt_forked_slots(void)
 {
@@ -921,6 +1106,11 @@ void slub_adopt_forked_slots(void)
 		return;
 	if (!__atomic_exchange_n(&slub_adopt_pending, 0, __ATOMIC_ACQ_REL))
 		return;
+	for (unsigned i = 0; i < SLUB_MAX_CACHES; i++) {
+		struct slub_cache *s = __atomic_load_n(&slub_caches[i], __ATOMIC_ACQUIRE);
+		if (s && forked_torn[i])
+			adopt_torn_slabs(s, get_cpu_slab(s, slub_self));
+	}
 	for (struct slub_thread *t = slub_threads_head(); t; t = t->next_all) {
 		if (!READ_ONCE(t->adopt) || t == slub_self)
 			continue;

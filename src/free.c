@@ -93,6 +93,8 @@ __slab_free_slow(struct slub_cache *s, struct slab *slab, void *head, void *tail
 	stat(c, SLUB_FREE_SLOWPATH);
 
 	if (new.c.frozen && !was_frozen) {
+		if (!n)
+			fork_point(SLUB_FP_FREE_FROZE);
 		slab_owner_set(slab, c->id);
 		emit_word(SLUB_EV_FREEZE, s, c, slab, &old, &new, SLUB_SITE_SLAB_FREE, n != NULL, -1,
 			  c->id, SLUB_DEST_NONE);

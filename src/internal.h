@@ -123,6 +123,7 @@ struct slab {
 	uint64_t large_size;            /* LARGE: requested size */
 	uint32_t order;
 	uint32_t counted_free;          /* partial-counters: free objects counted while listed */
+	uint32_t fork_held;              /* fork repair in the child: a slot holds it */
 } __attribute__((aligned(16)));
 
 /*
@@ -451,6 +452,37 @@ static inline void adopt_forked_slots(void)
 	if (unlikely(READ_ONCE(slub_adopt_pending)))
 		slub_adopt_forked_slots();
 }
+/*
+ * The steps of the slow paths at which a thread holds slab state outside
+ * the slot and the slab words (a slab or objects in local variables, a
+ * slot field not yet updated) and no list_lock, so fork() may cut there.
+ * slub_fork_point_hook, NULL but in tests, is called at each: a test parks
+ * a thread there and forks (tests/test_fork.c).
+ */
+enum slub_fork_point {
+	SLUB_FP_GET_FREELIST_UNFREEZE,  /* cpu slab cleared, unfreezing CAS next */
+	SLUB_FP_GET_FREELIST_UNFROZEN,  /* full cpu slab unfrozen, not dropped yet */
+	SLUB_FP_GET_FREELIST_TAKEN,     /* slab freelist taken, not the cpu's yet */
+	SLUB_FP_DEACTIVATE,             /* slab and cpu freelist off the slot */
+	SLUB_FP_DEACTIVATE_UNFROZEN,    /* unfrozen to no list / for discard */
+	SLUB_FP_CPU_PARTIAL_POPPED,     /* off the chain, not the cpu slab yet */
+	SLUB_FP_PARTIAL_TAKEN,          /* node partial slab frozen, not loaded */
+	SLUB_FP_NEW_SLAB,               /* new frozen slab, not loaded */
+	SLUB_FP_FREE_FROZE,             /* full slab frozen by a free, on no chain */
+	SLUB_FP_PARTIALS_DETACHED,      /* cpu partial chain detached, frozen */
+	SLUB_FP_DISCARD_PENDING,        /* unfrozen empty slabs to discard */
+	SLUB_FP_DISCARD,                /* discard_slab() entered */
+	SLUB_FP_NR
+};
+SLUB_INTERNAL extern void (*slub_fork_point_hook)(int point);
+static inline void fork_point(int point)
+{
+	void (*hook)(int) = READ_ONCE(slub_fork_point_hook);
+
+	if (unlikely(hook != NULL))
+		hook(point);
+}
+SLUB_INTERNAL void slub_fork_repair_child(void);
 SLUB_INTERNAL void slub_fold_stats(struct slub_cache *s, struct slub_cpu *c);
 SLUB_INTERNAL void slub_sum_stats(const struct slub_cache *s, struct slub_cpu_stats *out);
 SLUB_INTERNAL struct slub_thread *slub_threads_head(void);

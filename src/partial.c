@@ -416,6 +416,8 @@ void unfreeze_partials(struct slub_cache *s, struct slub_cpu *c, struct slab *ch
 	}
 	if (n)
 		list_unlock(s, n, actor);
+	if (discard_list)
+		fork_point(SLUB_FP_DISCARD_PENDING);
 	while ((slab = discard_list)) {
 		discard_list = slab->next;
 		slab->next = NULL;
@@ -544,6 +546,7 @@ void put_cpu_partial(struct slub_cache *s, struct slab *slab, int drain, struct 
 				struct slab *chain = __atomic_exchange_n(&c->partial, NULL,
 									 __ATOMIC_ACQ_REL);
 				if (chain) {
+					fork_point(SLUB_FP_PARTIALS_DETACHED);
 					emit_partial_drain(s, c, chain,
 							   SLUB_DEACT_CPU_PARTIAL_LIMIT);
 					unfreeze_partials(s, c, chain, c);

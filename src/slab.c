@@ -539,6 +539,7 @@ struct slab *new_slab(struct slub_cache *s, int node, struct slub_cpu *c, void *
  * lock held. */
 void discard_slab(struct slub_cache *s, struct slab *slab, struct slub_cpu *c)
 {
+	fork_point(SLUB_FP_DISCARD);
 	struct slab_word w = slab_word_read(slab);
 
 	slub_assert(w.c.inuse == 0 && !w.c.frozen);
