@@ -13,9 +13,11 @@
  * slab resynchronises); forks, execs, thread churn and a trace that starts
  * mid-run produce nothing.
  */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "slub_model.h"
 #include "testutil.h"
@@ -279,6 +281,9 @@ struct result {
 	struct slub_model_summary sum;
 	int summaries;
 	char first[512];
+	char twin[512];    /* the first "seq produced twice" finding */
+	unsigned twins;
+	unsigned twin_history; /* records of the twin's slab shown with it */
 	unsigned nr_history;
 	unsigned stack_nr;
 	uint64_t stack0;
@@ -295,6 +300,12 @@ static void on_violation(const struct slub_model_violation *v, void *arg)
 			 v->meaning);
 	if (!r->violations)
 		r->nr_history = v->nr_history;
+	if (v->rule == SLUB_RULE_WORD_CHAIN && strstr(v->detail, "produced twice")) {
+		if (!r->twins++) {
+			snprintf(r->twin, sizeof(r->twin), "%s", v->detail);
+			r->twin_history = v->nr_history;
+		}
+	}
 	r->violations++;
 	if (v->rule < SLUB_RULE_NR)
 		r->by_rule[v->rule]++;
@@ -356,6 +367,20 @@ static void seq_init(struct seqb *b, uint32_t vpid, uint64_t slab)
 }
 
 static struct seqb B;
+
+static int is_word(const struct slub_model_event *e)
+{
+	switch (e->ev.type) {
+	case SLUB_EV_SLAB_NEW:
+	case SLUB_EV_FREEZE:
+	case SLUB_EV_UNFREEZE:
+	case SLUB_EV_TAKE_FREELIST:
+	case SLUB_EV_FREE_REMOTE:
+	case SLUB_EV_DRAIN_FREELIST:
+		return 1;
+	}
+	return 0;
+}
 
 static void test_rules(void)
 {
@@ -998,6 +1023,124 @@ static void test_late_after_two_gaps(void)
 	CHECK_EQ(r.sum.gaps, 2);
 }
 
+/* ---- a seq recorded twice ---- */
+
+/* A test that would hang fails instead. */
+static void on_alarm(int sig)
+{
+	static const char msg[] = "test_model: the model did not terminate (seq twice)\n";
+
+	(void)sig;
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(1);
+	_exit(1);
+}
+
+static void bounded(unsigned seconds)
+{
+	signal(SIGALRM, on_alarm);
+	alarm(seconds);
+}
+
+static int twin_shows(const struct result *r, const char *what)
+{
+	return strstr(r->twin, what) != NULL;
+}
+
+/*
+ * What a broken cmpxchg records: the take_freelist at seq 3 claims seq 4,
+ * which the next remote free claims too (seq 3 is never seen).  Both wait
+ * behind the gap; once it is given up the first one applies and the other
+ * can never apply: it is reported and dropped, and finish returns.
+ */
+static void test_seq_twice_conflict(void)
+{
+	struct result r;
+	int n3 = -1;
+
+	seq_init(&B, 100, SLAB);
+	life(&B, M_NONE);
+	for (int i = 0; i < B.n; i++)
+		if (B.ev[i].ev.type == SLUB_EV_TAKE_FREELIST && B.ev[i].ev.new.seq == 3)
+			n3 = i;
+	CHECK(n3 >= 0, "no take_freelist at seq 3");
+	B.ev[n3].ev.new.seq = 4;
+	bounded(20);
+	r = run(&B, NULL, -1);
+	alarm(0);
+	CHECK(r.twins == 1, "conflicting twin: %u seq-twice findings, first %s", r.twins, r.first);
+	CHECK(r.by_rule[SLUB_RULE_WORD_CHAIN] >= 2,
+	      "the gap at seq 3 and the twin at seq 4 are both lost updates: %lu",
+	      r.by_rule[SLUB_RULE_WORD_CHAIN]);
+	/* both events: the applied take_freelist and the remote free */
+	CHECK(twin_shows(&r, "seq 4 produced twice") && twin_shows(&r, "take_freelist") &&
+		      twin_shows(&r, "free_remote") && twin_shows(&r, "two updates"),
+	      "twin detail: %s", r.twin);
+	CHECK(r.twin_history > 0, "the twin's report shows the slab's history");
+}
+
+/*
+ * A trace read twice (a stream and a copy of it): every event comes twice,
+ * interleaved by timestamp, and the first remote free arrives after the
+ * take_freelist that follows it (a tracepoint fires after its CAS), so
+ * both copies of seq 3 wait together.  Each repeated word event is an
+ * identical twin: reported, dropped.  With more events a window later,
+ * expire() gives the slab up in the middle of the trace: it must return too.
+ */
+static void test_seq_twice_copy(int expire_mid_trace)
+{
+	static struct seqb twice;
+	struct result r;
+	struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r };
+	struct slub_model_config cfg = { 0 };
+	struct slub_model *m;
+	int i2 = -1, i3 = -1, words = 0;
+
+	seq_init(&B, 100, SLAB);
+	life(&B, M_NONE);
+	for (int i = 0; i < B.n; i++) {
+		if (is_word(&B.ev[i]))
+			words++;
+		if (is_word(&B.ev[i]) && B.ev[i].ev.new.seq == 2)
+			i2 = i;
+		if (is_word(&B.ev[i]) && B.ev[i].ev.new.seq == 3)
+			i3 = i;
+	}
+	CHECK(i2 >= 0 && i3 == i2 + 1, "life: seq 2 then 3 (%d %d)", i2, i3);
+	seq_init(&twice, 100, SLAB);
+	for (int i = 0; i < B.n; i++) {
+		int j = i == i2 ? i3 : i == i3 ? i2 : i;
+
+		twice.ev[twice.n++] = B.ev[j];
+		twice.ev[twice.n++] = B.ev[j];
+	}
+	memset(&r, 0, sizeof(r));
+	cfg.reorder_ns = 100000;
+	m = slub_model_new(&cfg, &cb);
+	if (!m)
+		FATAL("slub_model_new");
+	bounded(20);
+	for (int i = 0; i < twice.n; i++)
+		CHECK_EQ(slub_model_event(m, &twice.ev[i]), 0);
+	if (expire_mid_trace) {
+		/* another slab, a window later: the reorder window passes */
+		struct slub_model_event e = twice.ev[0];
+
+		e.ev.slab = SLAB2;
+		e.ts += 10 * cfg.reorder_ns;
+		CHECK_EQ(slub_model_event(m, &e), 0);
+		CHECK(r.twins > 0, "expire() reported no twin");
+	}
+	slub_model_finish(m);
+	alarm(0);
+	slub_model_free(m);
+	/* every repeated word event, slab_new included, is one twin */
+	CHECK(r.twins == (unsigned)words,
+	      "copied trace: %u seq-twice findings for %d word events", r.twins, words);
+	CHECK(twin_shows(&r, "the same") && twin_shows(&r, "twice"), "twin detail: %s", r.twin);
+	CHECK_EQ(r.summaries, 1);
+}
+
 int main(void)
 {
 	test_tables();
@@ -1009,6 +1152,9 @@ int main(void)
 	test_processes();
 	test_registration();
 	test_late_after_two_gaps();
+	test_seq_twice_conflict();
+	test_seq_twice_copy(0);
+	test_seq_twice_copy(1);
 	test_stack();
 	test_memory_hook();
 	return test_summary("test_model");

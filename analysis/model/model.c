@@ -146,7 +146,7 @@ struct slub_model {
 	/* the violation being reported */
 	struct slub_model_record vrec;
 	struct slub_model_record *vhist;
-	char detail[256];
+	char detail[512];
 	/* a violation waiting for the stack of its event */
 	int held;
 	struct slub_model_violation hv;
@@ -1152,15 +1152,122 @@ static int applicable(const struct mslab *s, const struct pend *p)
 	return (p->sort >> 1) == (uint64_t)s->seq + 1;
 }
 
-/* Apply what waits and can go; the slab may be freed (returns NULL). */
+static const struct slub_model_record *applied_at(const struct slub_model *m,
+						  const struct mslab *s, uint32_t seq);
+static int same_event(const struct slub_model_record *a, const struct slub_model_record *b);
+
+/* The slab_new of the slab's current life, read a second time. */
+static int slab_new_again(const struct slub_model *m, const struct mslab *s,
+			  const struct slub_model_event *e)
+{
+	const struct slub_model_record *a;
+	struct slub_model_record r;
+
+	if (!s->have_seq || !s->pages || s->state == SLUB_STATE_UNKNOWN)
+		return 0;
+	a = applied_at(m, s, e->ev.new.seq);
+	if (!a || a->type != SLUB_EV_SLAB_NEW)
+		return 0;
+	make_record(&r, e);
+	return same_event(a, &r);
+}
+
+/* A word update at or below the seq the slab is at can never apply. */
+static int stale(const struct slub_model *m, const struct mslab *s, const struct pend *p)
+{
+	if (!s->have_seq || (p->sort & 1))
+		return 0;
+	if (p->e.ev.type == SLUB_EV_SLAB_NEW)
+		return slab_new_again(m, s, &p->e);
+	return (p->sort >> 1) <= s->seq;
+}
+
+/* The applied word update of the slab at that seq, if still in its history. */
+static const struct slub_model_record *applied_at(const struct slub_model *m,
+						  const struct mslab *s, uint32_t seq)
+{
+	uint32_t n = m->cfg.history;
+
+	for (uint32_t i = 0; i < s->hist_n; i++) {
+		const struct slub_model_record *r = &s->hist[(s->hist_head + n - 1 - i) % n];
+
+		if (is_word_event(r->type) && r->seq == seq)
+			return r;
+	}
+	return NULL;
+}
+
+static int same_event(const struct slub_model_record *a, const struct slub_model_record *b)
+{
+	return a->ts == b->ts && a->type == b->type && a->site == b->site && a->vtid == b->vtid &&
+	       a->cpu == b->cpu && a->freelist == b->freelist && a->inuse == b->inuse &&
+	       a->objects == b->objects && a->frozen == b->frozen && a->seq == b->seq;
+}
+
+/*
+ * A word update whose seq the slab has already passed: an update late
+ * past a given-up gap or from before the baseline (dropped), or a seq
+ * produced twice: two updates that both claim one step (a CAS that did
+ * not compare the whole word), or the same event read twice (a stream
+ * and a copy of it).  Either way it is dropped: applying it would rewind
+ * the word, and waiting for it would never end.
+ */
+static void seq_twice(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
+		      uint64_t key)
+{
+	const struct slub_model_record *a = applied_at(m, s, (uint32_t)key);
+	struct slub_model_record r;
+
+	make_record(&r, e);
+	/* the same event again is never a late update */
+	if (!(a && same_event(a, &r)) &&
+	    ((key >= s->skip_lo && key <= s->skip_hi) || key <= s->base_seq || s->resync)) {
+		m->sum.reorder_exceeded += key > s->base_seq;
+		return;
+	}
+	r.before = r.after = s->state;
+	r.list = s->list;
+	r.owner = s->frozen ? s->owner : -1;
+	if (!a) {
+		report(m, SLUB_RULE_WORD_CHAIN, &r, s, s->h.k1, 0,
+		       "seq %u produced twice: %s at %s {freelist %#llx inuse %u frozen %u} tid %u "
+		       "claims a step already applied (no longer in the history; now at seq %u)",
+		       (unsigned)key, slub_event_name(e->ev.type), slub_site_name(e->ev.site),
+		       (unsigned long long)e->ev.new.freelist, e->ev.new.inuse, e->ev.new.frozen,
+		       e->vtid, s->seq);
+		return;
+	}
+	/* kept short (the history shows both events in full) */
+	report(m, SLUB_RULE_WORD_CHAIN, &r, s, s->h.k1, a->vtid,
+	       "seq %u produced twice: %s at %s {freelist %#llx inuse %u frozen %u} tid %u, "
+	       "applied; then %s at %s {freelist %#llx inuse %u frozen %u} tid %u: %s",
+	       (unsigned)key, slub_event_name(a->type), slub_site_name(a->site),
+	       (unsigned long long)a->freelist, a->inuse, a->frozen, a->vtid,
+	       slub_event_name(r.type), slub_site_name(r.site), (unsigned long long)r.freelist,
+	       r.inuse, r.frozen, r.vtid,
+	       same_event(a, &r) ? "the same event twice" : "two updates claim one step");
+}
+
+/*
+ * Apply what waits and can go, drop what never can; the slab may be freed
+ * (returns NULL).  Each iteration takes one event off the slab's list.
+ */
 static struct mslab *drain(struct slub_model *m, struct mslab *s)
 {
-	while (s->pend && applicable(s, s->pend)) {
+	while (s->pend) {
 		struct pend *p = s->pend;
+		int go = applicable(s, p);
 
+		if (!go && !stale(m, s, p))
+			break;
 		s->pend = p->next;
 		s->npend--;
 		m->npend--;
+		if (!go) {
+			seq_twice(m, s, &p->e, p->sort >> 1);
+			mm_pool_put(&m->p_pend, p);
+			continue;
+		}
 		if (m->sum.reorder_max_delay_ns < m->now - p->e.ts && m->now > p->e.ts)
 			m->sum.reorder_max_delay_ns = m->now - p->e.ts;
 		apply(m, s, &p->e,
@@ -1179,7 +1286,17 @@ static struct mslab *drain(struct slub_model *m, struct mslab *s)
 	return s;
 }
 
-/* The window passed (or the buffer is full): stop waiting for the gap. */
+/*
+ * The window passed (or the buffer is full): stop waiting for the gap.
+ *
+ * Termination: the loops over the wait queue (expire(), finish) call this
+ * on a waiting slab, which has events waiting.  Afterwards its first event
+ * is applicable or stale: a later seq is reached by skipping the gap, a
+ * slab_new by ending the previous life, a non-word event by the seq it
+ * follows, and a word update at or below the seq is stale.  drain() then
+ * takes it off, so every call removes at least one waiting event, and the
+ * model's total of waiting events strictly falls.
+ */
 static void give_up(struct slub_model *m, struct mslab *s)
 {
 	struct pend *p = s->pend;
@@ -1187,7 +1304,7 @@ static void give_up(struct slub_model *m, struct mslab *s)
 	uint32_t target = (p->sort & 1) ? (uint32_t)key : (uint32_t)(key - 1);
 	uint64_t k1 = s->h.k1;
 
-	if (s->have_seq && target >= s->seq + 1) {
+	if (s->have_seq && target >= (uint64_t)s->seq + 1) {
 		/* With end_cut_off, at the end a gap younger than the
 		 * reorder window is an update whose event had not come yet:
 		 * its thread was between its CAS and its event at exit(). */
@@ -1215,7 +1332,9 @@ static void give_up(struct slub_model *m, struct mslab *s)
 		s->skip_hi = target;
 		s->seq = target;
 		s->resync = 1; /* what the missing updates did is unknown */
-	} else if (p->e.ev.type == SLUB_EV_SLAB_NEW && s->pages) {
+	}
+	if (p->e.ev.type == SLUB_EV_SLAB_NEW && !(p->sort & 1) && !applicable(s, p) &&
+	    !stale(m, s, p)) {
 		/* The discard of the previous life never came. */
 		if (!notice_since(m, window_start(m, s->last_ts))) {
 			struct slub_model_record r;
@@ -1260,21 +1379,11 @@ static void slab_submit(struct slub_model *m, struct mslab *s, const struct slub
 {
 	uint64_t sort;
 
-	if (s->have_seq && word && key <= s->seq && e->ev.type != SLUB_EV_SLAB_NEW) {
+	if (s->have_seq && word &&
+	    (e->ev.type == SLUB_EV_SLAB_NEW ? slab_new_again(m, s, e) : key <= s->seq)) {
 		/* An update older than what was applied: late past a given-up
 		 * gap, from before the baseline, or a seq produced twice. */
-		if ((key >= s->skip_lo && key <= s->skip_hi) || key <= s->base_seq || s->resync) {
-			m->sum.reorder_exceeded += key > s->base_seq;
-			return;
-		}
-		struct slub_model_record r;
-
-		make_record(&r, e);
-		r.before = r.after = s->state;
-		r.list = s->list;
-		report(m, SLUB_RULE_WORD_CHAIN, &r, s, s->h.k1, 0,
-		       "%s produced seq %u, already produced by an earlier update (now at %u)",
-		       slub_event_name(e->ev.type), (unsigned)key, s->seq);
+		seq_twice(m, s, e, key);
 		return;
 	}
 	if (key == KEY_LAST) {
