@@ -368,6 +368,11 @@ static void seq_init(struct seqb *b, uint32_t vpid, uint64_t slab)
 
 static struct seqb B;
 
+static uint32_t lock_id_of_test(uint32_t cache_id, int32_t node)
+{
+	return cache_id * 64 + (uint32_t)node; /* as the allocator numbers them */
+}
+
 static int is_word(const struct slub_model_event *e)
 {
 	switch (e->ev.type) {
@@ -1141,6 +1146,118 @@ static void test_seq_twice_copy(int expire_mid_trace)
 	CHECK_EQ(r.summaries, 1);
 }
 
+/*
+ * Arbitrary sequences (a fixed pseudo-random stream: the same every run)
+ * of slab, list, cpu, lock and object events over a few slabs, threads
+ * and objects, with repeated, missing and wild seqs, discarded-events
+ * notices and registrations.  The model must return from every call, and
+ * its waiting events and memory stay bounded by the live state (a few
+ * slabs, a small window), not by the trace length.
+ */
+static uint64_t rnd_state = 0x9e3779b97f4a7c15ull;
+
+static uint32_t rnd(uint32_t n)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return n ? (uint32_t)(rnd_state >> 11) % n : (uint32_t)(rnd_state >> 11); /* 0: any */
+}
+
+static void test_arbitrary_sequences(void)
+{
+	static const unsigned types[] = {
+		SLUB_EV_SLAB_NEW,	 SLUB_EV_FREEZE,	  SLUB_EV_UNFREEZE,
+		SLUB_EV_TAKE_FREELIST,	 SLUB_EV_FREE_REMOTE,	  SLUB_EV_DRAIN_FREELIST,
+		SLUB_EV_SLAB_DISCARD,	 SLUB_EV_ADD_PARTIAL,	  SLUB_EV_REMOVE_PARTIAL,
+		SLUB_EV_ADD_FULL,	 SLUB_EV_REMOVE_FULL,	  SLUB_EV_CPU_SLAB_LOAD,
+		SLUB_EV_DEACTIVATE,	 SLUB_EV_CPU_PARTIAL_PUT, SLUB_EV_CPU_PARTIAL_TAKE,
+		SLUB_EV_CPU_PARTIAL_DRAIN, SLUB_EV_LOCK_ACQUIRE,  SLUB_EV_LOCK_RELEASE,
+		SLUB_EV_ALLOC,		 SLUB_EV_FREE,		  SLUB_EV_THREAD_FLUSH,
+		SLUB_EV_CACHE_CREATE,
+	};
+	const unsigned nev = 200000, window = 64;
+	struct result r;
+	struct slub_model_callbacks cb = { on_violation, NULL, on_summary, &r };
+	struct slub_model_config cfg = { 0 };
+	struct slub_cache_info info = { "fuzzed", 64, 64, 8, 0, OBJS, 5, 30, 0 };
+	struct slub_model *m;
+	uint64_t ts = 1000;
+	uint32_t seq[4] = { 0 };
+
+	memset(&r, 0, sizeof(r));
+	cfg.reorder_ns = 50000;
+	cfg.reorder_events = window;
+	cfg.max_violations = 1;
+	m = slub_model_new(&cfg, &cb);
+	if (!m)
+		FATAL("slub_model_new");
+	bounded(60);
+	for (unsigned i = 0; i < nev; i++) {
+		struct slub_model_event e;
+		unsigned si = rnd(4);
+
+		memset(&e, 0, sizeof(e));
+		e.ev.type = types[rnd(sizeof(types) / sizeof(types[0]))];
+		e.ev.site = rnd(SLUB_SITE_NR);
+		e.ev.cpu = (int32_t)rnd(4);
+		e.ev.slot = rnd(2) ? e.ev.cpu : (int32_t)rnd(4);
+		e.ev.cache_id = 1 + rnd(2);
+		e.ev.node = (int32_t)rnd(2);
+		e.ev.slab = 0x100000ull * (si + 1);
+		e.ev.object = e.ev.slab + 64 * rnd(OBJS);
+		e.ev.lock_id = lock_id_of_test(e.ev.cache_id, e.ev.node);
+		e.ev.lock_seq = rnd(64);
+		e.ev.locked = rnd(2);
+		e.ev.list = rnd(5);
+		e.ev.reason = rnd(8);
+		e.ev.old.owner = (int32_t)rnd(5) - 1;
+		e.ev.new.owner = -1;
+		e.ev.new.freelist = rnd(2) ? 0 : e.ev.object;
+		e.ev.new.objects = rnd(8) ? OBJS : rnd(64);
+		e.ev.new.inuse = rnd(OBJS + 2);
+		e.ev.new.frozen = rnd(2);
+		/* mostly the next seq; else repeated, skipped, from long ago or wild */
+		switch (rnd(8)) {
+		case 0: e.ev.new.seq = seq[si]; break;
+		case 1: e.ev.new.seq = seq[si] + 1 + rnd(4); break;
+		case 2: e.ev.new.seq = rnd(seq[si] + 1); break;
+		case 3: e.ev.new.seq = rnd(8) ? seq[si] + 2 : UINT32_MAX - rnd(2); break;
+		default: e.ev.new.seq = seq[si] + 1; break;
+		}
+		if (e.ev.new.seq > seq[si])
+			seq[si] = e.ev.new.seq;
+		e.ev.old = e.ev.new;
+		e.ev.old.seq = e.ev.new.seq - 1;
+		e.old_valid = rnd(2);
+		e.ev.info = e.ev.type == SLUB_EV_CACHE_CREATE ? &info : NULL;
+		e.vpid = 100 + rnd(2);
+		e.vtid = e.vpid + rnd(4);
+		ts += rnd(3000);
+		e.ts = rnd(16) ? ts : ts - rnd(100000) % ts; /* some arrive late */
+		CHECK_EQ(slub_model_event(m, &e), 0);
+		if (!rnd(500)) {
+			struct slub_model_discard d = { 0, rnd(10), ts - rnd(1000), ts, rnd(2) };
+
+			slub_model_discarded(m, &d);
+		}
+		if (!rnd(2000))
+			slub_model_registered(m, e.vpid, ts);
+	}
+	slub_model_get_summary(m, &r.sum);
+	slub_model_finish(m);
+	alarm(0);
+	CHECK_EQ(r.summaries, 1);
+	CHECK_EQ(r.sum.events, nev);
+	/* expire() keeps at most the window (plus the event that crossed it) */
+	CHECK(r.sum.reorder_max_pending <= window + 1, "%llu events waited (window %u)",
+	      (unsigned long long)r.sum.reorder_max_pending, window);
+	/* 4 slabs, 8 threads, 64 objects, 4 slots, 4 locks: well under 1 MiB */
+	CHECK(r.sum.peak_mem_bytes < (1u << 20), "peak memory %llu bytes for a tiny live state",
+	      (unsigned long long)r.sum.peak_mem_bytes);
+	slub_model_free(m);
+}
+
 int main(void)
 {
 	test_tables();
@@ -1155,6 +1272,7 @@ int main(void)
 	test_seq_twice_conflict();
 	test_seq_twice_copy(0);
 	test_seq_twice_copy(1);
+	test_arbitrary_sequences();
 	test_stack();
 	test_memory_hook();
 	return test_summary("test_model");

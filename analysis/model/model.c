@@ -17,6 +17,7 @@
  * Entities live in hash tables keyed by (vpid << 32 | incarnation, id):
  * O(live slabs + locks + slots + threads + allocated objects).
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -1300,6 +1301,7 @@ static struct mslab *drain(struct slub_model *m, struct mslab *s)
 static void give_up(struct slub_model *m, struct mslab *s)
 {
 	struct pend *p = s->pend;
+	uint64_t npend = m->npend;
 	uint64_t key = p->sort >> 1;
 	uint32_t target = (p->sort & 1) ? (uint32_t)key : (uint32_t)(key - 1);
 	uint64_t k1 = s->h.k1;
@@ -1348,7 +1350,10 @@ static void give_up(struct slub_model *m, struct mslab *s)
 		s->pages = 0;
 		s->state = SLUB_STATE_DISCARDED;
 	}
+	assert(applicable(s, p) || stale(m, s, p));
 	drain(m, s);
+	assert(m->npend < npend);
+	(void)npend;
 }
 
 static void expire(struct slub_model *m)
