@@ -1258,6 +1258,82 @@ static void test_arbitrary_sequences(void)
 	slub_model_free(m);
 }
 
+/*
+ * Impossible values: a slab at address 0, a cache the process never
+ * announced (judged only when the trace holds the process from its first
+ * traced event: its cache announcement), a slab whose objects are not its
+ * cache's objects per slab.
+ */
+static struct result run_with_cache(unsigned announce, uint32_t cache_id, uint32_t objects,
+				    int notice)
+{
+	static struct seqb b;
+	struct slub_cache_info info = { "test-cache", 64, 64, 8, 0, objects, 5, 30, 0 };
+	struct slub_model_event *e;
+
+	seq_init(&b, 100, SLAB);
+	if (announce) {
+		e = add(&b, SLUB_EV_CACHE_CREATE, 10, -1);
+		e->ev.slab = 0;
+		e->ev.cache_id = cache_id;
+		e->ev.reason = announce == 1; /* 1: announced, 2: created now */
+		e->ev.info = &info;
+		/* past the window in which threads may still trace before the
+		 * announcement is complete */
+		b.ts += 200000;
+	}
+	life(&b, M_NONE);
+	return run(&b, NULL, notice ? 1 : -1); /* the loss: before the slab's first event */
+}
+
+static void test_impossible_values(void)
+{
+	struct result r;
+
+	/* the clean life, its cache announced with its geometry */
+	r = run_with_cache(1, 1, OBJS, 0);
+	CHECK(r.violations == 0, "announced cache: %s", r.first);
+	/* never announced, the process seen from its announcement on */
+	r = run_with_cache(1, 2, OBJS, 0);
+	CHECK(r.by_rule[SLUB_RULE_TRANSITION] == 1 && strstr(r.first, "never announced"),
+	      "unannounced cache: %lu, %s", r.violations, r.first);
+	/* a lost event may have been its creation: unknown */
+	r = run_with_cache(1, 2, OBJS, 1);
+	CHECK(r.violations == 0, "unannounced cache after a loss: %s", r.first);
+	/* a trace that starts mid-run (no announcement, or a creation first:
+	 * the announcement may be before the trace): unknown */
+	r = run_with_cache(0, 0, 0, 0);
+	CHECK(r.violations == 0, "mid-run start: %s", r.first);
+	r = run_with_cache(2, 2, OBJS, 0);
+	CHECK(r.violations == 0, "first event a creation: %s", r.first);
+	/* inside the announcement's window: unknown */
+	seq_init(&B, 100, SLAB);
+	{
+		struct slub_model_event *e = add(&B, SLUB_EV_CACHE_CREATE, 10, -1);
+
+		e->ev.slab = 0;
+		e->ev.cache_id = 2;
+		e->ev.reason = 1;
+	}
+	life(&B, M_NONE);
+	r = run(&B, NULL, -1);
+	CHECK(r.violations == 0, "an event racing the announcement: %s", r.first);
+	/* geometry */
+	r = run_with_cache(1, 1, OBJS * 2, 0);
+	CHECK(r.by_rule[SLUB_RULE_WORD_OBJECTS] == 1 && strstr(r.first, "objects per slab"),
+	      "geometry: %lu, %s", r.violations, r.first);
+
+	/* slab 0 */
+	seq_init(&B, 100, SLAB);
+	life(&B, M_NONE);
+	B.slab = 0;
+	word(add(&B, SLUB_EV_SLAB_NEW, 10, 0), SLUB_SITE_NEW_SLAB, 0, OBJS, 1, 1, 0, 0);
+	r = run(&B, NULL, -1);
+	CHECK(r.violations == 1 && r.by_rule[SLUB_RULE_TRANSITION] == 1 &&
+		      strstr(r.first, "slab 0"),
+	      "slab_new of slab 0: %lu, %s", r.violations, r.first);
+}
+
 int main(void)
 {
 	test_tables();
@@ -1273,6 +1349,7 @@ int main(void)
 	test_seq_twice_copy(0);
 	test_seq_twice_copy(1);
 	test_arbitrary_sequences();
+	test_impossible_values();
 	test_stack();
 	test_memory_hook();
 	return test_summary("test_model");

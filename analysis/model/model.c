@@ -72,11 +72,21 @@ struct mproc {
 	uint32_t inc;
 	uint64_t namehash;
 	uint64_t obj_since; /* first object event, 0 = none yet */
+	/* seen: this image has had an event.  from_start: its first one was
+	 * the announcement of its caches, which the allocator emits once,
+	 * before the first traced event of a process image (src/observer.c):
+	 * the trace holds the image from its first traced event, so every
+	 * cache it uses was announced or created in it.  Threads that run
+	 * while the announcement is emitted may trace events before it ends:
+	 * judged from a reorder window after it (from_ts) on. */
+	uint8_t seen, from_start;
+	uint64_t from_ts;
 };
 
 struct mcache {
 	struct hnode h; /* k1 = process key, k2 = cache id */
 	uint8_t destroyed;
+	uint32_t objects; /* per slab, from cache_create (0: not given) */
 	char name[55];
 };
 
@@ -344,6 +354,7 @@ static void new_incarnation(struct slub_model *m, struct mproc *p)
 	purge_table(m, &m->threads, &m->p_thread, p->h.k1);
 	p->inc++;
 	p->obj_since = 0;
+	p->seen = p->from_start = 0;
 }
 
 static struct mslab *get_slab(struct slub_model *m, uint64_t k1, uint64_t addr, int create)
@@ -869,6 +880,39 @@ static void report_leak(struct slub_model *m, struct mslab *s, const struct slub
 }
 
 /*
+ * A slab's first event (or first after lost events) against its cache:
+ * the cache must be known when the trace holds its process image from its
+ * first traced event and nothing was lost (a trace started mid-run, a
+ * snapshot, a forked child or a second session lack the announcement:
+ * there it is unknown, not judged), and the slab's objects must be the
+ * cache's objects per slab (the allocator has one geometry per cache).
+ */
+static void check_cache(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
+			const struct slub_model_record *r)
+{
+	const struct slub_event *ev = &e->ev;
+	struct mcache *c = (struct mcache *)ht_find(&m->caches, s->h.k1, ev->cache_id);
+
+	if (!c) {
+		struct mproc *p = (struct mproc *)ht_find(&m->procs, s->vpid, 0);
+
+		if (p && p->from_start && !m->disc_gen && e->ts - p->from_ts > m->cfg.reorder_ns &&
+		    e->ts > p->from_ts)
+			report(m, SLUB_RULE_TRANSITION, r, s, s->h.k1, 0,
+			       "%s of slab %#llx names cache %u, which the process never announced "
+			       "nor created",
+			       slub_event_name(ev->type), (unsigned long long)ev->slab,
+			       ev->cache_id);
+		return;
+	}
+	if (is_word_event(ev->type) && c->objects && ev->new.objects != c->objects)
+		report(m, SLUB_RULE_WORD_OBJECTS, r, s, s->h.k1, 0,
+		       "%s seq %u: objects %u, cache %u has %u objects per slab",
+		       slub_event_name(ev->type), ev->new.seq, ev->new.objects, ev->cache_id,
+		       c->objects);
+}
+
+/*
  * Apply one slab event in slab order.  `late`: a cpu-slot event whose
  * thread's last update of the slab is older than what was applied since
  * (its thread was preempted before its tracepoint while other cpus moved
@@ -921,6 +965,8 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 			s->born_ts = e->ts;
 			s->born_gen = m->disc_gen;
 		}
+		if (!forget)
+			check_cache(m, s, e, &r);
 		baseline(m, s, ev);
 		(void)resync;
 		goto done;
@@ -1808,6 +1854,8 @@ static void cache_event(struct slub_model *m, struct mproc *p, const struct slub
 		ht_insert(&m->caches, &c->h);
 	}
 	c->destroyed = 0;
+	if (ev->info)
+		c->objects = ev->info->objects;
 	if (ev->info && ev->info->name) {
 		strncpy(c->name, ev->info->name, sizeof(c->name) - 1);
 		c->name[sizeof(c->name) - 1] = 0;
@@ -1840,6 +1888,11 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 		if (p->namehash && p->namehash != h)
 			new_incarnation(m, p);
 		p->namehash = h;
+	}
+	if (!p->seen) {
+		p->seen = 1;
+		p->from_start = type == SLUB_EV_CACHE_CREATE && ev->reason == 1;
+		p->from_ts = e->ts;
 	}
 	if (type == SLUB_EV_CACHE_CREATE || type == SLUB_EV_CACHE_DESTROY) {
 		cache_event(m, p, e);
@@ -1884,8 +1937,20 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 		goto out;
 	}
 	}
-	if (!ev->slab)
+	if (!ev->slab) {
+		/* No slab lives at address 0: the producer named none. */
+		if (is_word_event(type) || is_list_op(type) || type == SLUB_EV_SLAB_DISCARD ||
+		    type == SLUB_EV_CPU_SLAB_LOAD || type == SLUB_EV_CPU_PARTIAL_PUT ||
+		    type == SLUB_EV_CPU_PARTIAL_TAKE) {
+			struct slub_model_record r;
+
+			make_record(&r, e);
+			report(m, SLUB_RULE_TRANSITION, &r, NULL, k1, 0,
+			       "%s at %s of slab 0: no slab has address 0 (the event is dropped)",
+			       slub_event_name(type), slub_site_name(ev->site));
+		}
 		goto out;
+	}
 
 	/* Arrival-order checks: lock held, cpu slot, and the slab's key. */
 	uint64_t key;
