@@ -543,6 +543,11 @@ int slub_tstats_result_load(const char *path, struct slub_tstats_result *r, char
 	snprintf(r->alloc_basis, sizeof(r->alloc_basis), "%s",
 		 basis && basis->type == J_STR ? basis->str : "?");
 	r->lower_bounds = lb && lb->num != 0;
+	if (events && !(events->num >= 0 && events->num <= 0x1p64)) {
+		/* a count: never negative, never more than 2^64 */
+		snprintf(err, errlen, "%s: rates.events is %g, not a count", path, events->num);
+		goto free_root;
+	}
 	r->events = events ? (uint64_t)events->num : 0;
 	unsigned n = 0;
 	for (const struct jval *c = scopes->child; c; c = c->next)
@@ -567,6 +572,22 @@ int slub_tstats_result_load(const char *path, struct slub_tstats_result *r, char
 					  *val = jget(g, "value");
 			if (!num || !den || !val)
 				continue; /* a figure this report does not have: n/a */
+			/* counts and their ratio: NaN, negative or infinite is a
+			 * damaged report, which diff must not judge */
+			const char *field = !(num->num >= 0 && num->num <= 0x1p64)   ? "num"
+					    : !(den->num >= 0 && den->num <= 0x1p64) ? "den"
+					    : !(val->num >= 0 && val->num <= 1e300)   ? "value"
+										      : NULL;
+			if (field) {
+				snprintf(err, errlen,
+					 "%s: scope \"%s\" figure %s: %s is %g, not a count or rate",
+					 path, sc->name, slub_tstats_rate_name(i), field,
+					 !strcmp(field, "num")	 ? num->num
+					 : !strcmp(field, "den") ? den->num
+								 : val->num);
+				slub_tstats_result_free(r);
+				goto free_root;
+			}
 			sc->fig[i].num = num->num;
 			sc->fig[i].den = den->num;
 			sc->fig[i].value = val->num;

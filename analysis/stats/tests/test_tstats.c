@@ -414,6 +414,37 @@ static void test_json_and_diff(void)
 	fputs("{\"schema\":\"slubtrace-stats/1\",\"rates\":{\"scopes\":[{\"name\":\"overall\"", f);
 	fclose(f);
 	CHECK(slub_tstats_result_load(path, &bad, err, sizeof(err)) == -1, "truncated JSON accepted");
+	/* A negative count: refused, naming the file and the field. */
+	{
+		static const char *const bad_fields[] = {
+			"\"num\":-3,\"den\":100,\"value\":0.03",
+			"\"num\":3,\"den\":-100,\"value\":0.03",
+			"\"num\":3,\"den\":100,\"value\":-0.03",
+		};
+		static const char *const names[] = { "num is -3", "den is -100", "value is -0.03" };
+
+		for (unsigned i = 0; i < 3; i++) {
+			f = fopen(path, "w");
+			fprintf(f,
+				"{\"schema\":\"slubtrace-stats/1\",\"rates\":{\"events\":10,"
+				"\"scopes\":[{\"name\":\"overall\",\"figures\":{\"storms_per_s\":"
+				"{%s}}}]}}",
+				bad_fields[i]);
+			fclose(f);
+			CHECK(slub_tstats_result_load(path, &bad, err, sizeof(err)) == -1 &&
+				      strstr(err, path) && strstr(err, "storms_per_s") &&
+				      strstr(err, names[i]),
+			      "negative figure field %u: %s", i, err);
+		}
+		f = fopen(path, "w");
+		fputs("{\"schema\":\"slubtrace-stats/1\",\"rates\":{\"events\":-5,"
+		      "\"scopes\":[{\"name\":\"overall\",\"figures\":{}}]}}",
+		      f);
+		fclose(f);
+		CHECK(slub_tstats_result_load(path, &bad, err, sizeof(err)) == -1 &&
+			      strstr(err, "rates.events"),
+		      "negative events accepted: %s", err);
+	}
 	unlink(path);
 	slub_tstats_result_free(&r);
 	slub_tstats_result_free(&back);
