@@ -1334,6 +1334,52 @@ static void test_impossible_values(void)
 	      "slab_new of slab 0: %lu, %s", r.violations, r.first);
 }
 
+/*
+ * A registration (a forked child's lttng_ust_statedump:start) says what
+ * LTTng may not have recorded of that process only: another process's
+ * events in the window after it are judged (here a child whose own
+ * adoption unfreezes a slab twice), while the registered process's own
+ * are recorded, not judged (unknown).
+ */
+static void test_registration_is_per_process(void)
+{
+	for (int judged = 0; judged < 2; judged++) {
+		static struct seqb other;
+		struct result r;
+		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r };
+		struct slub_model_config cfg = { 0 };
+		struct slub_model *m;
+
+		seq_init(&other, 302, SLAB2);
+		lock(&other, SLUB_EV_LOCK_ACQUIRE, 302, 0, LOCK0, 1);
+		lock(&other, SLUB_EV_LOCK_RELEASE, 302, 0, LOCK0, 1);
+		/* judged: the child 301 breaks R2; else 302 itself, just after
+		 * its registration */
+		seq_init(&B, judged ? 301 : 302, SLAB);
+		B.ts = other.ts + 1000;
+		life(&B, M_UNFREEZE);
+		memset(&r, 0, sizeof(r));
+		cfg.reorder_ns = 100000000; /* 100 ms: the whole life is inside it */
+		m = slub_model_new(&cfg, &cb);
+		if (!m)
+			FATAL("slub_model_new");
+		for (int i = 0; i < other.n; i++)
+			CHECK_EQ(slub_model_event(m, &other.ev[i]), 0);
+		slub_model_registered(m, 302, other.ts + 500);
+		for (int i = 0; i < B.n; i++)
+			CHECK_EQ(slub_model_event(m, &B.ev[i]), 0);
+		slub_model_finish(m);
+		slub_model_free(m);
+		if (judged)
+			CHECK(r.by_rule[SLUB_RULE_UNFREEZE] == 1,
+			      "another process after a registration not judged: %lu, %s",
+			      r.violations, r.first);
+		else
+			CHECK(r.violations == 0, "the registered process judged in its window: %s",
+			      r.first);
+	}
+}
+
 int main(void)
 {
 	test_tables();
@@ -1344,6 +1390,7 @@ int main(void)
 	test_reorder_and_discards();
 	test_processes();
 	test_registration();
+	test_registration_is_per_process();
 	test_late_after_two_gaps();
 	test_seq_twice_conflict();
 	test_seq_twice_copy(0);

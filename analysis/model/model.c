@@ -81,6 +81,10 @@ struct mproc {
 	 * judged from a reorder window after it (from_ts) on. */
 	uint8_t seen, from_start;
 	uint64_t from_ts;
+	/* registered at ts: its events up to ts + the reorder window are
+	 * recorded, not judged (what LTTng did not record before may be
+	 * logically before or after them) */
+	uint64_t quarantine_until;
 };
 
 struct mcache {
@@ -145,8 +149,11 @@ struct slub_model {
 	 * it may be logically before or after the lost ones: until then the
 	 * model only records, and forgets what it cannot trust. */
 	uint64_t quarantine_until;
+	/* the latest quarantine_until of a process (registrations) */
+	uint64_t reg_quarantine_until;
 	struct {
 		uint64_t begin, end, gen;
+		uint32_t vpid; /* 0: every process (discarded events) */
 	} notice[NOTICES];
 	struct mslab *wq_head, *wq_tail;
 	uint64_t npend;
@@ -221,8 +228,13 @@ static uint64_t hash_str(const char *s)
 
 /* ---- discarded-events notices ---- */
 
-/* May events after `from_ts` be missing for an entity last synced at gen? */
-static int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts)
+/*
+ * May events after `from_ts` be missing for an entity of process vpid last
+ * synced at gen?  A discarded-events notice concerns every process (a
+ * stream holds many); a registration only the process that registered.
+ */
+static int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts,
+			 uint32_t vpid)
 {
 	if (m->disc_gen == gen)
 		return 0;
@@ -231,7 +243,7 @@ static int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from
 	for (uint64_t g = gen + 1; g <= m->disc_gen; g++) {
 		const typeof(m->notice[0]) *n = &m->notice[g % NOTICES];
 
-		if (n->end >= from_ts)
+		if (n->end >= from_ts && (!n->vpid || n->vpid == vpid))
 			return 1;
 	}
 	return 0;
@@ -240,13 +252,16 @@ static int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from
 /* Did any recent notice lose events at or after from_ts (whatever the
  * entity saw since)?  For gaps found late: an event applied after a notice
  * may still be older than what the notice lost. */
-static int notice_since(const struct slub_model *m, uint64_t from_ts)
+static int notice_since(const struct slub_model *m, uint64_t from_ts, uint32_t vpid)
 {
 	uint64_t n = m->disc_gen < NOTICES ? m->disc_gen : NOTICES;
 
-	for (uint64_t i = 0; i < n; i++)
-		if (m->notice[(m->disc_gen - i) % NOTICES].end >= from_ts)
+	for (uint64_t i = 0; i < n; i++) {
+		const typeof(m->notice[0]) *no = &m->notice[(m->disc_gen - i) % NOTICES];
+
+		if (no->end >= from_ts && (!no->vpid || no->vpid == vpid))
 			return 1;
+	}
 	return 0;
 }
 
@@ -255,9 +270,18 @@ static uint64_t window_start(const struct slub_model *m, uint64_t ts)
 	return ts > m->cfg.reorder_ns ? ts - m->cfg.reorder_ns : 0;
 }
 
-static int quarantined(const struct slub_model *m)
+/* Only record, judge nothing: after a discarded-events notice, every
+ * process; after a registration, the process that registered. */
+static int quarantined(const struct slub_model *m, uint32_t vpid)
 {
-	return m->disc_gen && m->now <= m->quarantine_until;
+	const struct mproc *p;
+
+	if (m->disc_gen && m->now <= m->quarantine_until)
+		return 1;
+	if (m->now > m->reg_quarantine_until)
+		return 0;
+	p = (const struct mproc *)ht_find((struct htab *)&m->procs, vpid, 0);
+	return p && m->now <= p->quarantine_until;
 }
 
 /* ---- entities ---- */
@@ -429,7 +453,7 @@ static const char *cache_name(struct slub_model *m, uint64_t k1, uint32_t cache_
 static void lock_touch(struct slub_model *m, struct mlock *l, uint64_t ts)
 {
 	if (l->gen != m->disc_gen) {
-		if (l->known && notice_covers(m, l->gen, window_start(m, l->last_ts))) {
+		if (l->known && notice_covers(m, l->gen, window_start(m, l->last_ts), (uint32_t)(l->h.k1 >> 32))) {
 			l->known = 0;
 			l->held = 0;
 			l->ntouched = 0;
@@ -443,7 +467,7 @@ static void lock_touch(struct slub_model *m, struct mlock *l, uint64_t ts)
 static void slot_touch(struct slub_model *m, struct mslot *c, uint64_t ts)
 {
 	if (c->gen != m->disc_gen) {
-		if (c->known && notice_covers(m, c->gen, window_start(m, c->last_ts)))
+		if (c->known && notice_covers(m, c->gen, window_start(m, c->last_ts), (uint32_t)(c->h.k1 >> 32)))
 			c->known = 0;
 		c->gen = m->disc_gen;
 	}
@@ -453,7 +477,7 @@ static void slot_touch(struct slub_model *m, struct mslot *c, uint64_t ts)
 static void thread_touch(struct slub_model *m, struct mthread *t, uint64_t ts)
 {
 	if (t->gen != m->disc_gen) {
-		if (notice_covers(m, t->gen, window_start(m, t->last_ts))) {
+		if (notice_covers(m, t->gen, window_start(m, t->last_ts), (uint32_t)t->h.k1)) {
 			t->known = 0;
 			t->nheld = 0;
 			t->flush_slot = -1;
@@ -854,8 +878,8 @@ static void report_leak(struct slub_model *m, struct mslab *s, const struct slub
 
 	s->list_due = 0;
 	/* Events lost since its last one may hold its add_partial. */
-	if (notice_covers(m, s->gen, window_start(m, s->last_ts)) ||
-	    notice_since(m, window_start(m, s->last_ts)))
+	if (notice_covers(m, s->gen, window_start(m, s->last_ts), s->vpid) ||
+	    notice_since(m, window_start(m, s->last_ts), s->vpid))
 		return;
 	if (!r) {
 		memset(&rr, 0, sizeof(rr));
@@ -927,7 +951,7 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 	uint8_t before = s->state;
 	int resync = 0, flagged = 0;
 
-	int forget = quarantined(m);
+	int forget = quarantined(m, s->vpid);
 
 	if (forget)
 		late = 1;
@@ -936,7 +960,7 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 	r.list = s->list;
 	r.owner = s->owner;
 	if (s->gen != m->disc_gen) {
-		if (notice_covers(m, s->gen, window_start(m, s->last_ts)))
+		if (notice_covers(m, s->gen, window_start(m, s->last_ts), s->vpid))
 			s->resync = 1;
 		s->gen = m->disc_gen;
 	}
@@ -1359,7 +1383,7 @@ static void give_up(struct slub_model *m, struct mslab *s)
 		int cut_off = m->finished && m->cfg.end_cut_off &&
 			      m->now - s->wait_since <= m->cfg.reorder_ns;
 		int explained = s->resync || cut_off ||
-				notice_since(m, window_start(m, s->last_ts));
+				notice_since(m, window_start(m, s->last_ts), s->vpid);
 		struct slub_model_record r;
 
 		if (!explained) {
@@ -1384,7 +1408,7 @@ static void give_up(struct slub_model *m, struct mslab *s)
 	if (p->e.ev.type == SLUB_EV_SLAB_NEW && !(p->sort & 1) && !applicable(s, p) &&
 	    !stale(m, s, p)) {
 		/* The discard of the previous life never came. */
-		if (!notice_since(m, window_start(m, s->last_ts))) {
+		if (!notice_since(m, window_start(m, s->last_ts), s->vpid)) {
 			struct slub_model_record r;
 
 			make_record(&r, &p->e);
@@ -1418,7 +1442,7 @@ static void expire(struct slub_model *m)
 		struct mslab *s = m->wq_head;
 
 		if (m->now - s->wait_since <= m->cfg.reorder_ns / 8 ||
-		    !notice_covers(m, s->gen, window_start(m, s->last_ts)))
+		    !notice_covers(m, s->gen, window_start(m, s->last_ts), s->vpid))
 			break;
 		give_up(m, s);
 	}
@@ -1619,7 +1643,7 @@ static void lock_event(struct slub_model *m, uint64_t k1, const struct slub_mode
 			}
 		}
 		if (l->known && !lenient) {
-			int explained = notice_covers(m, l->gen, window_start(m, l->last_ts));
+			int explained = notice_covers(m, l->gen, window_start(m, l->last_ts), (uint32_t)(l->h.k1 >> 32));
 
 			if (l->held && l->holder == e->vtid) {
 				/* recursion: reported above from the thread's view */
@@ -1685,7 +1709,7 @@ static void object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
 	if (!p->obj_since)
 		p->obj_since = e->ts ? e->ts : 1;
 	make_record(&r, e);
-	if (quarantined(m)) {
+	if (quarantined(m, e->vpid)) {
 		/* keep the set, judge nothing */
 		if (ev->type == SLUB_EV_FREE && o) {
 			ht_remove(&m->objs, &o->h);
@@ -1702,7 +1726,7 @@ static void object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
 		return;
 	}
 	if (ev->type == SLUB_EV_ALLOC) {
-		if (o && notice_covers(m, o->gen, window_start(m, o->ts))) {
+		if (o && notice_covers(m, o->gen, window_start(m, o->ts), (uint32_t)(o->h.k1 >> 32))) {
 			/* its free may be among the lost events */
 		} else if (o) {
 			report(m, SLUB_RULE_DOUBLE_ALLOC, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
@@ -1730,7 +1754,7 @@ static void object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
 	}
 	if (o) {
 		if ((o->slab != ev->slab || o->cache_id != ev->cache_id) &&
-		    !notice_covers(m, o->gen, window_start(m, o->ts)))
+		    !notice_covers(m, o->gen, window_start(m, o->ts), (uint32_t)(o->h.k1 >> 32)))
 			report(m, SLUB_RULE_OBJECT_SLAB, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
 			       "object %#llx freed to slab %#llx cache %u, allocated from slab "
 			       "%#llx cache %u",
@@ -1744,7 +1768,7 @@ static void object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
 	 * whole life was seen with object events on. */
 	struct mslab *s = get_slab(m, k1, ev->slab, 0);
 	if (s && s->born && p->obj_since && p->obj_since <= s->born_ts &&
-	    s->state != SLUB_STATE_UNKNOWN && !notice_covers(m, s->born_gen, window_start(m, s->born_ts)))
+	    s->state != SLUB_STATE_UNKNOWN && !notice_covers(m, s->born_gen, window_start(m, s->born_ts), s->vpid))
 		report(m, SLUB_RULE_DOUBLE_FREE, &r, s, k1, 0,
 		       "object %#llx of slab %#llx freed while not allocated",
 		       (unsigned long long)ev->object, (unsigned long long)ev->slab);
@@ -1907,7 +1931,7 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	switch (type) {
 	case SLUB_EV_LOCK_ACQUIRE:
 	case SLUB_EV_LOCK_RELEASE:
-		lock_event(m, k1, e, t, quarantined(m));
+		lock_event(m, k1, e, t, quarantined(m, e->vpid));
 		goto out;
 	case SLUB_EV_ALLOC:
 	case SLUB_EV_FREE:
@@ -1955,7 +1979,7 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	/* Arrival-order checks: lock held, cpu slot, and the slab's key. */
 	uint64_t key;
 	int word = is_word_event(type);
-	int lenient = t->suspect > 0 || quarantined(m);
+	int lenient = t->suspect > 0 || quarantined(m, e->vpid);
 
 	if (t->suspect)
 		t->suspect--;
@@ -2137,6 +2161,7 @@ void slub_model_discarded(struct slub_model *m, const struct slub_model_discard 
 {
 	uint64_t g = ++m->disc_gen;
 
+	m->notice[g % NOTICES].vpid = 0;
 	m->notice[g % NOTICES].begin = d->range_known ? d->begin_ts : 0;
 	m->notice[g % NOTICES].end = d->range_known ? d->end_ts : UINT64_MAX;
 	m->notice[g % NOTICES].gen = g;
@@ -2154,16 +2179,22 @@ void slub_model_discarded(struct slub_model *m, const struct slub_model_discard 
 
 void slub_model_registered(struct slub_model *m, uint32_t vpid, uint64_t ts)
 {
+	struct mproc *p = (struct mproc *)ht_find(&m->procs, vpid, 0);
 	uint64_t g;
 
-	if (!ht_find(&m->procs, vpid, 0))
+	if (!p)
 		return;
+	/* What LTTng did not record before the registration is the
+	 * process's own: other processes go on being judged. */
 	g = ++m->disc_gen;
+	m->notice[g % NOTICES].vpid = vpid;
 	m->notice[g % NOTICES].begin = 0;
 	m->notice[g % NOTICES].end = ts;
 	m->notice[g % NOTICES].gen = g;
-	if (ts + m->cfg.reorder_ns > m->quarantine_until)
-		m->quarantine_until = ts + m->cfg.reorder_ns;
+	if (ts + m->cfg.reorder_ns > p->quarantine_until)
+		p->quarantine_until = ts + m->cfg.reorder_ns;
+	if (p->quarantine_until > m->reg_quarantine_until)
+		m->reg_quarantine_until = p->quarantine_until;
 	if (ts > m->now)
 		m->now = ts;
 }
