@@ -153,7 +153,6 @@ struct slub_model {
 	uint64_t reg_quarantine_until;
 	struct {
 		uint64_t begin, end, gen;
-		uint32_t vpid; /* 0: every process (discarded events) */
 	} notice[NOTICES];
 	struct mslab *wq_head, *wq_tail;
 	uint64_t npend;
@@ -228,13 +227,8 @@ static uint64_t hash_str(const char *s)
 
 /* ---- discarded-events notices ---- */
 
-/*
- * May events after `from_ts` be missing for an entity of process vpid last
- * synced at gen?  A discarded-events notice concerns every process (a
- * stream holds many); a registration only the process that registered.
- */
-static int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts,
-			 uint32_t vpid)
+/* May events after `from_ts` be missing for an entity last synced at gen? */
+static int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts)
 {
 	if (m->disc_gen == gen)
 		return 0;
@@ -243,7 +237,7 @@ static int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from
 	for (uint64_t g = gen + 1; g <= m->disc_gen; g++) {
 		const typeof(m->notice[0]) *n = &m->notice[g % NOTICES];
 
-		if (n->end >= from_ts && (!n->vpid || n->vpid == vpid))
+		if (n->end >= from_ts)
 			return 1;
 	}
 	return 0;
@@ -252,16 +246,13 @@ static int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from
 /* Did any recent notice lose events at or after from_ts (whatever the
  * entity saw since)?  For gaps found late: an event applied after a notice
  * may still be older than what the notice lost. */
-static int notice_since(const struct slub_model *m, uint64_t from_ts, uint32_t vpid)
+static int notice_since(const struct slub_model *m, uint64_t from_ts)
 {
 	uint64_t n = m->disc_gen < NOTICES ? m->disc_gen : NOTICES;
 
-	for (uint64_t i = 0; i < n; i++) {
-		const typeof(m->notice[0]) *no = &m->notice[(m->disc_gen - i) % NOTICES];
-
-		if (no->end >= from_ts && (!no->vpid || no->vpid == vpid))
+	for (uint64_t i = 0; i < n; i++)
+		if (m->notice[(m->disc_gen - i) % NOTICES].end >= from_ts)
 			return 1;
-	}
 	return 0;
 }
 
@@ -270,8 +261,13 @@ static uint64_t window_start(const struct slub_model *m, uint64_t ts)
 	return ts > m->cfg.reorder_ns ? ts - m->cfg.reorder_ns : 0;
 }
 
-/* Only record, judge nothing: after a discarded-events notice, every
- * process; after a registration, the process that registered. */
+/*
+ * Only record, judge nothing: after a discarded-events notice, every
+ * process; after a registration, the process that registered (what LTTng
+ * did not record of it before is its own).  Its notice still explains
+ * gaps of every process, as a discarded-events notice does: a forking
+ * run showed a gap explained by nothing else.
+ */
 static int quarantined(const struct slub_model *m, uint32_t vpid)
 {
 	const struct mproc *p;
@@ -453,7 +449,7 @@ static const char *cache_name(struct slub_model *m, uint64_t k1, uint32_t cache_
 static void lock_touch(struct slub_model *m, struct mlock *l, uint64_t ts)
 {
 	if (l->gen != m->disc_gen) {
-		if (l->known && notice_covers(m, l->gen, window_start(m, l->last_ts), (uint32_t)(l->h.k1 >> 32))) {
+		if (l->known && notice_covers(m, l->gen, window_start(m, l->last_ts))) {
 			l->known = 0;
 			l->held = 0;
 			l->ntouched = 0;
@@ -467,7 +463,7 @@ static void lock_touch(struct slub_model *m, struct mlock *l, uint64_t ts)
 static void slot_touch(struct slub_model *m, struct mslot *c, uint64_t ts)
 {
 	if (c->gen != m->disc_gen) {
-		if (c->known && notice_covers(m, c->gen, window_start(m, c->last_ts), (uint32_t)(c->h.k1 >> 32)))
+		if (c->known && notice_covers(m, c->gen, window_start(m, c->last_ts)))
 			c->known = 0;
 		c->gen = m->disc_gen;
 	}
@@ -477,7 +473,7 @@ static void slot_touch(struct slub_model *m, struct mslot *c, uint64_t ts)
 static void thread_touch(struct slub_model *m, struct mthread *t, uint64_t ts)
 {
 	if (t->gen != m->disc_gen) {
-		if (notice_covers(m, t->gen, window_start(m, t->last_ts), (uint32_t)t->h.k1)) {
+		if (notice_covers(m, t->gen, window_start(m, t->last_ts))) {
 			t->known = 0;
 			t->nheld = 0;
 			t->flush_slot = -1;
@@ -878,8 +874,8 @@ static void report_leak(struct slub_model *m, struct mslab *s, const struct slub
 
 	s->list_due = 0;
 	/* Events lost since its last one may hold its add_partial. */
-	if (notice_covers(m, s->gen, window_start(m, s->last_ts), s->vpid) ||
-	    notice_since(m, window_start(m, s->last_ts), s->vpid))
+	if (notice_covers(m, s->gen, window_start(m, s->last_ts)) ||
+	    notice_since(m, window_start(m, s->last_ts)))
 		return;
 	if (!r) {
 		memset(&rr, 0, sizeof(rr));
@@ -960,7 +956,7 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 	r.list = s->list;
 	r.owner = s->owner;
 	if (s->gen != m->disc_gen) {
-		if (notice_covers(m, s->gen, window_start(m, s->last_ts), s->vpid))
+		if (notice_covers(m, s->gen, window_start(m, s->last_ts)))
 			s->resync = 1;
 		s->gen = m->disc_gen;
 	}
@@ -1383,7 +1379,7 @@ static void give_up(struct slub_model *m, struct mslab *s)
 		int cut_off = m->finished && m->cfg.end_cut_off &&
 			      m->now - s->wait_since <= m->cfg.reorder_ns;
 		int explained = s->resync || cut_off ||
-				notice_since(m, window_start(m, s->last_ts), s->vpid);
+				notice_since(m, window_start(m, s->last_ts));
 		struct slub_model_record r;
 
 		if (!explained) {
@@ -1408,7 +1404,7 @@ static void give_up(struct slub_model *m, struct mslab *s)
 	if (p->e.ev.type == SLUB_EV_SLAB_NEW && !(p->sort & 1) && !applicable(s, p) &&
 	    !stale(m, s, p)) {
 		/* The discard of the previous life never came. */
-		if (!notice_since(m, window_start(m, s->last_ts), s->vpid)) {
+		if (!notice_since(m, window_start(m, s->last_ts))) {
 			struct slub_model_record r;
 
 			make_record(&r, &p->e);
@@ -1442,7 +1438,7 @@ static void expire(struct slub_model *m)
 		struct mslab *s = m->wq_head;
 
 		if (m->now - s->wait_since <= m->cfg.reorder_ns / 8 ||
-		    !notice_covers(m, s->gen, window_start(m, s->last_ts), s->vpid))
+		    !notice_covers(m, s->gen, window_start(m, s->last_ts)))
 			break;
 		give_up(m, s);
 	}
@@ -1643,7 +1639,7 @@ static void lock_event(struct slub_model *m, uint64_t k1, const struct slub_mode
 			}
 		}
 		if (l->known && !lenient) {
-			int explained = notice_covers(m, l->gen, window_start(m, l->last_ts), (uint32_t)(l->h.k1 >> 32));
+			int explained = notice_covers(m, l->gen, window_start(m, l->last_ts));
 
 			if (l->held && l->holder == e->vtid) {
 				/* recursion: reported above from the thread's view */
@@ -1726,7 +1722,7 @@ static void object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
 		return;
 	}
 	if (ev->type == SLUB_EV_ALLOC) {
-		if (o && notice_covers(m, o->gen, window_start(m, o->ts), (uint32_t)(o->h.k1 >> 32))) {
+		if (o && notice_covers(m, o->gen, window_start(m, o->ts))) {
 			/* its free may be among the lost events */
 		} else if (o) {
 			report(m, SLUB_RULE_DOUBLE_ALLOC, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
@@ -1754,7 +1750,7 @@ static void object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
 	}
 	if (o) {
 		if ((o->slab != ev->slab || o->cache_id != ev->cache_id) &&
-		    !notice_covers(m, o->gen, window_start(m, o->ts), (uint32_t)(o->h.k1 >> 32)))
+		    !notice_covers(m, o->gen, window_start(m, o->ts)))
 			report(m, SLUB_RULE_OBJECT_SLAB, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
 			       "object %#llx freed to slab %#llx cache %u, allocated from slab "
 			       "%#llx cache %u",
@@ -1768,7 +1764,7 @@ static void object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
 	 * whole life was seen with object events on. */
 	struct mslab *s = get_slab(m, k1, ev->slab, 0);
 	if (s && s->born && p->obj_since && p->obj_since <= s->born_ts &&
-	    s->state != SLUB_STATE_UNKNOWN && !notice_covers(m, s->born_gen, window_start(m, s->born_ts), s->vpid))
+	    s->state != SLUB_STATE_UNKNOWN && !notice_covers(m, s->born_gen, window_start(m, s->born_ts)))
 		report(m, SLUB_RULE_DOUBLE_FREE, &r, s, k1, 0,
 		       "object %#llx of slab %#llx freed while not allocated",
 		       (unsigned long long)ev->object, (unsigned long long)ev->slab);
@@ -2161,7 +2157,6 @@ void slub_model_discarded(struct slub_model *m, const struct slub_model_discard 
 {
 	uint64_t g = ++m->disc_gen;
 
-	m->notice[g % NOTICES].vpid = 0;
 	m->notice[g % NOTICES].begin = d->range_known ? d->begin_ts : 0;
 	m->notice[g % NOTICES].end = d->range_known ? d->end_ts : UINT64_MAX;
 	m->notice[g % NOTICES].gen = g;
@@ -2184,13 +2179,11 @@ void slub_model_registered(struct slub_model *m, uint32_t vpid, uint64_t ts)
 
 	if (!p)
 		return;
-	/* What LTTng did not record before the registration is the
-	 * process's own: other processes go on being judged. */
 	g = ++m->disc_gen;
-	m->notice[g % NOTICES].vpid = vpid;
 	m->notice[g % NOTICES].begin = 0;
 	m->notice[g % NOTICES].end = ts;
 	m->notice[g % NOTICES].gen = g;
+	/* other processes go on being judged (see quarantined()) */
 	if (ts + m->cfg.reorder_ns > p->quarantine_until)
 		p->quarantine_until = ts + m->cfg.reorder_ns;
 	if (p->quarantine_until > m->reg_quarantine_until)
