@@ -84,4 +84,21 @@ struct slub_tstats_result;
  */
 int cli_load_result(const char *input, struct bt_value *params, struct slub_tstats_result *r);
 
+/* Runs `lttng ARGS...` (record.c); on failure prints what lttng said.
+ * With keep, the output of a successful run is kept there. */
+int lttng(struct cli_output *keep, ...) __attribute__((sentinel));
+
+/* record --pid / --procname: attach to running processes (attach.c). */
+enum attach_opt { ATTACH_OPT_PID, ATTACH_OPT_PROCNAME, ATTACH_OPT_DURATION };
+bool attach_requested(void);
+/* Each returns -1 to go on, else the exit code (after saying why). */
+int attach_option(enum attach_opt opt, const char *arg);
+int attach_check_opts(bool has_cmd);
+int attach_prepare(void);
+/* Limits the session, before it starts, to the processes found. */
+int attach_track(const char *session);
+/* Until --duration, a signal, or no process left: 0, or -1 when the
+ * session daemon went away. */
+int attach_wait(const char *session, bool *ended_by_signal);
+
 #endif /* SLUBTRACE_CLI_H */

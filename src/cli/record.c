@@ -83,6 +83,7 @@ void cmd_record_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: slubtrace record [OPTIONS] -- CMD [ARGS]\n"
+		"       slubtrace record [OPTIONS] --pid PID[,PID...] | --procname NAME\n"
 		"\n"
 		"Run CMD with the slubtrace malloc and record every slab state transition\n"
 		"in an LTTng trace.  Exits with CMD's exit status (128+N when killed by\n"
@@ -129,6 +130,15 @@ void cmd_record_usage(FILE *f)
 		"      --context TYPE     add an LTTng context (see `lttng add-context --list`)\n"
 		"                         to every event, besides vpid, vtid and procname\n"
 		"      --no-check         do not run `slubtrace check` on the trace at the end\n"
+		"      --pid PID[,PID...] attach to running processes started with\n"
+		"                         LD_PRELOAD=libslub-malloc.so:libslub-tp.so instead of\n"
+		"                         running CMD: the session records only them, from now\n"
+		"                         (the trace starts mid-run); they must run as this user\n"
+		"                         with this LTTNG_HOME (else HOME), or this be root\n"
+		"      --procname NAME    attach to every such process named NAME (its\n"
+		"                         /proc/PID/comm), also those started while attached\n"
+		"      --duration TIME    stop attaching after TIME (N, Ns, Nms, Nm, Nh);\n"
+		"                         default: until SIGINT or until every process exited\n"
 		"  -h, --help             show this help\n"
 		"\n"
 		"Environment:\n"
@@ -201,6 +211,9 @@ enum {
 	OPT_CONTEXT,
 	OPT_NO_CHECK,
 	OPT_BLOCKING,
+	OPT_PID,
+	OPT_PROCNAME,
+	OPT_DURATION,
 };
 
 static const struct option long_opts[] = {
@@ -217,6 +230,9 @@ static const struct option long_opts[] = {
 	{ "context", required_argument, NULL, OPT_CONTEXT },
 	{ "no-check", no_argument, NULL, OPT_NO_CHECK },
 	{ "blocking", optional_argument, NULL, OPT_BLOCKING },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "procname", required_argument, NULL, OPT_PROCNAME },
+	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -336,6 +352,15 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			}
 			o->blocking = blocking;
 			break;
+		case OPT_PID:
+		case OPT_PROCNAME:
+		case OPT_DURATION: {
+			int rc = attach_option(ATTACH_OPT_PID + (c - OPT_PID), optarg);
+
+			if (rc >= 0)
+				return rc;
+			break;
+		}
 		case 'h':
 			cmd_record_usage(stdout);
 			return 0;
@@ -344,7 +369,10 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			return CLI_EXIT_USAGE;
 		}
 	}
-	if (optind >= argc) {
+	c = attach_check_opts(optind < argc);
+	if (c >= 0)
+		return c;
+	if (optind >= argc && !attach_requested()) {
 		cli_err("record: no command given (slubtrace record [OPTIONS] -- CMD [ARGS])");
 		return CLI_EXIT_USAGE;
 	}
@@ -481,10 +509,8 @@ static int prepare_dir(const struct record_opts *o, struct session *s)
 
 /* ---- lttng(1) ----------------------------------------------------------- */
 
-static int lttng(struct cli_output *keep, ...) __attribute__((sentinel));
-
 /* Runs `lttng ARGS...`; on failure prints what lttng said. */
-static int lttng(struct cli_output *keep, ...)
+int lttng(struct cli_output *keep, ...)
 {
 	char *argv[24];
 	int argc = 0;
@@ -748,6 +774,8 @@ static int setup_session(const struct record_opts *o, struct session *s)
 			  CHANNEL, type, NULL))
 			return -1;
 	}
+	if (attach_requested() && attach_track(s->name))
+		return -1;
 	if (lttng(NULL, "start", s->name, NULL))
 		return -1;
 	s->started = true;
@@ -1067,7 +1095,7 @@ int cmd_record(int argc, char **argv)
 		cli_err("lttng not found in PATH: install lttng-tools (lttng, lttng-sessiond)");
 		return CLI_EXIT_FAILURE;
 	}
-	if (cli_find_program(o.cmd[0], cmd_path, sizeof(cmd_path)) < 0) {
+	if (!attach_requested() && cli_find_program(o.cmd[0], cmd_path, sizeof(cmd_path)) < 0) {
 		if (errno == EACCES) {
 			cli_err("%s: permission denied", o.cmd[0]);
 			return CLI_EXIT_NOEXEC;
@@ -1085,6 +1113,10 @@ int cmd_record(int argc, char **argv)
 		     old_preload ? old_preload : "") < 0) {
 		cli_err("out of memory");
 		return CLI_EXIT_FAILURE;
+	}
+	if (attach_requested() && (rc = attach_prepare()) >= 0) {
+		free(preload);
+		return rc;
 	}
 	if (prepare_dir(&o, &s) < 0) {
 		free(preload);
@@ -1104,15 +1136,22 @@ int cmd_record(int argc, char **argv)
 	}
 
 	fflush(NULL);
-	pid = spawn_cmd(&o, cmd_path, preload);
-	free(preload);
-	if (pid < 0) {
-		cli_err("fork: %s", strerror(errno));
-		finish_session(&s);
-		stop_sessiond(&s, false);
-		return CLI_EXIT_FAILURE;
+	if (attach_requested()) {
+		bool by_signal;
+
+		free(preload);
+		status = attach_wait(s.name, &by_signal) ? -1 : 0;
+	} else {
+		pid = spawn_cmd(&o, cmd_path, preload);
+		free(preload);
+		if (pid < 0) {
+			cli_err("fork: %s", strerror(errno));
+			finish_session(&s);
+			stop_sessiond(&s, false);
+			return CLI_EXIT_FAILURE;
+		}
+		status = wait_cmd(pid, &s, o.snapshot);
 	}
-	status = wait_cmd(pid, &s, o.snapshot);
 
 	if (o.snapshot && !got_int)
 		take_snapshot(&s);

@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""End-to-end tests of production tracing, with e2e.py's daemons and rules.
+
+    prod.py --build DIR --source DIR TEST
+
+Tests:
+  attach    services started with the preloads before any session daemon;
+            `slubtrace record --pid` starts one, the services register with
+            it, only they are recorded; one exits while attached and the
+            other goes on; SIGINT detaches; a process not preloaded, one
+            with another LTTNG_HOME and a pid that does not exist each get a
+            line; the trace starts mid-run and the state model finds nothing
+            (slabs already alive resynchronised); the service keeps running
+"""
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e  # noqa: E402
+from e2e import Failure, check, log, run  # noqa: E402
+
+
+def service_env(env, home=None):
+    """A service's environment: the preloads, no wait for a session daemon
+    at start (none runs yet, as for a service started at boot)."""
+    s = dict(env.env)
+    s.pop("LTTNG_UST_REGISTER_TIMEOUT", None)
+    s["LD_PRELOAD"] = "%s:%s" % (env.path("src/shim/libslub-malloc.so"),
+                                 env.path("tracepoints/libslub-tp.so"))
+    if home:
+        s["LTTNG_HOME"] = s["HOME"] = home
+    return s
+
+
+def start_service(env, home=None):
+    argv = [env.path("examples/slub-workload"), "-g", "1", "-t", "1", "-m", "100",
+            "-r", "100000000"]
+    return subprocess.Popen(argv, env=service_env(env, home), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+class Reader:
+    """The lines of a running process, as they come."""
+
+    def __init__(self, p):
+        self.p = p
+        self.lines = []
+        self.q = queue.Queue()
+        self.t = threading.Thread(target=self._read, daemon=True)
+        self.t.start()
+
+    def _read(self):
+        for line in self.p.stdout:
+            self.q.put(line.rstrip("\n"))
+        self.q.put(None)
+
+    def wait_for(self, pattern, timeout=120):
+        deadline = time.monotonic() + timeout
+        rx = re.compile(pattern)
+        for line in self.lines:
+            if rx.search(line):
+                return line
+        while time.monotonic() < deadline:
+            try:
+                line = self.q.get(timeout=1)
+            except queue.Empty:
+                continue
+            if line is None:
+                break
+            log("  | " + line)
+            self.lines.append(line)
+            if rx.search(line):
+                return line
+        raise Failure("no line matching %r:\n%s" % (pattern, "\n".join(self.lines[-40:])))
+
+    def rest(self, timeout=300):
+        try:
+            self.p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.p.pid, signal.SIGKILL)
+            raise Failure("slubtrace record did not end")
+        self.t.join(timeout=60)
+        while True:
+            try:
+                line = self.q.get_nowait()
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            log("  | " + line)
+            self.lines.append(line)
+        return "\n".join(self.lines)
+
+
+EVENT = re.compile(r'\] \(\+[^)]*\) \S+ slub:(\w+): .*?vpid = (\d+).*?slab = (0x[0-9A-Fa-f]+)')
+
+
+def slab_first_events(directory, env):
+    """vpids of the slub events, and each slab's first event name."""
+    p = subprocess.Popen(["babeltrace2", directory], env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, errors="replace")
+    vpids, first = set(), {}
+    for line in p.stdout:
+        m = EVENT.search(line)
+        if not m:
+            continue
+        name, vpid, slab = m.group(1), int(m.group(2)), int(m.group(3), 16)
+        vpids.add(vpid)
+        if slab:
+            first.setdefault((vpid, slab), name)
+    if p.wait():
+        raise Failure("babeltrace2 %s failed" % directory)
+    return vpids, first
+
+
+def test_attach(env):
+    errors = []
+    slubtrace = env.args.slubtrace
+    trace = os.path.join(env.work, "attach")
+    other_home = os.path.join(env.work, "other-home")
+    os.makedirs(other_home)
+
+    # Bad input first: nothing runs, nothing is started.
+    for args, want in ((["--pid", "12x"], r"--pid: expected PID"),
+                       (["--pid", "1", "--", "true"], r"give no command"),
+                       (["--duration", "5s", "--", "true"], r"--duration: only with"),
+                       (["--pid", "1", "--duration", "soon"], r"--duration: expected"),
+                       (["--pid", "999999999"], r"nothing to attach to")):
+        rc, out = run([slubtrace, "record"] + args, env=env.env, check=False)
+        check(rc == 2, "record %s: exit %d, not 2" % (" ".join(args), rc), errors)
+        check(re.search(want, out), "record %s: no line %r:\n%s" % (" ".join(args), want, out),
+              errors)
+
+    a = start_service(env)
+    b = start_service(env)
+    elsewhere = start_service(env, home=other_home)
+    plain = subprocess.Popen(["sleep", "600"], env=env.env, start_new_session=True)
+    procs = [a, b, elsewhere, plain]
+    try:
+        time.sleep(1)   # the services run before any session daemon exists
+        check(not env.reachable(), "a session daemon runs before record", errors)
+        pids = "%d,%d,%d,%d,999999999" % (a.pid, b.pid, elsewhere.pid, plain.pid)
+        rec = subprocess.Popen([slubtrace, "record", "--pid", pids, "--duration", "600s",
+                                "-o", trace], env=env.env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, errors="replace",
+                               start_new_session=True)
+        r = Reader(rec)
+        r.wait_for(r"pid %d \(slub-workload\): attached" % a.pid)
+        r.wait_for(r"pid %d \(slub-workload\): attached" % b.pid)
+        time.sleep(1)
+        b.kill()
+        b.wait()
+        r.wait_for(r"pid %d \(slub-workload\) exited while attached; the others go on" % b.pid)
+        time.sleep(1)
+        rec.send_signal(signal.SIGINT)
+        out = r.rest()
+        check(rec.returncode == 0, "record --pid exited with %d" % rec.returncode, errors)
+        check(a.poll() is None, "the attached service did not survive the detach", errors)
+        check(elsewhere.poll() is None and plain.poll() is None,
+              "a process that was not traced was disturbed", errors)
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+            p.wait()
+
+    for pat in (r"pid %d \(sleep\): libslub-tp.so is not loaded.*not traced" % plain.pid,
+                r"pid %d \(slub-workload\) has LTTNG_HOME \(or HOME\) %s.*not traced"
+                % (elsewhere.pid, re.escape(other_home)),
+                r"pid 999999999: no such process",
+                r"detached after [\d.]+ s: Interrupt",
+                r"note: attached to running processes: the trace starts mid-run",
+                r"^verdict: clean: \d+ events, \d+ slabs, 0 violations"):
+        check(re.search(pat, out, re.M), "no line matching %r" % pat, errors)
+    check(not env.reachable(), "the session daemon record started is still running", errors)
+
+    vpids, first = slab_first_events(trace, env.env)
+    check(vpids == {a.pid, b.pid}, "vpids in the trace: %s, not only %d and %d" % (
+        sorted(vpids), a.pid, b.pid), errors)
+    alive = sum(1 for name in first.values() if name != "slab_new")
+    log("attach: %d slabs, %d of them alive before the trace started" % (len(first), alive))
+    check(alive > 0, "no slab was already alive when the trace started: not a mid-run "
+          "trace", errors)
+    return errors
+
+
+TESTS = {"attach": test_attach}
+
+if __name__ == "__main__":
+    e2e.TESTS.update(TESTS)
+    # drop_privileges() re-runs the script it finds in e2e.__file__.
+    e2e.__file__ = os.path.abspath(__file__)
+    sys.exit(e2e.main())
