@@ -101,4 +101,18 @@ int attach_track(const char *session);
  * session daemon went away. */
 int attach_wait(const char *session, bool *ended_by_signal);
 
+/* record --snapshot --trigger: the flight recorder (snapshot.c). */
+bool snapshot_triggers(void);
+int snapshot_option(const char *arg);
+int snapshot_check_opts(bool snapshot);
+/* Adds the LTTng trigger that snapshots session on slub:trigger. */
+int snapshot_add_trigger(const char *session);
+void snapshot_remove_trigger(void);
+/* In the child before exec: SLUBTRACE_TRIGGER, SLUBTRACE_CHECK. */
+void snapshot_child_env(void);
+/* Waits for the snapshots in flight below dir. */
+void snapshot_settle(const char *dir);
+/* Names, lists and (check) checks the snapshots; returns how many. */
+unsigned snapshot_finish(const char *dir, bool check);
+
 #endif /* SLUBTRACE_CLI_H */

@@ -100,6 +100,13 @@ void cmd_record_usage(FILE *f)
 		"      --snapshot         flight-recorder session: keep the latest events in\n"
 		"                         memory, write a snapshot at exit, on SIGUSR1 and on\n"
 		"                         SIGINT\n"
+		"      --trigger LIST     with --snapshot: write a snapshot when the in-process\n"
+		"                         checker (SLUBTRACE_CHECK=report) sees one of LIST:\n"
+		"                         violation, storm[=N] (a CAS retried N times, default\n"
+		"                         16), error (an allocator error report); at most one\n"
+		"                         per SLUBTRACE_TRIGGER_INTERVAL seconds (default 10);\n"
+		"                         each in DIR/YYYYmmdd-HHMMSS-RULE-N, then checked;\n"
+		"                         no snapshot at exit\n"
 		"      --buffer-size SIZE ring buffer per CPU, suffix K, M or G (default: 64M\n"
 		"                         shared by the CPUs, 8M to 32M per CPU)\n"
 		"      --blocking[=TIMEOUT]  lose no event: a thread whose event finds the\n"
@@ -214,6 +221,7 @@ enum {
 	OPT_PID,
 	OPT_PROCNAME,
 	OPT_DURATION,
+	OPT_TRIGGER,
 };
 
 static const struct option long_opts[] = {
@@ -233,6 +241,7 @@ static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "procname", required_argument, NULL, OPT_PROCNAME },
 	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "trigger", required_argument, NULL, OPT_TRIGGER },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -361,6 +370,11 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 				return rc;
 			break;
 		}
+		case OPT_TRIGGER:
+			c = snapshot_option(optarg);
+			if (c >= 0)
+				return c;
+			break;
 		case 'h':
 			cmd_record_usage(stdout);
 			return 0;
@@ -370,6 +384,8 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 		}
 	}
 	c = attach_check_opts(optind < argc);
+	if (c < 0)
+		c = snapshot_check_opts(o->snapshot);
 	if (c >= 0)
 		return c;
 	if (optind >= argc && !attach_requested()) {
@@ -776,6 +792,8 @@ static int setup_session(const struct record_opts *o, struct session *s)
 	}
 	if (attach_requested() && attach_track(s->name))
 		return -1;
+	if (snapshot_add_trigger(s->name))
+		return -1;
 	if (lttng(NULL, "start", s->name, NULL))
 		return -1;
 	s->started = true;
@@ -895,6 +913,7 @@ static long long trace_discarded(const char *dir, int depth)
 
 static void finish_session(struct session *s)
 {
+	snapshot_remove_trigger();
 	if (s->started)
 		lttng(NULL, "stop", s->name, NULL);
 	s->started = false;
@@ -990,6 +1009,7 @@ static pid_t spawn_cmd(const struct record_opts *o, const char *path, const char
 	/* LTTng-UST honours the channel's blocking timeout only with this. */
 	if (o->blocking)
 		setenv("LTTNG_UST_ALLOW_BLOCKING", "1", 1);
+	snapshot_child_env();
 	execv(path, o->cmd);
 	fprintf(stderr, "%s: cannot run %s: %s\n", cli_progname, path, strerror(errno));
 	_exit(errno == ENOENT ? CLI_EXIT_NOTFOUND : CLI_EXIT_NOEXEC);
@@ -1153,7 +1173,9 @@ int cmd_record(int argc, char **argv)
 		status = wait_cmd(pid, &s, o.snapshot);
 	}
 
-	if (o.snapshot && !got_int)
+	if (snapshot_triggers())
+		snapshot_settle(s.dir);
+	else if (o.snapshot && !got_int)
 		take_snapshot(&s);
 	else if (o.snapshot && s.snapshots == 0)
 		take_snapshot(&s);
@@ -1168,6 +1190,10 @@ int cmd_record(int argc, char **argv)
 	read_losses(&s, &discarded, &lost);
 	finish_session(&s);
 	stop_sessiond(&s, false);
+	if (snapshot_triggers()) {
+		snapshot_finish(s.dir, o.check && !incomplete);
+		goto out;
+	}
 
 	events = count_events(s.dir);
 	/* The trace's own per-stream counts: `lttng list` may miss or
@@ -1193,7 +1219,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (o.check)
 		run_check(s.dir);
-
+out:
 	if (status == -1)
 		return CLI_EXIT_FAILURE;
 	if (WIFEXITED(status))

@@ -12,6 +12,12 @@ Tests:
             with another LTTNG_HOME and a pid that does not exist each get a
             line; the trace starts mid-run and the state model finds nothing
             (slabs already alive resynchronised); the service keeps running
+  trigger   `record --snapshot --trigger violation` of the bundled workload
+            with injected faults and a rate-limit interval longer than the
+            run: many violations, one slub:trigger, exactly one snapshot,
+            named after its time and rule, holding the trigger event and
+            the violating slab's events, which `slubtrace check` reports
+            with the slab's history; a clean run writes none; bad options
 """
 import os
 import queue
@@ -191,7 +197,88 @@ def test_attach(env):
     return errors
 
 
-TESTS = {"attach": test_attach}
+SNAPSHOT_DIR = re.compile(r'^(\d{8})-(\d{6})-(R\d+-[\w-]+|storm|unknown)-(\d+)$')
+
+
+def test_trigger(env):
+    errors = []
+    slubtrace = env.args.slubtrace
+    workload = [env.path("examples/slub-workload"), "-g", "2", "-t", "3", "-m", "800", "-r", "2"]
+
+    for args, want in ((["--trigger", "violation"], r"--trigger: only with --snapshot"),
+                       (["--snapshot", "--trigger", "violation,strom"],
+                        r"--trigger: expected violation, storm\[=N\].*got 'strom'"),
+                       (["--snapshot", "--trigger", "storm=0"], r"got 'storm=0'")):
+        rc, out = run([slubtrace, "record"] + args + ["--", "true"], env=env.env, check=False)
+        check(rc == 2, "record %s: exit %d, not 2" % (" ".join(args), rc), errors)
+        check(re.search(want, out), "record %s: no line %r:\n%s" % (" ".join(args), want, out),
+              errors)
+
+    env.start_sessiond()
+    # A clean run: nothing fires, nothing is written, CMD's status stays.
+    clean = os.path.join(env.work, "clean")
+    rc, out = run([slubtrace, "record", "--snapshot", "--trigger", "violation,error", "-o",
+                   clean, "--", "sh", "-c", "%s; exit 3" % " ".join(workload)], env=env.env,
+                  check=False)
+    log(out[-1500:])
+    check(rc == 3, "clean run: exit %d, not the command's 3" % rc, errors)
+    check("no trigger fired: no snapshot was written" in out, "clean run: no 'no trigger "
+          "fired' line", errors)
+    check(os.listdir(clean) == [], "clean run wrote %s" % os.listdir(clean), errors)
+
+    flight = os.path.join(env.work, "flight")
+    fenv = dict(env.env)
+    fenv["SLUBTRACE_INJECT"] = "unlocked-list,race-window"
+    fenv["SLUBTRACE_TRIGGER_INTERVAL"] = "3600"
+    rc, out = run([slubtrace, "record", "--snapshot", "--trigger", "violation", "-o", flight,
+                   "--"] + workload, env=fenv, check=False)
+    log("\n".join(l for l in out.splitlines() if not l.startswith(("slubtrace:  ", "    ")))
+        [-3000:])
+    check(rc == 0, "record --trigger exited with %d" % rc, errors)
+    fired = re.findall(r"^slubtrace: trigger: violation (\S+) slab (0x[0-9a-f]+) at ([\d.]+): "
+                       r"snapshot requested", out, re.M)
+    inproc = len(re.findall(r"^slubtrace: CHECK R", out, re.M))
+    check(len(fired) == 1, "%d trigger lines, not 1 (rate limit 3600 s)" % len(fired), errors)
+    check(inproc > 1, "%d in-process violations: the injection should give several" % inproc,
+          errors)
+    dirs = sorted(os.listdir(flight))
+    check(len(dirs) == 1, "snapshots: %s, not exactly one" % dirs, errors)
+    if len(fired) != 1 or len(dirs) != 1:
+        return errors
+    rule, slab, when = fired[0][0], int(fired[0][1], 16), float(fired[0][2])
+    m = SNAPSHOT_DIR.match(dirs[0])
+    check(m and m.group(3) == rule, "snapshot %s not named DATE-TIME-%s-N" % (dirs[0], rule),
+          errors)
+    snap = os.path.join(flight, dirs[0])
+    written = [os.stat(os.path.join(d, f)).st_mtime for d, _, files in os.walk(snap)
+               for f in files]
+    if written:
+        log("trigger -> snapshot written: %.0f ms (the snapshot's last file mtime - the "
+            "trigger line's time)" % ((max(written) - when) * 1000))
+
+    p = subprocess.run(["babeltrace2", snap], env=env.env, stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, text=True, errors="replace", timeout=600)
+    check(p.returncode == 0, "babeltrace2 %s failed" % snap, errors)
+    trig = [l for l in p.stdout.splitlines() if " slub:trigger: " in l]
+    check(len(trig) == 1 and 'rule = "%s"' % rule in trig[0] and
+          "slab = 0x%X" % slab in trig[0],
+          "the snapshot's slub:trigger events: %s" % trig[:3], errors)
+    on_slab = [l for l in p.stdout.splitlines()
+               if "slab = 0x%X" % slab in l and " slub:trigger: " not in l]
+    check(any(" slub:add_partial: " in l for l in on_slab),
+          "the snapshot lacks the violating add_partial of slab %#x" % slab, errors)
+
+    rc, out = run([slubtrace, "check", snap], env=env.env, check=False)
+    log(out[:1500])
+    check(rc == 1, "check SNAPSHOT: exit %d, not 1" % rc, errors)
+    check(re.search(r"^violation \d+: %s" % re.escape(rule), out, re.M),
+          "check SNAPSHOT does not report %s" % rule, errors)
+    check(re.search(r"the slab's last \d+ events before it", out),
+          "check SNAPSHOT shows no slab history", errors)
+    return errors
+
+
+TESTS = {"attach": test_attach, "trigger": test_trigger}
 
 if __name__ == "__main__":
     e2e.TESTS.update(TESTS)
