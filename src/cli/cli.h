@@ -115,4 +115,15 @@ void snapshot_settle(const char *dir);
 /* Names, lists and (check) checks the snapshots; returns how many. */
 unsigned snapshot_finish(const char *dir, bool check);
 
+/* record --live, --relay; check --live (live.c). */
+bool live_requested(void);
+bool live_remote(void);		/* --relay: the trace stays on the relay's host */
+int live_option(bool relay, const char *arg);
+int live_check_opts(bool snapshot);
+int live_start_relay(const char *dir);
+void live_stop_relay(bool keep_log);
+int live_create(const char *session);
+void live_announce(const char *session);
+int cmd_check_live(int argc, char **argv);
+
 #endif /* SLUBTRACE_CLI_H */

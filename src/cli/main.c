@@ -82,6 +82,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "record"))
 		return cmd_record(argc - 1, argv + 1);
+	if (!strcmp(cmd, "check") && argc > 2 && !strcmp(argv[2], "--live"))
+		return cmd_check_live(argc - 2, argv + 2);
 	if (!strcmp(cmd, "check"))
 		return cmd_check(argc - 1, argv + 1);
 	if (!strcmp(cmd, "timeline"))

@@ -107,6 +107,13 @@ void cmd_record_usage(FILE *f)
 		"                         per SLUBTRACE_TRIGGER_INTERVAL seconds (default 10);\n"
 		"                         each in DIR/YYYYmmdd-HHMMSS-RULE-N, then checked;\n"
 		"                         no snapshot at exit\n"
+		"      --live             a live session: the events stream to an lttng-relayd\n"
+		"                         as they are recorded (one is started on 127.0.0.1,\n"
+		"                         writing to DIR, and stopped at the end); prints the\n"
+		"                         URL for `slubtrace check --live URL`\n"
+		"      --relay HOST[:PORT]  stream to the relay daemon on HOST instead (control\n"
+		"                         PORT, default 5342; data PORT+1; live PORT+2); the\n"
+		"                         trace then stays on that host, not checked here\n"
 		"      --buffer-size SIZE ring buffer per CPU, suffix K, M or G (default: 64M\n"
 		"                         shared by the CPUs, 8M to 32M per CPU)\n"
 		"      --blocking[=TIMEOUT]  lose no event: a thread whose event finds the\n"
@@ -222,6 +229,8 @@ enum {
 	OPT_PROCNAME,
 	OPT_DURATION,
 	OPT_TRIGGER,
+	OPT_LIVE,
+	OPT_RELAY,
 };
 
 static const struct option long_opts[] = {
@@ -242,6 +251,8 @@ static const struct option long_opts[] = {
 	{ "procname", required_argument, NULL, OPT_PROCNAME },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "trigger", required_argument, NULL, OPT_TRIGGER },
+	{ "live", no_argument, NULL, OPT_LIVE },
+	{ "relay", required_argument, NULL, OPT_RELAY },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -370,6 +381,12 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 				return rc;
 			break;
 		}
+		case OPT_LIVE:
+		case OPT_RELAY:
+			c = live_option(c == OPT_RELAY, optarg);
+			if (c >= 0)
+				return c;
+			break;
 		case OPT_TRIGGER:
 			c = snapshot_option(optarg);
 			if (c >= 0)
@@ -386,6 +403,8 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 	c = attach_check_opts(optind < argc);
 	if (c < 0)
 		c = snapshot_check_opts(o->snapshot);
+	if (c < 0)
+		c = live_check_opts(o->snapshot);
 	if (c >= 0)
 		return c;
 	if (optind >= argc && !attach_requested()) {
@@ -728,7 +747,10 @@ static int setup_session(const struct record_opts *o, struct session *s)
 	snprintf(s->name, sizeof(s->name), "slubtrace-%ld-%ld", (long)getpid(),
 		 (long)time(NULL));
 
-	if (o->snapshot) {
+	if (live_requested()) {
+		if (live_create(s->name))
+			return -1;
+	} else if (o->snapshot) {
 		char out[PATH_MAX + 16];
 
 		snprintf(out, sizeof(out), "--output=%s", s->dir);
@@ -797,6 +819,7 @@ static int setup_session(const struct record_opts *o, struct session *s)
 	if (lttng(NULL, "start", s->name, NULL))
 		return -1;
 	s->started = true;
+	live_announce(s->name);
 	return 0;
 }
 
@@ -1148,9 +1171,10 @@ int cmd_record(int argc, char **argv)
 		free(preload);
 		return CLI_EXIT_FAILURE;
 	}
-	if (setup_session(&o, &s) < 0) {
+	if (live_start_relay(s.dir) < 0 || setup_session(&o, &s) < 0) {
 		finish_session(&s);
 		stop_sessiond(&s, true);
+		live_stop_relay(true);
 		free(preload);
 		return CLI_EXIT_FAILURE;
 	}
@@ -1168,6 +1192,7 @@ int cmd_record(int argc, char **argv)
 			cli_err("fork: %s", strerror(errno));
 			finish_session(&s);
 			stop_sessiond(&s, false);
+			live_stop_relay(false);
 			return CLI_EXIT_FAILURE;
 		}
 		status = wait_cmd(pid, &s, o.snapshot);
@@ -1190,6 +1215,11 @@ int cmd_record(int argc, char **argv)
 	read_losses(&s, &discarded, &lost);
 	finish_session(&s);
 	stop_sessiond(&s, false);
+	live_stop_relay(incomplete);
+	if (live_remote()) {
+		cli_info("the trace is on the relay daemon's host (--relay): check it there");
+		goto out;
+	}
 	if (snapshot_triggers()) {
 		snapshot_finish(s.dir, o.check && !incomplete);
 		goto out;

@@ -18,6 +18,13 @@ Tests:
             named after its time and rule, holding the trigger event and
             the violating slab's events, which `slubtrace check` reports
             with the slab's history; a clean run writes none; bad options
+  live      `record --live` (its own lttng-relayd on loopback) of a program
+            that runs the bundled workload with injected faults, then waits:
+            `check --live URL` prints the violation while the program still
+            runs (the test lets it end only after seeing the line), ends
+            with the session, exit 1, the same count as record's own check;
+            an unknown session, a relay that does not answer, `--relay` to
+            a port nobody listens on: one line, exit 2, nothing run
 """
 import os
 import queue
@@ -278,7 +285,79 @@ def test_trigger(env):
     return errors
 
 
-TESTS = {"attach": test_attach, "trigger": test_trigger}
+def test_live(env):
+    errors = []
+    slubtrace = env.args.slubtrace
+    go, release = os.path.join(env.work, "go"), os.path.join(env.work, "release")
+    trace = os.path.join(env.work, "live")
+    ran = os.path.join(env.work, "ran")
+
+    # Bad input: nothing runs.
+    rc, out = run([slubtrace, "record", "--relay", "127.0.0.1:1", "--", "touch", ran],
+                  env=env.env, check=False)
+    check(rc == 2 and re.search(r"--relay 127.0.0.1:1: no relay daemon answers", out),
+          "record --relay to a closed port: exit %d:\n%s" % (rc, out), errors)
+    check(not os.path.exists(ran), "record --relay to a closed port ran the program", errors)
+    rc, out = run([slubtrace, "check", "--live", "net://127.0.0.1:1/host/h/s"], env=env.env,
+                  check=False)
+    check(rc == 2 and "net://127.0.0.1:1/host/h/s" in out,
+          "check --live of a closed port: exit %d:\n%s" % (rc, out), errors)
+
+    workload = "%s -g 2 -t 3 -m 800 -r 2" % env.path("examples/slub-workload")
+    script = ("while [ ! -e %s ]; do sleep 0.1; done; %s; "
+              "while [ ! -e %s ]; do sleep 0.1; done" % (go, workload, release))
+    renv = dict(env.env)
+    renv["SLUBTRACE_INJECT"] = "unlocked-list,race-window"
+    rec = subprocess.Popen([slubtrace, "record", "--live", "-o", trace, "--", "sh", "-c",
+                            script], env=renv, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, errors="replace",
+                           start_new_session=True)
+    r = Reader(rec)
+    chk = None
+    try:
+        url = r.wait_for(r"^slubtrace: live: net://").split()[2]
+        bad = re.sub(r"/[^/]+$", "/no-such-session", url)
+        rc, out = run([slubtrace, "check", "--live", bad], env=env.env, check=False)
+        check(rc == 2 and "no-such-session" in out,
+              "check --live of an unknown session: exit %d:\n%s" % (rc, out), errors)
+
+        chk = subprocess.Popen([slubtrace, "check", "--live", url], env=env.env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               errors="replace", start_new_session=True)
+        c = Reader(chk)
+        time.sleep(2)   # the viewer attaches before the workload starts
+        open(go, "w").close()
+        t0 = time.monotonic()
+        c.wait_for(r"^violation 1: R\d")
+        log("live: first violation line %.2f s after the workload was released "
+            "(includes its start)" % (time.monotonic() - t0))
+        check(rec.poll() is None, "the traced program ended before the live line", errors)
+        open(release, "w").close()
+        rec_out = r.rest()
+        live_out = c.rest()
+    finally:
+        open(release, "w").close()
+        for p in (rec, chk):
+            if p and p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+    check(rec.returncode == 0, "record --live exited with %d" % rec.returncode, errors)
+    check(chk.returncode == 1, "check --live exited with %d, not 1" % chk.returncode, errors)
+    lv = re.findall(r"^verdict: VIOLATIONS: \d+ events, \d+ slabs, (\d+) violations",
+                    live_out, re.M)
+    off = re.findall(r"^verdict: VIOLATIONS: \d+ events, \d+ slabs, (\d+) violations",
+                     rec_out, re.M)
+    check(lv and off and lv[-1] == off[-1],
+          "live verdict %s, record's check %s" % (lv, off), errors)
+    check(not env.reachable(), "record's session daemon is still running", errors)
+    p = subprocess.run(["pgrep", "-u", str(os.geteuid()), "-x", "lttng-relayd"],
+                       stdout=subprocess.PIPE, text=True)
+    check(not p.stdout.strip(), "an lttng-relayd is still running: %s" % p.stdout.split(),
+          errors)
+    return errors
+
+
+TESTS = {"attach": test_attach, "trigger": test_trigger, "live": test_live}
 
 if __name__ == "__main__":
     e2e.TESTS.update(TESTS)
