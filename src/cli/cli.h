@@ -121,7 +121,8 @@ bool live_remote(void);		/* --relay: the trace stays on the relay's host */
 int live_option(bool relay, const char *arg);
 int live_check_opts(bool snapshot);
 int live_start_relay(const char *dir);
-void live_stop_relay(bool keep_log);
+/* Stops the relay daemon started here; true when it had exited already. */
+bool live_stop_relay(bool keep_log);
 int live_create(const char *session);
 void live_announce(const char *session);
 int cmd_check_live(int argc, char **argv);

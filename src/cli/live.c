@@ -224,10 +224,19 @@ int live_start_relay(const char *dir)
 	return 0;
 }
 
-void live_stop_relay(bool keep_log)
+bool live_stop_relay(bool keep_log)
 {
+	bool died = false;
 	int status;
 
+	if (lv.relayd > 0 && waitpid(lv.relayd, &status, WNOHANG) == lv.relayd) {
+		died = true;
+		keep_log = true;
+		cli_err("the relay daemon (pid %ld) exited during the session (%s %d; log: %s)",
+			(long)lv.relayd, WIFSIGNALED(status) ? "signal" : "status",
+			WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), lv.log);
+		lv.relayd = 0;
+	}
 	if (lv.relayd > 0) {
 		long long start = now_ms();
 
@@ -247,6 +256,7 @@ void live_stop_relay(bool keep_log)
 	if (lv.log[0] && !keep_log)
 		unlink(lv.log);
 	lv.log[0] = '\0';
+	return died;
 }
 
 /* `lttng create NAME --live --set-url` and where to watch it. */

@@ -1215,7 +1215,7 @@ int cmd_record(int argc, char **argv)
 	read_losses(&s, &discarded, &lost);
 	finish_session(&s);
 	stop_sessiond(&s, false);
-	live_stop_relay(incomplete);
+	bool relay_died = live_stop_relay(incomplete);
 	if (live_remote()) {
 		cli_info("the trace is on the relay daemon's host (--relay): check it there");
 		goto out;
@@ -1242,6 +1242,11 @@ int cmd_record(int argc, char **argv)
 		cli_info("lost packets: %llu", lost);
 	if (discarded && !o.snapshot)
 		advise_losses(&o, discarded, events);
+	if (relay_died) {
+		cli_err("the relay daemon exited while the command ran: %s is incomplete; record "
+			"again", s.dir);
+		return CLI_EXIT_FAILURE;
+	}
 	if (incomplete) {
 		cli_err("the session could not be stopped (its session daemon went away while "
 			"the command ran): %s is incomplete; record again", s.dir);

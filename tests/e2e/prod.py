@@ -24,7 +24,9 @@ Tests:
             runs (the test lets it end only after seeing the line), ends
             with the session, exit 1, the same count as record's own check;
             an unknown session, a relay that does not answer, `--relay` to
-            a port nobody listens on: one line, exit 2, nothing run
+            a port nobody listens on: one line, exit 2, nothing run; the
+            relay daemon killed mid-session: the program runs to its end,
+            record says the trace is incomplete and exits 125
 """
 import os
 import queue
@@ -316,10 +318,6 @@ def test_live(env):
     chk = None
     try:
         url = r.wait_for(r"^slubtrace: live: net://").split()[2]
-        bad = re.sub(r"/[^/]+$", "/no-such-session", url)
-        rc, out = run([slubtrace, "check", "--live", bad], env=env.env, check=False)
-        check(rc == 2 and "no-such-session" in out,
-              "check --live of an unknown session: exit %d:\n%s" % (rc, out), errors)
 
         chk = subprocess.Popen([slubtrace, "check", "--live", url], env=env.env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -350,11 +348,47 @@ def test_live(env):
     check(lv and off and lv[-1] == off[-1],
           "live verdict %s, record's check %s" % (lv, off), errors)
     check(not env.reachable(), "record's session daemon is still running", errors)
-    p = subprocess.run(["pgrep", "-u", str(os.geteuid()), "-x", "lttng-relayd"],
-                       stdout=subprocess.PIPE, text=True)
-    check(not p.stdout.strip(), "an lttng-relayd is still running: %s" % p.stdout.split(),
+    check(not relayd_of(rec.pid), "record's lttng-relayd is still running", errors)
+
+    # The relay daemon dies mid-session.
+    go2, done = os.path.join(env.work, "go2"), os.path.join(env.work, "done")
+    rec = subprocess.Popen([slubtrace, "record", "--live", "-o", os.path.join(env.work, "dies"),
+                            "--", "sh", "-c", "while [ ! -e %s ]; do sleep 0.1; done; %s && "
+                            "touch %s" % (go2, workload, done)], env=env.env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           errors="replace", start_new_session=True)
+    r = Reader(rec)
+    try:
+        url = r.wait_for(r"^slubtrace: live: net://").split()[2]
+        bad = re.sub(r"/[^/]+$", "/no-such-session", url)
+        rc, out = run([slubtrace, "check", "--live", bad], env=env.env, check=False)
+        check(rc == 2 and "no-such-session" in out,
+              "check --live of an unknown session: exit %d:\n%s" % (rc, out), errors)
+        pids = relayd_of(rec.pid)
+        check(len(pids) == 1, "record --live runs %d relay daemons, not 1" % len(pids), errors)
+        for pid in pids:
+            os.kill(pid, signal.SIGKILL)
+        open(go2, "w").close()
+        out = r.rest()
+    finally:
+        if rec.poll() is None:
+            os.killpg(rec.pid, signal.SIGKILL)
+            rec.wait()
+    check(os.path.exists(done) and "0 damaged" in out,
+          "the traced program did not run to its end once the relay was gone", errors)
+    check(rec.returncode == 125, "record with a dead relay: exit %d, not 125" % rec.returncode,
           errors)
+    check(re.search(r"the relay daemon \(pid \d+\) exited during the session", out) and
+          re.search(r"is incomplete; record again", out),
+          "record with a dead relay does not say the trace is incomplete", errors)
     return errors
+
+
+def relayd_of(pid):
+    """The lttng-relayd processes `pid` started (its children)."""
+    p = subprocess.run(["pgrep", "-P", str(pid), "-x", "lttng-relayd"],
+                       stdout=subprocess.PIPE, text=True)
+    return [int(x) for x in p.stdout.split()]
 
 
 TESTS = {"attach": test_attach, "trigger": test_trigger, "live": test_live}
