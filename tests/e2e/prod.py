@@ -11,7 +11,9 @@ Tests:
             other goes on; SIGINT detaches; a process not preloaded, one
             with another LTTNG_HOME and a pid that does not exist each get a
             line; the trace starts mid-run and the state model finds nothing
-            (slabs already alive resynchronised); the service keeps running
+            (slabs already alive resynchronised); the service keeps running;
+            `--procname` attaches to a running service and to one started
+            while attached, and records only them
   trigger   `record --snapshot --trigger violation` of the bundled workload
             with injected faults and a rate-limit interval longer than the
             run: many violations, one slub:trigger, exactly one snapshot,
@@ -203,6 +205,35 @@ def test_attach(env):
     log("attach: %d slabs, %d of them alive before the trace started" % (len(first), alive))
     check(alive > 0, "no slab was already alive when the trace started: not a mid-run "
           "trace", errors)
+
+    # --procname: one service running, one started while attached.
+    trace2 = os.path.join(env.work, "procname")
+    c = start_service(env)
+    late = None
+    try:
+        rec = subprocess.Popen([slubtrace, "record", "--procname", "slub-workload",
+                                "--duration", "600s", "-o", trace2], env=env.env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               errors="replace", start_new_session=True)
+        r = Reader(rec)
+        r.wait_for(r"pid %d \(slub-workload\): attached" % c.pid)
+        late = start_service(env)
+        r.wait_for(r"pid %d \(slub-workload\): attached" % late.pid)
+        time.sleep(1)
+        rec.send_signal(signal.SIGINT)
+        out = r.rest()
+        check(rec.returncode == 0, "record --procname exited with %d" % rec.returncode, errors)
+    finally:
+        for p in (c, late):
+            if p and p.poll() is None:
+                p.kill()
+            if p:
+                p.wait()
+    check(re.search(r"^verdict: clean: \d+ events, \d+ slabs, 0 violations", out, re.M),
+          "record --procname: no clean verdict", errors)
+    vpids, _ = slab_first_events(trace2, env.env)
+    check(vpids == {c.pid, late.pid}, "record --procname: vpids %s, not %d and %d" % (
+        sorted(vpids), c.pid, late.pid), errors)
     return errors
 
 
