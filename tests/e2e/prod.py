@@ -19,7 +19,9 @@ Tests:
             run: many violations, one slub:trigger, exactly one snapshot,
             named after its time and rule, holding the trigger event and
             the violating slab's events, which `slubtrace check` reports
-            with the slab's history; a clean run writes none; bad options
+            with the slab's history; a clean run writes none; bad options;
+            `--trigger error`: a double free gives one snapshot, named after
+            the error, holding the slub:error event and its trigger
   live      `record --live` (its own lttng-relayd on loopback) of a program
             that runs the bundled workload with injected faults, then waits:
             `check --live URL` prints the violation while the program still
@@ -315,6 +317,30 @@ def test_trigger(env):
           "check SNAPSHOT does not report %s" % rule, errors)
     check(re.search(r"the slab's last \d+ events before it", out),
           "check SNAPSHOT shows no slab history", errors)
+
+    # --trigger error: a double free the allocator reports.
+    df = os.path.join(env.work, "double_free.py")
+    with open(df, "w") as f:
+        f.write("import ctypes\nl = ctypes.CDLL(None)\nl.malloc.restype = ctypes.c_void_p\n"
+                "l.free.argtypes = [ctypes.c_void_p]\np = l.malloc(64)\nl.free(p)\n"
+                "l.free(p)\n")
+    errdir = os.path.join(env.work, "error")
+    rc, out = run([slubtrace, "record", "--snapshot", "--trigger", "error", "-o", errdir,
+                   "--", e2e.python3(), df], env=env.env, check=False)
+    check(rc == 0, "record --trigger error exited with %d" % rc, errors)
+    check(len(re.findall(r"^slubtrace: trigger: error Object already free", out, re.M)) == 1,
+          "no single error trigger line:\n%s" % out[-2000:], errors)
+    dirs = os.listdir(errdir) if os.path.isdir(errdir) else []
+    check(len(dirs) == 1 and SNAPSHOT_DIR.match(dirs[0].replace("Object_already_free",
+                                                                "unknown")) and
+          "-Object_already_free-" in dirs[0], "error snapshots: %s" % dirs, errors)
+    if len(dirs) == 1:
+        p = subprocess.run(["babeltrace2", os.path.join(errdir, dirs[0])], env=env.env,
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                           errors="replace", timeout=600)
+        check(" slub:error: " in p.stdout and
+              re.search(r' slub:trigger: .*"error"', p.stdout),
+              "the error snapshot lacks slub:error or its trigger", errors)
     return errors
 
 
