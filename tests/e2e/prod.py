@@ -20,7 +20,8 @@ Tests:
             named after its time and rule, holding the trigger event and
             the violating slab's events, which `slubtrace check` reports
             with the slab's history; a clean run writes none; bad options;
-            `--trigger error`: a double free gives one snapshot, named after
+            `--trigger storm=3` under race-window: one snapshot holding the
+            third attempt; `--trigger error`: a double free gives one snapshot, named after
             the error, holding the slub:error event and its trigger
   live      `record --live` (its own lttng-relayd on loopback) of a program
             that runs the bundled workload with injected faults, then waits:
@@ -317,6 +318,30 @@ def test_trigger(env):
           "check SNAPSHOT does not report %s" % rule, errors)
     check(re.search(r"the slab's last \d+ events before it", out),
           "check SNAPSHOT shows no slab history", errors)
+
+    # --trigger storm=3: a CAS retried three times (race-window widens the
+    # window between a read and its CAS).
+    stormdir = os.path.join(env.work, "storm")
+    senv = dict(env.env)
+    senv["SLUBTRACE_INJECT"] = "race-window"
+    rc, out = run([slubtrace, "record", "--snapshot", "--trigger", "storm=3", "-o", stormdir,
+                   "--"] + workload, env=senv, check=False)
+    fired = re.findall(r"^slubtrace: trigger: storm storm slab (0x[0-9a-f]+)", out, re.M)
+    check(rc == 0 and len(fired) == 1, "record --trigger storm=3: exit %d, %d trigger lines" %
+          (rc, len(fired)), errors)
+    dirs = os.listdir(stormdir) if os.path.isdir(stormdir) else []
+    check(len(dirs) == 1 and SNAPSHOT_DIR.match(dirs[0]) and "-storm-" in dirs[0],
+          "storm snapshots: %s" % dirs, errors)
+    if len(fired) == 1 and len(dirs) == 1:
+        p = subprocess.run(["babeltrace2", os.path.join(stormdir, dirs[0])], env=env.env,
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                           errors="replace", timeout=600)
+        attempts = [int(m.group(1), 16) >> 48 for m in re.finditer(
+            r" slub:cmpxchg_fail: .*?where = (0x[0-9A-Fa-f]+), slab = %s\b" %
+            fired[0].upper().replace("0X", "0x"), p.stdout)]
+        check(attempts and max(attempts) >= 3,
+              "the storm snapshot has no cmpxchg_fail of attempt >= 3 on %s: %s" %
+              (fired[0], attempts[:10]), errors)
 
     # --trigger error: a double free the allocator reports.
     df = os.path.join(env.work, "double_free.py")
