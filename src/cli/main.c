@@ -21,6 +21,8 @@ static void usage(FILE *f)
 		"                                   then check it\n"
 		"  check TRACE_DIR                  replay a trace against the SLUB state model\n"
 		"                                   and report every invariant it breaks\n"
+		"  check --live URL                 the same on a live session as it runs\n"
+		"                                   (record --live prints URL)\n"
 		"  timeline [OPTIONS] TRACE_DIR     print each slab's state transitions\n"
 		"  stats [OPTIONS] TRACE_DIR        slabinfo -r rebuilt from the events, redos per\n"
 		"                                   site, list_lock figures, retry storms\n"
