@@ -8,6 +8,15 @@
  *                               one-line verdict at exit
  *   ...,objects                 also alloc/free events (family 8 rules)
  *
+ * SLUBTRACE_TRIGGER=violation[,storm[=N]][,error] emits slub:trigger, which
+ * an LTTng trigger turns into a snapshot of a flight-recorder session
+ * (slubtrace record --snapshot --trigger), on a violation, on a CAS retried
+ * N times in a row (cmpxchg_fail's attempt reaching N, default 16), on an
+ * allocator error report.  At most one per SLUBTRACE_TRIGGER_INTERVAL
+ * seconds (default 10): a snapshot is the last MiBs of events, and the
+ * next violation of the same race a millisecond later would only write
+ * the same evidence again.  Each one is reported on a line.
+ *
  * The observer runs inside the allocator, sometimes under list_lock, so
  * the checker never calls malloc: the model's memory comes from mmap
  * through its memory hook, reports are formatted on the stack and
@@ -21,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "slub_model.h"
@@ -30,6 +40,16 @@ static uint32_t check_lock;
 static uint32_t check_pid;
 static int check_abort;
 static int check_verbose_exit;
+
+static unsigned trigger_kinds;		/* bit (1 << SLUB_TRIGGER_*) */
+static uint32_t trigger_storm = 16;
+static uint64_t trigger_interval_ns = 10ull * 1000000000;
+static uint64_t trigger_last_ns;
+static int trigger_fired;
+__thread int slub_check_trigger_pending __attribute__((tls_model("initial-exec")));
+static __thread unsigned pending_kind;
+static __thread uint64_t pending_slab;
+static __thread const char *pending_rule;	/* a static string */
 
 static void cwrite(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void cwrite(const char *fmt, ...)
@@ -77,9 +97,38 @@ static void print_record(const char *prefix, const struct slub_model_record *r)
 	       r->freelist);
 }
 
+/* Under check_lock. */
+static void trigger(unsigned kind, uint64_t slab, const char *rule)
+{
+	static const char *const kinds[] = { "violation", "storm", "error" };
+	uint64_t now = slub_now_ns();
+	struct timespec wall;
+
+	if (!(trigger_kinds & (1u << kind)))
+		return;
+	if (trigger_fired && now - trigger_last_ns < trigger_interval_ns)
+		return;
+	if (slub_check_trigger_pending || !slub_trace_trigger_enabled())
+		return;	/* no LTTng trigger listens: try again next time */
+	/* The event that caused it is not traced yet (the observer runs
+	 * first): slub_emit() sends the trigger after it. */
+	pending_kind = kind;
+	pending_slab = slab;
+	pending_rule = rule;
+	slub_check_trigger_pending = 1;
+	trigger_fired = 1;
+	trigger_last_ns = now;
+	/* Wall-clock time: the snapshot's files carry it too. */
+	clock_gettime(CLOCK_REALTIME, &wall);
+	cwrite("slubtrace: trigger: %s %s slab %#" PRIx64 " at %lld.%09ld: snapshot requested "
+	       "(next one in %" PRIu64 " s at the earliest)\n", kinds[kind], rule, slab,
+	       (long long)wall.tv_sec, wall.tv_nsec, trigger_interval_ns / 1000000000);
+}
+
 static void on_violation(const struct slub_model_violation *v, void *arg)
 {
 	(void)arg;
+	trigger(SLUB_TRIGGER_VIOLATION, v->slab, v->rule_id);
 	cwrite("=============================================================================\n");
 	cwrite("slubtrace: CHECK %s %s: %s\n", v->rule_id, v->cache_name ? v->cache_name : "?",
 	       v->detail);
@@ -111,6 +160,10 @@ static void check_observe(const struct slub_event *ev, void *arg)
 	e.old_valid = 1;
 	slub_futex_lock(&check_lock);
 	e.ts = slub_now_ns();
+	if (ev->type == SLUB_EV_ERROR)
+		trigger(SLUB_TRIGGER_ERROR, ev->slab, slub_error_name(ev->reason));
+	else if (ev->type == SLUB_EV_CMPXCHG_FAIL && ev->attempt >= trigger_storm)
+		trigger(SLUB_TRIGGER_STORM, ev->slab, "storm");
 	slub_model_event(check_model, &e);
 	slub_futex_unlock(&check_lock);
 }
@@ -123,6 +176,8 @@ static void check_atexit(void)
 		return;
 	slub_futex_lock(&check_lock);
 	slub_model_finish(check_model);
+	if (slub_check_trigger_pending)
+		slub_check_trigger_flush();
 	slub_model_get_summary(check_model, &s);
 	if (check_verbose_exit || s.violations)
 		cwrite("slubtrace: check: %" PRIu64 " events, %" PRIu64 " slabs, %" PRIu64
@@ -130,6 +185,53 @@ static void check_atexit(void)
 		       " KiB\n",
 		       s.events, s.slabs, s.violations, s.reorder_exceeded, s.peak_mem_bytes >> 10);
 	slub_futex_unlock(&check_lock);
+}
+
+/* SLUBTRACE_TRIGGER, SLUBTRACE_TRIGGER_INTERVAL; parsed without malloc. */
+static void trigger_init(void)
+{
+	const char *t = getenv("SLUBTRACE_TRIGGER");
+	const char *iv = getenv("SLUBTRACE_TRIGGER_INTERVAL");
+
+	while (t && *t) {
+		size_t len = strcspn(t, ",");
+
+		if (len == 9 && !strncmp(t, "violation", 9)) {
+			trigger_kinds |= 1u << SLUB_TRIGGER_VIOLATION;
+		} else if (len == 5 && !strncmp(t, "error", 5)) {
+			trigger_kinds |= 1u << SLUB_TRIGGER_ERROR;
+		} else if (len >= 5 && !strncmp(t, "storm", 5) && (len == 5 || t[5] == '=')) {
+			trigger_kinds |= 1u << SLUB_TRIGGER_STORM;
+			if (len > 6) {
+				unsigned long n = strtoul(t + 6, NULL, 10);
+
+				if (n >= 1 && n <= 1000000)
+					trigger_storm = (uint32_t)n;
+			}
+		} else if (len) {
+			cwrite("slubtrace: SLUBTRACE_TRIGGER: unknown trigger '%.*s' (violation, "
+			       "storm[=N], error): ignored\n", (int)len, t);
+		}
+		t += len;
+		if (*t == ',')
+			t++;
+	}
+	if (iv && *iv) {
+		char *end;
+		unsigned long long s = strtoull(iv, &end, 10);
+
+		if (*end || s > 86400 * 365)
+			cwrite("slubtrace: SLUBTRACE_TRIGGER_INTERVAL: expected seconds, got '%s'\n",
+			       iv);
+		else
+			trigger_interval_ns = s * 1000000000ull;
+	}
+}
+
+void slub_check_trigger_flush(void)
+{
+	slub_check_trigger_pending = 0;
+	slub_trace_trigger(pending_kind, pending_slab, pending_rule);
 }
 
 void slub_check_init(void)
@@ -156,6 +258,7 @@ void slub_check_init(void)
 		return;
 	}
 	check_pid = (uint32_t)getpid();
+	trigger_init();
 	slub_set_observer(check_observe, NULL, mask);
 	atexit(check_atexit);
 }

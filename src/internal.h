@@ -605,6 +605,10 @@ SLUB_INTERNAL void slub_pages_reinit_child(void);
 SLUB_INTERNAL int slub_report_fd(void);
 /* SLUBTRACE_CHECK: the state model in-process (check.c). */
 SLUB_INTERNAL void slub_check_init(void);
+/* A slub:trigger the checker decided on in this thread, emitted once the
+ * event that caused it is in the trace (after slub_trace_emit()). */
+extern __thread int slub_check_trigger_pending SLUB_INTERNAL __attribute__((tls_model("initial-exec")));
+SLUB_INTERNAL void slub_check_trigger_flush(void);
 SLUB_INTERNAL void slub_check_prefork(void);
 SLUB_INTERNAL void slub_check_postfork(int child);
 SLUB_INTERNAL void slub_emit(struct slub_event *ev);

@@ -109,6 +109,8 @@ void slub_emit(struct slub_event *ev)
 			announce_caches();
 		slub_trace_emit(ev);
 	}
+	if (mask && unlikely(slub_check_trigger_pending))
+		slub_check_trigger_flush();
 }
 
 /* What the allocator did about each kind of report. */

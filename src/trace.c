@@ -104,6 +104,22 @@ const int *const slub_tp_state[SLUB_EV_NR] = {
 	[SLUB_EV_ERROR] = SLUB_TP_STATE(error),
 };
 
+bool slub_trace_trigger_enabled(void)
+{
+	return lttng_ust_tracepoint_enabled(slub, trigger);
+}
+
+bool slub_trace_trigger(unsigned kind, uint64_t slab, const char *rule)
+{
+	int saved = errno;
+
+	if (!lttng_ust_tracepoint_enabled(slub, trigger))
+		return false;
+	lttng_ust_do_tracepoint(slub, trigger, kind, slab, rule);
+	errno = saved;
+	return true;
+}
+
 /*
  * The fast paths test the alloc and free tracepoints on every call: give
  * their state words direct, hidden symbols so that test is one load (the

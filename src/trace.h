@@ -15,7 +15,14 @@
 #ifndef SLUB_TRACE_H
 #define SLUB_TRACE_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <slub/event.h>
+
+/* slub:trigger's kind (tracepoints/slub_tp.h defines them alike). */
+#define SLUB_TRIGGER_VIOLATION 0
+#define SLUB_TRIGGER_STORM 1
+#define SLUB_TRIGGER_ERROR 2
 
 /* How many allocator locks the calling thread holds (any kind). */
 int slub_locks_held(void);
@@ -39,11 +46,20 @@ extern const int slub_tp_free_state __attribute__((visibility("hidden")));
 			 __ATOMIC_RELAXED) != 0)
 /* Reads SLUBTRACE_STACKS and SLUBTRACE_STACK_DEPTH; called by slub_init(). */
 void slub_trace_init(void);
+/* slub:trigger (kind SLUB_TRIGGER_*); false when nothing listens to it. */
+bool slub_trace_trigger(unsigned kind, uint64_t slab, const char *rule);
+bool slub_trace_trigger_enabled(void);
 #else
 #define slub_tp_enabled(t) 0
 #define slub_tp_object_enabled(t) 0
 static inline void slub_trace_emit(const struct slub_event *ev) { (void)ev; }
 static inline void slub_trace_init(void) { }
+static inline bool slub_trace_trigger(unsigned kind, uint64_t slab, const char *rule)
+{
+	(void)kind; (void)slab; (void)rule;
+	return false;
+}
+static inline bool slub_trace_trigger_enabled(void) { return false; }
 #endif
 
 #endif /* SLUB_TRACE_H */

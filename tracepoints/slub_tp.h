@@ -80,6 +80,17 @@
  *                   get as slub_event.msg)
  *   stack           of enum (event type), slab u64 x,
  *                   ips u64 x sequence, u8 length (innermost first)
+ *   trigger         kind enum (trigger_kind: violation, storm, error),
+ *                   slab u64 x, rule string (the rule id, `storm`, or the
+ *                   error's label): the in-process checker asks for a
+ *                   flight-recorder snapshot (SLUBTRACE_TRIGGER, src/check.c);
+ *                   `slubtrace record --trigger` turns it into one with an
+ *                   LTTng trigger.  Added in format 4 without changing any
+ *                   other class: it is an event of its own, emitted only
+ *                   with SLUBTRACE_TRIGGER set, and readers that do not know
+ *                   it ignore it (analysis/plugin/decode.c skips every slub
+ *                   event it does not know), so cache_create still says 4
+ *                   and every format-4 reader reads these traces.
  *
  * The slab word.  `counters` is the slab's counters word exactly as it sits
  * in memory next to `freelist`:
@@ -148,6 +159,10 @@
 
 /* The wire format this header describes (cache_create.format). */
 #define SLUB_TRACE_FORMAT 4
+/* slub:trigger's kind. */
+#define SLUB_TRIGGER_VIOLATION 0
+#define SLUB_TRIGGER_STORM 1
+#define SLUB_TRIGGER_ERROR 2
 
 /* Deepest stack a slub:stack event carries (SLUBTRACE_STACK_DEPTH is
  * clamped to it). */
@@ -500,6 +515,27 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, error,
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, error, LTTNG_UST_TRACEPOINT_LOGLEVEL_ERR)
+
+/* ---- flight recorder --------------------------------------------------- */
+
+LTTNG_UST_TRACEPOINT_ENUM(slub, trigger_kind,
+	LTTNG_UST_TP_ENUM_VALUES(
+		lttng_ust_field_enum_value("violation", SLUB_TRIGGER_VIOLATION)
+		lttng_ust_field_enum_value("storm", SLUB_TRIGGER_STORM)
+		lttng_ust_field_enum_value("error", SLUB_TRIGGER_ERROR)
+	)
+)
+
+/* What the checker saw that is worth a snapshot of the last events. */
+LTTNG_UST_TRACEPOINT_EVENT(slub, trigger,
+	LTTNG_UST_TP_ARGS(unsigned int, kind, uint64_t, slab, const char *, rule),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_enum(slub, trigger_kind, uint8_t, kind, kind)
+		lttng_ust_field_integer_hex(uint64_t, slab, slab)
+		lttng_ust_field_string(rule, rule)
+	)
+)
+LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, trigger, LTTNG_UST_TRACEPOINT_LOGLEVEL_CRIT)
 
 /* ---- call stacks -------------------------------------------------------- */
 

@@ -255,6 +255,9 @@ bt_component_class_sink_consume_method_status slub_sink_consume(struct slub_sink
 		s->iter = NULL;
 		return finish(s);
 	case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+		/* A live source has nothing more for now: what was found so
+		 * far is shown now, not when the buffer fills. */
+		fflush(s->out);
 		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_AGAIN;
 	case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
 		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_MEMORY_ERROR;

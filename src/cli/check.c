@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <babeltrace2/babeltrace.h>
 
@@ -17,6 +18,7 @@ void cmd_check_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: slubtrace check [OPTIONS] TRACE_DIR\n"
+		"       slubtrace check --live net://HOST[:PORT]/host/NAME/SESSION\n"
 		"\n"
 		"Replay the slab state transitions recorded in TRACE_DIR (every CTF trace\n"
 		"below it) against the SLUB state model and report each transition that\n"
@@ -24,12 +26,16 @@ void cmd_check_usage(FILE *f)
 		"the slab's last events and the call stack when one was recorded.  The last\n"
 		"line is the verdict.\n"
 		"\n"
+		"With --live, read a live session of an lttng-relayd as it is recorded (the URL\n"
+		"`slubtrace record --live` prints): each violation is printed when it is\n"
+		"found, and the verdict when the session ends.\n"
+		"\n"
 		"Options:\n"
 		"      --history N       events of the slab shown before a violation (default 8)\n"
 		"      --max-reports N   violations printed in full, the others counted\n"
 		"                        (default 100, 0 = all)\n"
 		"      --reorder-ns NS   how long an event may wait for its predecessor in seq\n"
-		"                        order (default: the model's, 2 s)\n"
+		"                        order (default: the model's, 1 s)\n"
 		"  -h, --help            show this help\n"
 		"\n"
 		"Exit status: 0 the trace is clean, 1 violations were found, 2 the input\n"
@@ -73,8 +79,12 @@ int cmd_check(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct slub_plugin_result res;
-	bt_value *params = bt_value_map_create();
+	bt_value *params;
 	int c, bad = 0, rc;
+
+	if (argc > 1 && !strcmp(argv[1], "--live"))
+		return cmd_check_live(argc - 1, argv + 1);
+	params = bt_value_map_create();
 
 	if (!params) {
 		cli_err("out of memory");

@@ -162,4 +162,47 @@ void cli_watch_stop(void);
  * there is none. */
 void cli_watch_where(char *buf, size_t len, bool last_pulled);
 
+/* Runs `lttng ARGS...` (record.c); on failure prints what lttng said.
+ * With keep, the output of a successful run is kept there. */
+int lttng(struct cli_output *keep, ...) __attribute__((sentinel));
+
+/* record --pid / --procname: attach to running processes (attach.c). */
+enum attach_opt { ATTACH_OPT_PID, ATTACH_OPT_PROCNAME, ATTACH_OPT_DURATION };
+bool attach_requested(void);
+/* Each returns -1 to go on, else the exit code (after saying why). */
+int attach_option(enum attach_opt opt, const char *arg);
+int attach_check_opts(bool has_cmd);
+int attach_prepare(void);
+/* Limits the session, before it starts, to the processes found. */
+int attach_track(const char *session);
+/* Until --duration, a signal, or no process left: 0, or -1 when the
+ * session daemon went away. */
+int attach_wait(const char *session, bool *ended_by_signal);
+
+/* record --snapshot --trigger: the flight recorder (snapshot.c). */
+bool snapshot_triggers(void);
+int snapshot_option(const char *arg);
+int snapshot_check_opts(bool snapshot);
+/* Adds the LTTng trigger that snapshots session on slub:trigger. */
+int snapshot_add_trigger(const char *session);
+void snapshot_remove_trigger(void);
+/* In the child before exec: SLUBTRACE_TRIGGER, SLUBTRACE_CHECK. */
+void snapshot_child_env(void);
+/* Waits for the snapshots in flight below dir. */
+void snapshot_settle(const char *dir);
+/* Names, lists and (check) checks the snapshots; returns how many. */
+unsigned snapshot_finish(const char *dir, bool check);
+
+/* record --live, --relay; check --live (live.c). */
+bool live_requested(void);
+bool live_remote(void);		/* --relay: the trace stays on the relay's host */
+int live_option(bool relay, const char *arg);
+int live_check_opts(bool snapshot);
+int live_start_relay(const char *dir);
+/* Stops the relay daemon started here; true when it had exited already. */
+bool live_stop_relay(bool keep_log);
+int live_create(const char *session);
+void live_announce(const char *session);
+int cmd_check_live(int argc, char **argv);
+
 #endif /* SLUBTRACE_CLI_H */

@@ -252,19 +252,23 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 	char err[1024];
 	int rc = CLI_EXIT_USAGE;
 	bt_graph_run_status run;
+	/* net://: a live session of an lttng-relayd (check --live, live.c) */
+	bool live = !strncmp(trace_dir, "net://", 6);
 
 	memset(res, 0, sizeof(*res));
 	res->magic = SLUB_PLUGIN_RESULT_MAGIC;
-	if (stat(trace_dir, &st) < 0) {
+	if (live) {
+		if (add_dir(&traces, trace_dir) < 0)
+			return CLI_EXIT_USAGE;
+	} else if (stat(trace_dir, &st) < 0) {
 		cli_err("%s: %s", trace_dir, strerror(errno));
 		return CLI_EXIT_USAGE;
-	}
-	if (!S_ISDIR(st.st_mode)) {
+	} else if (!S_ISDIR(st.st_mode)) {
 		cli_err("%s: not a directory (give the trace directory)", trace_dir);
 		return CLI_EXIT_USAGE;
 	}
 	unlisted_errno = 0;
-	if (find_traces(trace_dir, 0, &traces) < 0) {
+	if (!live && find_traces(trace_dir, 0, &traces) < 0) {
 		cli_err("out of memory");
 		return CLI_EXIT_USAGE;
 	}
@@ -277,7 +281,7 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		goto out;
 	}
 	qsort(traces.dirs, traces.nr, sizeof(traces.dirs[0]), cmp_str);
-	for (size_t i = 0; i < traces.nr && !(no_check && !strcmp(no_check, "1")); i++)
+	for (size_t i = 0; !live && i < traces.nr && !(no_check && !strcmp(no_check, "1")); i++)
 		if (cli_check_trace_files(traces.dirs[i]) < 0)
 			goto out;
 
@@ -294,7 +298,8 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		cli_err("babeltrace2's ctf and utils plugins were not found (install babeltrace2)");
 		goto plugins;
 	}
-	fs_cls = bt_plugin_borrow_source_component_class_by_name_const(ctf, "fs");
+	fs_cls = bt_plugin_borrow_source_component_class_by_name_const(ctf, live ? "lttng-live" :
+								      "fs");
 	mux_cls = bt_plugin_borrow_filter_component_class_by_name_const(utils, "muxer");
 	sink_cls = bt_plugin_borrow_sink_component_class_by_name_const(slub, sink_name);
 	if (!fs_cls || !mux_cls || !sink_cls) {
@@ -321,7 +326,9 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		snprintf(name, sizeof(name), "trace-%zu", i);
 		bad = !p || !inputs ||
 			bt_value_array_append_string_element(inputs, traces.dirs[i]) ||
-			bt_value_map_insert_entry(p, "inputs", inputs);
+			bt_value_map_insert_entry(p, "inputs", inputs) ||
+			(live && bt_value_map_insert_string_entry(p, "session-not-found-action",
+								  "fail"));
 		if (!bad && bt_graph_add_source_component(g, fs_cls, name, p, BT_LOGGING_LEVEL_NONE,
 							  &src) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
 			char file[PATH_MAX];

@@ -15,7 +15,7 @@ const struct cli_command cli_commands[] = {
 	  "run CMD on the slubtrace allocator and record its transitions in an LTTng trace, "
 	  "then check it",
 	  cmd_record, cmd_record_usage },
-	{ "check", "[OPTIONS] TRACE_DIR",
+	{ "check", "[OPTIONS] TRACE_DIR | --live URL",
 	  "replay a trace against the SLUB state model and report every invariant it breaks",
 	  cmd_check, cmd_check_usage },
 	{ "timeline", "[OPTIONS] TRACE_DIR", "print each slab's state transitions",

@@ -84,6 +84,7 @@ void cmd_record_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: slubtrace record [OPTIONS] -- CMD [ARGS]\n"
+		"       slubtrace record [OPTIONS] --pid PID[,PID...] | --procname NAME\n"
 		"\n"
 		"Run CMD with the slubtrace malloc and record every slab state transition\n"
 		"in an LTTng trace.  Exits with CMD's exit status (128+N when killed by\n"
@@ -100,6 +101,20 @@ void cmd_record_usage(FILE *f)
 		"      --snapshot         flight-recorder session: keep the latest events in\n"
 		"                         memory, write a snapshot at exit, on SIGUSR1 and on\n"
 		"                         SIGINT\n"
+		"      --trigger LIST     with --snapshot: write a snapshot when the in-process\n"
+		"                         checker (SLUBTRACE_CHECK=report) sees one of LIST:\n"
+		"                         violation, storm[=N] (a CAS retried N times, default\n"
+		"                         16), error (an allocator error report); at most one\n"
+		"                         per SLUBTRACE_TRIGGER_INTERVAL seconds (default 10);\n"
+		"                         each in DIR/YYYYmmdd-HHMMSS-RULE-N, then checked;\n"
+		"                         no snapshot at exit\n"
+		"      --live             a live session: the events stream to an lttng-relayd\n"
+		"                         as they are recorded (one is started on 127.0.0.1,\n"
+		"                         writing to DIR, and stopped at the end); prints the\n"
+		"                         URL for `slubtrace check --live URL`\n"
+		"      --relay HOST[:PORT]  stream to the relay daemon on HOST instead (control\n"
+		"                         PORT, default 5342; data PORT+1; live PORT+2); the\n"
+		"                         trace then stays on that host, not checked here\n"
 		"      --buffer-size SIZE ring buffer per CPU, suffix K, M or G (default: 64M\n"
 		"                         shared by the CPUs, 8M to 32M per CPU)\n"
 		"      --blocking[=TIMEOUT]  lose no event: a thread whose event finds the\n"
@@ -130,6 +145,15 @@ void cmd_record_usage(FILE *f)
 		"      --context TYPE     add an LTTng context (see `lttng add-context --list`)\n"
 		"                         to every event, besides vpid, vtid and procname\n"
 		"      --no-check         do not run `slubtrace check` on the trace at the end\n"
+		"      --pid PID[,PID...] attach to running processes started with\n"
+		"                         LD_PRELOAD=libslub-malloc.so:libslub-tp.so instead of\n"
+		"                         running CMD: the session records only them, from now\n"
+		"                         (the trace starts mid-run); they must run as this user\n"
+		"                         with this LTTNG_HOME (else HOME), or this be root\n"
+		"      --procname NAME    attach to every such process named NAME (its\n"
+		"                         /proc/PID/comm), also those started while attached\n"
+		"      --duration TIME    stop attaching after TIME (N, Ns, Nms, Nm, Nh);\n"
+		"                         default: until SIGINT or until every process exited\n"
 		"  -h, --help             show this help\n"
 		"\n"
 		"Environment:\n"
@@ -202,6 +226,12 @@ enum {
 	OPT_CONTEXT,
 	OPT_NO_CHECK,
 	OPT_BLOCKING,
+	OPT_PID,
+	OPT_PROCNAME,
+	OPT_DURATION,
+	OPT_TRIGGER,
+	OPT_LIVE,
+	OPT_RELAY,
 };
 
 static const struct option long_opts[] = {
@@ -218,6 +248,12 @@ static const struct option long_opts[] = {
 	{ "context", required_argument, NULL, OPT_CONTEXT },
 	{ "no-check", no_argument, NULL, OPT_NO_CHECK },
 	{ "blocking", optional_argument, NULL, OPT_BLOCKING },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "procname", required_argument, NULL, OPT_PROCNAME },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "trigger", required_argument, NULL, OPT_TRIGGER },
+	{ "live", no_argument, NULL, OPT_LIVE },
+	{ "relay", required_argument, NULL, OPT_RELAY },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -375,6 +411,26 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			}
 			o->blocking = blocking;
 			break;
+		case OPT_PID:
+		case OPT_PROCNAME:
+		case OPT_DURATION: {
+			int rc = attach_option(ATTACH_OPT_PID + (c - OPT_PID), optarg);
+
+			if (rc >= 0)
+				return rc;
+			break;
+		}
+		case OPT_LIVE:
+		case OPT_RELAY:
+			c = live_option(c == OPT_RELAY, optarg);
+			if (c >= 0)
+				return c;
+			break;
+		case OPT_TRIGGER:
+			c = snapshot_option(optarg);
+			if (c >= 0)
+				return c;
+			break;
 		case 'h':
 			cmd_record_usage(stdout);
 			return 0;
@@ -383,7 +439,14 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			return CLI_EXIT_USAGE;
 		}
 	}
-	if (optind >= argc) {
+	c = attach_check_opts(optind < argc);
+	if (c < 0)
+		c = snapshot_check_opts(o->snapshot);
+	if (c < 0)
+		c = live_check_opts(o->snapshot);
+	if (c >= 0)
+		return c;
+	if (optind >= argc && !attach_requested()) {
 		cli_err("record: no command given (slubtrace record [OPTIONS] -- CMD [ARGS])");
 		return CLI_EXIT_USAGE;
 	}
@@ -520,10 +583,8 @@ static int prepare_dir(const struct record_opts *o, struct session *s)
 
 /* ---- lttng(1) ----------------------------------------------------------- */
 
-static int lttng(struct cli_output *keep, ...) __attribute__((sentinel));
-
 /* Runs `lttng ARGS...`; on failure prints what lttng said. */
-static int lttng(struct cli_output *keep, ...)
+int lttng(struct cli_output *keep, ...)
 {
 	char *argv[24];
 	int argc = 0;
@@ -725,7 +786,10 @@ static int setup_session(const struct record_opts *o, struct session *s)
 	snprintf(s->name, sizeof(s->name), "slubtrace-%ld-%ld", (long)getpid(),
 		 (long)time(NULL));
 
-	if (o->snapshot) {
+	if (live_requested()) {
+		if (live_create(s->name))
+			return -1;
+	} else if (o->snapshot) {
 		char out[PATH_MAX + 16];
 
 		snprintf(out, sizeof(out), "--output=%s", s->dir);
@@ -787,9 +851,14 @@ static int setup_session(const struct record_opts *o, struct session *s)
 			  CHANNEL, type, NULL))
 			return -1;
 	}
+	if (attach_requested() && attach_track(s->name))
+		return -1;
+	if (snapshot_add_trigger(s->name))
+		return -1;
 	if (lttng(NULL, "start", s->name, NULL))
 		return -1;
 	s->started = true;
+	live_announce(s->name);
 	return 0;
 }
 
@@ -886,6 +955,7 @@ static long long trace_discarded(const char *dir, int depth)
 
 static void finish_session(struct session *s)
 {
+	snapshot_remove_trigger();
 	if (s->started)
 		lttng(NULL, "stop", s->name, NULL);
 	s->started = false;
@@ -981,6 +1051,7 @@ static pid_t spawn_cmd(const struct record_opts *o, const char *path, const char
 	/* LTTng-UST honours the channel's blocking timeout only with this. */
 	if (o->blocking)
 		setenv("LTTNG_UST_ALLOW_BLOCKING", "1", 1);
+	snapshot_child_env();
 	execv(path, o->cmd);
 	fprintf(stderr, "%s: cannot run %s: %s\n", cli_progname, path, strerror(errno));
 	_exit(errno == ENOENT ? CLI_EXIT_NOTFOUND : CLI_EXIT_NOEXEC);
@@ -1096,7 +1167,7 @@ int cmd_record(int argc, char **argv)
 		cli_err("lttng not found in PATH: install lttng-tools (lttng, lttng-sessiond)");
 		return CLI_EXIT_FAILURE;
 	}
-	if (cli_find_program(o.cmd[0], cmd_path, sizeof(cmd_path)) < 0) {
+	if (!attach_requested() && cli_find_program(o.cmd[0], cmd_path, sizeof(cmd_path)) < 0) {
 		if (errno == EACCES) {
 			cli_err("%s: permission denied", o.cmd[0]);
 			return CLI_EXIT_NOEXEC;
@@ -1115,6 +1186,10 @@ int cmd_record(int argc, char **argv)
 		cli_err("out of memory");
 		return CLI_EXIT_FAILURE;
 	}
+	if (attach_requested() && (rc = attach_prepare()) >= 0) {
+		free(preload);
+		return rc;
+	}
 	if (prepare_dir(&o, &s) < 0) {
 		free(preload);
 		return CLI_EXIT_FAILURE;
@@ -1125,25 +1200,36 @@ int cmd_record(int argc, char **argv)
 		free(preload);
 		return CLI_EXIT_FAILURE;
 	}
-	if (setup_session(&o, &s) < 0) {
+	if (live_start_relay(s.dir) < 0 || setup_session(&o, &s) < 0) {
 		finish_session(&s);
 		stop_sessiond(&s, true);
+		live_stop_relay(true);
 		free(preload);
 		return CLI_EXIT_FAILURE;
 	}
 
 	fflush(NULL);
-	pid = spawn_cmd(&o, cmd_path, preload);
-	free(preload);
-	if (pid < 0) {
-		cli_err("fork: %s", strerror(errno));
-		finish_session(&s);
-		stop_sessiond(&s, false);
-		return CLI_EXIT_FAILURE;
-	}
-	status = wait_cmd(pid, &s, o.snapshot);
+	if (attach_requested()) {
+		bool by_signal;
 
-	if (o.snapshot && !got_int)
+		free(preload);
+		status = attach_wait(s.name, &by_signal) ? -1 : 0;
+	} else {
+		pid = spawn_cmd(&o, cmd_path, preload);
+		free(preload);
+		if (pid < 0) {
+			cli_err("fork: %s", strerror(errno));
+			finish_session(&s);
+			stop_sessiond(&s, false);
+			live_stop_relay(false);
+			return CLI_EXIT_FAILURE;
+		}
+		status = wait_cmd(pid, &s, o.snapshot);
+	}
+
+	if (snapshot_triggers())
+		snapshot_settle(s.dir);
+	else if (o.snapshot && !got_int)
 		take_snapshot(&s);
 	else if (o.snapshot && s.snapshots == 0)
 		take_snapshot(&s);
@@ -1158,6 +1244,15 @@ int cmd_record(int argc, char **argv)
 	read_losses(&s, &discarded, &lost);
 	finish_session(&s);
 	stop_sessiond(&s, false);
+	bool relay_died = live_stop_relay(incomplete);
+	if (live_remote()) {
+		cli_info("the trace is on the relay daemon's host (--relay): check it there");
+		goto out;
+	}
+	if (snapshot_triggers()) {
+		snapshot_finish(s.dir, o.check && !incomplete);
+		goto out;
+	}
 
 	events = count_events(s.dir);
 	/* The trace's own per-stream counts: `lttng list` may miss or
@@ -1176,6 +1271,11 @@ int cmd_record(int argc, char **argv)
 		cli_info("lost packets: %llu", lost);
 	if (discarded && !o.snapshot)
 		advise_losses(&o, discarded, events);
+	if (relay_died) {
+		cli_err("the relay daemon exited while the command ran: %s is incomplete; record "
+			"again", s.dir);
+		return CLI_EXIT_FAILURE;
+	}
 	if (incomplete) {
 		cli_err("the session could not be stopped (its session daemon went away while "
 			"the command ran): %s is incomplete; record again", s.dir);
@@ -1183,7 +1283,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (o.check)
 		run_check(s.dir);
-
+out:
 	if (status == -1)
 		return CLI_EXIT_FAILURE;
 	if (WIFEXITED(status))

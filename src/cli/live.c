@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Live analysis through lttng-relayd.
+ *
+ *   record --live [--relay HOST[:PORT]]   a live session streaming to a
+ *       relay daemon: one started here on loopback (its ports chosen free,
+ *       its output the trace directory, stopped at the end), or HOST's
+ *       (control PORT, default 5342; data PORT+1; live PORT+2)
+ *   check --live net://HOST[:PORT]/host/NAME/SESSION
+ *       src.ctf.lttng-live -> flt.utils.muxer -> sink.slub.check: each
+ *       violation printed as the model finds it; the verdict when the
+ *       session ends; exit 1 if any
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <babeltrace2/babeltrace.h>
+
+#include "cli.h"
+#include "slub-plugin.h"
+
+#define RELAYD_START_TIMEOUT_MS 15000
+#define RELAYD_STOP_TIMEOUT_MS 10000
+#define LIVE_TIMER_US "200000"	/* how often the consumer flushes to the relay */
+
+static struct {
+	bool live;
+	const char *relay;	/* HOST[:PORT], or NULL: our own on loopback */
+	char host[256];
+	unsigned ctrl, data, view;
+	pid_t relayd;
+	char log[4096];
+} lv;
+
+bool live_requested(void)
+{
+	return lv.live;
+}
+
+bool live_remote(void)
+{
+	return lv.live && lv.relay;
+}
+
+int live_option(bool relay, const char *arg)
+{
+	if (!relay) {
+		lv.live = true;
+		return -1;
+	}
+	const char *colon = strrchr(arg, ':');
+	size_t hl = colon ? (size_t)(colon - arg) : strlen(arg);
+
+	lv.ctrl = 5342;
+	if (colon) {
+		char *end;
+		unsigned long p = strtoul(colon + 1, &end, 10);
+
+		if (*end || p < 1 || p > 65533) {
+			cli_err("--relay: expected HOST[:PORT] with PORT 1..65533, got '%s'", arg);
+			return CLI_EXIT_USAGE;
+		}
+		lv.ctrl = (unsigned)p;
+	}
+	if (!hl || hl >= sizeof(lv.host) || memchr(arg, '/', hl)) {
+		cli_err("--relay: expected HOST[:PORT], got '%s'", arg);
+		return CLI_EXIT_USAGE;
+	}
+	memcpy(lv.host, arg, hl);
+	lv.host[hl] = '\0';
+	lv.data = lv.ctrl + 1;
+	lv.view = lv.ctrl + 2;
+	lv.relay = arg;
+	lv.live = true;
+	return -1;
+}
+
+static bool port_answers(const char *host, unsigned port);
+
+int live_check_opts(bool snapshot)
+{
+	if (lv.live && snapshot) {
+		cli_err("--live and --snapshot: a live session streams everything, a snapshot "
+			"session keeps the latest events in memory; choose one");
+		return CLI_EXIT_USAGE;
+	}
+	/* Before anything runs: the program is never started for nothing. */
+	if (lv.relay && !port_answers(lv.host, lv.ctrl)) {
+		cli_err("--relay %s: no relay daemon answers on %s port %u (lttng-relayd -C "
+			"tcp://0.0.0.0:%u there?)", lv.relay, lv.host, lv.ctrl, lv.ctrl);
+		return CLI_EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* A TCP port on loopback nobody listens on now. */
+static int free_port(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), port = -1;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+	    getsockname(fd, (struct sockaddr *)&a, &len) == 0)
+		port = ntohs(a.sin_port);
+	close(fd);
+	return port;
+}
+
+static bool port_answers(const char *host, unsigned port)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
+	char svc[16];
+	bool ok = false;
+
+	snprintf(svc, sizeof(svc), "%u", port);
+	if (getaddrinfo(host, svc, &hints, &res) != 0)
+		return false;
+	for (ai = res; ai && !ok; ai = ai->ai_next) {
+		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+
+		if (fd < 0)
+			continue;
+		ok = connect(fd, ai->ai_addr, ai->ai_addrlen) == 0;
+		close(fd);
+	}
+	freeaddrinfo(res);
+	return ok;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Starts lttng-relayd on loopback, writing below dir. */
+int live_start_relay(const char *dir)
+{
+	char path[4096], c[64], d[64], l[64];
+	const char *tmp = getenv("TMPDIR");
+	int p[3], fd;
+	long long start;
+
+	if (!lv.live || lv.relay)
+		return 0;
+	if (cli_find_program("lttng-relayd", path, sizeof(path)) < 0) {
+		cli_err("lttng-relayd not found in PATH: install lttng-tools");
+		return -1;
+	}
+	for (int i = 0; i < 3; i++) {
+		p[i] = free_port();
+		if (p[i] < 0) {
+			cli_err("no free TCP port on 127.0.0.1 for lttng-relayd: %s", strerror(errno));
+			return -1;
+		}
+	}
+	snprintf(lv.host, sizeof(lv.host), "127.0.0.1");
+	lv.ctrl = (unsigned)p[0];
+	lv.data = (unsigned)p[1];
+	lv.view = (unsigned)p[2];
+	snprintf(c, sizeof(c), "tcp://127.0.0.1:%u", lv.ctrl);
+	snprintf(d, sizeof(d), "tcp://127.0.0.1:%u", lv.data);
+	snprintf(l, sizeof(l), "tcp://127.0.0.1:%u", lv.view);
+	snprintf(lv.log, sizeof(lv.log), "%s/slubtrace-relayd-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(lv.log);
+	if (fd < 0) {
+		cli_err("cannot create the relay daemon's log %s: %s", lv.log, strerror(errno));
+		return -1;
+	}
+	lv.relayd = fork();
+	if (lv.relayd < 0) {
+		cli_err("fork: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (lv.relayd == 0) {
+		int nul = open("/dev/null", O_RDONLY);
+
+		setsid();
+		if (nul >= 0)
+			dup2(nul, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		execl(path, "lttng-relayd", "-C", c, "-D", d, "-L", l, "-o", dir, (char *)NULL);
+		_exit(CLI_EXIT_NOTFOUND);
+	}
+	close(fd);
+	start = now_ms();
+	while (!port_answers("127.0.0.1", lv.view) || !port_answers("127.0.0.1", lv.ctrl)) {
+		struct timespec ts = { 0, 50 * 1000000L };
+		int status;
+
+		if (waitpid(lv.relayd, &status, WNOHANG) == lv.relayd) {
+			lv.relayd = 0;
+			cli_err("the relay daemon refused to start (log: %s)", lv.log);
+			return -1;
+		}
+		if (now_ms() - start > RELAYD_START_TIMEOUT_MS) {
+			cli_err("the relay daemon did not listen in %d s (log: %s)",
+				RELAYD_START_TIMEOUT_MS / 1000, lv.log);
+			live_stop_relay(true);
+			return -1;
+		}
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+bool live_stop_relay(bool keep_log)
+{
+	bool died = false;
+	int status;
+
+	if (lv.relayd > 0 && waitpid(lv.relayd, &status, WNOHANG) == lv.relayd) {
+		died = true;
+		keep_log = true;
+		cli_err("the relay daemon (pid %ld) exited during the session (%s %d; log: %s)",
+			(long)lv.relayd, WIFSIGNALED(status) ? "signal" : "status",
+			WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), lv.log);
+		lv.relayd = 0;
+	}
+	if (lv.relayd > 0) {
+		long long start = now_ms();
+
+		kill(lv.relayd, SIGTERM);
+		while (waitpid(lv.relayd, &status, WNOHANG) != lv.relayd) {
+			struct timespec ts = { 0, 50 * 1000000L };
+
+			if (now_ms() - start > RELAYD_STOP_TIMEOUT_MS) {
+				kill(lv.relayd, SIGKILL);
+				waitpid(lv.relayd, &status, 0);
+				break;
+			}
+			nanosleep(&ts, NULL);
+		}
+		lv.relayd = 0;
+	}
+	if (lv.log[0] && !keep_log)
+		unlink(lv.log);
+	lv.log[0] = '\0';
+	return died;
+}
+
+/* `lttng create NAME --live --set-url` and where to watch it. */
+int live_create(const char *session)
+{
+	char url[400], live[32];
+
+	snprintf(url, sizeof(url), "--set-url=net://%s:%u:%u", lv.host, lv.ctrl, lv.data);
+	snprintf(live, sizeof(live), "--live=%s", LIVE_TIMER_US);
+	if (lttng(NULL, "create", session, live, url, NULL))
+		return -1;
+	return 0;
+}
+
+/* Once the session runs, the relay daemon lists it to viewers. */
+void live_announce(const char *session)
+{
+	char host[256];
+
+	if (!lv.live)
+		return;
+	if (gethostname(host, sizeof(host)) < 0)
+		snprintf(host, sizeof(host), "localhost");
+	host[sizeof(host) - 1] = '\0';
+	cli_info("live: net://%s:%u/host/%s/%s (slubtrace check --live URL)", lv.host, lv.view,
+		 host, session);
+	fflush(NULL);
+}
+
+/* ---- check --live ------------------------------------------------------- */
+
+int cmd_check_live(int argc, char **argv)
+{
+	struct slub_plugin_result res;
+	bt_value *params;
+	int rc;
+
+	if (argc != 2 || strncmp(argv[1], "net://", 6)) {
+		cli_err("check --live: expected one URL net://HOST[:PORT]/host/NAME/SESSION "
+			"(record --live prints it)");
+		return CLI_EXIT_USAGE;
+	}
+	params = bt_value_map_create();
+	if (!params) {
+		cli_err("out of memory");
+		return CLI_EXIT_USAGE;
+	}
+	/* Each violation as it comes, not when a buffer fills. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	rc = cli_run_graph(argv[1], "check", params, &res);
+	bt_value_put_ref(params);
+	if (rc)
+		return rc;
+	return res.violations ? 1 : 0;
+}

@@ -1,0 +1,482 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""End-to-end tests of production tracing, with e2e.py's daemons and rules.
+
+    prod.py --build DIR --source DIR TEST
+
+Tests:
+  attach    services started with the preloads before any session daemon;
+            `slubtrace record --pid` starts one, the services register with
+            it, only they are recorded; one exits while attached and the
+            other goes on; SIGINT detaches; a process not preloaded, one
+            with another LTTNG_HOME and a pid that does not exist each get a
+            line; the trace starts mid-run and the state model finds nothing
+            (slabs already alive resynchronised); the service keeps running;
+            `--procname` attaches to a running service and to one started
+            while attached, and records only them
+  trigger   `record --snapshot --trigger violation` of the bundled workload
+            with injected faults and a rate-limit interval longer than the
+            run: many violations, one slub:trigger, exactly one snapshot,
+            named after its time and rule, holding the trigger event and
+            the violating slab's events, which `slubtrace check` reports
+            with the slab's history; a clean run writes none; bad options;
+            `--trigger storm=3` under race-window: one snapshot holding the
+            third attempt; `--trigger error`: a double free gives one snapshot, named after
+            the error, holding the slub:error event and its trigger
+  live      `record --live` (its own lttng-relayd on loopback) of a program
+            that runs the bundled workload with injected faults, then waits:
+            `check --live URL` prints the violation while the program still
+            runs (the test lets it end only after seeing the line), ends
+            with the session, exit 1, the same count as record's own check;
+            an unknown session, a relay that does not answer, `--relay` to
+            a port nobody listens on: one line, exit 2, nothing run; the
+            relay daemon killed mid-session: the program runs to its end,
+            record says the trace is incomplete and exits 125
+"""
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e  # noqa: E402
+from e2e import Failure, check, log, run  # noqa: E402
+
+
+def service_env(env, home=None):
+    """A service's environment: the preloads, no wait for a session daemon
+    at start (none runs yet, as for a service started at boot)."""
+    s = dict(env.env)
+    s.pop("LTTNG_UST_REGISTER_TIMEOUT", None)
+    s["LD_PRELOAD"] = "%s:%s" % (env.path("src/shim/libslub-malloc.so"),
+                                 env.path("tracepoints/libslub-tp.so"))
+    if home:
+        s["LTTNG_HOME"] = s["HOME"] = home
+    return s
+
+
+def start_service(env, home=None):
+    argv = [env.path("examples/slub-workload"), "-g", "1", "-t", "1", "-m", "100",
+            "-r", "100000000"]
+    return subprocess.Popen(argv, env=service_env(env, home), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+class Reader:
+    """The lines of a running process, as they come."""
+
+    def __init__(self, p):
+        self.p = p
+        self.lines = []
+        self.q = queue.Queue()
+        self.t = threading.Thread(target=self._read, daemon=True)
+        self.t.start()
+
+    def _read(self):
+        for line in self.p.stdout:
+            self.q.put(line.rstrip("\n"))
+        self.q.put(None)
+
+    def wait_for(self, pattern, timeout=120):
+        deadline = time.monotonic() + timeout
+        rx = re.compile(pattern)
+        for line in self.lines:
+            if rx.search(line):
+                return line
+        while time.monotonic() < deadline:
+            try:
+                line = self.q.get(timeout=1)
+            except queue.Empty:
+                continue
+            if line is None:
+                break
+            log("  | " + line)
+            self.lines.append(line)
+            if rx.search(line):
+                return line
+        raise Failure("no line matching %r:\n%s" % (pattern, "\n".join(self.lines[-40:])))
+
+    def rest(self, timeout=300):
+        try:
+            self.p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.p.pid, signal.SIGKILL)
+            raise Failure("slubtrace record did not end")
+        self.t.join(timeout=60)
+        while True:
+            try:
+                line = self.q.get_nowait()
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            log("  | " + line)
+            self.lines.append(line)
+        return "\n".join(self.lines)
+
+
+EVENT = re.compile(r'\] \(\+[^)]*\) \S+ slub:(\w+): .*?vpid = (\d+).*?slab = (0x[0-9A-Fa-f]+)')
+
+
+def slab_first_events(directory, env):
+    """vpids of the slub events, and each slab's first event name."""
+    p = subprocess.Popen(["babeltrace2", directory], env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, errors="replace")
+    vpids, first = set(), {}
+    for line in p.stdout:
+        m = EVENT.search(line)
+        if not m:
+            continue
+        name, vpid, slab = m.group(1), int(m.group(2)), int(m.group(3), 16)
+        vpids.add(vpid)
+        if slab:
+            first.setdefault((vpid, slab), name)
+    if p.wait():
+        raise Failure("babeltrace2 %s failed" % directory)
+    return vpids, first
+
+
+def test_attach(env):
+    errors = []
+    slubtrace = env.args.slubtrace
+    trace = os.path.join(env.work, "attach")
+    other_home = os.path.join(env.work, "other-home")
+    os.makedirs(other_home)
+
+    # Bad input first: nothing runs, nothing is started.
+    for args, want in ((["--pid", "12x"], r"--pid: expected PID"),
+                       (["--pid", "1", "--", "true"], r"give no command"),
+                       (["--duration", "5s", "--", "true"], r"--duration: only with"),
+                       (["--pid", "1", "--duration", "soon"], r"--duration: expected"),
+                       (["--pid", "999999999"], r"nothing to attach to")):
+        rc, out = run([slubtrace, "record"] + args, env=env.env, check=False)
+        check(rc == 2, "record %s: exit %d, not 2" % (" ".join(args), rc), errors)
+        check(re.search(want, out), "record %s: no line %r:\n%s" % (" ".join(args), want, out),
+              errors)
+
+    a = start_service(env)
+    b = start_service(env)
+    elsewhere = start_service(env, home=other_home)
+    plain = subprocess.Popen(["sleep", "600"], env=env.env, start_new_session=True)
+    procs = [a, b, elsewhere, plain]
+    try:
+        time.sleep(1)   # the services run before any session daemon exists
+        check(not env.reachable(), "a session daemon runs before record", errors)
+        pids = "%d,%d,%d,%d,999999999" % (a.pid, b.pid, elsewhere.pid, plain.pid)
+        rec = subprocess.Popen([slubtrace, "record", "--pid", pids, "--duration", "600s",
+                                "-o", trace], env=env.env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, errors="replace",
+                               start_new_session=True)
+        r = Reader(rec)
+        r.wait_for(r"pid %d \(slub-workload\): attached" % a.pid)
+        r.wait_for(r"pid %d \(slub-workload\): attached" % b.pid)
+        time.sleep(1)
+        b.kill()
+        b.wait()
+        r.wait_for(r"pid %d \(slub-workload\) exited while attached; the others go on" % b.pid)
+        time.sleep(1)
+        rec.send_signal(signal.SIGINT)
+        out = r.rest()
+        check(rec.returncode == 0, "record --pid exited with %d" % rec.returncode, errors)
+        check(a.poll() is None, "the attached service did not survive the detach", errors)
+        check(elsewhere.poll() is None and plain.poll() is None,
+              "a process that was not traced was disturbed", errors)
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+            p.wait()
+
+    for pat in (r"pid %d \(sleep\): libslub-tp.so is not loaded.*not traced" % plain.pid,
+                r"pid %d \(slub-workload\) has LTTNG_HOME \(or HOME\) %s.*not traced"
+                % (elsewhere.pid, re.escape(other_home)),
+                r"pid 999999999: no such process",
+                r"detached after [\d.]+ s: Interrupt",
+                r"note: attached to running processes: the trace starts mid-run",
+                r"^verdict: clean: \d+ events, \d+ slabs, 0 violations"):
+        check(re.search(pat, out, re.M), "no line matching %r" % pat, errors)
+    check(not env.reachable(), "the session daemon record started is still running", errors)
+
+    vpids, first = slab_first_events(trace, env.env)
+    check(vpids == {a.pid, b.pid}, "vpids in the trace: %s, not only %d and %d" % (
+        sorted(vpids), a.pid, b.pid), errors)
+    alive = sum(1 for name in first.values() if name != "slab_new")
+    log("attach: %d slabs, %d of them alive before the trace started" % (len(first), alive))
+    check(alive > 0, "no slab was already alive when the trace started: not a mid-run "
+          "trace", errors)
+
+    # --procname: one service running, one started while attached.
+    trace2 = os.path.join(env.work, "procname")
+    c = start_service(env)
+    late = None
+    try:
+        rec = subprocess.Popen([slubtrace, "record", "--procname", "slub-workload",
+                                "--duration", "600s", "-o", trace2], env=env.env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               errors="replace", start_new_session=True)
+        r = Reader(rec)
+        r.wait_for(r"pid %d \(slub-workload\): attached" % c.pid)
+        late = start_service(env)
+        r.wait_for(r"pid %d \(slub-workload\): attached" % late.pid)
+        time.sleep(1)
+        rec.send_signal(signal.SIGINT)
+        out = r.rest()
+        check(rec.returncode == 0, "record --procname exited with %d" % rec.returncode, errors)
+    finally:
+        for p in (c, late):
+            if p and p.poll() is None:
+                p.kill()
+            if p:
+                p.wait()
+    check(re.search(r"^verdict: clean: \d+ events, \d+ slabs, 0 violations", out, re.M),
+          "record --procname: no clean verdict", errors)
+    vpids, _ = slab_first_events(trace2, env.env)
+    check(vpids == {c.pid, late.pid}, "record --procname: vpids %s, not %d and %d" % (
+        sorted(vpids), c.pid, late.pid), errors)
+    return errors
+
+
+SNAPSHOT_DIR = re.compile(r'^(\d{8})-(\d{6})-(R\d+-[\w-]+|storm|unknown)-(\d+)$')
+
+
+def test_trigger(env):
+    errors = []
+    slubtrace = env.args.slubtrace
+    workload = [env.path("examples/slub-workload"), "-g", "2", "-t", "3", "-m", "800", "-r", "2"]
+
+    for args, want in ((["--trigger", "violation"], r"--trigger: only with --snapshot"),
+                       (["--snapshot", "--trigger", "violation,strom"],
+                        r"--trigger: expected violation, storm\[=N\].*got 'strom'"),
+                       (["--snapshot", "--trigger", "storm=0"], r"got 'storm=0'")):
+        rc, out = run([slubtrace, "record"] + args + ["--", "true"], env=env.env, check=False)
+        check(rc == 2, "record %s: exit %d, not 2" % (" ".join(args), rc), errors)
+        check(re.search(want, out), "record %s: no line %r:\n%s" % (" ".join(args), want, out),
+              errors)
+
+    env.start_sessiond()
+    # A clean run: nothing fires, nothing is written, CMD's status stays.
+    clean = os.path.join(env.work, "clean")
+    rc, out = run([slubtrace, "record", "--snapshot", "--trigger", "violation,error", "-o",
+                   clean, "--", "sh", "-c", "%s; exit 3" % " ".join(workload)], env=env.env,
+                  check=False)
+    log(out[-1500:])
+    check(rc == 3, "clean run: exit %d, not the command's 3" % rc, errors)
+    check("no trigger fired: no snapshot was written" in out, "clean run: no 'no trigger "
+          "fired' line", errors)
+    check(os.listdir(clean) == [], "clean run wrote %s" % os.listdir(clean), errors)
+
+    flight = os.path.join(env.work, "flight")
+    fenv = dict(env.env)
+    fenv["SLUBTRACE_INJECT"] = "unlocked-list,race-window"
+    fenv["SLUBTRACE_TRIGGER_INTERVAL"] = "3600"
+    rc, out = run([slubtrace, "record", "--snapshot", "--trigger", "violation", "-o", flight,
+                   "--"] + workload, env=fenv, check=False)
+    log("\n".join(l for l in out.splitlines() if not l.startswith(("slubtrace:  ", "    ")))
+        [-3000:])
+    check(rc == 0, "record --trigger exited with %d" % rc, errors)
+    fired = re.findall(r"^slubtrace: trigger: violation (\S+) slab (0x[0-9a-f]+) at ([\d.]+): "
+                       r"snapshot requested", out, re.M)
+    inproc = len(re.findall(r"^slubtrace: CHECK R", out, re.M))
+    check(len(fired) == 1, "%d trigger lines, not 1 (rate limit 3600 s)" % len(fired), errors)
+    check(inproc > 1, "%d in-process violations: the injection should give several" % inproc,
+          errors)
+    dirs = sorted(os.listdir(flight))
+    check(len(dirs) == 1, "snapshots: %s, not exactly one" % dirs, errors)
+    if len(fired) != 1 or len(dirs) != 1:
+        return errors
+    rule, slab, when = fired[0][0], int(fired[0][1], 16), float(fired[0][2])
+    m = SNAPSHOT_DIR.match(dirs[0])
+    check(m and m.group(3) == rule, "snapshot %s not named DATE-TIME-%s-N" % (dirs[0], rule),
+          errors)
+    snap = os.path.join(flight, dirs[0])
+    written = [os.stat(os.path.join(d, f)).st_mtime for d, _, files in os.walk(snap)
+               for f in files]
+    if written:
+        log("trigger -> snapshot written: %.0f ms (the snapshot's last file mtime - the "
+            "trigger line's time)" % ((max(written) - when) * 1000))
+
+    p = subprocess.run(["babeltrace2", snap], env=env.env, stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, text=True, errors="replace", timeout=600)
+    check(p.returncode == 0, "babeltrace2 %s failed" % snap, errors)
+    trig = [l for l in p.stdout.splitlines() if " slub:trigger: " in l]
+    check(len(trig) == 1 and 'rule = "%s"' % rule in trig[0] and
+          "slab = 0x%X" % slab in trig[0],
+          "the snapshot's slub:trigger events: %s" % trig[:3], errors)
+    on_slab = [l for l in p.stdout.splitlines()
+               if "slab = 0x%X" % slab in l and " slub:trigger: " not in l]
+    check(any(" slub:add_partial: " in l for l in on_slab),
+          "the snapshot lacks the violating add_partial of slab %#x" % slab, errors)
+
+    rc, out = run([slubtrace, "check", snap], env=env.env, check=False)
+    log(out[:1500])
+    check(rc == 1, "check SNAPSHOT: exit %d, not 1" % rc, errors)
+    check(re.search(r"^violation \d+: %s" % re.escape(rule), out, re.M),
+          "check SNAPSHOT does not report %s" % rule, errors)
+    check(re.search(r"the slab's last \d+ events before it", out),
+          "check SNAPSHOT shows no slab history", errors)
+
+    # --trigger storm=3: a CAS retried three times (race-window widens the
+    # window between a read and its CAS).
+    stormdir = os.path.join(env.work, "storm")
+    senv = dict(env.env)
+    senv["SLUBTRACE_INJECT"] = "race-window"
+    rc, out = run([slubtrace, "record", "--snapshot", "--trigger", "storm=3", "-o", stormdir,
+                   "--"] + workload, env=senv, check=False)
+    fired = re.findall(r"^slubtrace: trigger: storm storm slab (0x[0-9a-f]+)", out, re.M)
+    check(rc == 0 and len(fired) == 1, "record --trigger storm=3: exit %d, %d trigger lines" %
+          (rc, len(fired)), errors)
+    dirs = os.listdir(stormdir) if os.path.isdir(stormdir) else []
+    check(len(dirs) == 1 and SNAPSHOT_DIR.match(dirs[0]) and "-storm-" in dirs[0],
+          "storm snapshots: %s" % dirs, errors)
+    if len(fired) == 1 and len(dirs) == 1:
+        p = subprocess.run(["babeltrace2", os.path.join(stormdir, dirs[0])], env=env.env,
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                           errors="replace", timeout=600)
+        attempts = [int(m.group(1), 16) >> 48 for m in re.finditer(
+            r" slub:cmpxchg_fail: .*?where = (0x[0-9A-Fa-f]+), slab = %s\b" %
+            fired[0].upper().replace("0X", "0x"), p.stdout)]
+        check(attempts and max(attempts) >= 3,
+              "the storm snapshot has no cmpxchg_fail of attempt >= 3 on %s: %s" %
+              (fired[0], attempts[:10]), errors)
+
+    # --trigger error: a double free the allocator reports.
+    df = os.path.join(env.work, "double_free.py")
+    with open(df, "w") as f:
+        f.write("import ctypes\nl = ctypes.CDLL(None)\nl.malloc.restype = ctypes.c_void_p\n"
+                "l.free.argtypes = [ctypes.c_void_p]\np = l.malloc(64)\nl.free(p)\n"
+                "l.free(p)\n")
+    errdir = os.path.join(env.work, "error")
+    rc, out = run([slubtrace, "record", "--snapshot", "--trigger", "error", "-o", errdir,
+                   "--", e2e.python3(), df], env=env.env, check=False)
+    check(rc == 0, "record --trigger error exited with %d" % rc, errors)
+    check(len(re.findall(r"^slubtrace: trigger: error Object already free", out, re.M)) == 1,
+          "no single error trigger line:\n%s" % out[-2000:], errors)
+    dirs = os.listdir(errdir) if os.path.isdir(errdir) else []
+    check(len(dirs) == 1 and SNAPSHOT_DIR.match(dirs[0].replace("Object_already_free",
+                                                                "unknown")) and
+          "-Object_already_free-" in dirs[0], "error snapshots: %s" % dirs, errors)
+    if len(dirs) == 1:
+        p = subprocess.run(["babeltrace2", os.path.join(errdir, dirs[0])], env=env.env,
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                           errors="replace", timeout=600)
+        check(" slub:error: " in p.stdout and
+              re.search(r' slub:trigger: .*"error"', p.stdout),
+              "the error snapshot lacks slub:error or its trigger", errors)
+    return errors
+
+
+def test_live(env):
+    errors = []
+    slubtrace = env.args.slubtrace
+    go, release = os.path.join(env.work, "go"), os.path.join(env.work, "release")
+    trace = os.path.join(env.work, "live")
+    ran = os.path.join(env.work, "ran")
+
+    # Bad input: nothing runs.
+    rc, out = run([slubtrace, "record", "--relay", "127.0.0.1:1", "--", "touch", ran],
+                  env=env.env, check=False)
+    check(rc == 2 and re.search(r"--relay 127.0.0.1:1: no relay daemon answers", out),
+          "record --relay to a closed port: exit %d:\n%s" % (rc, out), errors)
+    check(not os.path.exists(ran), "record --relay to a closed port ran the program", errors)
+    rc, out = run([slubtrace, "check", "--live", "net://127.0.0.1:1/host/h/s"], env=env.env,
+                  check=False)
+    check(rc == 2 and "net://127.0.0.1:1/host/h/s" in out,
+          "check --live of a closed port: exit %d:\n%s" % (rc, out), errors)
+
+    workload = "%s -g 2 -t 3 -m 800 -r 2" % env.path("examples/slub-workload")
+    script = ("while [ ! -e %s ]; do sleep 0.1; done; %s; "
+              "while [ ! -e %s ]; do sleep 0.1; done" % (go, workload, release))
+    renv = dict(env.env)
+    renv["SLUBTRACE_INJECT"] = "unlocked-list,race-window"
+    rec = subprocess.Popen([slubtrace, "record", "--live", "-o", trace, "--", "sh", "-c",
+                            script], env=renv, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, errors="replace",
+                           start_new_session=True)
+    r = Reader(rec)
+    chk = None
+    try:
+        url = r.wait_for(r"^slubtrace: live: net://").split()[2]
+
+        chk = subprocess.Popen([slubtrace, "check", "--live", url], env=env.env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               errors="replace", start_new_session=True)
+        c = Reader(chk)
+        time.sleep(2)   # the viewer attaches before the workload starts
+        open(go, "w").close()
+        t0 = time.monotonic()
+        c.wait_for(r"^violation 1: R\d")
+        log("live: first violation line %.2f s after the workload was released "
+            "(includes its start)" % (time.monotonic() - t0))
+        check(rec.poll() is None, "the traced program ended before the live line", errors)
+        open(release, "w").close()
+        rec_out = r.rest()
+        live_out = c.rest()
+    finally:
+        open(release, "w").close()
+        for p in (rec, chk):
+            if p and p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+    check(rec.returncode == 0, "record --live exited with %d" % rec.returncode, errors)
+    check(chk.returncode == 1, "check --live exited with %d, not 1" % chk.returncode, errors)
+    lv = re.findall(r"^verdict: VIOLATIONS: \d+ events, \d+ slabs, (\d+) violations",
+                    live_out, re.M)
+    off = re.findall(r"^verdict: VIOLATIONS: \d+ events, \d+ slabs, (\d+) violations",
+                     rec_out, re.M)
+    check(lv and off and lv[-1] == off[-1],
+          "live verdict %s, record's check %s" % (lv, off), errors)
+    check(not env.reachable(), "record's session daemon is still running", errors)
+    check(not relayd_of(rec.pid), "record's lttng-relayd is still running", errors)
+
+    # The relay daemon dies mid-session.
+    go2, done = os.path.join(env.work, "go2"), os.path.join(env.work, "done")
+    rec = subprocess.Popen([slubtrace, "record", "--live", "-o", os.path.join(env.work, "dies"),
+                            "--", "sh", "-c", "while [ ! -e %s ]; do sleep 0.1; done; %s && "
+                            "touch %s" % (go2, workload, done)], env=env.env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           errors="replace", start_new_session=True)
+    r = Reader(rec)
+    try:
+        url = r.wait_for(r"^slubtrace: live: net://").split()[2]
+        bad = re.sub(r"/[^/]+$", "/no-such-session", url)
+        rc, out = run([slubtrace, "check", "--live", bad], env=env.env, check=False)
+        check(rc == 2 and "no-such-session" in out,
+              "check --live of an unknown session: exit %d:\n%s" % (rc, out), errors)
+        pids = relayd_of(rec.pid)
+        check(len(pids) == 1, "record --live runs %d relay daemons, not 1" % len(pids), errors)
+        for pid in pids:
+            os.kill(pid, signal.SIGKILL)
+        open(go2, "w").close()
+        out = r.rest()
+    finally:
+        if rec.poll() is None:
+            os.killpg(rec.pid, signal.SIGKILL)
+            rec.wait()
+    check(os.path.exists(done) and "0 damaged" in out,
+          "the traced program did not run to its end once the relay was gone", errors)
+    check(rec.returncode == 125, "record with a dead relay: exit %d, not 125" % rec.returncode,
+          errors)
+    check(re.search(r"the relay daemon \(pid \d+\) exited during the session", out) and
+          re.search(r"is incomplete; record again", out),
+          "record with a dead relay does not say the trace is incomplete", errors)
+    return errors
+
+
+def relayd_of(pid):
+    """The lttng-relayd processes `pid` started (its children)."""
+    p = subprocess.run(["pgrep", "-P", str(pid), "-x", "lttng-relayd"],
+                       stdout=subprocess.PIPE, text=True)
+    return [int(x) for x in p.stdout.split()]
+
+
+TESTS = {"attach": test_attach, "trigger": test_trigger, "live": test_live}
+
+if __name__ == "__main__":
+    e2e.TESTS.update(TESTS)
+    # drop_privileges() re-runs the script it finds in e2e.__file__.
+    e2e.__file__ = os.path.abspath(__file__)
+    sys.exit(e2e.main())
