@@ -373,7 +373,7 @@ void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, st
 	slab_owner_clear(slab, owner);
 	emit_word(SLUB_EV_UNFREEZE, s, c, slab, &old, &new, SLUB_SITE_UNFREEZING_SLAB, locked, owner,
 		  -1, mode);
-	if (slub_wants(SLUB_EV_DEACTIVATE))
+	if (!(reason & SLUB_DEACT_NOT_ACTIVE) && slub_wants(SLUB_EV_DEACTIVATE))
 		emit_cpu(SLUB_EV_DEACTIVATE, s, c, slab, reason, mode, cpu_objects);
 	if (!locked)
 		fork_point(SLUB_FP_DEACTIVATE_UNFROZEN);
@@ -1034,7 +1034,8 @@ static void adopt_torn_slabs(struct slub_cache *s, struct slub_cpu *actor)
 			dead = NULL, c = actor;
 		if (dead)
 			flush_lock_take(dead);
-		deactivate_slab(s, slab, NULL, c, SLUB_DEACT_FLUSH);
+		/* Not c's active slab: c->slab is not changed (no cpu-slab event). */
+		deactivate_slab(s, slab, NULL, c, SLUB_DEACT_FLUSH | SLUB_DEACT_NOT_ACTIVE);
 		if (dead)
 			flush_lock_drop(dead);
 	}

@@ -432,6 +432,10 @@ SLUB_INTERNAL void slub_free_double(struct slub_cache *s, struct slab *slab, voi
 	__attribute__((noinline));
 SLUB_INTERNAL void slab_free(struct slub_cache *s, struct slab *slab, void *object);
 SLUB_INTERNAL void *___slab_alloc(struct slub_cache *s, int node, struct slub_cpu *c);
+/* Or'ed into deactivate_slab()'s reason: the slab is no slot's active slab
+ * (a torn slab adopted after fork()), so no slot's active slab changes and
+ * no cpu-slab event is emitted; only the unfreeze and the list operation. */
+#define SLUB_DEACT_NOT_ACTIVE 0x100
 SLUB_INTERNAL void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist,
 				   struct slub_cpu *c, int reason);
 SLUB_INTERNAL void flush_cpu_slab(struct slub_cache *s, struct slub_cpu *c);
