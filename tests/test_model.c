@@ -1380,6 +1380,61 @@ static void test_registration_is_per_process(void)
 	}
 }
 
+/*
+ * A forked child's lock acquisitions with one missing before its
+ * registration (LTTng-UST lost it silently): its statedump:start, which
+ * comes after, makes the gap a loss.  Without a registration, or in a
+ * process traced from its start, the same gap is R7-lock-seq.
+ */
+static void test_registration_explains_lock_gap(void)
+{
+	static const char *const what[] = { "registered", "no registration",
+					     "registered too late", "from its start" };
+
+	for (int c = 0; c < 4; c++) {
+		static struct seqb b;
+		static struct slub_cache_info info = { "test-cache", 64, 64, 8, 0, OBJS, 5, 30, 0 };
+		struct result r;
+		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r };
+		struct slub_model_config cfg = { 0 };
+		struct slub_model *m;
+
+		seq_init(&b, 401, SLAB);
+		if (c == 3) {
+			struct slub_model_event *e = add(&b, SLUB_EV_CACHE_CREATE, 401, -1);
+
+			e->ev.slab = 0;
+			e->ev.reason = 1;
+			e->ev.info = &info;
+			b.ts += 200000000; /* past the announcement's window */
+		}
+		for (uint64_t seq = 1; seq <= 4; seq++) {
+			if (seq == 3)
+				continue; /* lost */
+			lock(&b, SLUB_EV_LOCK_ACQUIRE, 402, 0, LOCK0, seq);
+			lock(&b, SLUB_EV_LOCK_RELEASE, 402, 0, LOCK0, seq);
+		}
+		memset(&r, 0, sizeof(r));
+		cfg.reorder_ns = 100000000;
+		m = slub_model_new(&cfg, &cb);
+		if (!m)
+			FATAL("slub_model_new");
+		for (int i = 0; i < b.n; i++)
+			CHECK_EQ(slub_model_event(m, &b.ev[i]), 0);
+		if (c == 0 || c == 3)
+			slub_model_registered(m, 401, b.ts + 5000000);
+		if (c == 2)
+			slub_model_registered(m, 401, b.ts + 300000000);
+		slub_model_finish(m);
+		slub_model_free(m);
+		if (c == 0)
+			CHECK(r.violations == 0, "%s: %s", what[c], r.first);
+		else
+			CHECK(r.by_rule[SLUB_RULE_LOCK_SEQ] == 1 && r.violations == 1,
+			      "%s: %lu violations, %s", what[c], r.violations, r.first);
+	}
+}
+
 int main(void)
 {
 	test_tables();
@@ -1391,6 +1446,7 @@ int main(void)
 	test_processes();
 	test_registration();
 	test_registration_is_per_process();
+	test_registration_explains_lock_gap();
 	test_late_after_two_gaps();
 	test_seq_twice_conflict();
 	test_seq_twice_copy(0);

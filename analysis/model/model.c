@@ -85,6 +85,7 @@ struct mproc {
 	 * recorded, not judged (what LTTng did not record before may be
 	 * logically before or after them) */
 	uint64_t quarantine_until;
+	uint8_t registered;	/* its lttng_ust_statedump:start came */
 };
 
 struct mcache {
@@ -137,6 +138,9 @@ struct mobj {
 	uint64_t gen, ts; /* notices and time when it was allocated */
 };
 
+/* Lock findings held back at once, at most (more are reported at once). */
+#define DEFERRED_FINDINGS 16
+
 struct slub_model {
 	struct slub_model_config cfg;
 	struct slub_model_callbacks cb;
@@ -164,6 +168,16 @@ struct slub_model {
 	struct slub_model_record vrec;
 	struct slub_model_record *vhist;
 	char detail[512];
+	/* Lock findings of a process that may still register (see
+	 * defer_lock_finding()), oldest first. */
+	struct mdeferred {
+		uint32_t vpid, other;
+		unsigned rule;
+		uint64_t k1;
+		struct slub_model_record r;
+		char detail[192];
+	} deferred[DEFERRED_FINDINGS];
+	unsigned ndeferred;
 	/* a violation waiting for the stack of its event */
 	int held;
 	struct slub_model_violation hv;
@@ -374,7 +388,7 @@ static void new_incarnation(struct slub_model *m, struct mproc *p)
 	purge_table(m, &m->threads, &m->p_thread, p->h.k1);
 	p->inc++;
 	p->obj_since = 0;
-	p->seen = p->from_start = 0;
+	p->seen = p->from_start = p->registered = 0;
 }
 
 static struct mslab *get_slab(struct slub_model *m, uint64_t k1, uint64_t addr, int create)
@@ -583,6 +597,81 @@ static void report(struct slub_model *m, unsigned rule, const struct slub_model_
 		return;
 	}
 	m->cb.violation(&v, m->cb.arg);
+}
+
+/*
+ * A lock finding in a process that has not registered yet.  LTTng-UST
+ * records a forked child from the parent's session state until the child
+ * registers with the session daemon, and loses some of its events in
+ * between without a discarded-events record (seen: one list_lock
+ * acquisition of the child's listener thread).  The registration's
+ * lttng_ust_statedump:start comes after the events it explains, so the
+ * finding waits: a registration of that process within the reorder window
+ * turns it into a resynchronised lock (a loss, not a violation); else it is
+ * reported when the window has passed, or at the end.  A process traced
+ * from its start (its first event announced its caches) is judged at once.
+ */
+static int awaits_registration(const struct slub_model *m, uint32_t vpid)
+{
+	const struct mproc *p = (const struct mproc *)ht_find((struct htab *)&m->procs, vpid, 0);
+
+	return p && !p->from_start && !p->registered;
+}
+
+static void lock_finding(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
+			 uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static void lock_finding(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
+			 uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
+{
+	char buf[sizeof(m->deferred[0].detail)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (awaits_registration(m, r->vpid) && m->ndeferred < DEFERRED_FINDINGS) {
+		struct mdeferred *d = &m->deferred[m->ndeferred++];
+
+		d->vpid = r->vpid;
+		d->other = other_vtid;
+		d->rule = rule;
+		d->k1 = k1;
+		d->r = *r;
+		memcpy(d->detail, buf, sizeof(buf));
+		return;
+	}
+	report(m, rule, r, NULL, k1, other_vtid, "%s", buf);
+}
+
+/* Report the held findings whose window passed (all: every one); drop
+ * those of a process that registered since. */
+static void deferred_findings(struct slub_model *m, int all)
+{
+	unsigned keep = 0;
+
+	for (unsigned i = 0; i < m->ndeferred; i++) {
+		struct mdeferred *d = &m->deferred[i];
+
+		if (!awaits_registration(m, d->vpid)) {
+			const struct mproc *p =
+				(const struct mproc *)ht_find(&m->procs, d->vpid, 0);
+
+			if (p && p->registered) {
+				m->sum.locks_resynced++;
+				continue;
+			}
+		}
+		if (all || m->now - d->r.ts > m->cfg.reorder_ns || !awaits_registration(m, d->vpid)) {
+			report(m, d->rule, &d->r, NULL, d->k1, d->other, "%s", d->detail);
+			continue;
+		}
+		if (keep != i)
+			m->deferred[keep] = *d;
+		keep++;
+	}
+	m->ndeferred = keep;
 }
 
 /* ---- the slab state machine ---- */
@@ -1644,13 +1733,13 @@ static void lock_event(struct slub_model *m, uint64_t k1, const struct slub_mode
 			if (l->held && l->holder == e->vtid) {
 				/* recursion: reported above from the thread's view */
 			} else if (l->held && !explained)
-				report(m, SLUB_RULE_LOCK_HOLDER, &r, NULL, k1, l->holder,
+				lock_finding(m, SLUB_RULE_LOCK_HOLDER, &r, k1, l->holder,
 				       "lock %u acquisition %llu by tid %u while tid %u holds "
 				       "acquisition %llu",
 				       ev->lock_id, (unsigned long long)ev->lock_seq, e->vtid,
 				       l->holder, (unsigned long long)l->seq);
 			else if (ev->lock_seq != l->seq + 1 && !explained)
-				report(m, SLUB_RULE_LOCK_SEQ, &r, NULL, k1, 0,
+				lock_finding(m, SLUB_RULE_LOCK_SEQ, &r, k1, 0,
 				       "lock %u acquisition %llu follows acquisition %llu",
 				       ev->lock_id, (unsigned long long)ev->lock_seq,
 				       (unsigned long long)l->seq);
@@ -1670,7 +1759,7 @@ static void lock_event(struct slub_model *m, uint64_t k1, const struct slub_mode
 	}
 	/* release */
 	if (l->known && !lenient && (!l->held || l->holder != e->vtid || l->seq != ev->lock_seq))
-		report(m, SLUB_RULE_LOCK_HOLDER, &r, NULL, k1, l->held ? l->holder : 0,
+		lock_finding(m, SLUB_RULE_LOCK_HOLDER, &r, k1, l->held ? l->holder : 0,
 		       "tid %u releases lock %u acquisition %llu; %s%u holds acquisition %llu",
 		       e->vtid, ev->lock_id, (unsigned long long)ev->lock_seq,
 		       l->held ? "tid " : "no one (last: tid ", l->holder,
@@ -1891,6 +1980,8 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	uint64_t k1;
 
 	m->sum.events++;
+	if (m->ndeferred)
+		deferred_findings(m, 0);
 	/* The thread went on without the stack its violation waited for. */
 	if (m->held && m->hv.vpid == e->vpid && m->hv.vtid == e->vtid)
 		flush_held(m);
@@ -2179,6 +2270,15 @@ void slub_model_registered(struct slub_model *m, uint32_t vpid, uint64_t ts)
 
 	if (!p)
 		return;
+	/* Findings older than the window before it stay findings; the
+	 * others were the registration's loss. */
+	if (ts > m->now)
+		m->now = ts;
+	if (m->ndeferred)
+		deferred_findings(m, 0);
+	p->registered = 1;
+	if (m->ndeferred)
+		deferred_findings(m, 0);
 	g = ++m->disc_gen;
 	m->notice[g % NOTICES].begin = 0;
 	m->notice[g % NOTICES].end = ts;
@@ -2241,6 +2341,7 @@ void slub_model_finish(struct slub_model *m)
 	/* Nothing more will come: every gap still open is final. */
 	while (m->wq_head)
 		give_up(m, m->wq_head);
+	deferred_findings(m, 1);
 	for (size_t i = 0; i < m->slabs.nb; i++)
 		for (struct hnode *h = m->slabs.b[i]; h; h = h->next)
 			if (((struct mslab *)h)->list_due == 2)
