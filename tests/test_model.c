@@ -13,9 +13,11 @@
  * slab resynchronises); forks, execs, thread churn and a trace that starts
  * mid-run produce nothing.
  */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "slub_model.h"
 #include "testutil.h"
@@ -279,6 +281,9 @@ struct result {
 	struct slub_model_summary sum;
 	int summaries;
 	char first[512];
+	char twin[512];    /* the first "seq produced twice" finding */
+	unsigned twins;
+	unsigned twin_history; /* records of the twin's slab shown with it */
 	unsigned nr_history;
 	unsigned stack_nr;
 	uint64_t stack0;
@@ -295,6 +300,12 @@ static void on_violation(const struct slub_model_violation *v, void *arg)
 			 v->meaning);
 	if (!r->violations)
 		r->nr_history = v->nr_history;
+	if (v->rule == SLUB_RULE_WORD_CHAIN && strstr(v->detail, "produced twice")) {
+		if (!r->twins++) {
+			snprintf(r->twin, sizeof(r->twin), "%s", v->detail);
+			r->twin_history = v->nr_history;
+		}
+	}
 	r->violations++;
 	if (v->rule < SLUB_RULE_NR)
 		r->by_rule[v->rule]++;
@@ -356,6 +367,25 @@ static void seq_init(struct seqb *b, uint32_t vpid, uint64_t slab)
 }
 
 static struct seqb B;
+
+static uint32_t lock_id_of_test(uint32_t cache_id, int32_t node)
+{
+	return cache_id * 64 + (uint32_t)node; /* as the allocator numbers them */
+}
+
+static int is_word(const struct slub_model_event *e)
+{
+	switch (e->ev.type) {
+	case SLUB_EV_SLAB_NEW:
+	case SLUB_EV_FREEZE:
+	case SLUB_EV_UNFREEZE:
+	case SLUB_EV_TAKE_FREELIST:
+	case SLUB_EV_FREE_REMOTE:
+	case SLUB_EV_DRAIN_FREELIST:
+		return 1;
+	}
+	return 0;
+}
 
 static void test_rules(void)
 {
@@ -998,6 +1028,358 @@ static void test_late_after_two_gaps(void)
 	CHECK_EQ(r.sum.gaps, 2);
 }
 
+/* ---- a seq recorded twice ---- */
+
+/* A test that would hang fails instead. */
+static void on_alarm(int sig)
+{
+	static const char msg[] = "test_model: the model did not terminate (seq twice)\n";
+
+	(void)sig;
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(1);
+	_exit(1);
+}
+
+static void bounded(unsigned seconds)
+{
+	signal(SIGALRM, on_alarm);
+	alarm(seconds);
+}
+
+static int twin_shows(const struct result *r, const char *what)
+{
+	return strstr(r->twin, what) != NULL;
+}
+
+/*
+ * What a broken cmpxchg records: the take_freelist at seq 3 claims seq 4,
+ * which the next remote free claims too (seq 3 is never seen).  Both wait
+ * behind the gap; once it is given up the first one applies and the other
+ * can never apply: it is reported and dropped, and finish returns.
+ */
+static void test_seq_twice_conflict(void)
+{
+	struct result r;
+	int n3 = -1;
+
+	seq_init(&B, 100, SLAB);
+	life(&B, M_NONE);
+	for (int i = 0; i < B.n; i++)
+		if (B.ev[i].ev.type == SLUB_EV_TAKE_FREELIST && B.ev[i].ev.new.seq == 3)
+			n3 = i;
+	CHECK(n3 >= 0, "no take_freelist at seq 3");
+	B.ev[n3].ev.new.seq = 4;
+	bounded(20);
+	r = run(&B, NULL, -1);
+	alarm(0);
+	CHECK(r.twins == 1, "conflicting twin: %u seq-twice findings, first %s", r.twins, r.first);
+	CHECK(r.by_rule[SLUB_RULE_WORD_CHAIN] >= 2,
+	      "the gap at seq 3 and the twin at seq 4 are both lost updates: %lu",
+	      r.by_rule[SLUB_RULE_WORD_CHAIN]);
+	/* both events: the applied take_freelist and the remote free */
+	CHECK(twin_shows(&r, "seq 4 produced twice") && twin_shows(&r, "take_freelist") &&
+		      twin_shows(&r, "free_remote") && twin_shows(&r, "two updates"),
+	      "twin detail: %s", r.twin);
+	CHECK(r.twin_history > 0, "the twin's report shows the slab's history");
+}
+
+/*
+ * A trace read twice (a stream and a copy of it): every event comes twice,
+ * interleaved by timestamp, and the first remote free arrives after the
+ * take_freelist that follows it (a tracepoint fires after its CAS), so
+ * both copies of seq 3 wait together.  Each repeated word event is an
+ * identical twin: reported, dropped.  With more events a window later,
+ * expire() gives the slab up in the middle of the trace: it must return too.
+ */
+static void test_seq_twice_copy(int expire_mid_trace)
+{
+	static struct seqb twice;
+	struct result r;
+	struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r };
+	struct slub_model_config cfg = { 0 };
+	struct slub_model *m;
+	int i2 = -1, i3 = -1, words = 0;
+
+	seq_init(&B, 100, SLAB);
+	life(&B, M_NONE);
+	for (int i = 0; i < B.n; i++) {
+		if (is_word(&B.ev[i]))
+			words++;
+		if (is_word(&B.ev[i]) && B.ev[i].ev.new.seq == 2)
+			i2 = i;
+		if (is_word(&B.ev[i]) && B.ev[i].ev.new.seq == 3)
+			i3 = i;
+	}
+	CHECK(i2 >= 0 && i3 == i2 + 1, "life: seq 2 then 3 (%d %d)", i2, i3);
+	seq_init(&twice, 100, SLAB);
+	for (int i = 0; i < B.n; i++) {
+		int j = i == i2 ? i3 : i == i3 ? i2 : i;
+
+		twice.ev[twice.n++] = B.ev[j];
+		twice.ev[twice.n++] = B.ev[j];
+	}
+	memset(&r, 0, sizeof(r));
+	cfg.reorder_ns = 100000;
+	m = slub_model_new(&cfg, &cb);
+	if (!m)
+		FATAL("slub_model_new");
+	bounded(20);
+	for (int i = 0; i < twice.n; i++)
+		CHECK_EQ(slub_model_event(m, &twice.ev[i]), 0);
+	if (expire_mid_trace) {
+		/* another slab, a window later: the reorder window passes */
+		struct slub_model_event e = twice.ev[0];
+
+		e.ev.slab = SLAB2;
+		e.ts += 10 * cfg.reorder_ns;
+		CHECK_EQ(slub_model_event(m, &e), 0);
+		CHECK(r.twins > 0, "expire() reported no twin");
+	}
+	slub_model_finish(m);
+	alarm(0);
+	slub_model_free(m);
+	/* every repeated word event, slab_new included, is one twin */
+	CHECK(r.twins == (unsigned)words,
+	      "copied trace: %u seq-twice findings for %d word events", r.twins, words);
+	CHECK(twin_shows(&r, "the same") && twin_shows(&r, "twice"), "twin detail: %s", r.twin);
+	CHECK_EQ(r.summaries, 1);
+}
+
+/*
+ * Arbitrary sequences (a fixed pseudo-random stream: the same every run)
+ * of slab, list, cpu, lock and object events over a few slabs, threads
+ * and objects, with repeated, missing and wild seqs, discarded-events
+ * notices and registrations.  The model must return from every call, and
+ * its waiting events and memory stay bounded by the live state (a few
+ * slabs, a small window), not by the trace length.
+ */
+static uint64_t rnd_state = 0x9e3779b97f4a7c15ull;
+
+static uint32_t rnd(uint32_t n)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return n ? (uint32_t)(rnd_state >> 11) % n : (uint32_t)(rnd_state >> 11); /* 0: any */
+}
+
+static void test_arbitrary_sequences(void)
+{
+	static const unsigned types[] = {
+		SLUB_EV_SLAB_NEW,	 SLUB_EV_FREEZE,	  SLUB_EV_UNFREEZE,
+		SLUB_EV_TAKE_FREELIST,	 SLUB_EV_FREE_REMOTE,	  SLUB_EV_DRAIN_FREELIST,
+		SLUB_EV_SLAB_DISCARD,	 SLUB_EV_ADD_PARTIAL,	  SLUB_EV_REMOVE_PARTIAL,
+		SLUB_EV_ADD_FULL,	 SLUB_EV_REMOVE_FULL,	  SLUB_EV_CPU_SLAB_LOAD,
+		SLUB_EV_DEACTIVATE,	 SLUB_EV_CPU_PARTIAL_PUT, SLUB_EV_CPU_PARTIAL_TAKE,
+		SLUB_EV_CPU_PARTIAL_DRAIN, SLUB_EV_LOCK_ACQUIRE,  SLUB_EV_LOCK_RELEASE,
+		SLUB_EV_ALLOC,		 SLUB_EV_FREE,		  SLUB_EV_THREAD_FLUSH,
+		SLUB_EV_CACHE_CREATE,
+	};
+	const unsigned nev = 200000, window = 64;
+	struct result r;
+	struct slub_model_callbacks cb = { on_violation, NULL, on_summary, &r };
+	struct slub_model_config cfg = { 0 };
+	struct slub_cache_info info = { "fuzzed", 64, 64, 8, 0, OBJS, 5, 30, 0 };
+	struct slub_model *m;
+	uint64_t ts = 1000;
+	uint32_t seq[4] = { 0 };
+
+	memset(&r, 0, sizeof(r));
+	cfg.reorder_ns = 50000;
+	cfg.reorder_events = window;
+	cfg.max_violations = 1;
+	m = slub_model_new(&cfg, &cb);
+	if (!m)
+		FATAL("slub_model_new");
+	bounded(60);
+	for (unsigned i = 0; i < nev; i++) {
+		struct slub_model_event e;
+		unsigned si = rnd(4);
+
+		memset(&e, 0, sizeof(e));
+		e.ev.type = types[rnd(sizeof(types) / sizeof(types[0]))];
+		e.ev.site = rnd(SLUB_SITE_NR);
+		e.ev.cpu = (int32_t)rnd(4);
+		e.ev.slot = rnd(2) ? e.ev.cpu : (int32_t)rnd(4);
+		e.ev.cache_id = 1 + rnd(2);
+		e.ev.node = (int32_t)rnd(2);
+		e.ev.slab = 0x100000ull * (si + 1);
+		e.ev.object = e.ev.slab + 64 * rnd(OBJS);
+		e.ev.lock_id = lock_id_of_test(e.ev.cache_id, e.ev.node);
+		e.ev.lock_seq = rnd(64);
+		e.ev.locked = rnd(2);
+		e.ev.list = rnd(5);
+		e.ev.reason = rnd(8);
+		e.ev.old.owner = (int32_t)rnd(5) - 1;
+		e.ev.new.owner = -1;
+		e.ev.new.freelist = rnd(2) ? 0 : e.ev.object;
+		e.ev.new.objects = rnd(8) ? OBJS : rnd(64);
+		e.ev.new.inuse = rnd(OBJS + 2);
+		e.ev.new.frozen = rnd(2);
+		/* mostly the next seq; else repeated, skipped, from long ago or wild */
+		switch (rnd(8)) {
+		case 0: e.ev.new.seq = seq[si]; break;
+		case 1: e.ev.new.seq = seq[si] + 1 + rnd(4); break;
+		case 2: e.ev.new.seq = rnd(seq[si] + 1); break;
+		case 3: e.ev.new.seq = rnd(8) ? seq[si] + 2 : UINT32_MAX - rnd(2); break;
+		default: e.ev.new.seq = seq[si] + 1; break;
+		}
+		if (e.ev.new.seq > seq[si])
+			seq[si] = e.ev.new.seq;
+		e.ev.old = e.ev.new;
+		e.ev.old.seq = e.ev.new.seq - 1;
+		e.old_valid = rnd(2);
+		e.ev.info = e.ev.type == SLUB_EV_CACHE_CREATE ? &info : NULL;
+		e.vpid = 100 + rnd(2);
+		e.vtid = e.vpid + rnd(4);
+		ts += rnd(3000);
+		e.ts = rnd(16) ? ts : ts - rnd(100000) % ts; /* some arrive late */
+		CHECK_EQ(slub_model_event(m, &e), 0);
+		if (!rnd(500)) {
+			struct slub_model_discard d = { 0, rnd(10), ts - rnd(1000), ts, rnd(2) };
+
+			slub_model_discarded(m, &d);
+		}
+		if (!rnd(2000))
+			slub_model_registered(m, e.vpid, ts);
+	}
+	slub_model_get_summary(m, &r.sum);
+	slub_model_finish(m);
+	alarm(0);
+	CHECK_EQ(r.summaries, 1);
+	CHECK_EQ(r.sum.events, nev);
+	/* expire() keeps at most the window (plus the event that crossed it) */
+	CHECK(r.sum.reorder_max_pending <= window + 1, "%llu events waited (window %u)",
+	      (unsigned long long)r.sum.reorder_max_pending, window);
+	/* 4 slabs, 8 threads, 64 objects, 4 slots, 4 locks: well under 1 MiB */
+	CHECK(r.sum.peak_mem_bytes < (1u << 20), "peak memory %llu bytes for a tiny live state",
+	      (unsigned long long)r.sum.peak_mem_bytes);
+	slub_model_free(m);
+}
+
+/*
+ * Impossible values: a slab at address 0, a cache the process never
+ * announced (judged only when the trace holds the process from its first
+ * traced event: its cache announcement), a slab whose objects are not its
+ * cache's objects per slab.
+ */
+static struct result run_with_cache(unsigned announce, uint32_t cache_id, uint32_t objects,
+				    int notice)
+{
+	static struct seqb b;
+	struct slub_cache_info info = { "test-cache", 64, 64, 8, 0, objects, 5, 30, 0 };
+	struct slub_model_event *e;
+
+	seq_init(&b, 100, SLAB);
+	if (announce) {
+		e = add(&b, SLUB_EV_CACHE_CREATE, 10, -1);
+		e->ev.slab = 0;
+		e->ev.cache_id = cache_id;
+		e->ev.reason = announce == 1; /* 1: announced, 2: created now */
+		e->ev.info = &info;
+		/* past the window in which threads may still trace before the
+		 * announcement is complete */
+		b.ts += 200000;
+	}
+	life(&b, M_NONE);
+	return run(&b, NULL, notice ? 1 : -1); /* the loss: before the slab's first event */
+}
+
+static void test_impossible_values(void)
+{
+	struct result r;
+
+	/* the clean life, its cache announced with its geometry */
+	r = run_with_cache(1, 1, OBJS, 0);
+	CHECK(r.violations == 0, "announced cache: %s", r.first);
+	/* never announced, the process seen from its announcement on */
+	r = run_with_cache(1, 2, OBJS, 0);
+	CHECK(r.by_rule[SLUB_RULE_TRANSITION] == 1 && strstr(r.first, "never announced"),
+	      "unannounced cache: %lu, %s", r.violations, r.first);
+	/* a lost event may have been its creation: unknown */
+	r = run_with_cache(1, 2, OBJS, 1);
+	CHECK(r.violations == 0, "unannounced cache after a loss: %s", r.first);
+	/* a trace that starts mid-run (no announcement, or a creation first:
+	 * the announcement may be before the trace): unknown */
+	r = run_with_cache(0, 0, 0, 0);
+	CHECK(r.violations == 0, "mid-run start: %s", r.first);
+	r = run_with_cache(2, 2, OBJS, 0);
+	CHECK(r.violations == 0, "first event a creation: %s", r.first);
+	/* inside the announcement's window: unknown */
+	seq_init(&B, 100, SLAB);
+	{
+		struct slub_model_event *e = add(&B, SLUB_EV_CACHE_CREATE, 10, -1);
+
+		e->ev.slab = 0;
+		e->ev.cache_id = 2;
+		e->ev.reason = 1;
+	}
+	life(&B, M_NONE);
+	r = run(&B, NULL, -1);
+	CHECK(r.violations == 0, "an event racing the announcement: %s", r.first);
+	/* geometry */
+	r = run_with_cache(1, 1, OBJS * 2, 0);
+	CHECK(r.by_rule[SLUB_RULE_WORD_OBJECTS] == 1 && strstr(r.first, "objects per slab"),
+	      "geometry: %lu, %s", r.violations, r.first);
+
+	/* slab 0 */
+	seq_init(&B, 100, SLAB);
+	life(&B, M_NONE);
+	B.slab = 0;
+	word(add(&B, SLUB_EV_SLAB_NEW, 10, 0), SLUB_SITE_NEW_SLAB, 0, OBJS, 1, 1, 0, 0);
+	r = run(&B, NULL, -1);
+	CHECK(r.violations == 1 && r.by_rule[SLUB_RULE_TRANSITION] == 1 &&
+		      strstr(r.first, "slab 0"),
+	      "slab_new of slab 0: %lu, %s", r.violations, r.first);
+}
+
+/*
+ * A registration (a forked child's lttng_ust_statedump:start) says what
+ * LTTng may not have recorded of that process only: another process's
+ * events in the window after it are judged (here a child whose own
+ * adoption unfreezes a slab twice), while the registered process's own
+ * are recorded, not judged (unknown).
+ */
+static void test_registration_is_per_process(void)
+{
+	for (int judged = 0; judged < 2; judged++) {
+		static struct seqb other;
+		struct result r;
+		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r };
+		struct slub_model_config cfg = { 0 };
+		struct slub_model *m;
+
+		seq_init(&other, 302, SLAB2);
+		lock(&other, SLUB_EV_LOCK_ACQUIRE, 302, 0, LOCK0, 1);
+		lock(&other, SLUB_EV_LOCK_RELEASE, 302, 0, LOCK0, 1);
+		/* judged: the child 301 breaks R2; else 302 itself, just after
+		 * its registration */
+		seq_init(&B, judged ? 301 : 302, SLAB);
+		B.ts = other.ts + 1000;
+		life(&B, M_UNFREEZE);
+		memset(&r, 0, sizeof(r));
+		cfg.reorder_ns = 100000000; /* 100 ms: the whole life is inside it */
+		m = slub_model_new(&cfg, &cb);
+		if (!m)
+			FATAL("slub_model_new");
+		for (int i = 0; i < other.n; i++)
+			CHECK_EQ(slub_model_event(m, &other.ev[i]), 0);
+		slub_model_registered(m, 302, other.ts + 500);
+		for (int i = 0; i < B.n; i++)
+			CHECK_EQ(slub_model_event(m, &B.ev[i]), 0);
+		slub_model_finish(m);
+		slub_model_free(m);
+		if (judged)
+			CHECK(r.by_rule[SLUB_RULE_UNFREEZE] == 1,
+			      "another process after a registration not judged: %lu, %s",
+			      r.violations, r.first);
+		else
+			CHECK(r.violations == 0, "the registered process judged in its window: %s",
+			      r.first);
+	}
+}
+
 int main(void)
 {
 	test_tables();
@@ -1008,7 +1390,13 @@ int main(void)
 	test_reorder_and_discards();
 	test_processes();
 	test_registration();
+	test_registration_is_per_process();
 	test_late_after_two_gaps();
+	test_seq_twice_conflict();
+	test_seq_twice_copy(0);
+	test_seq_twice_copy(1);
+	test_arbitrary_sequences();
+	test_impossible_values();
 	test_stack();
 	test_memory_hook();
 	return test_summary("test_model");

@@ -17,6 +17,7 @@
  * Entities live in hash tables keyed by (vpid << 32 | incarnation, id):
  * O(live slabs + locks + slots + threads + allocated objects).
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -71,11 +72,25 @@ struct mproc {
 	uint32_t inc;
 	uint64_t namehash;
 	uint64_t obj_since; /* first object event, 0 = none yet */
+	/* seen: this image has had an event.  from_start: its first one was
+	 * the announcement of its caches, which the allocator emits once,
+	 * before the first traced event of a process image (src/observer.c):
+	 * the trace holds the image from its first traced event, so every
+	 * cache it uses was announced or created in it.  Threads that run
+	 * while the announcement is emitted may trace events before it ends:
+	 * judged from a reorder window after it (from_ts) on. */
+	uint8_t seen, from_start;
+	uint64_t from_ts;
+	/* registered at ts: its events up to ts + the reorder window are
+	 * recorded, not judged (what LTTng did not record before may be
+	 * logically before or after them) */
+	uint64_t quarantine_until;
 };
 
 struct mcache {
 	struct hnode h; /* k1 = process key, k2 = cache id */
 	uint8_t destroyed;
+	uint32_t objects; /* per slab, from cache_create (0: not given) */
 	char name[55];
 };
 
@@ -134,8 +149,11 @@ struct slub_model {
 	 * it may be logically before or after the lost ones: until then the
 	 * model only records, and forgets what it cannot trust. */
 	uint64_t quarantine_until;
+	/* the latest quarantine_until of a process (registrations) */
+	uint64_t reg_quarantine_until;
 	struct {
 		uint64_t begin, end, gen;
+		uint32_t vpid; /* 0: every process (discarded events) */
 	} notice[NOTICES];
 	struct mslab *wq_head, *wq_tail;
 	uint64_t npend;
@@ -146,7 +164,7 @@ struct slub_model {
 	/* the violation being reported */
 	struct slub_model_record vrec;
 	struct slub_model_record *vhist;
-	char detail[256];
+	char detail[512];
 	/* a violation waiting for the stack of its event */
 	int held;
 	struct slub_model_violation hv;
@@ -210,8 +228,13 @@ static uint64_t hash_str(const char *s)
 
 /* ---- discarded-events notices ---- */
 
-/* May events after `from_ts` be missing for an entity last synced at gen? */
-static int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts)
+/*
+ * May events after `from_ts` be missing for an entity of process vpid last
+ * synced at gen?  A discarded-events notice concerns every process (a
+ * stream holds many); a registration only the process that registered.
+ */
+static int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts,
+			 uint32_t vpid)
 {
 	if (m->disc_gen == gen)
 		return 0;
@@ -220,7 +243,7 @@ static int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from
 	for (uint64_t g = gen + 1; g <= m->disc_gen; g++) {
 		const typeof(m->notice[0]) *n = &m->notice[g % NOTICES];
 
-		if (n->end >= from_ts)
+		if (n->end >= from_ts && (!n->vpid || n->vpid == vpid))
 			return 1;
 	}
 	return 0;
@@ -229,13 +252,16 @@ static int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from
 /* Did any recent notice lose events at or after from_ts (whatever the
  * entity saw since)?  For gaps found late: an event applied after a notice
  * may still be older than what the notice lost. */
-static int notice_since(const struct slub_model *m, uint64_t from_ts)
+static int notice_since(const struct slub_model *m, uint64_t from_ts, uint32_t vpid)
 {
 	uint64_t n = m->disc_gen < NOTICES ? m->disc_gen : NOTICES;
 
-	for (uint64_t i = 0; i < n; i++)
-		if (m->notice[(m->disc_gen - i) % NOTICES].end >= from_ts)
+	for (uint64_t i = 0; i < n; i++) {
+		const typeof(m->notice[0]) *no = &m->notice[(m->disc_gen - i) % NOTICES];
+
+		if (no->end >= from_ts && (!no->vpid || no->vpid == vpid))
 			return 1;
+	}
 	return 0;
 }
 
@@ -244,9 +270,18 @@ static uint64_t window_start(const struct slub_model *m, uint64_t ts)
 	return ts > m->cfg.reorder_ns ? ts - m->cfg.reorder_ns : 0;
 }
 
-static int quarantined(const struct slub_model *m)
+/* Only record, judge nothing: after a discarded-events notice, every
+ * process; after a registration, the process that registered. */
+static int quarantined(const struct slub_model *m, uint32_t vpid)
 {
-	return m->disc_gen && m->now <= m->quarantine_until;
+	const struct mproc *p;
+
+	if (m->disc_gen && m->now <= m->quarantine_until)
+		return 1;
+	if (m->now > m->reg_quarantine_until)
+		return 0;
+	p = (const struct mproc *)ht_find((struct htab *)&m->procs, vpid, 0);
+	return p && m->now <= p->quarantine_until;
 }
 
 /* ---- entities ---- */
@@ -343,6 +378,7 @@ static void new_incarnation(struct slub_model *m, struct mproc *p)
 	purge_table(m, &m->threads, &m->p_thread, p->h.k1);
 	p->inc++;
 	p->obj_since = 0;
+	p->seen = p->from_start = 0;
 }
 
 static struct mslab *get_slab(struct slub_model *m, uint64_t k1, uint64_t addr, int create)
@@ -417,7 +453,7 @@ static const char *cache_name(struct slub_model *m, uint64_t k1, uint32_t cache_
 static void lock_touch(struct slub_model *m, struct mlock *l, uint64_t ts)
 {
 	if (l->gen != m->disc_gen) {
-		if (l->known && notice_covers(m, l->gen, window_start(m, l->last_ts))) {
+		if (l->known && notice_covers(m, l->gen, window_start(m, l->last_ts), (uint32_t)(l->h.k1 >> 32))) {
 			l->known = 0;
 			l->held = 0;
 			l->ntouched = 0;
@@ -431,7 +467,7 @@ static void lock_touch(struct slub_model *m, struct mlock *l, uint64_t ts)
 static void slot_touch(struct slub_model *m, struct mslot *c, uint64_t ts)
 {
 	if (c->gen != m->disc_gen) {
-		if (c->known && notice_covers(m, c->gen, window_start(m, c->last_ts)))
+		if (c->known && notice_covers(m, c->gen, window_start(m, c->last_ts), (uint32_t)(c->h.k1 >> 32)))
 			c->known = 0;
 		c->gen = m->disc_gen;
 	}
@@ -441,7 +477,7 @@ static void slot_touch(struct slub_model *m, struct mslot *c, uint64_t ts)
 static void thread_touch(struct slub_model *m, struct mthread *t, uint64_t ts)
 {
 	if (t->gen != m->disc_gen) {
-		if (notice_covers(m, t->gen, window_start(m, t->last_ts))) {
+		if (notice_covers(m, t->gen, window_start(m, t->last_ts), (uint32_t)t->h.k1)) {
 			t->known = 0;
 			t->nheld = 0;
 			t->flush_slot = -1;
@@ -842,8 +878,8 @@ static void report_leak(struct slub_model *m, struct mslab *s, const struct slub
 
 	s->list_due = 0;
 	/* Events lost since its last one may hold its add_partial. */
-	if (notice_covers(m, s->gen, window_start(m, s->last_ts)) ||
-	    notice_since(m, window_start(m, s->last_ts)))
+	if (notice_covers(m, s->gen, window_start(m, s->last_ts), s->vpid) ||
+	    notice_since(m, window_start(m, s->last_ts), s->vpid))
 		return;
 	if (!r) {
 		memset(&rr, 0, sizeof(rr));
@@ -868,6 +904,39 @@ static void report_leak(struct slub_model *m, struct mslab *s, const struct slub
 }
 
 /*
+ * A slab's first event (or first after lost events) against its cache:
+ * the cache must be known when the trace holds its process image from its
+ * first traced event and nothing was lost (a trace started mid-run, a
+ * snapshot, a forked child or a second session lack the announcement:
+ * there it is unknown, not judged), and the slab's objects must be the
+ * cache's objects per slab (the allocator has one geometry per cache).
+ */
+static void check_cache(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
+			const struct slub_model_record *r)
+{
+	const struct slub_event *ev = &e->ev;
+	struct mcache *c = (struct mcache *)ht_find(&m->caches, s->h.k1, ev->cache_id);
+
+	if (!c) {
+		struct mproc *p = (struct mproc *)ht_find(&m->procs, s->vpid, 0);
+
+		if (p && p->from_start && !m->disc_gen && e->ts - p->from_ts > m->cfg.reorder_ns &&
+		    e->ts > p->from_ts)
+			report(m, SLUB_RULE_TRANSITION, r, s, s->h.k1, 0,
+			       "%s of slab %#llx names cache %u, which the process never announced "
+			       "nor created",
+			       slub_event_name(ev->type), (unsigned long long)ev->slab,
+			       ev->cache_id);
+		return;
+	}
+	if (is_word_event(ev->type) && c->objects && ev->new.objects != c->objects)
+		report(m, SLUB_RULE_WORD_OBJECTS, r, s, s->h.k1, 0,
+		       "%s seq %u: objects %u, cache %u has %u objects per slab",
+		       slub_event_name(ev->type), ev->new.seq, ev->new.objects, ev->cache_id,
+		       c->objects);
+}
+
+/*
  * Apply one slab event in slab order.  `late`: a cpu-slot event whose
  * thread's last update of the slab is older than what was applied since
  * (its thread was preempted before its tracepoint while other cpus moved
@@ -882,7 +951,7 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 	uint8_t before = s->state;
 	int resync = 0, flagged = 0;
 
-	int forget = quarantined(m);
+	int forget = quarantined(m, s->vpid);
 
 	if (forget)
 		late = 1;
@@ -891,7 +960,7 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 	r.list = s->list;
 	r.owner = s->owner;
 	if (s->gen != m->disc_gen) {
-		if (notice_covers(m, s->gen, window_start(m, s->last_ts)))
+		if (notice_covers(m, s->gen, window_start(m, s->last_ts), s->vpid))
 			s->resync = 1;
 		s->gen = m->disc_gen;
 	}
@@ -920,6 +989,8 @@ static void apply(struct slub_model *m, struct mslab *s, const struct slub_model
 			s->born_ts = e->ts;
 			s->born_gen = m->disc_gen;
 		}
+		if (!forget)
+			check_cache(m, s, e, &r);
 		baseline(m, s, ev);
 		(void)resync;
 		goto done;
@@ -1152,15 +1223,122 @@ static int applicable(const struct mslab *s, const struct pend *p)
 	return (p->sort >> 1) == (uint64_t)s->seq + 1;
 }
 
-/* Apply what waits and can go; the slab may be freed (returns NULL). */
+static const struct slub_model_record *applied_at(const struct slub_model *m,
+						  const struct mslab *s, uint32_t seq);
+static int same_event(const struct slub_model_record *a, const struct slub_model_record *b);
+
+/* The slab_new of the slab's current life, read a second time. */
+static int slab_new_again(const struct slub_model *m, const struct mslab *s,
+			  const struct slub_model_event *e)
+{
+	const struct slub_model_record *a;
+	struct slub_model_record r;
+
+	if (!s->have_seq || !s->pages || s->state == SLUB_STATE_UNKNOWN)
+		return 0;
+	a = applied_at(m, s, e->ev.new.seq);
+	if (!a || a->type != SLUB_EV_SLAB_NEW)
+		return 0;
+	make_record(&r, e);
+	return same_event(a, &r);
+}
+
+/* A word update at or below the seq the slab is at can never apply. */
+static int stale(const struct slub_model *m, const struct mslab *s, const struct pend *p)
+{
+	if (!s->have_seq || (p->sort & 1))
+		return 0;
+	if (p->e.ev.type == SLUB_EV_SLAB_NEW)
+		return slab_new_again(m, s, &p->e);
+	return (p->sort >> 1) <= s->seq;
+}
+
+/* The applied word update of the slab at that seq, if still in its history. */
+static const struct slub_model_record *applied_at(const struct slub_model *m,
+						  const struct mslab *s, uint32_t seq)
+{
+	uint32_t n = m->cfg.history;
+
+	for (uint32_t i = 0; i < s->hist_n; i++) {
+		const struct slub_model_record *r = &s->hist[(s->hist_head + n - 1 - i) % n];
+
+		if (is_word_event(r->type) && r->seq == seq)
+			return r;
+	}
+	return NULL;
+}
+
+static int same_event(const struct slub_model_record *a, const struct slub_model_record *b)
+{
+	return a->ts == b->ts && a->type == b->type && a->site == b->site && a->vtid == b->vtid &&
+	       a->cpu == b->cpu && a->freelist == b->freelist && a->inuse == b->inuse &&
+	       a->objects == b->objects && a->frozen == b->frozen && a->seq == b->seq;
+}
+
+/*
+ * A word update whose seq the slab has already passed: an update late
+ * past a given-up gap or from before the baseline (dropped), or a seq
+ * produced twice: two updates that both claim one step (a CAS that did
+ * not compare the whole word), or the same event read twice (a stream
+ * and a copy of it).  Either way it is dropped: applying it would rewind
+ * the word, and waiting for it would never end.
+ */
+static void seq_twice(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
+		      uint64_t key)
+{
+	const struct slub_model_record *a = applied_at(m, s, (uint32_t)key);
+	struct slub_model_record r;
+
+	make_record(&r, e);
+	/* the same event again is never a late update */
+	if (!(a && same_event(a, &r)) &&
+	    ((key >= s->skip_lo && key <= s->skip_hi) || key <= s->base_seq || s->resync)) {
+		m->sum.reorder_exceeded += key > s->base_seq;
+		return;
+	}
+	r.before = r.after = s->state;
+	r.list = s->list;
+	r.owner = s->frozen ? s->owner : -1;
+	if (!a) {
+		report(m, SLUB_RULE_WORD_CHAIN, &r, s, s->h.k1, 0,
+		       "seq %u produced twice: %s at %s {freelist %#llx inuse %u frozen %u} tid %u "
+		       "claims a step already applied (no longer in the history; now at seq %u)",
+		       (unsigned)key, slub_event_name(e->ev.type), slub_site_name(e->ev.site),
+		       (unsigned long long)e->ev.new.freelist, e->ev.new.inuse, e->ev.new.frozen,
+		       e->vtid, s->seq);
+		return;
+	}
+	/* kept short (the history shows both events in full) */
+	report(m, SLUB_RULE_WORD_CHAIN, &r, s, s->h.k1, a->vtid,
+	       "seq %u produced twice: %s at %s {freelist %#llx inuse %u frozen %u} tid %u, "
+	       "applied; then %s at %s {freelist %#llx inuse %u frozen %u} tid %u: %s",
+	       (unsigned)key, slub_event_name(a->type), slub_site_name(a->site),
+	       (unsigned long long)a->freelist, a->inuse, a->frozen, a->vtid,
+	       slub_event_name(r.type), slub_site_name(r.site), (unsigned long long)r.freelist,
+	       r.inuse, r.frozen, r.vtid,
+	       same_event(a, &r) ? "the same event twice" : "two updates claim one step");
+}
+
+/*
+ * Apply what waits and can go, drop what never can; the slab may be freed
+ * (returns NULL).  Each iteration takes one event off the slab's list.
+ */
 static struct mslab *drain(struct slub_model *m, struct mslab *s)
 {
-	while (s->pend && applicable(s, s->pend)) {
+	while (s->pend) {
 		struct pend *p = s->pend;
+		int go = applicable(s, p);
 
+		if (!go && !stale(m, s, p))
+			break;
 		s->pend = p->next;
 		s->npend--;
 		m->npend--;
+		if (!go) {
+			seq_twice(m, s, &p->e, p->sort >> 1);
+			mm_pool_put(&m->p_pend, p);
+			continue;
+		}
 		if (m->sum.reorder_max_delay_ns < m->now - p->e.ts && m->now > p->e.ts)
 			m->sum.reorder_max_delay_ns = m->now - p->e.ts;
 		apply(m, s, &p->e,
@@ -1179,22 +1357,33 @@ static struct mslab *drain(struct slub_model *m, struct mslab *s)
 	return s;
 }
 
-/* The window passed (or the buffer is full): stop waiting for the gap. */
+/*
+ * The window passed (or the buffer is full): stop waiting for the gap.
+ *
+ * Termination: the loops over the wait queue (expire(), finish) call this
+ * on a waiting slab, which has events waiting.  Afterwards its first event
+ * is applicable or stale: a later seq is reached by skipping the gap, a
+ * slab_new by ending the previous life, a non-word event by the seq it
+ * follows, and a word update at or below the seq is stale.  drain() then
+ * takes it off, so every call removes at least one waiting event, and the
+ * model's total of waiting events strictly falls.
+ */
 static void give_up(struct slub_model *m, struct mslab *s)
 {
 	struct pend *p = s->pend;
+	uint64_t npend = m->npend;
 	uint64_t key = p->sort >> 1;
 	uint32_t target = (p->sort & 1) ? (uint32_t)key : (uint32_t)(key - 1);
 	uint64_t k1 = s->h.k1;
 
-	if (s->have_seq && target >= s->seq + 1) {
+	if (s->have_seq && target >= (uint64_t)s->seq + 1) {
 		/* With end_cut_off, at the end a gap younger than the
 		 * reorder window is an update whose event had not come yet:
 		 * its thread was between its CAS and its event at exit(). */
 		int cut_off = m->finished && m->cfg.end_cut_off &&
 			      m->now - s->wait_since <= m->cfg.reorder_ns;
 		int explained = s->resync || cut_off ||
-				notice_since(m, window_start(m, s->last_ts));
+				notice_since(m, window_start(m, s->last_ts), s->vpid);
 		struct slub_model_record r;
 
 		if (!explained) {
@@ -1215,9 +1404,11 @@ static void give_up(struct slub_model *m, struct mslab *s)
 		s->skip_hi = target;
 		s->seq = target;
 		s->resync = 1; /* what the missing updates did is unknown */
-	} else if (p->e.ev.type == SLUB_EV_SLAB_NEW && s->pages) {
+	}
+	if (p->e.ev.type == SLUB_EV_SLAB_NEW && !(p->sort & 1) && !applicable(s, p) &&
+	    !stale(m, s, p)) {
 		/* The discard of the previous life never came. */
-		if (!notice_since(m, window_start(m, s->last_ts))) {
+		if (!notice_since(m, window_start(m, s->last_ts), s->vpid)) {
 			struct slub_model_record r;
 
 			make_record(&r, &p->e);
@@ -1229,7 +1420,10 @@ static void give_up(struct slub_model *m, struct mslab *s)
 		s->pages = 0;
 		s->state = SLUB_STATE_DISCARDED;
 	}
+	assert(applicable(s, p) || stale(m, s, p));
 	drain(m, s);
+	assert(m->npend < npend);
+	(void)npend;
 }
 
 static void expire(struct slub_model *m)
@@ -1248,7 +1442,7 @@ static void expire(struct slub_model *m)
 		struct mslab *s = m->wq_head;
 
 		if (m->now - s->wait_since <= m->cfg.reorder_ns / 8 ||
-		    !notice_covers(m, s->gen, window_start(m, s->last_ts)))
+		    !notice_covers(m, s->gen, window_start(m, s->last_ts), s->vpid))
 			break;
 		give_up(m, s);
 	}
@@ -1260,21 +1454,11 @@ static void slab_submit(struct slub_model *m, struct mslab *s, const struct slub
 {
 	uint64_t sort;
 
-	if (s->have_seq && word && key <= s->seq && e->ev.type != SLUB_EV_SLAB_NEW) {
+	if (s->have_seq && word &&
+	    (e->ev.type == SLUB_EV_SLAB_NEW ? slab_new_again(m, s, e) : key <= s->seq)) {
 		/* An update older than what was applied: late past a given-up
 		 * gap, from before the baseline, or a seq produced twice. */
-		if ((key >= s->skip_lo && key <= s->skip_hi) || key <= s->base_seq || s->resync) {
-			m->sum.reorder_exceeded += key > s->base_seq;
-			return;
-		}
-		struct slub_model_record r;
-
-		make_record(&r, e);
-		r.before = r.after = s->state;
-		r.list = s->list;
-		report(m, SLUB_RULE_WORD_CHAIN, &r, s, s->h.k1, 0,
-		       "%s produced seq %u, already produced by an earlier update (now at %u)",
-		       slub_event_name(e->ev.type), (unsigned)key, s->seq);
+		seq_twice(m, s, e, key);
 		return;
 	}
 	if (key == KEY_LAST) {
@@ -1459,7 +1643,7 @@ static void lock_event(struct slub_model *m, uint64_t k1, const struct slub_mode
 			}
 		}
 		if (l->known && !lenient) {
-			int explained = notice_covers(m, l->gen, window_start(m, l->last_ts));
+			int explained = notice_covers(m, l->gen, window_start(m, l->last_ts), (uint32_t)(l->h.k1 >> 32));
 
 			if (l->held && l->holder == e->vtid) {
 				/* recursion: reported above from the thread's view */
@@ -1525,7 +1709,7 @@ static void object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
 	if (!p->obj_since)
 		p->obj_since = e->ts ? e->ts : 1;
 	make_record(&r, e);
-	if (quarantined(m)) {
+	if (quarantined(m, e->vpid)) {
 		/* keep the set, judge nothing */
 		if (ev->type == SLUB_EV_FREE && o) {
 			ht_remove(&m->objs, &o->h);
@@ -1542,7 +1726,7 @@ static void object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
 		return;
 	}
 	if (ev->type == SLUB_EV_ALLOC) {
-		if (o && notice_covers(m, o->gen, window_start(m, o->ts))) {
+		if (o && notice_covers(m, o->gen, window_start(m, o->ts), (uint32_t)(o->h.k1 >> 32))) {
 			/* its free may be among the lost events */
 		} else if (o) {
 			report(m, SLUB_RULE_DOUBLE_ALLOC, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
@@ -1570,7 +1754,7 @@ static void object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
 	}
 	if (o) {
 		if ((o->slab != ev->slab || o->cache_id != ev->cache_id) &&
-		    !notice_covers(m, o->gen, window_start(m, o->ts)))
+		    !notice_covers(m, o->gen, window_start(m, o->ts), (uint32_t)(o->h.k1 >> 32)))
 			report(m, SLUB_RULE_OBJECT_SLAB, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
 			       "object %#llx freed to slab %#llx cache %u, allocated from slab "
 			       "%#llx cache %u",
@@ -1584,7 +1768,7 @@ static void object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
 	 * whole life was seen with object events on. */
 	struct mslab *s = get_slab(m, k1, ev->slab, 0);
 	if (s && s->born && p->obj_since && p->obj_since <= s->born_ts &&
-	    s->state != SLUB_STATE_UNKNOWN && !notice_covers(m, s->born_gen, window_start(m, s->born_ts)))
+	    s->state != SLUB_STATE_UNKNOWN && !notice_covers(m, s->born_gen, window_start(m, s->born_ts), s->vpid))
 		report(m, SLUB_RULE_DOUBLE_FREE, &r, s, k1, 0,
 		       "object %#llx of slab %#llx freed while not allocated",
 		       (unsigned long long)ev->object, (unsigned long long)ev->slab);
@@ -1694,6 +1878,8 @@ static void cache_event(struct slub_model *m, struct mproc *p, const struct slub
 		ht_insert(&m->caches, &c->h);
 	}
 	c->destroyed = 0;
+	if (ev->info)
+		c->objects = ev->info->objects;
 	if (ev->info && ev->info->name) {
 		strncpy(c->name, ev->info->name, sizeof(c->name) - 1);
 		c->name[sizeof(c->name) - 1] = 0;
@@ -1727,6 +1913,11 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 			new_incarnation(m, p);
 		p->namehash = h;
 	}
+	if (!p->seen) {
+		p->seen = 1;
+		p->from_start = type == SLUB_EV_CACHE_CREATE && ev->reason == 1;
+		p->from_ts = e->ts;
+	}
 	if (type == SLUB_EV_CACHE_CREATE || type == SLUB_EV_CACHE_DESTROY) {
 		cache_event(m, p, e);
 		return 0;
@@ -1740,7 +1931,7 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	switch (type) {
 	case SLUB_EV_LOCK_ACQUIRE:
 	case SLUB_EV_LOCK_RELEASE:
-		lock_event(m, k1, e, t, quarantined(m));
+		lock_event(m, k1, e, t, quarantined(m, e->vpid));
 		goto out;
 	case SLUB_EV_ALLOC:
 	case SLUB_EV_FREE:
@@ -1770,13 +1961,25 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 		goto out;
 	}
 	}
-	if (!ev->slab)
+	if (!ev->slab) {
+		/* No slab lives at address 0: the producer named none. */
+		if (is_word_event(type) || is_list_op(type) || type == SLUB_EV_SLAB_DISCARD ||
+		    type == SLUB_EV_CPU_SLAB_LOAD || type == SLUB_EV_CPU_PARTIAL_PUT ||
+		    type == SLUB_EV_CPU_PARTIAL_TAKE) {
+			struct slub_model_record r;
+
+			make_record(&r, e);
+			report(m, SLUB_RULE_TRANSITION, &r, NULL, k1, 0,
+			       "%s at %s of slab 0: no slab has address 0 (the event is dropped)",
+			       slub_event_name(type), slub_site_name(ev->site));
+		}
 		goto out;
+	}
 
 	/* Arrival-order checks: lock held, cpu slot, and the slab's key. */
 	uint64_t key;
 	int word = is_word_event(type);
-	int lenient = t->suspect > 0 || quarantined(m);
+	int lenient = t->suspect > 0 || quarantined(m, e->vpid);
 
 	if (t->suspect)
 		t->suspect--;
@@ -1958,6 +2161,7 @@ void slub_model_discarded(struct slub_model *m, const struct slub_model_discard 
 {
 	uint64_t g = ++m->disc_gen;
 
+	m->notice[g % NOTICES].vpid = 0;
 	m->notice[g % NOTICES].begin = d->range_known ? d->begin_ts : 0;
 	m->notice[g % NOTICES].end = d->range_known ? d->end_ts : UINT64_MAX;
 	m->notice[g % NOTICES].gen = g;
@@ -1975,16 +2179,22 @@ void slub_model_discarded(struct slub_model *m, const struct slub_model_discard 
 
 void slub_model_registered(struct slub_model *m, uint32_t vpid, uint64_t ts)
 {
+	struct mproc *p = (struct mproc *)ht_find(&m->procs, vpid, 0);
 	uint64_t g;
 
-	if (!ht_find(&m->procs, vpid, 0))
+	if (!p)
 		return;
+	/* What LTTng did not record before the registration is the
+	 * process's own: other processes go on being judged. */
 	g = ++m->disc_gen;
+	m->notice[g % NOTICES].vpid = vpid;
 	m->notice[g % NOTICES].begin = 0;
 	m->notice[g % NOTICES].end = ts;
 	m->notice[g % NOTICES].gen = g;
-	if (ts + m->cfg.reorder_ns > m->quarantine_until)
-		m->quarantine_until = ts + m->cfg.reorder_ns;
+	if (ts + m->cfg.reorder_ns > p->quarantine_until)
+		p->quarantine_until = ts + m->cfg.reorder_ns;
+	if (p->quarantine_until > m->reg_quarantine_until)
+		m->reg_quarantine_until = p->quarantine_until;
 	if (ts > m->now)
 		m->now = ts;
 }

@@ -567,6 +567,16 @@ static void note_while_held(struct tthread *t, const struct slub_event *ev)
 	}
 }
 
+/* *sum += x, held at 2^64 - 1 instead of wrapping (counted in *sat): a
+ * wrapped sum would read as a small time, and diff would call it fine. */
+static inline void sat_add(uint64_t *sum, uint64_t x, uint64_t *sat)
+{
+	if (__builtin_add_overflow(*sum, x, sum)) {
+		*sum = UINT64_MAX;
+		++*sat;
+	}
+}
+
 static int lock_event(struct slub_tstats *st, const struct slub_tstats_event *e, struct tcache *c,
 		      struct tthread *t)
 {
@@ -582,13 +592,13 @@ static int lock_event(struct slub_tstats *st, const struct slub_tstats_event *e,
 		l->wait_hist[tstats_hist_bucket(ev->wait_ns)]++;
 		if (ev->contended) {
 			c->item[SLUB_TS_LOCK_CONTENDED]++;
-			c->lock_wait_ns += ev->wait_ns;
+			sat_add(&c->lock_wait_ns, ev->wait_ns, &c->lock_saturated);
 			if (ev->wait_ns < SLUB_TSTATS_PREEMPTED_NS)
-				c->lock_wait_short_ns += ev->wait_ns;
+				sat_add(&c->lock_wait_short_ns, ev->wait_ns, &c->lock_saturated);
 			else
 				c->lock_long_waits++;
 			l->contended++;
-			l->wait_ns += ev->wait_ns;
+			sat_add(&l->wait_ns, ev->wait_ns, &c->lock_saturated);
 			if (ev->wait_ns > l->max_wait_ns)
 				l->max_wait_ns = ev->wait_ns;
 			tstats_series_add(st, e->ts, SERIES_WAIT, 1);
@@ -606,13 +616,13 @@ static int lock_event(struct slub_tstats *st, const struct slub_tstats_event *e,
 		return 0;
 	}
 	/* release */
-	c->lock_hold_ns += ev->hold_ns;
+	sat_add(&c->lock_hold_ns, ev->hold_ns, &c->lock_saturated);
 	if (ev->hold_ns < SLUB_TSTATS_PREEMPTED_NS)
-		c->lock_hold_short_ns += ev->hold_ns;
+		sat_add(&c->lock_hold_short_ns, ev->hold_ns, &c->lock_saturated);
 	else
 		c->lock_long_holds++;
 	c->lock_hold_hist[tstats_hist_bucket(ev->hold_ns)]++;
-	l->hold_ns += ev->hold_ns;
+	sat_add(&l->hold_ns, ev->hold_ns, &c->lock_saturated);
 	l->hold_hist[tstats_hist_bucket(ev->hold_ns)]++;
 	const struct theld *found = NULL;
 	unsigned k = 0;
@@ -935,10 +945,11 @@ static void view_add(struct slub_tstats_cache *v, const struct tcache *c)
 		v->ops_site[i] += c->ops_site[i];
 	}
 	v->locked_frozen_frees += c->locked_frozen_frees;
-	v->lock_wait_ns += c->lock_wait_ns;
-	v->lock_hold_ns += c->lock_hold_ns;
-	v->lock_wait_short_ns += c->lock_wait_short_ns;
-	v->lock_hold_short_ns += c->lock_hold_short_ns;
+	v->lock_saturated += c->lock_saturated;
+	sat_add(&v->lock_wait_ns, c->lock_wait_ns, &v->lock_saturated);
+	sat_add(&v->lock_hold_ns, c->lock_hold_ns, &v->lock_saturated);
+	sat_add(&v->lock_wait_short_ns, c->lock_wait_short_ns, &v->lock_saturated);
+	sat_add(&v->lock_hold_short_ns, c->lock_hold_short_ns, &v->lock_saturated);
 	v->lock_long_waits += c->lock_long_waits;
 	v->lock_long_holds += c->lock_long_holds;
 	for (int i = 0; i < SLUB_TS_HIST_BUCKETS; i++) {

@@ -49,6 +49,7 @@ struct tcache {
 	uint64_t cpu_fail_site[SLUB_SITE_NR], ops_site[SLUB_SITE_NR];
 	uint64_t lock_wait_ns, lock_hold_ns;
 	uint64_t lock_wait_short_ns, lock_hold_short_ns, lock_long_waits, lock_long_holds;
+	uint64_t lock_saturated;        /* lock time sums that reached 2^64 - 1 */
 	uint64_t lock_wait_hist[SLUB_TS_HIST_BUCKETS], lock_hold_hist[SLUB_TS_HIST_BUCKETS];
 	uint64_t allocs, frees, word_updates, deactivations, drain_updates, storms;
 	uint64_t slabs, partial_slabs, full_slabs, cpu_slabs, inuse_words;

@@ -83,6 +83,8 @@ static void json_cache(FILE *f, const struct slub_tstats_cache *v)
 		v->lock_wait_ns, v->lock_hold_ns, v->lock_wait_short_ns, v->lock_hold_short_ns,
 		v->lock_long_waits, v->lock_long_holds);
 	jarr(f, v->lock_wait_hist, SLUB_TS_HIST_BUCKETS);
+	if (v->lock_saturated)
+		fprintf(f, ",\"saturated\":%" PRIu64, v->lock_saturated);
 	fprintf(f, ",\"hold_hist\":");
 	jarr(f, v->lock_hold_hist, SLUB_TS_HIST_BUCKETS);
 	fprintf(f, "},\"allocs\":%" PRIu64 ",\"frees\":%" PRIu64 ",\"word_updates\":%" PRIu64
@@ -273,8 +275,11 @@ void slub_tstats_print_json(const struct slub_tstats *st, FILE *f)
 		fprintf(f, "null}\n");
 		return;
 	}
-	fprintf(f, "{\"alloc_basis\":\"%s\",\"lower_bounds\":%s,\"events\":%" PRIu64 ",\"scopes\":[",
+	fprintf(f, "{\"alloc_basis\":\"%s\",\"lower_bounds\":%s,\"events\":%" PRIu64,
 		r.alloc_basis, r.lower_bounds ? "true" : "false", r.events);
+	if (r.saturated)
+		fprintf(f, ",\"saturated\":%" PRIu64, r.saturated);
+	fprintf(f, ",\"scopes\":[");
 	for (unsigned s = 0; s < r.nr_scopes; s++) {
 		fprintf(f, "%s\n{\"name\":", s ? "," : "");
 		jstr(f, r.scope[s].name);
@@ -543,7 +548,18 @@ int slub_tstats_result_load(const char *path, struct slub_tstats_result *r, char
 	snprintf(r->alloc_basis, sizeof(r->alloc_basis), "%s",
 		 basis && basis->type == J_STR ? basis->str : "?");
 	r->lower_bounds = lb && lb->num != 0;
+	if (events && !(events->num >= 0 && events->num <= 0x1p64)) {
+		/* a count: never negative, never more than 2^64 */
+		snprintf(err, errlen, "%s: rates.events is %g, not a count", path, events->num);
+		goto free_root;
+	}
 	r->events = events ? (uint64_t)events->num : 0;
+	const struct jval *sat = jget(rates, "saturated");
+	if (sat && !(sat->num >= 0 && sat->num <= 0x1p64)) {
+		snprintf(err, errlen, "%s: rates.saturated is %g, not a count", path, sat->num);
+		goto free_root;
+	}
+	r->saturated = sat ? (uint64_t)sat->num : 0;
 	unsigned n = 0;
 	for (const struct jval *c = scopes->child; c; c = c->next)
 		n++;
@@ -567,6 +583,22 @@ int slub_tstats_result_load(const char *path, struct slub_tstats_result *r, char
 					  *val = jget(g, "value");
 			if (!num || !den || !val)
 				continue; /* a figure this report does not have: n/a */
+			/* counts and their ratio: NaN, negative or infinite is a
+			 * damaged report, which diff must not judge */
+			const char *field = !(num->num >= 0 && num->num <= 0x1p64)   ? "num"
+					    : !(den->num >= 0 && den->num <= 0x1p64) ? "den"
+					    : !(val->num >= 0 && val->num <= 1e300)   ? "value"
+										      : NULL;
+			if (field) {
+				snprintf(err, errlen,
+					 "%s: scope \"%s\" figure %s: %s is %g, not a count or rate",
+					 path, sc->name, slub_tstats_rate_name(i), field,
+					 !strcmp(field, "num")	 ? num->num
+					 : !strcmp(field, "den") ? den->num
+								 : val->num);
+				slub_tstats_result_free(r);
+				goto free_root;
+			}
 			sc->fig[i].num = num->num;
 			sc->fig[i].den = den->num;
 			sc->fig[i].value = val->num;

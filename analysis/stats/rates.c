@@ -188,8 +188,17 @@ int slub_tstats_result_get(const struct slub_tstats *st, struct slub_tstats_resu
 		all.allocs += v->allocs;
 		all.deactivations += v->deactivations;
 		all.drain_updates += v->drain_updates;
-		all.lock_wait_short_ns += v->lock_wait_short_ns;
-		all.lock_hold_short_ns += v->lock_hold_short_ns;
+		r->saturated += v->lock_saturated;
+		if (__builtin_add_overflow(all.lock_wait_short_ns, v->lock_wait_short_ns,
+					   &all.lock_wait_short_ns)) {
+			all.lock_wait_short_ns = UINT64_MAX;
+			r->saturated++;
+		}
+		if (__builtin_add_overflow(all.lock_hold_short_ns, v->lock_hold_short_ns,
+					   &all.lock_hold_short_ns)) {
+			all.lock_hold_short_ns = UINT64_MAX;
+			r->saturated++;
+		}
 		all.storms += v->storms;
 		snprintf(r->scope[i + 1].name, sizeof(r->scope[i + 1].name), "%s", v->name);
 		scope_fill(&r->scope[i + 1], v, objects, seconds);
@@ -219,6 +228,7 @@ int slub_tstats_result_pool(struct slub_tstats_result *dst, const struct slub_ts
 		return -1;
 	}
 	dst->lower_bounds |= src->lower_bounds;
+	dst->saturated += src->saturated;
 	dst->events += src->events;
 	for (unsigned k = 0; k < src->nr_scopes; k++) {
 		const struct slub_tstats_scope *ss = &src->scope[k];
@@ -420,6 +430,12 @@ unsigned slub_tstats_diff(const struct slub_tstats_result *before,
 	if (!same_basis)
 		fprintf(f, "note: allocations counted from %s before, %s after: per-allocation "
 			   "figures are not compared\n", before->alloc_basis, after->alloc_basis);
+	bool saturated = before->saturated || after->saturated;
+	if (saturated)
+		fprintf(f, "WARNING: lock time sums reached 2^64 ns in %s (impossible wait or hold "
+			   "times in the input): lock time figures are not compared\n",
+			before->saturated && after->saturated ? "both traces"
+			: before->saturated ? "BEFORE" : "AFTER");
 	fprintf(f, "%-22s %-38s %12s %12s %9s  %s\n", "scope", "figure", "before", "after", "change",
 		"verdict");
 	for (unsigned s = 0; s < before->nr_scopes; s++) {
@@ -438,6 +454,11 @@ unsigned slub_tstats_diff(const struct slub_tstats_result *before,
 		for (unsigned i = 0; i < SLUB_RATE_NR; i++) {
 			const char *why;
 			enum verdict v = judge(cfg, i, &bs->fig[i], &as->fig[i], same_basis, &why);
+			if (saturated && (i == SLUB_RATE_LOCK_WAIT_NS_PER_ACQ ||
+					  i == SLUB_RATE_LOCK_HOLD_NS_PER_ACQ)) {
+				v = V_NA;
+				why = "a lock time sum saturated";
+			}
 			if (v == V_REGRESSED)
 				regressed++;
 			if (!overall && !cfg->all_caches && (v == V_NA || v == V_OK))
@@ -459,7 +480,10 @@ unsigned slub_tstats_diff(const struct slub_tstats_result *before,
 			if (!found)
 				fprintf(f, "%-22s (only in AFTER)\n", after->scope[k].name);
 		}
-	fprintf(f, "verdict: %s (%u figure%s regressed)\n", regressed ? "REGRESSION" : "no regression",
-		regressed, regressed == 1 ? "" : "s");
+	if (saturated && !regressed)
+		fprintf(f, "verdict: unknown (lock time sums saturated; no other figure regressed)\n");
+	else
+		fprintf(f, "verdict: %s (%u figure%s regressed)\n",
+			regressed ? "REGRESSION" : "no regression", regressed, regressed == 1 ? "" : "s");
 	return regressed;
 }

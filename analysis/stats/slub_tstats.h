@@ -180,6 +180,9 @@ struct slub_tstats_cache {
 	uint64_t storms;
 	/* census at the end of the trace, from the slabs' last events */
 	uint64_t slabs, partial_slabs, full_slabs, cpu_slabs, objects_inuse;
+	/* additions to a lock time sum above that would have passed 2^64 - 1:
+	 * the sum stays at 2^64 - 1 (impossible lock times in the input) */
+	uint64_t lock_saturated;
 };
 
 /* Number of caches (by name); NULL past the end. */
@@ -288,6 +291,9 @@ struct slub_tstats_result {
 	uint64_t events;
 	unsigned nr_scopes;     /* scope[0] is "overall" */
 	struct slub_tstats_scope *scope;
+	/* lock time sums saturated (lock_saturated of every cache): the lock
+	 * figures are not comparable, and diff says so instead of a verdict */
+	uint64_t saturated;
 };
 
 const char *slub_tstats_rate_name(unsigned rate);

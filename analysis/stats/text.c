@@ -131,6 +131,10 @@ static void print_page(FILE *f, const struct slub_tstats *st, const struct slub_
 		num(v, SLUB_TS_LOCK_ACQUIRE, a, sizeof(a)), num(v, SLUB_TS_LOCK_CONTENDED, b, sizeof(b)),
 		pct(x[SLUB_TS_LOCK_CONTENDED], x[SLUB_TS_LOCK_ACQUIRE]), v->lock_wait_ns,
 		v->lock_hold_ns);
+	if (v->lock_saturated)
+		fprintf(f, "  WARNING: %" PRIu64 " addition%s would pass 2^64 ns: the sums stay at "
+			   "2^64 - 1 (impossible lock times in the trace)\n",
+			v->lock_saturated, v->lock_saturated == 1 ? "" : "s");
 	if (v->lock_long_waits || v->lock_long_holds)
 		fprintf(f, "  (%" PRIu64 " waits and %" PRIu64 " holds of 1 ms or more: a preempted holder)\n",
 			v->lock_long_waits, v->lock_long_holds);

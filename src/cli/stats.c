@@ -486,6 +486,8 @@ int cmd_diff(int argc, char **argv)
 				       diff_runs[side][0], diff_runs[side][diff_nr[side] - 1]);
 		}
 		rc = slub_tstats_diff(&pooled[0], &pooled[1], &dc, stdout) ? 1 : 0;
+		if (!rc && (pooled[0].saturated || pooled[1].saturated))
+			rc = CLI_EXIT_USAGE; /* "verdict: unknown": impossible lock times */
 		if (diff_nr[0] > 1 || diff_nr[1] > 1)
 			print_spread((const struct slub_tstats_result *(*)[DIFF_MAX_RUNS])loaded,
 				     pooled, &dc);

@@ -414,6 +414,37 @@ static void test_json_and_diff(void)
 	fputs("{\"schema\":\"slubtrace-stats/1\",\"rates\":{\"scopes\":[{\"name\":\"overall\"", f);
 	fclose(f);
 	CHECK(slub_tstats_result_load(path, &bad, err, sizeof(err)) == -1, "truncated JSON accepted");
+	/* A negative count: refused, naming the file and the field. */
+	{
+		static const char *const bad_fields[] = {
+			"\"num\":-3,\"den\":100,\"value\":0.03",
+			"\"num\":3,\"den\":-100,\"value\":0.03",
+			"\"num\":3,\"den\":100,\"value\":-0.03",
+		};
+		static const char *const names[] = { "num is -3", "den is -100", "value is -0.03" };
+
+		for (unsigned i = 0; i < 3; i++) {
+			f = fopen(path, "w");
+			fprintf(f,
+				"{\"schema\":\"slubtrace-stats/1\",\"rates\":{\"events\":10,"
+				"\"scopes\":[{\"name\":\"overall\",\"figures\":{\"storms_per_s\":"
+				"{%s}}}]}}",
+				bad_fields[i]);
+			fclose(f);
+			CHECK(slub_tstats_result_load(path, &bad, err, sizeof(err)) == -1 &&
+				      strstr(err, path) && strstr(err, "storms_per_s") &&
+				      strstr(err, names[i]),
+			      "negative figure field %u: %s", i, err);
+		}
+		f = fopen(path, "w");
+		fputs("{\"schema\":\"slubtrace-stats/1\",\"rates\":{\"events\":-5,"
+		      "\"scopes\":[{\"name\":\"overall\",\"figures\":{}}]}}",
+		      f);
+		fclose(f);
+		CHECK(slub_tstats_result_load(path, &bad, err, sizeof(err)) == -1 &&
+			      strstr(err, "rates.events"),
+		      "negative events accepted: %s", err);
+	}
 	unlink(path);
 	slub_tstats_result_free(&r);
 	slub_tstats_result_free(&back);
@@ -624,11 +655,64 @@ static void test_series(void)
 	slub_tstats_free(st);
 }
 
+/* Lock times near 2^64 ns (a damaged trace): the sums saturate and say
+ * so, and diff gives no verdict on them ("unknown", not "no regression"). */
+static void test_lock_saturation(void)
+{
+	struct slub_tstats *st = slub_tstats_new(NULL);
+	struct slub_tstats_result r;
+	struct slub_tstats_diff_config dc;
+	struct slub_tstats_event e;
+	uint64_t ts = 5000;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	create(st);
+	for (int i = 0; i < 3; i++) {
+		e = mk(SLUB_EV_LOCK_ACQUIRE, ts++, 1);
+		e.ev.lock_id = CACHE * 64;
+		e.ev.lock_seq = 1 + i;
+		e.ev.contended = 1;
+		e.ev.wait_ns = UINT64_MAX / 2 + 1;
+		feed(st, e);
+		e = mk(SLUB_EV_LOCK_RELEASE, ts++, 1);
+		e.ev.lock_id = CACHE * 64;
+		e.ev.lock_seq = 1 + i;
+		e.ev.hold_ns = UINT64_MAX / 2 + 1;
+		feed(st, e);
+	}
+	slub_tstats_finish(st);
+	const struct slub_tstats_cache *c = slub_tstats_cache_find(st, "t-64");
+	CHECK(c && c->lock_wait_ns == UINT64_MAX && c->lock_hold_ns == UINT64_MAX &&
+		      c->lock_saturated >= 2,
+	      "sums wait %llu hold %llu saturated %llu", c ? (unsigned long long)c->lock_wait_ns : 0,
+	      c ? (unsigned long long)c->lock_hold_ns : 0,
+	      c ? (unsigned long long)c->lock_saturated : 0);
+	f = open_memstream(&text, &len);
+	slub_tstats_print_text(st, f, SLUB_TSTATS_SHOW_ALL, NULL);
+	fclose(f);
+	CHECK(text && strstr(text, "WARNING") && strstr(text, "2^64"), "no warning:\n%s", text);
+	free(text);
+	CHECK(slub_tstats_result_get(st, &r) == 0 && r.saturated > 0, "result not saturated");
+	slub_tstats_diff_defaults(&dc);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	CHECK(slub_tstats_diff(&r, &r, &dc, f) == 0, "saturated result regressed against itself");
+	fclose(f);
+	CHECK(text && !strstr(text, "no regression") && strstr(text, "verdict: unknown"),
+	      "diff on saturated sums:\n%s", text);
+	free(text);
+	slub_tstats_result_free(&r);
+	slub_tstats_free(st);
+}
+
 int main(void)
 {
 	test_items();
 	test_winners_and_storms();
 	test_locks();
+	test_lock_saturation();
 	test_json_and_diff();
 	test_series();
 	test_kept_lock();
