@@ -211,7 +211,9 @@ struct dec_stream {
 	uint64_t id;
 	char *name;
 	bool has_clock;
-	bool discard_clock;
+	/* Discarded events and discarded packets messages have clock
+	 * snapshots: two properties of the stream class, not one. */
+	bool discard_clock, discard_pk_clock;
 };
 
 struct slub_decoder {
@@ -334,6 +336,8 @@ static struct dec_stream *get_stream(struct slub_decoder *d, const bt_stream *bs
 		s->has_clock = bt_stream_class_borrow_default_clock_class_const(sc) != NULL;
 		s->discard_clock = s->has_clock &&
 			bt_stream_class_discarded_events_have_default_clock_snapshots(sc);
+		s->discard_pk_clock = s->has_clock &&
+			bt_stream_class_discarded_packets_have_default_clock_snapshots(sc);
 		if (d->nr_streams == d->cap_streams) {
 			size_t cap = d->cap_streams ? d->cap_streams * 2 : 16;
 			struct dec_stream **n = realloc(d->by_id, cap * sizeof(*n));
@@ -1054,7 +1058,7 @@ static int decode_discard(struct slub_decoder *d, const bt_message *msg, bool pa
 	if (!packets && bt_message_discarded_events_get_count(msg, &count) ==
 	    BT_PROPERTY_AVAILABILITY_AVAILABLE)
 		g->count = count;
-	if (s->discard_clock) {
+	if (packets ? s->discard_pk_clock : s->discard_clock) {
 		const bt_clock_snapshot *b, *e;
 		int64_t bns, ens;
 

@@ -248,7 +248,8 @@ sink_consume(bt_message_iterator *iter, void *data)
 				struct slub_decoded *o = &c->out[c->nr];
 
 				*o = d;
-				if (d.event.ev.info) {
+				/* d.event is only written for an event */
+				if (d.kind == SLUB_DEC_EVENT && d.event.ev.info) {
 					snprintf(c->name[c->nr], 64, "%s", d.info.name);
 					o->info.name = c->name[c->nr];
 					o->event.ev.info = &o->info;
@@ -697,6 +698,34 @@ static void test_no_context(void)
 	slub_decoder_destroy(c.dec);
 }
 
+/* Lost events with a time range, lost packets without one: the packets'
+ * range is not read from the events' property. */
+static void test_lost_packets_no_clock(void)
+{
+	static const struct ts_item items[] = {
+		{ .ts = 300, .discard = 1, .discard_count = 5, .discard_begin = 200 },
+		{ .ts = 400, .discard = 2 },
+	};
+	struct ts_script s = { v4_classes, C_NR, items, 2, STREAM, 0 };
+	struct collected c;
+
+	s.packets = 1;
+	s.lost_packets = 1;
+	run(&s, &c, NULL);
+	CHECK(!c.failed && c.nr == 2, "decoder: %s (%d)", c.error, c.nr);
+	if (c.nr == 2) {
+		CHECK(c.out[0].kind == SLUB_DEC_DISCARD && c.out[0].discard.range_known &&
+		      c.out[0].discard.begin_ts == 200 && c.out[0].discard.end_ts == 300 &&
+		      c.out[0].discard.count == 5, "lost events: range %d %llu-%llu",
+		      c.out[0].discard.range_known, (unsigned long long)c.out[0].discard.begin_ts,
+		      (unsigned long long)c.out[0].discard.end_ts);
+		CHECK(c.out[1].kind == SLUB_DEC_DISCARD && !c.out[1].discard.range_known &&
+		      !c.out[1].discard.count, "lost packets: range %d count %llu",
+		      c.out[1].discard.range_known, (unsigned long long)c.out[1].discard.count);
+	}
+	slub_decoder_destroy(c.dec);
+}
+
 static void test_other_provider(void)
 {
 	static const struct ts_item items[] = {
@@ -781,6 +810,7 @@ int main(void)
 	test_malformed_v3();
 	test_malformed_v4();
 	test_no_context();
+	test_lost_packets_no_clock();
 	test_other_provider();
 	test_symbolizer();
 	if (failures) {

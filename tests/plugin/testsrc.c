@@ -88,7 +88,10 @@ iter_init(bt_self_message_iterator *self, bt_self_message_iterator_configuration
 	bt_stream_class_set_default_clock_class(sc, cc);
 	if (s->packets)
 		bt_stream_class_set_supports_packets(sc, BT_TRUE, BT_TRUE, BT_TRUE);
-	else
+	if (s->lost_packets) {
+		bt_stream_class_set_supports_discarded_events(sc, BT_TRUE, BT_TRUE);
+		bt_stream_class_set_supports_discarded_packets(sc, BT_TRUE, BT_FALSE);
+	} else if (!s->packets)
 		bt_stream_class_set_supports_discarded_events(sc, BT_TRUE, BT_TRUE);
 	if (!s->no_context) {
 		bt_field_class *ctx = bt_field_class_structure_create(tc);
@@ -220,6 +223,8 @@ iter_next(bt_self_message_iterator *self, bt_message_array_const msgs, uint64_t 
 			}
 			msgs[n++] = bt_message_stream_end_create(self, it->stream);
 			it->done = 1;
+		} else if (s->items[it->pos].discard == 2) {
+			msgs[n++] = bt_message_discarded_packets_create(self, it->stream);
 		} else if (s->items[it->pos].discard) {
 			const struct ts_item *i = &s->items[it->pos];
 			bt_message *m = bt_message_discarded_events_create_with_default_clock_snapshots(

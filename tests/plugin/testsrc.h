@@ -52,6 +52,9 @@ struct ts_script {
 	int no_context;			/* leave out vpid/vtid/procname */
 	int packets;			/* one packet around everything (sink.ctf.fs
 					 * needs packets); no discard items then */
+	int lost_packets;		/* with packets: discarded events with clock
+					 * snapshots, discarded packets without; a
+					 * discard item of 2 is lost packets */
 };
 
 /* The component class; add it with init data = a struct ts_script *. */
