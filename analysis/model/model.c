@@ -138,7 +138,7 @@ struct mobj {
 	uint64_t gen, ts; /* notices and time when it was allocated */
 };
 
-/* Lock findings held back at once, at most (more are reported at once). */
+/* Findings held back at once, at most (more are reported at once). */
 #define DEFERRED_FINDINGS 16
 
 struct slub_model {
@@ -168,16 +168,20 @@ struct slub_model {
 	struct slub_model_record vrec;
 	struct slub_model_record *vhist;
 	char detail[512];
-	/* Lock findings of a process that may still register (see
-	 * defer_lock_finding()), oldest first. */
+	/* Findings of processes that may still register (see report()),
+	 * oldest first; dhist: history records of each, cfg.history apiece */
 	struct mdeferred {
 		uint32_t vpid, other;
-		unsigned rule;
+		unsigned rule, nr_history;
+		int has_slab;	/* a finding about slab r.slab */
+		int stands;	/* its slab went with no hole in its chain */
 		uint64_t k1;
 		struct slub_model_record r;
-		char detail[192];
+		char detail[512];
 	} deferred[DEFERRED_FINDINGS];
 	unsigned ndeferred;
+	struct slub_model_record *dhist;
+	int registrations;	/* slub_model_registered() was called */
 	/* a violation waiting for the stack of its event */
 	int held;
 	struct slub_model_violation hv;
@@ -412,8 +416,15 @@ static struct mslab *get_slab(struct slub_model *m, uint64_t k1, uint64_t addr, 
 	return s;
 }
 
+static int chain_whole(const struct mslab *s);
+
 static void free_slab(struct slub_model *m, struct mslab *s)
 {
+	/* A held finding about it is decided with what the slab was. */
+	for (unsigned i = 0; i < m->ndeferred; i++)
+		if (m->deferred[i].has_slab && m->deferred[i].k1 == s->h.k1 &&
+		    m->deferred[i].r.slab == s->h.k2)
+			m->deferred[i].stands = chain_whole(s);
 	ht_remove(&m->slabs, &s->h);
 	m->sum.live_slabs--;
 	mm_pool_put(&m->p_slab, s);
@@ -551,11 +562,12 @@ static void flush_held(struct slub_model *m)
 	m->cb.violation(&m->hv, m->cb.arg);
 }
 
-static void report(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
-		   struct mslab *s, uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
+/* Hands a finding to the caller (history: nr records, or NULL). */
+static void emit(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
+		 uint64_t k1, uint32_t other_vtid, const char *detail,
+		 const struct slub_model_record *history, uint32_t nr, int may_hold)
 {
 	struct slub_model_violation v;
-	va_list ap;
 
 	flush_held(m); /* its buffers are about to be reused */
 	m->sum.violations++;
@@ -565,9 +577,8 @@ static void report(struct slub_model *m, unsigned rule, const struct slub_model_
 		return;
 	if (!m->cb.violation)
 		return;
-	va_start(ap, fmt);
-	vsnprintf(m->detail, sizeof(m->detail), fmt, ap);
-	va_end(ap);
+	if (detail != m->detail)
+		snprintf(m->detail, sizeof(m->detail), "%s", detail);
 	memset(&v, 0, sizeof(v));
 	v.rule = rule;
 	v.rule_id = slub_rule_id(rule);
@@ -583,15 +594,13 @@ static void report(struct slub_model *m, unsigned rule, const struct slub_model_
 	v.other_vtid = other_vtid;
 	m->vrec = *r;
 	v.event = &m->vrec;
-	if (s && m->cfg.history) {
-		uint32_t n = m->cfg.history, first = (s->hist_head + n - s->hist_n) % n;
-
-		for (uint32_t i = 0; i < s->hist_n; i++)
-			m->vhist[i] = s->hist[(first + i) % n];
+	if (history && nr) {
+		if (history != m->vhist)
+			memcpy(m->vhist, history, nr * sizeof(*history));
 		v.history = m->vhist;
-		v.nr_history = s->hist_n;
+		v.nr_history = nr;
 	}
-	if (r->type < 64 && (m->cfg.stack_types & (1ull << r->type))) {
+	if (may_hold && r->type < 64 && (m->cfg.stack_types & (1ull << r->type))) {
 		m->hv = v;
 		m->held = 1;
 		return;
@@ -600,38 +609,55 @@ static void report(struct slub_model *m, unsigned rule, const struct slub_model_
 }
 
 /*
- * A lock finding in a process that has not registered yet.  LTTng-UST
- * records a forked child from the parent's session state until the child
- * registers with the session daemon, and loses some of its events in
- * between without a discarded-events record (seen: one list_lock
- * acquisition of the child's listener thread).  The registration's
- * lttng_ust_statedump:start comes after the events it explains, so the
- * finding waits: a registration of that process within the reorder window
- * turns it into a resynchronised lock (a loss, not a violation); else it is
- * reported when the window has passed, or at the end.  A process traced
- * from its start (its first event announced its caches) is judged at once.
+ * A process of a recorded trace that has not registered yet is judged
+ * provisionally.  LTTng-UST records a forked child from the parent's
+ * session state until the child registers with the session daemon, and
+ * loses some of its events in between without a discarded-events record
+ * (seen: a list_lock acquisition, a slab's refreeze onto a cpu partial
+ * chain).  The registration's lttng_ust_statedump:start comes after the
+ * events it explains, so a finding of such a process waits: its
+ * registration within the reorder window turns the finding into a
+ * resynchronisation (a loss, not a violation); else it is reported when
+ * the window has passed, or at the end.  A process traced from its start
+ * (its first event announced its caches), and every process of a stream
+ * without registrations (the in-process checker), is judged at once.
  */
 static int awaits_registration(const struct slub_model *m, uint32_t vpid)
 {
-	const struct mproc *p = (const struct mproc *)ht_find((struct htab *)&m->procs, vpid, 0);
+	const struct mproc *p;
 
+	if (!m->registrations)
+		return 0;
+	p = (const struct mproc *)ht_find((struct htab *)&m->procs, vpid, 0);
 	return p && !p->from_start && !p->registered;
 }
 
-static void lock_finding(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
-			 uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
-
-static void lock_finding(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
-			 uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
+static void report(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
+		   struct mslab *s, uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
 {
-	char buf[sizeof(m->deferred[0].detail)];
+	struct slub_model_record *hist = NULL;
+	uint32_t nr = 0;
 	va_list ap;
+	int defer = awaits_registration(m, r->vpid) && m->ndeferred < DEFERRED_FINDINGS;
 
+	if (!defer && (!m->cb.violation ||
+		       (m->cfg.max_violations && m->sum.violations >= m->cfg.max_violations))) {
+		emit(m, rule, r, k1, other_vtid, "", NULL, 0, 0); /* counted only */
+		return;
+	}
+	flush_held(m); /* m->detail and m->vhist are about to be reused */
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	vsnprintf(m->detail, sizeof(m->detail), fmt, ap);
 	va_end(ap);
-	if (awaits_registration(m, r->vpid) && m->ndeferred < DEFERRED_FINDINGS) {
+	if (s && m->cfg.history) {
+		uint32_t n = m->cfg.history, first = (s->hist_head + n - s->hist_n) % n;
+
+		hist = defer ? m->dhist + (size_t)m->ndeferred * n : m->vhist;
+		for (uint32_t i = 0; i < s->hist_n; i++)
+			hist[i] = s->hist[(first + i) % n];
+		nr = s->hist_n;
+	}
+	if (defer) {
 		struct mdeferred *d = &m->deferred[m->ndeferred++];
 
 		d->vpid = r->vpid;
@@ -639,36 +665,63 @@ static void lock_finding(struct slub_model *m, unsigned rule, const struct slub_
 		d->rule = rule;
 		d->k1 = k1;
 		d->r = *r;
-		memcpy(d->detail, buf, sizeof(buf));
+		d->has_slab = s != NULL;
+		d->stands = 0;
+		d->nr_history = nr;
+		memcpy(d->detail, m->detail, sizeof(d->detail));
 		return;
 	}
-	report(m, rule, r, NULL, k1, other_vtid, "%s", buf);
+	emit(m, rule, r, k1, other_vtid, m->detail, hist, nr, 1);
+}
+
+static int chain_whole(const struct mslab *s)
+{
+	return s->have_seq && !s->pend && !s->skip_hi && !s->resync;
+}
+
+/* A finding about a slab whose seq chain has no hole stands whatever
+ * the registration lost: the events it judged are all there (the child's
+ * own adoption breaking a rule).  Others may rest on a lost event. */
+static int judgeable(struct slub_model *m, const struct mdeferred *d)
+{
+	const struct mslab *s;
+
+	if (!d->has_slab)
+		return 0;
+	s = (const struct mslab *)ht_find(&m->slabs, d->k1, d->r.slab);
+	if (!s)
+		return d->stands;
+	return chain_whole(s);
 }
 
 /* Report the held findings whose window passed (all: every one); drop
- * those of a process that registered since. */
+ * those of a process that registered since, unless they stand. */
 static void deferred_findings(struct slub_model *m, int all)
 {
-	unsigned keep = 0;
+	unsigned keep = 0, n = m->cfg.history;
 
 	for (unsigned i = 0; i < m->ndeferred; i++) {
 		struct mdeferred *d = &m->deferred[i];
+		const struct mproc *p = (const struct mproc *)ht_find(&m->procs, d->vpid, 0);
 
-		if (!awaits_registration(m, d->vpid)) {
-			const struct mproc *p =
-				(const struct mproc *)ht_find(&m->procs, d->vpid, 0);
-
-			if (p && p->registered) {
+		if (p && p->registered && !judgeable(m, d)) {
+			if (d->has_slab)
+				m->sum.slabs_resynced++;
+			else
 				m->sum.locks_resynced++;
-				continue;
-			}
-		}
-		if (all || m->now - d->r.ts > m->cfg.reorder_ns || !awaits_registration(m, d->vpid)) {
-			report(m, d->rule, &d->r, NULL, d->k1, d->other, "%s", d->detail);
 			continue;
 		}
-		if (keep != i)
+		if (all || m->now - d->r.ts > m->cfg.reorder_ns || !awaits_registration(m, d->vpid)) {
+			emit(m, d->rule, &d->r, d->k1, d->other, d->detail,
+			     m->dhist + (size_t)i * n, d->nr_history, 0);
+			continue;
+		}
+		if (keep != i) {
 			m->deferred[keep] = *d;
+			if (n)
+				memmove(m->dhist + (size_t)keep * n, m->dhist + (size_t)i * n,
+					n * sizeof(*m->dhist));
+		}
 		keep++;
 	}
 	m->ndeferred = keep;
@@ -1733,13 +1786,13 @@ static void lock_event(struct slub_model *m, uint64_t k1, const struct slub_mode
 			if (l->held && l->holder == e->vtid) {
 				/* recursion: reported above from the thread's view */
 			} else if (l->held && !explained)
-				lock_finding(m, SLUB_RULE_LOCK_HOLDER, &r, k1, l->holder,
+				report(m, SLUB_RULE_LOCK_HOLDER, &r, NULL, k1, l->holder,
 				       "lock %u acquisition %llu by tid %u while tid %u holds "
 				       "acquisition %llu",
 				       ev->lock_id, (unsigned long long)ev->lock_seq, e->vtid,
 				       l->holder, (unsigned long long)l->seq);
 			else if (ev->lock_seq != l->seq + 1 && !explained)
-				lock_finding(m, SLUB_RULE_LOCK_SEQ, &r, k1, 0,
+				report(m, SLUB_RULE_LOCK_SEQ, &r, NULL, k1, 0,
 				       "lock %u acquisition %llu follows acquisition %llu",
 				       ev->lock_id, (unsigned long long)ev->lock_seq,
 				       (unsigned long long)l->seq);
@@ -1759,7 +1812,7 @@ static void lock_event(struct slub_model *m, uint64_t k1, const struct slub_mode
 	}
 	/* release */
 	if (l->known && !lenient && (!l->held || l->holder != e->vtid || l->seq != ev->lock_seq))
-		lock_finding(m, SLUB_RULE_LOCK_HOLDER, &r, k1, l->held ? l->holder : 0,
+		report(m, SLUB_RULE_LOCK_HOLDER, &r, NULL, k1, l->held ? l->holder : 0,
 		       "tid %u releases lock %u acquisition %llu; %s%u holds acquisition %llu",
 		       e->vtid, ev->lock_id, (unsigned long long)ev->lock_seq,
 		       l->held ? "tid " : "no one (last: tid ", l->holder,
@@ -1894,7 +1947,8 @@ struct slub_model *slub_model_new(const struct slub_model_config *cfg,
 	mm_pool_init(&m->p_cache, &m->mm, sizeof(struct mcache));
 	mm_pool_init(&m->p_proc, &m->mm, sizeof(struct mproc));
 	m->vhist = mm_alloc(&m->mm, m->cfg.history * sizeof(*m->vhist));
-	if (!m->vhist || ht_init(&m->slabs, &m->mm, 1024) || ht_init(&m->locks, &m->mm, 64) ||
+	m->dhist = mm_alloc(&m->mm, DEFERRED_FINDINGS * m->cfg.history * sizeof(*m->dhist));
+	if (!m->vhist || (m->cfg.history && !m->dhist) || ht_init(&m->slabs, &m->mm, 1024) || ht_init(&m->locks, &m->mm, 64) ||
 	    ht_init(&m->slots, &m->mm, 256) || ht_init(&m->threads, &m->mm, 256) ||
 	    ht_init(&m->objs, &m->mm, 1024) || ht_init(&m->caches, &m->mm, 64) ||
 	    ht_init(&m->procs, &m->mm, 16)) {
@@ -1933,6 +1987,7 @@ void slub_model_free(struct slub_model *m)
 	if (m->procs.b)
 		ht_destroy(&m->procs);
 	mm_free(&m->mm, m->vhist, m->cfg.history * sizeof(*m->vhist));
+	mm_free(&m->mm, m->dhist, DEFERRED_FINDINGS * m->cfg.history * sizeof(*m->dhist));
 	ctx = m->mm;
 	mm_free(&ctx, m, sizeof(*m));
 }
@@ -2268,6 +2323,7 @@ void slub_model_registered(struct slub_model *m, uint32_t vpid, uint64_t ts)
 	struct mproc *p = (struct mproc *)ht_find(&m->procs, vpid, 0);
 	uint64_t g;
 
+	m->registrations = 1;
 	if (!p)
 		return;
 	/* Findings older than the window before it stay findings; the
