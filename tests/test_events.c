@@ -9,7 +9,7 @@
  * in phases; after each the recording is checked:
  *   a) by the state model (analysis/model), fed the recording in arrival
  *      order exactly as SLUBTRACE_CHECK feeds it: every rule of
- *      DESIGN.md's families 1-9 (slab word chain, frozen transitions, list
+ *      the families 1-9 of doc/design.md (slab word chain, frozen transitions, list
  *      operations under list_lock, lock pairing and numbering, cpu slabs,
  *      objects) holds;
  *   d) event counts equal the CONFIG_SLUB_STATS-style counters;

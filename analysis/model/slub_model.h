@@ -284,7 +284,7 @@ unsigned slub_rule_count(void);
 const char *slub_rule_id(unsigned rule);        /* "R5-word-chain" */
 const char *slub_rule_meaning(unsigned rule);
 const char *slub_rule_kernel_fn(unsigned rule);
-unsigned slub_rule_family(unsigned rule);       /* 0..9, DESIGN.md's numbering */
+unsigned slub_rule_family(unsigned rule);       /* 0..9, the numbering of doc/design.md */
 /* rule index from an id (or its suffix after "Rn-"); -1 if none */
 int slub_rule_lookup(const char *id);
 

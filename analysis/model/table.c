@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The SLUB state machine as data: the rules (DESIGN.md's invariant
+ * The SLUB state machine as data: the rules (doc/design.md's invariant
  * families, each with a stable id) and the table of allowed transitions.
  * The checker (model.c), `slubtrace rules` and the README's drawing all
  * read these two tables; nothing else describes the edges.

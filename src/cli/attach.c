@@ -281,7 +281,7 @@ static bool traceable(pid_t pid, const char *comm)
 	}
 	if (r == 0) {
 		cli_err("pid %ld (%s): libslub-tp.so is not loaded: start it with "
-			"LD_PRELOAD=libslub-malloc.so:libslub-tp.so (README, \"Tracing a running "
+			"LD_PRELOAD=libslub-malloc.so:libslub-tp.so (doc/tracing.md, \"Tracing a running "
 			"service\"); not traced", (long)pid, comm);
 		return false;
 	}

@@ -26,7 +26,7 @@ static void print_text(void)
 {
 	char cond[96];
 
-	printf("Rules (DESIGN.md invariant families; R0 is the transition table itself):\n\n");
+	printf("Rules (the invariant families of doc/design.md; R0 is the transition table itself):\n\n");
 	for (unsigned r = 0; r < slub_rule_count(); r++)
 		printf("  %-20s %s\n  %-20s   kernel: %s\n", slub_rule_id(r), slub_rule_meaning(r), "",
 		       slub_rule_kernel_fn(r));

@@ -33,7 +33,7 @@ void cmd_timeline_usage(FILE *f)
 		"                       since the clock's origin (the Unix epoch for LTTng),\n"
 		"                       with an optional fraction: 1796136257.836064586\n"
 		"      --format FORMAT  text (default); json: one JSON object per line (schema\n"
-		"                       in the README); chrome: Trace Event Format JSON for\n"
+		"                       in doc/analysis.md); chrome: Trace Event Format JSON for\n"
 		"                       Perfetto UI or chrome://tracing: a track per slab (its\n"
 		"                       states as slices), a track per thread (its transitions),\n"
 		"                       counters of cmpxchg failures and list_lock waits; there\n"
