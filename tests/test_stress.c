@@ -55,6 +55,7 @@ static int nr_nodes = 1;
 static unsigned long long n_alloc, n_free, n_remote, n_realloc, n_threads;
 static unsigned long long n_cache_alloc[NCACHES], n_cache_free[NCACHES];
 static unsigned long long n_stamp_errors;
+static uint32_t max_gen; /* the highest worker generation started */
 
 #define CTOR_BYTE 0x3e
 static void small_ctor(void *p)
@@ -84,9 +85,21 @@ static void stamp(struct item *it)
 	size_t lim = stamp_limit(it->size);
 
 	if (old >> 48 == TAG_MAGIC) {
+		uint32_t gen = (uint32_t)(old >> 32) & 0xffff, top = __atomic_load_n(&max_gen,
+										  __ATOMIC_RELAXED);
+		uint64_t next = 0;
+
+		if (it->size >= 16)
+			memcpy(&next, b + 8, 8);
 		__atomic_fetch_add(&n_stamp_errors, 1, __ATOMIC_RELAXED);
-		CHECK(0, "object %p (kind %d size %u) handed out while live: it holds tag %#llx",
-		      it->p, it->kind, it->size, (unsigned long long)old);
+		/* A live object holds a tag of this run (a generation started so
+		 * far); anything else in word 0 was written by someone else. */
+		CHECK(0, "object %p (kind %d size %u) handed out while live: it holds tag %#llx "
+		      "(generation %u, counter %u: %s; next word %#llx)",
+		      it->p, it->kind, it->size, (unsigned long long)old, gen, (unsigned)old,
+		      gen && gen <= (top & 0xffff) ? "a tag of this run"
+						   : "no tag of this run: overwritten",
+		      (unsigned long long)next);
 	}
 	for (size_t i = 8; i < lim; i++)
 		b[i] = tag_byte(it->tag, i);
@@ -336,6 +349,7 @@ static void start_worker(struct worker *w, uint32_t gen, uint64_t *rng)
 {
 	memset(w, 0, offsetof(struct worker, local));
 	w->gen = gen;
+	__atomic_store_n(&max_gen, gen, __ATOMIC_RELAXED);
 	w->rng = test_seed(gen, test_rand(rng));
 	w->budget = 5000 + test_rand(rng) % 60000;
 	if (pthread_create(&w->thread, NULL, worker_main, w))
