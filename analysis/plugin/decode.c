@@ -524,6 +524,16 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 			     bt_field_class_array_static_get_length(fc) < static_length[f]))
 				continue;
 		} else if (!bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_INTEGER)) {
+			if (f == F_FORMAT && dc->kind == K_SLUB) {
+				/* the version marker itself is unreadable: no
+				 * format can be assumed */
+				refuse(d, SLUB_UNUSABLE_MALFORMED,
+				       "%s: event %s: field `format` is not an integer: its "
+				       "metadata is not slubtrace's (damaged, or another provider "
+				       "named slub)", trace_name(d), dc->name);
+				dc->kind = K_BAD;
+				goto out;
+			}
 			continue;
 		} else if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER)) {
 			dc->is_signed |= B(f);

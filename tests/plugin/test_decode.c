@@ -452,6 +452,29 @@ static void test_format1(void)
 	slub_decoder_destroy(c.dec);
 }
 
+/* A `format` field that is not an integer: refused as malformed, not
+ * taken for format 1. */
+static void test_format_string(void)
+{
+	static const struct ts_class cls[] = {
+		{ "slub:cache_create", { { "format", TF_STR }, WHERE3,
+			{ "geometry", TF_ARR32, 8 }, { "name", TF_STR } } },
+	};
+	static const uint32_t geometry[8] = { 64, 64, 8, 0, 64, 5, 30, 0 };
+	static const struct ts_item items[] = {
+		{ 0, 100, 1, 1, { (uintptr_t)"4", W3(1, 0, 0, 0, 0), (uintptr_t)geometry,
+			(uintptr_t)"x" } },
+	};
+	struct ts_script s = { cls, 1, items, 1, STREAM, 0 };
+	struct collected c;
+
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED, "string format accepted: %d", c.why);
+	CHECK(strstr(c.error, "field `format` is not an integer") &&
+	      !strstr(c.error, "format 1"), "message: %s", c.error);
+	slub_decoder_destroy(c.dec);
+}
+
 static void test_cache_format(void)
 {
 	static const struct ts_item items2[] = {
@@ -805,6 +828,7 @@ int main(void)
 	test_v2();
 	test_v3_where();
 	test_format1();
+	test_format_string();
 	test_cache_format();
 	test_malformed();
 	test_malformed_v3();
