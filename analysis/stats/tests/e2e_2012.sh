@@ -2,32 +2,33 @@
 # e2e_2012.sh BUILD_DIR: the two 2012 variants whose effect shows only when
 # CASes collide, found by `slubtrace diff` with its default thresholds on
 # real recordings (slubtrace record, hackbench -g 4 -f 4 -l 6000, 384,000
-# slow-path frees a run), three runs per side pooled:
+# slow-path frees a run), several runs per side pooled:
 #  - the default against the default, runs 1-2 against 3-4, both ways: exit 0;
 #  - old-unfreeze-partials (the 3.5 unfreeze_partials, list work inside the
-#    CAS loop) against default runs 1-3: unfreeze_partials_redos_per_1k
-#    regressed, exit 1;
+#    CAS loop), four runs against default runs 1-4:
+#    unfreeze_partials_redos_per_1k regressed, exit 1;
 #  - free-keep-lock (__slab_free keeps list_lock across a failed CAS, as
-#    before 3.6), both sides with the race-window injection, against the
-#    default with it: kept_lock_redos_per_1k_slow_frees regressed, exit 1;
+#    before 3.6), three runs with the race-window injection against three of
+#    the default with it: kept_lock_redos_per_1k_slow_frees regressed, exit 1;
 #    and in every run, whatever the interleaving, the sites table shows the
 #    code path itself: with the variant each locked __slab_free redo was
 #    retried with the lock kept (kept_lock = locked), without it none was
 #    (kept_lock = 0) although locked redos happened (locked > 0).
 #
-# Why these margins (measured on 2 cores, quiet and beside stress-ng --cpu 2,
-# per run): old-unfreeze-partials fails 15 to 41 unfreeze_partials CASes
-# against 0 to 1 in the default, so three runs give 45 or more events
-# against at most a few, far above diff's 10 events and z >= 3 even after
-# the dispersion correction.  free-keep-lock alone keeps the lock on 1 to 3
-# redos a run (a locked __slab_free CAS must lose first), below diff's floor
-# (0.01 per 1,000 slow frees: 12 events over three runs) more often than
-# not; the race-window injection (a yield between load and CAS) makes the
-# losing CAS the common case, 280 to 690 kept-lock redos a run, and leaves
-# the default at 0 by construction.  Race-window moves every collision
-# figure of both sides alike (unfreeze_partials fails about 1,000 times a
-# run with and without old-unfreeze-partials), so that variant is judged
-# on plain recordings.
+# Why these margins (per run, measured on 2 cores, quiet and beside
+# stress-ng --cpu 2): old-unfreeze-partials fails 5 to 43 unfreeze_partials
+# CASes, the default 0 to 3.  Four runs pooled, the worst mix seen (5, 5,
+# 15, 43 against 3, 1, 0, 0) is 68 events against 4 expected, z = 32
+# before and 7 after diff's dispersion correction (phi 19), against the
+# z >= 3 and 10 events diff needs.  free-keep-lock alone keeps the lock on
+# 1 to 3 redos a run (a locked __slab_free CAS must lose first): three runs
+# fell below diff's floor (0.01 per 1,000 slow frees, i.e. 12 events) more
+# often than not.  The race-window injection (a yield between load and
+# CAS) makes the losing CAS the common case: the variant keeps the lock
+# 325 to 1,724 times a run, the default 0 times while losing 46 to 161
+# locked CASes.  Race-window moves every collision figure of both sides
+# alike (unfreeze_partials fails 750 to 1,600 times a run with and without
+# old-unfreeze-partials), so that variant is judged on plain recordings.
 # Exit 77 (skipped) without lttng.
 build=$1
 slubtrace=$build/src/cli/slubtrace
@@ -57,12 +58,13 @@ runs() {
 	done
 }
 
-# judged NAME BEFORE AFTER FIGURE: diff of the pooled runs exits 1 with FIGURE regressed
+# judged NAME BEFORE AFTER FIGURE RUNS: diff of runs 1..RUNS a side exits 1
+# with FIGURE regressed
 judged() {
 	# shellcheck disable=SC2046
-	"$slubtrace" diff $(runs before "$2" 1 3) $(runs after "$3" 1 3) >"$work/$1.diff"
-	rc=$?
-	echo "== $2 x3 against $3 x3"
+	"$slubtrace" diff $(runs before "$2" 1 "$5") $(runs after "$3" 1 "$5") >"$work/$1.diff"
+	rc=$2
+	echo "== $2 x$5 against $3 x$5"
 	cat "$work/$1.diff"
 	[ $rc -eq 1 ] || bad "$1: exit $rc, expected 1"
 	grep -q "^overall .*$4 .*REGRESSED" "$work/$1.diff" || bad "$1: $4 not regressed"
@@ -76,20 +78,29 @@ s = [t for c in json.load(open(sys.argv[1]))["caches"] for t in c["sites"]
 print(sum(t["locked"] for t in s), sum(t["kept_lock"] for t in s))' "$work/$1$2.json"
 }
 
+# same NAME RC: diff of the default against itself found no regression but,
+# perhaps, of a wall-clock figure (lock wait or hold per acquisition: how
+# long a holder was preempted, which moved 0.2 to 1,600 ns between pooled
+# pairs here, near diff's 2,000 ns floor; a timing is printed, not judged)
+same() { # NAME RC
+	rc=$2
+	[ $rc -eq 1 ] && ! grep "REGRESSED" "$work/$1.diff" | grep -Evq "lock_(wait|hold)_ns_per_acq" &&
+		{ echo "note: $1: only a wall-clock figure moved"; rc=0; }
+	[ $rc -eq 0 ] || { cat "$work/$1.diff"; bad "$1: exit $rc"; }
+}
+
 for i in 1 2 3 4; do record default$i "" "" || exit 1; done
 # shellcheck disable=SC2046
 "$slubtrace" diff $(runs before default 1 2) $(runs after default 3 4) >"$work/dd.diff"
-rc=$?
+same dd $?
 echo "== default 1-2 against default 3-4"
 cat "$work/dd.diff"
-[ $rc -eq 0 ] || bad "default runs 1-2 against 3-4: exit $rc"
 # shellcheck disable=SC2046
 "$slubtrace" diff $(runs before default 3 4) $(runs after default 1 2) >"$work/dd2.diff"
-rc=$?
-[ $rc -eq 0 ] || { cat "$work/dd2.diff"; bad "default runs 3-4 against 1-2: exit $rc"; }
+same dd2 $?
 
-for i in 1 2 3; do record old-unfreeze-partials$i old-unfreeze-partials "" || exit 1; done
-judged old-unfreeze-partials default old-unfreeze-partials unfreeze_partials_redos_per_1k
+for i in 1 2 3 4; do record old-unfreeze-partials$i old-unfreeze-partials "" || exit 1; done
+judged old-unfreeze-partials default old-unfreeze-partials unfreeze_partials_redos_per_1k 4
 
 for i in 1 2 3; do
 	record default-rw$i "" race-window || exit 1
@@ -102,7 +113,7 @@ for i in 1 2 3; do
 	[ "$3" -gt 0 ] && [ "$4" -eq "$3" ] ||
 		bad "free-keep-lock with race-window run $i: $3 locked __slab_free redos, $4 with the lock kept (expected all)"
 done
-judged free-keep-lock default-rw free-keep-lock-rw kept_lock_redos_per_1k_slow_frees
+judged free-keep-lock default-rw free-keep-lock-rw kept_lock_redos_per_1k_slow_frees 3
 
 [ $fail -eq 0 ] && echo "e2e_2012: ok"
 exit $fail
