@@ -163,7 +163,7 @@ class Env:
             what="lttng-sessiond")
         with open(self.pidfile()) as f:
             self.sessiond_pid = int(f.read().strip())
-        for _ in range(100):
+        for _ in range(1000):   # 100 s: a loaded machine (see TIMEOUT)
             if self.reachable():
                 return
             time.sleep(0.1)
