@@ -12,9 +12,8 @@
 #    the default with it: kept_lock_redos_per_1k_slow_frees regressed, exit 1;
 #    and in every run, whatever the interleaving, the sites table shows the
 #    code path itself: with the variant each locked __slab_free redo is
-#    retried with the lock kept (kept_lock = locked: the stats found 551 of
-#    554 once, so at least 90% is asked), without it none is (kept_lock = 0)
-#    although locked redos happened (locked > 0).
+#    retried with the lock kept (kept_lock = locked; 90% is asked), without
+#    it none is (kept_lock = 0) although locked redos happened (locked > 0).
 #
 # Why these margins (per run, measured on 2 cores, quiet and beside
 # stress-ng --cpu 2): old-unfreeze-partials fails 5 to 43 unfreeze_partials
@@ -40,13 +39,29 @@ trap 'rm -rf "$work"' EXIT
 fail=0
 bad() { echo "FAIL: $*" >&2; fail=1; }
 
+# A session of the shared (root) daemon also records the hackbench of any
+# other session recording at the same time (another copy of this test, e2e
+# stats, another suite): such a trace holds more than one process, its
+# figures mix variants, and it is recorded again (at most 5 times).
 record() { # name variant inject
-	SLUBTRACE_VARIANT=$2 SLUBTRACE_INJECT=$3 "$slubtrace" record -o "$work/$1" --no-check \
-		-- "$hackbench" -g 4 -f 4 -l 6000 >"$work/$1.log" 2>&1 ||
-		{ cat "$work/$1.log"; bad "record $1"; return 1; }
-	grep -q " 0 discarded" "$work/$1.log" || echo "note: $1 lost events: $(grep discarded "$work/$1.log")"
-	"$slubtrace" stats --procname hackbench -o "$work/$1.json" \
-		"$work/$1/ust/uid/$(id -u)" >"$work/$1.txt" || { bad "stats $1 exit $?"; return 1; }
+	try=1
+	while :; do
+		rm -rf "${work:?}/$1"
+		SLUBTRACE_VARIANT=$2 SLUBTRACE_INJECT=$3 "$slubtrace" record -o "$work/$1" \
+			--no-check -- "$hackbench" -g 4 -f 4 -l 6000 >"$work/$1.log" 2>&1 ||
+			{ cat "$work/$1.log"; bad "record $1"; return 1; }
+		grep -q " 0 discarded" "$work/$1.log" ||
+			echo "note: $1 lost events: $(grep discarded "$work/$1.log")"
+		"$slubtrace" stats --procname hackbench -o "$work/$1.json" \
+			"$work/$1/ust/uid/$(id -u)" >"$work/$1.txt" || { bad "stats $1 exit $?"; return 1; }
+		p=$(python3 -c 'import json, sys
+print(max([c["processes"] for c in json.load(open(sys.argv[1]))["caches"]] or [0]))' \
+			"$work/$1.json")
+		[ "$p" -eq 1 ] && break
+		echo "note: $1: the trace holds $p hackbench processes (another session recorded at once)"
+		[ $try -lt 5 ] || { bad "$1: $p processes in each of 5 recordings"; return 1; }
+		try=$((try + 1))
+	done
 	rm -rf "${work:?}/$1"
 }
 
