@@ -460,9 +460,8 @@ static void test_format_string(void)
 		{ "slub:cache_create", { { "format", TF_STR }, WHERE3,
 			{ "geometry", TF_ARR32, 8 }, { "name", TF_STR } } },
 	};
-	static const uint32_t geometry[8] = { 64, 64, 8, 0, 64, 5, 30, 0 };
 	static const struct ts_item items[] = {
-		{ 0, 100, 1, 1, { (uintptr_t)"4", W3(1, 0, 0, 0, 0), (uintptr_t)geometry,
+		{ 0, 100, 1, 1, { (uintptr_t)"4", W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
 			(uintptr_t)"x" } },
 	};
 	struct ts_script s = { cls, 1, items, 1, STREAM, 0 };

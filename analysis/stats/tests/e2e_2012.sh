@@ -34,15 +34,18 @@ build=$1
 slubtrace=$build/src/cli/slubtrace
 hackbench=$build/tests/bench/hackbench
 command -v lttng >/dev/null 2>&1 || { echo "no lttng: skipped"; exit 77; }
+. "$(dirname "$0")/as-user.sh"
 work=$(mktemp -d /tmp/slubtrace-e2e-2012.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+export LTTNG_HOME="$work"
 fail=0
 bad() { echo "FAIL: $*" >&2; fail=1; }
 
-# A session of the shared (root) daemon also records the hackbench of any
-# other session recording at the same time (another copy of this test, e2e
-# stats, another suite): such a trace holds more than one process, its
-# figures mix variants, and it is recorded again (at most 5 times).
+# Recorded as root through the global daemon (as-user.sh could not switch
+# to nobody), a session also records the hackbench of any other session
+# recording at the same time (another copy of this test, e2e stats, another
+# suite): such a trace holds more than one process, its figures mix
+# variants, and it is recorded again (at most 5 times).
 record() { # name variant inject
 	try=1
 	while :; do

@@ -13,8 +13,10 @@ build=$1
 slubtrace=$build/src/cli/slubtrace
 hackbench=$build/tests/bench/hackbench
 command -v lttng >/dev/null 2>&1 || { echo "no lttng: skipped"; exit 77; }
+. "$(dirname "$0")/as-user.sh"
 work=$(mktemp -d /tmp/slubtrace-e2e-stats.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+export LTTNG_HOME="$work"
 fail=0
 bad() { echo "FAIL: $*" >&2; fail=1; }
 
