@@ -4,18 +4,22 @@
  * dedicated caches handed between threads through mailboxes (remote frees),
  * threads exiting and being replaced, two emulated nodes.
  *
- * Each object is stamped on allocation: word 0 gets a tag (a magic in the
- * top 16 bits, the thread generation and a counter), set by an atomic
- * exchange that also reads what was there; the rest of the first 64 bytes
- * and the last word get bytes derived from the tag.  Before a free the
- * stamp is checked and word 0 cleared.  An object handed out while still
- * live shows up as a live tag found by the exchange, or as a stamp
- * overwritten by another owner when it is freed.
+ * Each live object is registered by address in a table of this test's own
+ * (the one exact witness of an object handed out twice: the allocator
+ * returned an address the table still holds).  Each object is also stamped
+ * on allocation: word 0 gets a tag (a magic in the top 16 bits, the thread
+ * generation and a counter), the rest of the first 64 bytes and the last
+ * word bytes derived from it; before a free the stamp is checked and word 0
+ * cleared, so an object written by a second owner shows at its free.
+ * What a new object holds before its stamp is not judged: freed memory
+ * keeps its bytes, and a page freed by one size class and reused by
+ * another puts stale stamps of old objects at any offset of new ones.
  *
  *   test_stress [-t threads] [-s seconds] [-n nodes]
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +59,6 @@ static int nr_nodes = 1;
 static unsigned long long n_alloc, n_free, n_remote, n_realloc, n_threads;
 static unsigned long long n_cache_alloc[NCACHES], n_cache_free[NCACHES];
 static unsigned long long n_stamp_errors;
-static uint32_t max_gen; /* the highest worker generation started */
 
 #define CTOR_BYTE 0x3e
 static void small_ctor(void *p)
@@ -78,29 +81,97 @@ static inline size_t stamp_limit(size_t size)
 	return lim;
 }
 
+/*
+ * The live table: LIVE_SHARDS buckets by address, each a small array under
+ * its own spin lock (never held across an allocator call).
+ */
+#define LIVE_SHARDS 1024
+struct live_entry {
+	void *p;
+	uint64_t tag;
+	uint32_t size;
+};
+struct live_shard {
+	uint32_t lock;
+	uint32_t n, cap;
+	struct live_entry *e;
+};
+static struct live_shard live[LIVE_SHARDS];
+static unsigned long long n_double_alloc, n_unregistered;
+static int live_quiet; /* the self-check's planted double entry */
+
+static struct live_shard *live_lock(const void *p)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)p >> 3) * 0x9e3779b97f4a7c15ull;
+	struct live_shard *sh = &live[h >> (64 - 10)];
+
+	while (__atomic_exchange_n(&sh->lock, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&sh->lock, __ATOMIC_RELAXED))
+			sched_yield(); /* 16 threads on 2 cores: let the holder run */
+	return sh;
+}
+
+static void live_unlock(struct live_shard *sh)
+{
+	__atomic_store_n(&sh->lock, 0, __ATOMIC_RELEASE);
+}
+
+/* A new object: its address must not be live already. */
+static void live_add(const struct item *it)
+{
+	struct live_shard *sh = live_lock(it->p);
+
+	for (uint32_t i = 0; i < sh->n; i++)
+		if (sh->e[i].p == it->p) {
+			struct live_entry was = sh->e[i];
+
+			sh->e[i].tag = it->tag;
+			sh->e[i].size = it->size;
+			live_unlock(sh);
+			__atomic_fetch_add(&n_double_alloc, 1, __ATOMIC_RELAXED);
+			if (!live_quiet)
+				CHECK(0, "object %p (kind %d size %u, tag %#llx) handed out while live: "
+			      "allocated before with size %u, tag %#llx, and not freed",
+			      it->p, it->kind, it->size, (unsigned long long)it->tag, was.size,
+			      (unsigned long long)was.tag);
+			return;
+		}
+	if (sh->n == sh->cap) {
+		uint32_t cap = sh->cap ? 2 * sh->cap : 16;
+		struct live_entry *e = realloc(sh->e, cap * sizeof(*e));
+
+		if (!e)
+			FATAL("live table: out of memory");
+		sh->e = e;
+		sh->cap = cap;
+	}
+	sh->e[sh->n++] = (struct live_entry){ it->p, it->tag, it->size };
+	live_unlock(sh);
+}
+
+/* An object about to be freed: it must be live, with its own tag. */
+static void live_del(const struct item *it, const char *when)
+{
+	struct live_shard *sh = live_lock(it->p);
+
+	for (uint32_t i = 0; i < sh->n; i++)
+		if (sh->e[i].p == it->p && sh->e[i].tag == it->tag) {
+			sh->e[i] = sh->e[--sh->n];
+			live_unlock(sh);
+			return;
+		}
+	live_unlock(sh);
+	__atomic_fetch_add(&n_unregistered, 1, __ATOMIC_RELAXED);
+	CHECK(0, "%s: object %p (kind %d size %u, tag %#llx) is not live under its tag", when,
+	      it->p, it->kind, it->size, (unsigned long long)it->tag);
+}
+
 static void stamp(struct item *it)
 {
 	unsigned char *b = it->p;
-	uint64_t old = __atomic_exchange_n((uint64_t *)it->p, it->tag, __ATOMIC_RELAXED);
 	size_t lim = stamp_limit(it->size);
 
-	if (old >> 48 == TAG_MAGIC) {
-		uint32_t gen = (uint32_t)(old >> 32) & 0xffff, top = __atomic_load_n(&max_gen,
-										  __ATOMIC_RELAXED);
-		uint64_t next = 0;
-
-		if (it->size >= 16)
-			memcpy(&next, b + 8, 8);
-		__atomic_fetch_add(&n_stamp_errors, 1, __ATOMIC_RELAXED);
-		/* A live object holds a tag of this run (a generation started so
-		 * far); anything else in word 0 was written by someone else. */
-		CHECK(0, "object %p (kind %d size %u) handed out while live: it holds tag %#llx "
-		      "(generation %u, counter %u: %s; next word %#llx)",
-		      it->p, it->kind, it->size, (unsigned long long)old, gen, (unsigned)old,
-		      gen && gen <= (top & 0xffff) ? "a tag of this run"
-						   : "no tag of this run: overwritten",
-		      (unsigned long long)next);
-	}
+	__atomic_store_n((uint64_t *)it->p, it->tag, __ATOMIC_RELAXED);
 	for (size_t i = 8; i < lim; i++)
 		b[i] = tag_byte(it->tag, i);
 	if (it->size >= 16)
@@ -194,6 +265,7 @@ static int new_item(struct worker *w, struct item *it)
 		return 0;
 	}
 	it->tag = TAG_MAGIC << 48 | (uint64_t)(w->gen & 0xffff) << 32 | ++w->counter;
+	live_add(it);
 	stamp(it);
 	w->alloc++;
 	if (it->kind >= 0)
@@ -209,6 +281,7 @@ static void free_item(struct worker *w, struct item *it, const char *when)
 		      it->size);
 	if (!verify(it, when))
 		return; /* leave a corrupted object alone */
+	live_del(it, when);
 	__atomic_store_n((uint64_t *)it->p, 0, __ATOMIC_RELAXED);
 	/* free() keeps errno, also when it waited for a contended lock. */
 	int sentinel = 1000 + (int)(w->counter & 0xff);
@@ -231,10 +304,12 @@ static void realloc_item(struct worker *w, struct item *it)
 
 	if (!verify(it, "before realloc"))
 		return;
+	live_del(it, "before realloc");
 	__atomic_store_n((uint64_t *)it->p, 0, __ATOMIC_RELAXED);
 	q = slub_realloc(it->p, nsize);
 	if (!CHECK(q != NULL, "realloc(%p, %zu) errno %d", it->p, nsize, errno)) {
 		__atomic_store_n((uint64_t *)it->p, it->tag, __ATOMIC_RELAXED);
+		live_add(it);
 		return;
 	}
 	/* The first min(old, new) bytes moved along. */
@@ -253,6 +328,7 @@ static void realloc_item(struct worker *w, struct item *it)
 	it->p = q;
 	it->size = nsize;
 	it->tag = TAG_MAGIC << 48 | (uint64_t)(w->gen & 0xffff) << 32 | ++w->counter;
+	live_add(it);
 	stamp(it);
 	w->realloc++;
 }
@@ -345,11 +421,65 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Before the workers, single threaded:
+ * 1. the live table reports an address handed out twice (a planted one);
+ * 2. why memory contents are no witness: pages a slab of one cache gave
+ *    back, reused by a slab of another, hand out objects whose word 0
+ *    holds what the old objects held.  Filled with the tag magic, every
+ *    word 0 on a reused page looks like a live stamp while no object of
+ *    the old cache is live.
+ */
+static void self_check(void)
+{
+	struct item a = { (void *)0x1000, TAG_MAGIC << 48 | 1, 64, -1 }, b = a;
+	struct slub_cache *old = slub_cache_create("stress-stale-192", 192, 0, 0, NULL);
+	struct slub_cache *neu = slub_cache_create("stress-stale-128", 128, 0, 0, NULL);
+	enum { NOLD = 4 * 21, NNEW = 4 * 32 };
+	void *o[NOLD], *n[NNEW];
+	int magic = 0;
+
+	live_quiet = 1;
+	live_add(&a);
+	b.tag++;
+	live_add(&b);
+	live_quiet = 0;
+	CHECK_EQ(n_double_alloc, 1);
+	live_del(&b, "self-check");
+	CHECK_EQ(n_unregistered, 0);
+	n_double_alloc = 0;
+
+	if (!CHECK(old && neu, "self-check caches: errno %d", errno))
+		return;
+	for (int i = 0; i < NOLD; i++) {
+		o[i] = slub_cache_alloc(old);
+		if (!CHECK(o[i] != NULL, "self-check alloc"))
+			return;
+		memset(o[i], TAG_MAGIC & 0xff, 192);
+	}
+	for (int i = 0; i < NOLD; i++)
+		slub_cache_free(old, o[i]);
+	slub_thread_flush();
+	slub_cache_shrink(old);
+	for (int i = 0; i < NNEW; i++) {
+		n[i] = slub_cache_alloc(neu);
+		if (!CHECK(n[i] != NULL, "self-check alloc"))
+			return;
+		magic += *(uint64_t *)n[i] >> 48 == TAG_MAGIC;
+	}
+	CHECK(magic > 0, "no object of %d on pages given back held their old bytes", NNEW);
+	printf("test_stress: self-check: %d of %d new objects start with the stale bytes "
+	       "of freed ones\n", magic, NNEW);
+	for (int i = 0; i < NNEW; i++)
+		slub_cache_free(neu, n[i]);
+	CHECK_EQ(slub_cache_destroy(old), 0);
+	CHECK_EQ(slub_cache_destroy(neu), 0);
+}
+
 static void start_worker(struct worker *w, uint32_t gen, uint64_t *rng)
 {
 	memset(w, 0, offsetof(struct worker, local));
 	w->gen = gen;
-	__atomic_store_n(&max_gen, gen, __ATOMIC_RELAXED);
 	w->rng = test_seed(gen, test_rand(rng));
 	w->budget = 5000 + test_rand(rng) % 60000;
 	if (pthread_create(&w->thread, NULL, worker_main, w))
@@ -394,6 +524,7 @@ int main(int argc, char **argv)
 	for (int b = 0; b < NBOX; b++)
 		pthread_mutex_init(&boxes[b].lock, NULL);
 
+	self_check();
 	workers = calloc(threads, sizeof(*workers));
 	if (!workers)
 		FATAL("calloc");
@@ -429,7 +560,14 @@ int main(int argc, char **argv)
 		free(mw);
 	}
 
+	CHECK_EQ(n_double_alloc, 0);
+	CHECK_EQ(n_unregistered, 0);
 	CHECK_EQ(n_stamp_errors, 0);
+	for (int i = 0; i < LIVE_SHARDS; i++) {
+		CHECK(live[i].n == 0, "live table: %u objects never freed (one is %p)", live[i].n,
+		      live[i].n ? live[i].e[0].p : NULL);
+		free(live[i].e);
+	}
 	CHECK_EQ(n_alloc, n_free);
 	CHECK_EQ(slub_error_count(), 0);
 	for (int c = 0; c < NCACHES; c++) {
