@@ -34,6 +34,12 @@ int cli_exe_dir(char *out, size_t size);
  * 0, or -1 after printing why. */
 int cli_find_lib(const char *name, const char *build_rel, char *out, size_t size);
 
+/* $TMPDIR, or /tmp when it is unset or empty. */
+const char *cli_tmpdir(void);
+/* "TMPDIR/slubtrace-NAME-XXXXXX" for mkstemp() or mkdtemp(); -1 with errno
+ * ENAMETOOLONG when it does not fit in size. */
+int cli_tmp_template(char *out, size_t size, const char *name);
+
 /* Output of a finished child run by cli_run(). */
 struct cli_output {
 	char *text;	/* stdout and stderr, NUL-terminated (malloc'd) */

@@ -155,7 +155,6 @@ static long long now_ms(void)
 int live_start_relay(const char *dir)
 {
 	char path[4096], c[64], d[64], l[64];
-	const char *tmp = getenv("TMPDIR");
 	int p[3], fd;
 	long long start;
 
@@ -179,8 +178,7 @@ int live_start_relay(const char *dir)
 	snprintf(c, sizeof(c), "tcp://127.0.0.1:%u", lv.ctrl);
 	snprintf(d, sizeof(d), "tcp://127.0.0.1:%u", lv.data);
 	snprintf(l, sizeof(l), "tcp://127.0.0.1:%u", lv.view);
-	snprintf(lv.log, sizeof(lv.log), "%s/slubtrace-relayd-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	fd = mkstemp(lv.log);
+	fd = cli_tmp_template(lv.log, sizeof(lv.log), "relayd") < 0 ? -1 : mkstemp(lv.log);
 	if (fd < 0) {
 		cli_err("cannot create the relay daemon's log %s: %s", lv.log, strerror(errno));
 		return -1;

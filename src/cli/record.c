@@ -644,7 +644,6 @@ static void on_sessiond_ready(int sig)
 static int start_sessiond(struct session *s)
 {
 	char path[PATH_MAX];
-	const char *tmp = getenv("TMPDIR");
 	struct sigaction sa = { .sa_handler = on_sessiond_ready }, old;
 	sigset_t block, prev;
 	int fd;
@@ -654,9 +653,8 @@ static int start_sessiond(struct session *s)
 		cli_err("lttng-sessiond not found in PATH: install lttng-tools");
 		return -1;
 	}
-	snprintf(s->sessiond_log, sizeof(s->sessiond_log), "%s/slubtrace-sessiond-XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	fd = mkstemp(s->sessiond_log);
+	fd = cli_tmp_template(s->sessiond_log, sizeof(s->sessiond_log), "sessiond") < 0 ?
+		     -1 : mkstemp(s->sessiond_log);
 	if (fd < 0) {
 		cli_err("cannot create the session daemon's log %s: %s", s->sessiond_log,
 			strerror(errno));

@@ -233,6 +233,9 @@ static int write_page(const char *out_path, const char *trace, const char *tmp,
 	return 0;
 }
 
+/* The temporary directory's name leaves room in a PATH_MAX for the files in it. */
+#define TMP_DIR_MAX (PATH_MAX - 64)
+
 static void remove_tmp(const char *tmp)
 {
 	static const char *const files[] = { "scan.json", "lanes.json", "stats.json", "slabs.txt" };
@@ -274,7 +277,7 @@ int cmd_report(int argc, char **argv)
 	uint64_t top = 5, max_violations = 20;
 	struct slub_tstats_result before = { 0 }, after = { 0 };
 	struct slub_plugin_result res;
-	char tmp[] = "/tmp/slubtrace-report-XXXXXX", path[PATH_MAX], err[512];
+	char tmp[TMP_DIR_MAX], path[PATH_MAX], err[512];
 	unsigned regressed = 0;
 	int c, bad = 0, rc;
 	struct stat st;
@@ -313,8 +316,9 @@ int cmd_report(int argc, char **argv)
 		cmd_report_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
-	if (!mkdtemp(tmp)) {
-		cli_err("cannot create a temporary directory: %s", strerror(errno));
+	if (cli_tmp_template(tmp, sizeof(tmp), "report") < 0 || !mkdtemp(tmp)) {
+		cli_err("cannot create a temporary directory in %s: %s", cli_tmpdir(),
+			strerror(errno));
 		return CLI_EXIT_USAGE;
 	}
 	rc = run_pass(argv[optind], "scan", tmp, top, max_violations, &res);

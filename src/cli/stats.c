@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -369,7 +370,7 @@ int cmd_storms(int argc, char **argv)
 int cli_load_result(const char *input, bt_value *params, struct slub_tstats_result *r)
 {
 	struct stat st;
-	char err[512], tmp[] = "/tmp/slubtrace-diff-XXXXXX";
+	char err[512], tmp[PATH_MAX];
 	int fd, rc;
 
 	if (stat(input, &st) < 0) {
@@ -383,9 +384,9 @@ int cli_load_result(const char *input, bt_value *params, struct slub_tstats_resu
 		}
 		return 0;
 	}
-	fd = mkstemp(tmp);
+	fd = cli_tmp_template(tmp, sizeof(tmp), "diff") < 0 ? -1 : mkstemp(tmp);
 	if (fd < 0) {
-		cli_err("cannot create a temporary file: %s", strerror(errno));
+		cli_err("cannot create a temporary file in %s: %s", cli_tmpdir(), strerror(errno));
 		return CLI_EXIT_USAGE;
 	}
 	close(fd);

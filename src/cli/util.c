@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Helpers of the slubtrace command: messages, program lookup, running and
- * capturing child processes.
+ * capturing child processes, temporary files.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,6 +42,27 @@ void cli_info(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg(fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * Temporary files go where the user says ($TMPDIR, as mkstemp(3)'s callers
+ * and the shells do), not always to /tmp: a small or noexec /tmp, or a
+ * private directory per job, is the reason TMPDIR exists.
+ */
+const char *cli_tmpdir(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	return t && *t ? t : "/tmp";
+}
+
+int cli_tmp_template(char *out, size_t size, const char *name)
+{
+	if (snprintf(out, size, "%s/slubtrace-%s-XXXXXX", cli_tmpdir(), name) >= (int)size) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
 }
 
 /* 0: an executable file; 1: exists but cannot be executed; -1: absent. */

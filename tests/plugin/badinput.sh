@@ -16,7 +16,9 @@
 # help of no command, check --history/--max-reports out of range, storms
 # --run-attempts 0, timeline --slab -1, --begin after --end, --cache of no
 # slab in the trace (listing those it has), stats -o in a missing
-# directory, record --stacks with an unknown event.
+# directory, record --stacks with an unknown event; the temporary files of
+# diff, report and compare go to $TMPDIR (one that does not exist is named
+# in the error, and one that does is left empty).
 #
 # Every command runs under timeout(1): a hang fails the case.
 set -u
@@ -135,4 +137,46 @@ if [ -e "$work/ran" ] || [ -e "$work/rec" ]; then
 	echo "FAIL record --stacks frob: the program ran or the trace directory was made"
 	fail=1
 fi
+
+# Temporary files under $TMPDIR, not /tmp: TMPDIR naming a missing
+# directory must make the command fail naming it (with /tmp it would run).
+for c in "diff|file|diff $work/good $work/good" \
+	"report|directory|report -o $work/r.html $work/good" \
+	"compare|directory|compare --record-only -n 1 -- true"; do
+	cmd=${c%%|*}
+	rest=${c#*|}
+	kind=${rest%%|*}
+	args=${rest#*|}
+	# shellcheck disable=SC2086 # args is a word list
+	TMPDIR=$work/notmp timeout 120 "$slubtrace" $args >"$work/out" 2>"$work/err"
+	rc=$?
+	first=$(head -1 "$work/err")
+	case $first in
+	"slubtrace: "*"cannot create a temporary $kind in $work/notmp: No such file or directory")
+		[ "$rc" -eq 2 ] && [ ! -s "$work/out" ] && ok=1 || ok=0 ;;
+	*) ok=0 ;;
+	esac
+	if [ "$ok" = 1 ]; then
+		echo "ok   $cmd with TMPDIR missing: $first"
+	else
+		echo "FAIL $cmd with TMPDIR missing: exit $rc, expected 2 naming $work/notmp:"
+		cat "$work/err" "$work/out" | head -5
+		fail=1
+	fi
+done
+mkdir "$work/tmpdir"
+for args in "diff $work/good $work/good" "report -o $work/r.html $work/good"; do
+	# shellcheck disable=SC2086
+	if ! TMPDIR=$work/tmpdir timeout 120 "$slubtrace" $args >"$work/out" 2>"$work/err"; then
+		echo "FAIL $args with TMPDIR=$work/tmpdir: exit $?"
+		head -5 "$work/err"
+		fail=1
+	elif [ -n "$(ls -A "$work/tmpdir")" ]; then
+		echo "FAIL $args left files in TMPDIR: $(ls -A "$work/tmpdir")"
+		fail=1
+	else
+		echo "ok   $args with TMPDIR=$work/tmpdir: done, TMPDIR left empty"
+	fi
+done
+
 exit $fail
