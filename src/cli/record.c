@@ -278,30 +278,14 @@ static unsigned long long default_buffer_size(void)
  */
 static int check_stacks(const char *v)
 {
-	while (*v) {
-		size_t len = strcspn(v, ", ");
-		const char *name = v;
-		size_t nlen = len;
-		bool ok = false;
+	const char *bad;
+	uint64_t types;
+	size_t len;
 
-		if (nlen > 5 && !memcmp(name, "slub:", 5)) {
-			name += 5;
-			nlen -= 5;
-		}
-		ok = (nlen == 3 && !memcmp(name, "all", 3)) || (nlen == 4 && !memcmp(name, "none", 4));
-		for (unsigned t = 0; !ok && t < SLUB_EV_NR; t++) {
-			const char *n = slub_event_name(t);
-
-			ok = strlen(n) == nlen && !memcmp(n, name, nlen);
-		}
-		if (len && !ok) {
-			cli_err("--stacks: unknown event '%.*s' (event names of `slubtrace rules`, "
-				"all or none)", (int)len, v);
-			return -1;
-		}
-		v += len;
-		while (*v == ',' || *v == ' ')
-			v++;
+	if (slub_event_list_parse(v, &types, &bad, &len) < 0) {
+		cli_err("--stacks: unknown event '%.*s' (event names of `slubtrace rules`, "
+			"all or none)", (int)len, bad);
+		return -1;
 	}
 	return 0;
 }

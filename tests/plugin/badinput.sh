@@ -18,7 +18,9 @@
 # slab in the trace (listing those it has), stats -o in a missing
 # directory, record --stacks with an unknown event; the temporary files of
 # diff, report and compare go to $TMPDIR (one that does not exist is named
-# in the error, and one that does is left empty).
+# in the error, and one that does is left empty).  record --stacks and the
+# allocator's SLUBTRACE_STACKS accept and refuse the same lists (one
+# parser), quoting the same word.
 #
 # Every command runs under timeout(1): a hang fails the case.
 set -u
@@ -179,4 +181,31 @@ for args in "diff $work/good $work/good" "report -o $work/r.html $work/good"; do
 	fi
 done
 
+# One event-list parser for record --stacks and SLUBTRACE_STACKS: each list
+# is accepted by both or refused by both, naming the same word.  record
+# stops at --nodes 0 once --stacks is accepted, before any session.
+shim=$build/src/shim/libslub-malloc.so
+if [ -e "$shim" ]; then
+	for list in "all" "none" "slub:alloc" "alloc free" "alloc,,free" ", alloc," "" \
+		"free_remote,slub:cmpxchg_fail,none" "slub:" "frob" "slub:frob" "ALL" "allocx" \
+		"alloc,slub:nosuch,frob" "slub:slub:alloc"; do
+		timeout 60 "$slubtrace" record --stacks "$list" --nodes 0 -- true \
+			>/dev/null 2>"$work/cli.err"
+		cli=$(sed -n "s/^slubtrace: --stacks: unknown event \('[^']*'\).*/\1/p" "$work/cli.err")
+		grep -q "^slubtrace: --nodes: expected 1..8" "$work/cli.err" && cli=accepted
+		SLUBTRACE_STACKS=$list LD_PRELOAD=$shim timeout 60 sort </dev/null \
+			>/dev/null 2>"$work/env.err"
+		rc=$?
+		env=$(sed -n "s/^slubtrace: SLUBTRACE_STACKS: unknown event \('[^']*'\).*/\1/p" \
+			"$work/env.err")
+		[ "$rc" -eq 0 ] && [ ! -s "$work/env.err" ] && env=accepted
+		if [ -z "$cli" ] || [ "$cli" != "$env" ]; then
+			echo "FAIL stack list '$list': record --stacks: ${cli:-?}, SLUBTRACE_STACKS: ${env:-?}"
+			cat "$work/cli.err" "$work/env.err" | head -5
+			fail=1
+		else
+			echo "ok   stack list '$list': $cli by both"
+		fi
+	done
+fi
 exit $fail
