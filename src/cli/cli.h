@@ -5,6 +5,7 @@
 #ifndef SLUBTRACE_CLI_H
 #define SLUBTRACE_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stddef.h>
@@ -39,6 +40,16 @@ const char *cli_tmpdir(void);
 /* "TMPDIR/slubtrace-NAME-XXXXXX" for mkstemp() or mkdtemp(); -1 with errno
  * ENAMETOOLONG when it does not fit in size. */
 int cli_tmp_template(char *out, size_t size, const char *name);
+
+/*
+ * Starts the LTTng daemon argv[0] (lttng-sessiond, lttng-relayd), found in
+ * PATH, detached: in a session of its own, stdin /dev/null, stdout and
+ * stderr to a new log TMPDIR/slubtrace-TAG-XXXXXX whose name is left in log.
+ * With mask, the daemon runs with that signal mask.  Returns its pid, or -1
+ * after saying why (what names the daemon: "the session daemon").
+ */
+pid_t cli_start_daemon(char *const argv[], const char *tag, const char *what,
+		       const sigset_t *mask, char *log, size_t log_size);
 
 /* Output of a finished child run by cli_run(). */
 struct cli_output {

@@ -627,51 +627,26 @@ static void on_sessiond_ready(int sig)
  */
 static int start_sessiond(struct session *s)
 {
-	char path[PATH_MAX];
+	char *argv[] = { "lttng-sessiond", "--no-kernel", "--sig-parent", NULL };
 	struct sigaction sa = { .sa_handler = on_sessiond_ready }, old;
 	sigset_t block, prev;
-	int fd;
 	pid_t pid;
 
-	if (cli_find_program("lttng-sessiond", path, sizeof(path)) < 0) {
-		cli_err("lttng-sessiond not found in PATH: install lttng-tools");
-		return -1;
-	}
-	fd = cli_tmp_template(s->sessiond_log, sizeof(s->sessiond_log), "sessiond") < 0 ?
-		     -1 : mkstemp(s->sessiond_log);
-	if (fd < 0) {
-		cli_err("cannot create the session daemon's log %s: %s", s->sessiond_log,
-			strerror(errno));
-		return -1;
-	}
-
+	/* SIGUSR1 is blocked from before the fork: the daemon's signal stays
+	 * pending until the wait below.  The daemon runs with the old mask. */
 	sigemptyset(&block);
 	sigaddset(&block, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &block, &prev);
 	sigaction(SIGUSR1, &sa, &old);
 	sessiond_ready = 0;
 
-	pid = fork();
+	pid = cli_start_daemon(argv, "sessiond", "the session daemon", &prev, s->sessiond_log,
+			       sizeof(s->sessiond_log));
 	if (pid < 0) {
-		cli_err("fork: %s", strerror(errno));
-		close(fd);
 		sigaction(SIGUSR1, &old, NULL);
 		sigprocmask(SIG_SETMASK, &prev, NULL);
 		return -1;
 	}
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDONLY);
-
-		setsid();
-		if (nul >= 0)
-			dup2(nul, STDIN_FILENO);
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-		sigprocmask(SIG_SETMASK, &prev, NULL);
-		execl(path, "lttng-sessiond", "--no-kernel", "--sig-parent", (char *)NULL);
-		_exit(CLI_EXIT_NOTFOUND);
-	}
-	close(fd);
 	s->sessiond = pid;
 
 	for (int waited = 0; !sessiond_ready; waited++) {
