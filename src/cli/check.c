@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <babeltrace2/babeltrace.h>
 
@@ -67,6 +68,29 @@ int cli_check(const char *dir, bt_value *params, struct slub_plugin_result *res)
 	if (rc)
 		return rc;
 	return res->violations ? 1 : 0;
+}
+
+/*
+ * The sink writes on a dup() of file descriptor 1 made when it is created:
+ * fd 1 is standard error while the graph runs, then standard output again.
+ */
+int cli_check_on_stderr(const char *dir, bt_value *params, struct slub_plugin_result *res)
+{
+	int saved, rc;
+
+	fflush(NULL);
+	saved = dup(STDOUT_FILENO);
+	if (saved < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		cli_err("cannot send the check's output to standard error: %s", strerror(errno));
+		if (saved >= 0)
+			close(saved);
+		return CLI_EXIT_USAGE;
+	}
+	rc = cli_check(dir, params, res);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	return rc;
 }
 
 int cmd_check(int argc, char **argv)

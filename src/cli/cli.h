@@ -124,6 +124,11 @@ int cli_run_graph(const char *trace_dir, const char *sink, struct bt_value *para
 		  struct slub_plugin_result *res);
 /* cli_run_graph() with sink.slub.check: 0 clean, 1 violations, 2 unusable. */
 int cli_check(const char *trace_dir, struct bt_value *params, struct slub_plugin_result *res);
+/* cli_check() with its reports and verdict on standard error: record's
+ * check, after the traced command, whose standard output it leaves to
+ * that command's own output (redirected or piped, it holds only that). */
+int cli_check_on_stderr(const char *trace_dir, struct bt_value *params,
+			struct slub_plugin_result *res);
 
 struct slub_tstats_result;
 /*

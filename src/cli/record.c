@@ -163,7 +163,9 @@ void cmd_record_usage(FILE *f)
 		"A session daemon is started (lttng-sessiond --no-kernel) when none is\n"
 		"reachable, and stopped at the end.  The trace is then checked as\n"
 		"`slubtrace check DIR` does: its report and verdict follow the recording\n"
-		"summary (the exit status stays CMD's).  Read the trace with babeltrace2(1).\n");
+		"summary (the exit status stays CMD's).  All of record's own lines are\n"
+		"written on standard error: standard output holds only CMD's.  Read the\n"
+		"trace with babeltrace2(1).\n");
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -962,7 +964,7 @@ static void run_check(const char *dir)
 		return;
 	fflush(NULL);
 	cli_info("checking the trace (slubtrace check %s):", dir);
-	rc = cli_check(dir, params, &res);
+	rc = cli_check_on_stderr(dir, params, &res);
 	bt_value_put_ref(params);
 	if (rc == CLI_EXIT_USAGE)
 		cli_info("the trace could not be checked");
