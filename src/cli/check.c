@@ -104,29 +104,27 @@ int cmd_check(int argc, char **argv)
 	};
 	struct slub_plugin_result res;
 	bt_value *params;
-	int c, bad = 0, rc;
+	int c, bad = 0, nomem = 0, rc;
 
 	if (argc > 1 && !strcmp(argv[1], "--live"))
 		return cmd_check_live(argc - 1, argv + 1);
 	params = bt_value_map_create();
 
-	if (!params) {
-		cli_err("out of memory");
-		return CLI_EXIT_USAGE;
-	}
+	if (!params)
+		return cli_nomem();
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'H':
-			bt_value_map_insert_unsigned_integer_entry(params, "history",
+			nomem |= !!bt_value_map_insert_unsigned_integer_entry(params, "history",
 				parse_count("--history", optarg, 1024, &bad));
 			break;
 		case 'm':
-			bt_value_map_insert_unsigned_integer_entry(params, "max-reports",
+			nomem |= !!bt_value_map_insert_unsigned_integer_entry(params, "max-reports",
 				parse_count("--max-reports", optarg, ULLONG_MAX, &bad));
 			break;
 		case 'r':
-			bt_value_map_insert_unsigned_integer_entry(params, "reorder-ns",
+			nomem |= !!bt_value_map_insert_unsigned_integer_entry(params, "reorder-ns",
 				parse_count("--reorder-ns", optarg, ULLONG_MAX, &bad));
 			break;
 		case 'h':
@@ -136,6 +134,10 @@ int cmd_check(int argc, char **argv)
 		default:
 			bad = 1;
 		}
+	}
+	if (nomem) {
+		bt_value_put_ref(params);
+		return cli_nomem();
 	}
 	if (!bad && optind != argc - 1) {
 		cli_err("check: expected one TRACE_DIR");

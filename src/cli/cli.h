@@ -14,6 +14,9 @@
 
 /* Exit codes of slubtrace's own failures (as env(1) and timeout(1) use). */
 #define CLI_EXIT_USAGE    2
+/* Out of memory: said as such, never with the usage text.  The analysis
+ * commands document 0, 1 and 2, 2 when the work cannot be done: that. */
+#define CLI_EXIT_NOMEM    CLI_EXIT_USAGE
 #define CLI_EXIT_FAILURE  125 /* slubtrace or LTTng failed */
 #define CLI_EXIT_NOEXEC   126 /* CMD found but not executable */
 #define CLI_EXIT_NOTFOUND 127 /* CMD not found */
@@ -22,6 +25,8 @@ extern const char *cli_progname;
 
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Says "out of memory"; returns CLI_EXIT_NOMEM. */
+int cli_nomem(void);
 
 /* Full path of `name` searched in $PATH (or `name` itself when it holds a
  * '/'), into out[size].  Returns 0, or -1 with errno ENOENT / EACCES. */

@@ -278,10 +278,8 @@ int cmd_check_live(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	params = bt_value_map_create();
-	if (!params) {
-		cli_err("out of memory");
-		return CLI_EXIT_USAGE;
-	}
+	if (!params)
+		return cli_nomem();
 	/* Each violation as it comes, not when a buffer fills. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	rc = cli_run_graph(argv[1], "check", params, &res);

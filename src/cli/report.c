@@ -162,10 +162,8 @@ static int run_pass(const char *trace, const char *pass, const char *tmp, uint64
 	bt_value *p = bt_value_map_create();
 	int rc;
 
-	if (!p) {
-		cli_err("out of memory");
-		return CLI_EXIT_USAGE;
-	}
+	if (!p)
+		return cli_nomem();
 	snprintf(data, sizeof(data), "%s/%s.json", tmp, pass);
 	snprintf(slabs, sizeof(slabs), "%s/slabs.txt", tmp);
 	snprintf(stats, sizeof(stats), "%s/stats.json", tmp);
@@ -176,8 +174,7 @@ static int run_pass(const char *trace, const char *pass, const char *tmp, uint64
 	    bt_value_map_insert_unsigned_integer_entry(p, "max-violations", max_violations) ||
 	    (!strcmp(pass, "scan") && bt_value_map_insert_string_entry(p, "stats-path", stats))) {
 		bt_value_put_ref(p);
-		cli_err("out of memory");
-		return CLI_EXIT_USAGE;
+		return cli_nomem();
 	}
 	rc = cli_run_graph(trace, "report", p, res);
 	bt_value_put_ref(p);
@@ -329,8 +326,7 @@ int cmd_report(int argc, char **argv)
 
 		snprintf(path, sizeof(path), "%s/stats.json", tmp);
 		if (!p) {
-			cli_err("out of memory");
-			rc = CLI_EXIT_USAGE;
+			rc = cli_nomem();
 		} else if (stat(baseline, &st) == 0 && S_ISDIR(st.st_mode)) {
 			cli_info("reading the baseline %s", baseline);
 		}

@@ -44,6 +44,12 @@ void cli_info(const char *fmt, ...)
 	va_end(ap);
 }
 
+int cli_nomem(void)
+{
+	cli_err("out of memory");
+	return CLI_EXIT_NOMEM;
+}
+
 /*
  * Temporary files go where the user says ($TMPDIR, as mkstemp(3)'s callers
  * and the shells do), not always to /tmp: a small or noexec /tmp, or a
