@@ -213,6 +213,11 @@ static int put_uint(bt_value *p, const char *key, const char *opt, const char *s
 	return 0;
 }
 
+static int put_str(bt_value *p, const char *key, const char *value)
+{
+	return bt_value_map_insert_string_entry(p, key, value) ? PARSE_NOMEM : 0;
+}
+
 /* Parses the sink options into params; returns the index of the first
  * operand, or -1 (usage printed by the caller), or -2 for --help, or
  * PARSE_NOMEM after saying "out of memory" (no usage: the options were
@@ -228,19 +233,19 @@ static int parse(int argc, char **argv, bt_value *params, struct slub_tstats_dif
 		int r = 0;
 		switch (c) {
 		case O_JSON:
-			r = bt_value_map_insert_string_entry(params, "format", "json") ? PARSE_NOMEM : 0;
+			r = put_str(params, "format", "json");
 			break;
 		case 'o':
 			*output = optarg;
 			break;
 		case O_CACHE:
-			r = bt_value_map_insert_string_entry(params, "cache", optarg) ? PARSE_NOMEM : 0;
+			r = put_str(params, "cache", optarg);
 			break;
 		case O_PROCNAME:
-			r = bt_value_map_insert_string_entry(params, "procname", optarg) ? PARSE_NOMEM : 0;
+			r = put_str(params, "procname", optarg);
 			break;
 		case O_SECTIONS:
-			r = bt_value_map_insert_string_entry(params, "sections", optarg) ? PARSE_NOMEM : 0;
+			r = put_str(params, "sections", optarg);
 			break;
 		case O_RUN: r = put_uint(params, "run-attempts", "--run-attempts", optarg, 1, 2); break;
 		case O_WFAIL: r = put_uint(params, "window-failures", "--window-failures", optarg, 1, 2); break;

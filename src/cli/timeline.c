@@ -132,8 +132,8 @@ int cmd_timeline(int argc, char **argv)
 					c == 'b' ? "begin" : "end", optarg);
 				bad = 1;
 			}
-			nomem |= !!bt_value_map_insert_string_entry(params, c == 'b' ? "begin" : "end",
-								    optarg);
+			nomem |= !!bt_value_map_insert_string_entry(
+				params, c == 'b' ? "begin" : "end", optarg);
 			if (c == 'b')
 				begin = optarg;
 			else
