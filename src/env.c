@@ -166,13 +166,16 @@ unsigned slub_env_variants(void)
 
 /*
  * SLUBTRACE_STACKS and SLUBTRACE_STACK_DEPTH are used by the tracing code
- * (trace.c); they are checked here, with the same grammar, so that a
- * mistake stops the process whether or not tracing is compiled in.
+ * (trace.c); they are checked here, with the same parser
+ * (slub_event_list_parse(), which `slubtrace record --stacks` uses too), so
+ * that a mistake stops the process whether or not tracing is compiled in.
  */
 void slub_env_check_stacks(void)
 {
-	const char *v = getenv("SLUBTRACE_STACKS");
+	const char *v = getenv("SLUBTRACE_STACKS"), *bad;
 	char accepted[400] = "all none";
+	uint64_t types;
+	size_t len;
 
 	for (unsigned t = 0; t < SLUB_EV_NR; t++)
 		if (strlen(accepted) + strlen(slub_event_name(t)) + 2 < sizeof(accepted)) {
@@ -180,28 +183,7 @@ void slub_env_check_stacks(void)
 			strcat(accepted, slub_event_name(t));
 		}
 
-	while (v && *v) {
-		size_t len = strcspn(v, ", ");
-		const char *name = v;
-		size_t nlen = len;
-		bool ok = false;
-
-		if (nlen > 5 && !memcmp(name, "slub:", 5)) {
-			name += 5;
-			nlen -= 5;
-		}
-		if ((nlen == 3 && !memcmp(name, "all", 3)) || (nlen == 4 && !memcmp(name, "none", 4)))
-			ok = true;
-		for (unsigned t = 0; !ok && t < SLUB_EV_NR; t++) {
-			const char *n = slub_event_name(t);
-
-			ok = strlen(n) == nlen && !memcmp(n, name, nlen);
-		}
-		if (len && !ok)
-			slub_env_fail("SLUBTRACE_STACKS", "unknown event", v, len, accepted);
-		v += len;
-		while (*v == ',' || *v == ' ')
-			v++;
-	}
+	if (slub_event_list_parse(v, &types, &bad, &len) < 0)
+		slub_env_fail("SLUBTRACE_STACKS", "unknown event", bad, len, accepted);
 	slub_env_number("SLUBTRACE_STACK_DEPTH", 0, 1L << 20, 0);
 }

@@ -5,6 +5,7 @@
  * allocator and the analysis, which link it each on their own.
  */
 #include <slub/event.h>
+#include <string.h>
 
 static const char *const event_names[SLUB_EV_NR] = {
 	[SLUB_EV_CACHE_CREATE] = "cache_create",
@@ -74,3 +75,54 @@ const char *slub_site_name(unsigned s) { return NAME_OR(site_names, s, SLUB_SITE
 const char *slub_dest_name(unsigned d) { return NAME_OR(dest_names, d, SLUB_DEST_NR); }
 const char *slub_deactivate_reason_name(unsigned r) { return NAME_OR(reason_names, r, SLUB_DEACT_NR); }
 const char *slub_error_name(unsigned k) { return NAME_OR(error_names, k, SLUB_ERR_NR); }
+
+_Static_assert(SLUB_EV_NR <= 64, "an event list is a 64-bit mask");
+
+/* The bits of one word of an event list (len bytes), or -1 for none. */
+static int event_word(const char *w, size_t len, uint64_t *bits)
+{
+	if (len > 5 && !memcmp(w, "slub:", 5)) {
+		w += 5;
+		len -= 5;
+	}
+	if (len == 3 && !memcmp(w, "all", 3)) {
+		*bits = ~0ull >> (64 - SLUB_EV_NR);
+		return 0;
+	}
+	if (len == 4 && !memcmp(w, "none", 4)) {
+		*bits = 0;
+		return 0;
+	}
+	for (unsigned t = 0; t < SLUB_EV_NR; t++) {
+		const char *n = event_names[t];
+
+		if (n && strlen(n) == len && !memcmp(n, w, len)) {
+			*bits = 1ull << t;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int slub_event_list_parse(const char *list, uint64_t *types, const char **bad, size_t *bad_len)
+{
+	int rc = 0;
+
+	*types = 0;
+	while (list && *list) {
+		size_t len = strcspn(list, ", ");
+		uint64_t bits;
+
+		if (len && event_word(list, len, &bits) == 0) {
+			*types |= bits;
+		} else if (len && !rc) {
+			*bad = list;
+			*bad_len = len;
+			rc = -1;
+		}
+		list += len;
+		while (*list == ',' || *list == ' ')
+			list++;
+	}
+	return rc;
+}

@@ -149,27 +149,6 @@ static void trace_warn(const char *what, const char *s, size_t len)
 	(void)r;
 }
 
-/* Bit of the event type called `name` (len bytes, optional "slub:"). */
-static uint64_t stack_type_bit(const char *name, size_t len)
-{
-	if (len > 5 && !memcmp(name, "slub:", 5)) {
-		name += 5;
-		len -= 5;
-	}
-	if (len == 3 && !memcmp(name, "all", 3))
-		return ~0ull >> (64 - SLUB_EV_NR);
-	if (len == 4 && !memcmp(name, "none", 4))
-		return 0;
-	for (unsigned t = 0; t < SLUB_EV_NR; t++) {
-		const char *n = slub_event_name(t);
-
-		if (n && strlen(n) == len && !memcmp(n, name, len))
-			return 1ull << t;
-	}
-	trace_warn("SLUBTRACE_STACKS: unknown event ", name, len);
-	return 0;
-}
-
 /* Parses without allocating: slub_init() may run inside the first malloc. */
 #if SLUB_LOCKFREE_UNWIND
 static void resolve_gcc_unwinder(void);
@@ -179,20 +158,14 @@ void slub_trace_init(void)
 {
 	const char *list = getenv("SLUBTRACE_STACKS");
 	const char *depth = getenv("SLUBTRACE_STACK_DEPTH");
-	uint64_t types = 0;
+	const char *bad;
+	uint64_t types;
+	size_t len;
 
 	if (!list)
 		list = SLUB_STACK_DEFAULT_TYPES;
-	while (*list) {
-		size_t len;
-
-		while (*list == ',' || *list == ' ')
-			list++;
-		len = strcspn(list, ", ");
-		if (len)
-			types |= stack_type_bit(list, len);
-		list += len;
-	}
+	if (slub_event_list_parse(list, &types, &bad, &len) < 0)
+		trace_warn("SLUBTRACE_STACKS: unknown event ", bad, len);
 	stack_types = types;
 #if SLUB_LOCKFREE_UNWIND
 	if (types)

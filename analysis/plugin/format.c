@@ -42,7 +42,7 @@ static void owner_str(char *buf, size_t len, int32_t owner)
 {
 	if (owner >= 0)
 		snprintf(buf, len, "%d", owner);
-	else if (owner == -2)
+	else if (owner == SLUB_OWNER_UNKNOWN)
 		snprintf(buf, len, "?");
 	else
 		snprintf(buf, len, "-");

@@ -11,6 +11,7 @@
 #ifndef SLUB_EVENT_H
 #define SLUB_EVENT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -246,6 +247,17 @@ const char *slub_site_name(unsigned site);
 const char *slub_dest_name(unsigned dest);
 const char *slub_deactivate_reason_name(unsigned reason);
 const char *slub_error_name(unsigned kind);
+
+/*
+ * An event list as SLUBTRACE_STACKS and `slubtrace record --stacks` take it:
+ * event names, each maybe written "slub:NAME", and "all" and "none",
+ * separated by commas or spaces.  *types gets the bit 1 << type of every
+ * event named ("none" adds nothing).  Returns 0, or -1 when a word names no
+ * event: *bad and *bad_len then give the first such word, and the words
+ * known still count.  It does not allocate: the allocator parses the list
+ * inside its first malloc.
+ */
+int slub_event_list_parse(const char *list, uint64_t *types, const char **bad, size_t *bad_len);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <babeltrace2/babeltrace.h>
 
@@ -69,6 +70,29 @@ int cli_check(const char *dir, bt_value *params, struct slub_plugin_result *res)
 	return res->violations ? 1 : 0;
 }
 
+/*
+ * The sink writes on a dup() of file descriptor 1 made when it is created:
+ * fd 1 is standard error while the graph runs, then standard output again.
+ */
+int cli_check_on_stderr(const char *dir, bt_value *params, struct slub_plugin_result *res)
+{
+	int saved, rc;
+
+	fflush(NULL);
+	saved = dup(STDOUT_FILENO);
+	if (saved < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		cli_err("cannot send the check's output to standard error: %s", strerror(errno));
+		if (saved >= 0)
+			close(saved);
+		return CLI_EXIT_USAGE;
+	}
+	rc = cli_check(dir, params, res);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	return rc;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -80,29 +104,27 @@ int cmd_check(int argc, char **argv)
 	};
 	struct slub_plugin_result res;
 	bt_value *params;
-	int c, bad = 0, rc;
+	int c, bad = 0, nomem = 0, rc;
 
 	if (argc > 1 && !strcmp(argv[1], "--live"))
 		return cmd_check_live(argc - 1, argv + 1);
 	params = bt_value_map_create();
 
-	if (!params) {
-		cli_err("out of memory");
-		return CLI_EXIT_USAGE;
-	}
+	if (!params)
+		return cli_nomem();
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'H':
-			bt_value_map_insert_unsigned_integer_entry(params, "history",
+			nomem |= !!bt_value_map_insert_unsigned_integer_entry(params, "history",
 				parse_count("--history", optarg, 1024, &bad));
 			break;
 		case 'm':
-			bt_value_map_insert_unsigned_integer_entry(params, "max-reports",
+			nomem |= !!bt_value_map_insert_unsigned_integer_entry(params, "max-reports",
 				parse_count("--max-reports", optarg, ULLONG_MAX, &bad));
 			break;
 		case 'r':
-			bt_value_map_insert_unsigned_integer_entry(params, "reorder-ns",
+			nomem |= !!bt_value_map_insert_unsigned_integer_entry(params, "reorder-ns",
 				parse_count("--reorder-ns", optarg, ULLONG_MAX, &bad));
 			break;
 		case 'h':
@@ -112,6 +134,10 @@ int cmd_check(int argc, char **argv)
 		default:
 			bad = 1;
 		}
+	}
+	if (nomem) {
+		bt_value_put_ref(params);
+		return cli_nomem();
 	}
 	if (!bad && optind != argc - 1) {
 		cli_err("check: expected one TRACE_DIR");

@@ -5,6 +5,7 @@
 #ifndef SLUBTRACE_CLI_H
 #define SLUBTRACE_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stddef.h>
@@ -13,6 +14,9 @@
 
 /* Exit codes of slubtrace's own failures (as env(1) and timeout(1) use). */
 #define CLI_EXIT_USAGE    2
+/* Out of memory: said as such, never with the usage text.  The analysis
+ * commands document 0, 1 and 2, 2 when the work cannot be done: that. */
+#define CLI_EXIT_NOMEM    CLI_EXIT_USAGE
 #define CLI_EXIT_FAILURE  125 /* slubtrace or LTTng failed */
 #define CLI_EXIT_NOEXEC   126 /* CMD found but not executable */
 #define CLI_EXIT_NOTFOUND 127 /* CMD not found */
@@ -21,6 +25,8 @@ extern const char *cli_progname;
 
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Says "out of memory"; returns CLI_EXIT_NOMEM. */
+int cli_nomem(void);
 
 /* Full path of `name` searched in $PATH (or `name` itself when it holds a
  * '/'), into out[size].  Returns 0, or -1 with errno ENOENT / EACCES. */
@@ -33,6 +39,22 @@ int cli_exe_dir(char *out, size_t size);
  * else next to the executable (install layout, then build tree build_rel).
  * 0, or -1 after printing why. */
 int cli_find_lib(const char *name, const char *build_rel, char *out, size_t size);
+
+/* $TMPDIR, or /tmp when it is unset or empty. */
+const char *cli_tmpdir(void);
+/* "TMPDIR/slubtrace-NAME-XXXXXX" for mkstemp() or mkdtemp(); -1 with errno
+ * ENAMETOOLONG when it does not fit in size. */
+int cli_tmp_template(char *out, size_t size, const char *name);
+
+/*
+ * Starts the LTTng daemon argv[0] (lttng-sessiond, lttng-relayd), found in
+ * PATH, detached: in a session of its own, stdin /dev/null, stdout and
+ * stderr to a new log TMPDIR/slubtrace-TAG-XXXXXX whose name is left in log.
+ * With mask, the daemon runs with that signal mask.  Returns its pid, or -1
+ * after saying why (what names the daemon: "the session daemon").
+ */
+pid_t cli_start_daemon(char *const argv[], const char *tag, const char *what,
+		       const sigset_t *mask, char *log, size_t log_size);
 
 /* Output of a finished child run by cli_run(). */
 struct cli_output {
@@ -107,6 +129,11 @@ int cli_run_graph(const char *trace_dir, const char *sink, struct bt_value *para
 		  struct slub_plugin_result *res);
 /* cli_run_graph() with sink.slub.check: 0 clean, 1 violations, 2 unusable. */
 int cli_check(const char *trace_dir, struct bt_value *params, struct slub_plugin_result *res);
+/* cli_check() with its reports and verdict on standard error: record's
+ * check, after the traced command, whose standard output it leaves to
+ * that command's own output (redirected or piped, it holds only that). */
+int cli_check_on_stderr(const char *trace_dir, struct bt_value *params,
+			struct slub_plugin_result *res);
 
 struct slub_tstats_result;
 /*

@@ -1000,9 +1000,10 @@ static int make_workdir(struct compare *c)
 		snprintf(c->workdir, sizeof(c->workdir), "%s", c->output);
 		return 0;
 	}
-	snprintf(c->workdir, sizeof(c->workdir), "/tmp/slubtrace-compare-XXXXXX");
-	if (!mkdtemp(c->workdir)) {
-		cli_err("compare: cannot create a temporary directory: %s", strerror(errno));
+	if (cli_tmp_template(c->workdir, sizeof(c->workdir), "compare") < 0 ||
+	    !mkdtemp(c->workdir)) {
+		cli_err("compare: cannot create a temporary directory in %s: %s", cli_tmpdir(),
+			strerror(errno));
 		return -1;
 	}
 	c->remove_workdir = true;

@@ -268,10 +268,8 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		return CLI_EXIT_USAGE;
 	}
 	unlisted_errno = 0;
-	if (!live && find_traces(trace_dir, 0, &traces) < 0) {
-		cli_err("out of memory");
-		return CLI_EXIT_USAGE;
-	}
+	if (!live && find_traces(trace_dir, 0, &traces) < 0)
+		return cli_nomem();
 	if (!traces.nr) {
 		if (unlisted_errno)
 			cli_err("%s: cannot list it: %s (so no CTF trace was found)", unlisted,
@@ -329,8 +327,10 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 			bt_value_map_insert_entry(p, "inputs", inputs) ||
 			(live && bt_value_map_insert_string_entry(p, "session-not-found-action",
 								  "fail"));
-		if (!bad && bt_graph_add_source_component(g, fs_cls, name, p, BT_LOGGING_LEVEL_NONE,
-							  &src) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+		if (bad) {
+			cli_nomem();
+		} else if (bt_graph_add_source_component(g, fs_cls, name, p, BT_LOGGING_LEVEL_NONE,
+							 &src) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
 			char file[PATH_MAX];
 
 			error_line(err, sizeof(err));
@@ -341,7 +341,7 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 			else
 				cli_err("%s: not a readable CTF trace: %s", traces.dirs[i], err);
 			bad = 1;
-		} else if (!bad && connect_all(g, src, i, watch_cls, mux) < 0) {
+		} else if (connect_all(g, src, i, watch_cls, mux) < 0) {
 			error_line(err, sizeof(err));
 			cli_err("%s: cannot connect the trace: %s", traces.dirs[i], err);
 			bad = 1;

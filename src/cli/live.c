@@ -154,17 +154,13 @@ static long long now_ms(void)
 /* Starts lttng-relayd on loopback, writing below dir. */
 int live_start_relay(const char *dir)
 {
-	char path[4096], c[64], d[64], l[64];
-	const char *tmp = getenv("TMPDIR");
-	int p[3], fd;
+	char c[64], d[64], l[64];
+	char *argv[] = { "lttng-relayd", "-C", c, "-D", d, "-L", l, "-o", (char *)dir, NULL };
+	int p[3];
 	long long start;
 
 	if (!lv.live || lv.relay)
 		return 0;
-	if (cli_find_program("lttng-relayd", path, sizeof(path)) < 0) {
-		cli_err("lttng-relayd not found in PATH: install lttng-tools");
-		return -1;
-	}
 	for (int i = 0; i < 3; i++) {
 		p[i] = free_port();
 		if (p[i] < 0) {
@@ -179,30 +175,12 @@ int live_start_relay(const char *dir)
 	snprintf(c, sizeof(c), "tcp://127.0.0.1:%u", lv.ctrl);
 	snprintf(d, sizeof(d), "tcp://127.0.0.1:%u", lv.data);
 	snprintf(l, sizeof(l), "tcp://127.0.0.1:%u", lv.view);
-	snprintf(lv.log, sizeof(lv.log), "%s/slubtrace-relayd-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	fd = mkstemp(lv.log);
-	if (fd < 0) {
-		cli_err("cannot create the relay daemon's log %s: %s", lv.log, strerror(errno));
-		return -1;
-	}
-	lv.relayd = fork();
+	lv.relayd = cli_start_daemon(argv, "relayd", "the relay daemon", NULL, lv.log,
+				     sizeof(lv.log));
 	if (lv.relayd < 0) {
-		cli_err("fork: %s", strerror(errno));
-		close(fd);
+		lv.relayd = 0;
 		return -1;
 	}
-	if (lv.relayd == 0) {
-		int nul = open("/dev/null", O_RDONLY);
-
-		setsid();
-		if (nul >= 0)
-			dup2(nul, STDIN_FILENO);
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-		execl(path, "lttng-relayd", "-C", c, "-D", d, "-L", l, "-o", dir, (char *)NULL);
-		_exit(CLI_EXIT_NOTFOUND);
-	}
-	close(fd);
 	start = now_ms();
 	while (!port_answers("127.0.0.1", lv.view) || !port_answers("127.0.0.1", lv.ctrl)) {
 		struct timespec ts = { 0, 50 * 1000000L };
@@ -300,10 +278,8 @@ int cmd_check_live(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	params = bt_value_map_create();
-	if (!params) {
-		cli_err("out of memory");
-		return CLI_EXIT_USAGE;
-	}
+	if (!params)
+		return cli_nomem();
 	/* Each violation as it comes, not when a buffer fills. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	rc = cli_run_graph(argv[1], "check", params, &res);

@@ -163,7 +163,9 @@ void cmd_record_usage(FILE *f)
 		"A session daemon is started (lttng-sessiond --no-kernel) when none is\n"
 		"reachable, and stopped at the end.  The trace is then checked as\n"
 		"`slubtrace check DIR` does: its report and verdict follow the recording\n"
-		"summary (the exit status stays CMD's).  Read the trace with babeltrace2(1).\n");
+		"summary (the exit status stays CMD's).  All of record's own lines are\n"
+		"written on standard error: standard output holds only CMD's.  Read the\n"
+		"trace with babeltrace2(1).\n");
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -278,30 +280,14 @@ static unsigned long long default_buffer_size(void)
  */
 static int check_stacks(const char *v)
 {
-	while (*v) {
-		size_t len = strcspn(v, ", ");
-		const char *name = v;
-		size_t nlen = len;
-		bool ok = false;
+	const char *bad;
+	uint64_t types;
+	size_t len;
 
-		if (nlen > 5 && !memcmp(name, "slub:", 5)) {
-			name += 5;
-			nlen -= 5;
-		}
-		ok = (nlen == 3 && !memcmp(name, "all", 3)) || (nlen == 4 && !memcmp(name, "none", 4));
-		for (unsigned t = 0; !ok && t < SLUB_EV_NR; t++) {
-			const char *n = slub_event_name(t);
-
-			ok = strlen(n) == nlen && !memcmp(n, name, nlen);
-		}
-		if (len && !ok) {
-			cli_err("--stacks: unknown event '%.*s' (event names of `slubtrace rules`, "
-				"all or none)", (int)len, v);
-			return -1;
-		}
-		v += len;
-		while (*v == ',' || *v == ' ')
-			v++;
+	if (slub_event_list_parse(v, &types, &bad, &len) < 0) {
+		cli_err("--stacks: unknown event '%.*s' (event names of `slubtrace rules`, "
+			"all or none)", (int)len, bad);
+		return -1;
 	}
 	return 0;
 }
@@ -643,53 +629,26 @@ static void on_sessiond_ready(int sig)
  */
 static int start_sessiond(struct session *s)
 {
-	char path[PATH_MAX];
-	const char *tmp = getenv("TMPDIR");
+	char *argv[] = { "lttng-sessiond", "--no-kernel", "--sig-parent", NULL };
 	struct sigaction sa = { .sa_handler = on_sessiond_ready }, old;
 	sigset_t block, prev;
-	int fd;
 	pid_t pid;
 
-	if (cli_find_program("lttng-sessiond", path, sizeof(path)) < 0) {
-		cli_err("lttng-sessiond not found in PATH: install lttng-tools");
-		return -1;
-	}
-	snprintf(s->sessiond_log, sizeof(s->sessiond_log), "%s/slubtrace-sessiond-XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	fd = mkstemp(s->sessiond_log);
-	if (fd < 0) {
-		cli_err("cannot create the session daemon's log %s: %s", s->sessiond_log,
-			strerror(errno));
-		return -1;
-	}
-
+	/* SIGUSR1 is blocked from before the fork: the daemon's signal stays
+	 * pending until the wait below.  The daemon runs with the old mask. */
 	sigemptyset(&block);
 	sigaddset(&block, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &block, &prev);
 	sigaction(SIGUSR1, &sa, &old);
 	sessiond_ready = 0;
 
-	pid = fork();
+	pid = cli_start_daemon(argv, "sessiond", "the session daemon", &prev, s->sessiond_log,
+			       sizeof(s->sessiond_log));
 	if (pid < 0) {
-		cli_err("fork: %s", strerror(errno));
-		close(fd);
 		sigaction(SIGUSR1, &old, NULL);
 		sigprocmask(SIG_SETMASK, &prev, NULL);
 		return -1;
 	}
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDONLY);
-
-		setsid();
-		if (nul >= 0)
-			dup2(nul, STDIN_FILENO);
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-		sigprocmask(SIG_SETMASK, &prev, NULL);
-		execl(path, "lttng-sessiond", "--no-kernel", "--sig-parent", (char *)NULL);
-		_exit(CLI_EXIT_NOTFOUND);
-	}
-	close(fd);
 	s->sessiond = pid;
 
 	for (int waited = 0; !sessiond_ready; waited++) {
@@ -1005,7 +964,7 @@ static void run_check(const char *dir)
 		return;
 	fflush(NULL);
 	cli_info("checking the trace (slubtrace check %s):", dir);
-	rc = cli_check(dir, params, &res);
+	rc = cli_check_on_stderr(dir, params, &res);
 	bt_value_put_ref(params);
 	if (rc == CLI_EXIT_USAGE)
 		cli_info("the trace could not be checked");

@@ -162,10 +162,8 @@ static int run_pass(const char *trace, const char *pass, const char *tmp, uint64
 	bt_value *p = bt_value_map_create();
 	int rc;
 
-	if (!p) {
-		cli_err("out of memory");
-		return CLI_EXIT_USAGE;
-	}
+	if (!p)
+		return cli_nomem();
 	snprintf(data, sizeof(data), "%s/%s.json", tmp, pass);
 	snprintf(slabs, sizeof(slabs), "%s/slabs.txt", tmp);
 	snprintf(stats, sizeof(stats), "%s/stats.json", tmp);
@@ -176,8 +174,7 @@ static int run_pass(const char *trace, const char *pass, const char *tmp, uint64
 	    bt_value_map_insert_unsigned_integer_entry(p, "max-violations", max_violations) ||
 	    (!strcmp(pass, "scan") && bt_value_map_insert_string_entry(p, "stats-path", stats))) {
 		bt_value_put_ref(p);
-		cli_err("out of memory");
-		return CLI_EXIT_USAGE;
+		return cli_nomem();
 	}
 	rc = cli_run_graph(trace, "report", p, res);
 	bt_value_put_ref(p);
@@ -233,6 +230,9 @@ static int write_page(const char *out_path, const char *trace, const char *tmp,
 	return 0;
 }
 
+/* The temporary directory's name leaves room in a PATH_MAX for the files in it. */
+#define TMP_DIR_MAX (PATH_MAX - 64)
+
 static void remove_tmp(const char *tmp)
 {
 	static const char *const files[] = { "scan.json", "lanes.json", "stats.json", "slabs.txt" };
@@ -274,7 +274,7 @@ int cmd_report(int argc, char **argv)
 	uint64_t top = 5, max_violations = 20;
 	struct slub_tstats_result before = { 0 }, after = { 0 };
 	struct slub_plugin_result res;
-	char tmp[] = "/tmp/slubtrace-report-XXXXXX", path[PATH_MAX], err[512];
+	char tmp[TMP_DIR_MAX], path[PATH_MAX], err[512];
 	unsigned regressed = 0;
 	int c, bad = 0, rc;
 	struct stat st;
@@ -313,8 +313,9 @@ int cmd_report(int argc, char **argv)
 		cmd_report_usage(stderr);
 		return CLI_EXIT_USAGE;
 	}
-	if (!mkdtemp(tmp)) {
-		cli_err("cannot create a temporary directory: %s", strerror(errno));
+	if (cli_tmp_template(tmp, sizeof(tmp), "report") < 0 || !mkdtemp(tmp)) {
+		cli_err("cannot create a temporary directory in %s: %s", cli_tmpdir(),
+			strerror(errno));
 		return CLI_EXIT_USAGE;
 	}
 	rc = run_pass(argv[optind], "scan", tmp, top, max_violations, &res);
@@ -325,8 +326,7 @@ int cmd_report(int argc, char **argv)
 
 		snprintf(path, sizeof(path), "%s/stats.json", tmp);
 		if (!p) {
-			cli_err("out of memory");
-			rc = CLI_EXIT_USAGE;
+			rc = cli_nomem();
 		} else if (stat(baseline, &st) == 0 && S_ISDIR(st.st_mode)) {
 			cli_info("reading the baseline %s", baseline);
 		}

@@ -267,7 +267,7 @@ unsigned snapshot_finish(const char *dir, bool check)
 			if (params) {
 				fflush(NULL);
 				cli_info("checking the snapshot (slubtrace check %s):", to);
-				if (cli_check(to, params, &res) == CLI_EXIT_USAGE)
+				if (cli_check_on_stderr(to, params, &res) == CLI_EXIT_USAGE)
 					cli_info("the snapshot could not be checked");
 				bt_value_put_ref(params);
 			}

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -178,6 +179,9 @@ static const struct option stats_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* What put_uint() and parse() return when a parameter could not be stored. */
+#define PARSE_NOMEM (-3)
+
 /*
  * A count (scale 1: a whole number from min up to 2^32 - 1, what the
  * statistics keep) or a time in ms (scale 1e6: from min ms).  0 would
@@ -204,19 +208,24 @@ static int put_uint(bt_value *p, const char *key, const char *opt, const char *s
 			cli_err("%s: expected more than 0 and less than 9.2e12 (ms), got '%s'", opt, s);
 		return -1;
 	}
-	if (bt_value_map_insert_unsigned_integer_entry(p, key, (uint64_t)(v * scale))) {
-		cli_err("out of memory");
-		return -1;
-	}
+	if (bt_value_map_insert_unsigned_integer_entry(p, key, (uint64_t)(v * scale)))
+		return PARSE_NOMEM;
 	return 0;
 }
 
+static int put_str(bt_value *p, const char *key, const char *value)
+{
+	return bt_value_map_insert_string_entry(p, key, value) ? PARSE_NOMEM : 0;
+}
+
 /* Parses the sink options into params; returns the index of the first
- * operand, or -1 (usage printed by the caller), or -2 for --help. */
+ * operand, or -1 (usage printed by the caller), or -2 for --help, or
+ * PARSE_NOMEM after saying "out of memory" (no usage: the options were
+ * right). */
 static int parse(int argc, char **argv, bt_value *params, struct slub_tstats_diff_config *dc,
 		 const char **output)
 {
-	int c, bad = 0;
+	int c, bad = 0, nomem = 0;
 	char err[256];
 
 	optind = 1;
@@ -224,19 +233,19 @@ static int parse(int argc, char **argv, bt_value *params, struct slub_tstats_dif
 		int r = 0;
 		switch (c) {
 		case O_JSON:
-			r = bt_value_map_insert_string_entry(params, "format", "json") ? -1 : 0;
+			r = put_str(params, "format", "json");
 			break;
 		case 'o':
 			*output = optarg;
 			break;
 		case O_CACHE:
-			r = bt_value_map_insert_string_entry(params, "cache", optarg) ? -1 : 0;
+			r = put_str(params, "cache", optarg);
 			break;
 		case O_PROCNAME:
-			r = bt_value_map_insert_string_entry(params, "procname", optarg) ? -1 : 0;
+			r = put_str(params, "procname", optarg);
 			break;
 		case O_SECTIONS:
-			r = bt_value_map_insert_string_entry(params, "sections", optarg) ? -1 : 0;
+			r = put_str(params, "sections", optarg);
 			break;
 		case O_RUN: r = put_uint(params, "run-attempts", "--run-attempts", optarg, 1, 2); break;
 		case O_WFAIL: r = put_uint(params, "window-failures", "--window-failures", optarg, 1, 2); break;
@@ -279,8 +288,14 @@ static int parse(int argc, char **argv, bt_value *params, struct slub_tstats_dif
 		default:
 			r = -1;
 		}
-		if (r)
+		if (r == PARSE_NOMEM)
+			nomem = 1;
+		else if (r)
 			bad = 1;
+	}
+	if (nomem) {
+		cli_nomem();
+		return PARSE_NOMEM;
 	}
 	return bad ? -1 : optind;
 }
@@ -311,10 +326,8 @@ static int run_stats(const char *dir, bt_value *params, const char *output)
 
 	if (output && writable(output) < 0)
 		return CLI_EXIT_USAGE;
-	if (output && bt_value_map_insert_string_entry(params, "json-path", output)) {
-		cli_err("out of memory");
-		return CLI_EXIT_USAGE;
-	}
+	if (output && bt_value_map_insert_string_entry(params, "json-path", output))
+		return cli_nomem();
 	return cli_run_graph(dir, "stats", params, &res);
 }
 
@@ -324,15 +337,17 @@ static int stats_like(int argc, char **argv, const char *sections, void (*usage)
 	const char *output = NULL;
 	int first, rc;
 
-	if (!params) {
-		cli_err("out of memory");
-		return CLI_EXIT_USAGE;
-	}
+	if (!params)
+		return cli_nomem();
 	if (sections && bt_value_map_insert_string_entry(params, "sections", sections)) {
 		bt_value_put_ref(params);
-		return CLI_EXIT_USAGE;
+		return cli_nomem();
 	}
 	first = parse(argc, argv, params, NULL, &output);
+	if (first == PARSE_NOMEM) {
+		bt_value_put_ref(params);
+		return CLI_EXIT_NOMEM;
+	}
 	if (first == -2) {
 		usage(stdout);
 		bt_value_put_ref(params);
@@ -369,7 +384,7 @@ int cmd_storms(int argc, char **argv)
 int cli_load_result(const char *input, bt_value *params, struct slub_tstats_result *r)
 {
 	struct stat st;
-	char err[512], tmp[] = "/tmp/slubtrace-diff-XXXXXX";
+	char err[512], tmp[PATH_MAX];
 	int fd, rc;
 
 	if (stat(input, &st) < 0) {
@@ -383,17 +398,16 @@ int cli_load_result(const char *input, bt_value *params, struct slub_tstats_resu
 		}
 		return 0;
 	}
-	fd = mkstemp(tmp);
+	fd = cli_tmp_template(tmp, sizeof(tmp), "diff") < 0 ? -1 : mkstemp(tmp);
 	if (fd < 0) {
-		cli_err("cannot create a temporary file: %s", strerror(errno));
+		cli_err("cannot create a temporary file in %s: %s", cli_tmpdir(), strerror(errno));
 		return CLI_EXIT_USAGE;
 	}
 	close(fd);
 	bt_value *p = NULL;
 	if (bt_value_copy(params, &p) != BT_VALUE_COPY_STATUS_OK ||
 	    bt_value_map_insert_string_entry(p, "format", "none")) {
-		cli_err("out of memory");
-		rc = CLI_EXIT_USAGE;
+		rc = cli_nomem();
 	} else {
 		rc = run_stats(input, p, tmp);
 	}
@@ -447,14 +461,16 @@ int cmd_diff(int argc, char **argv)
 	char err[256];
 	int first, rc = 0;
 
-	if (!params) {
-		cli_err("out of memory");
-		return CLI_EXIT_USAGE;
-	}
+	if (!params)
+		return cli_nomem();
 	diff_nr[0] = diff_nr[1] = 0;
 	memset(pooled, 0, sizeof(pooled));
 	slub_tstats_diff_defaults(&dc);
 	first = parse(argc, argv, params, &dc, &output);
+	if (first == PARSE_NOMEM) {
+		bt_value_put_ref(params);
+		return CLI_EXIT_NOMEM;
+	}
 	if (first == -2) {
 		cmd_diff_usage(stdout);
 		bt_value_put_ref(params);
@@ -485,8 +501,7 @@ int cmd_diff(int argc, char **argv)
 		for (unsigned k = 0; k < diff_nr[side] && !rc; k++) {
 			struct slub_tstats_result *r = calloc(1, sizeof(*r));
 			if (!r) {
-				cli_err("out of memory");
-				rc = CLI_EXIT_USAGE;
+				rc = cli_nomem();
 				break;
 			}
 			loaded[side][k] = r;
@@ -500,8 +515,7 @@ int cmd_diff(int argc, char **argv)
 				pooled[side] = *r;
 				pooled[side].scope = malloc(r->nr_scopes * sizeof(*r->scope));
 				if (!pooled[side].scope) {
-					cli_err("out of memory");
-					rc = CLI_EXIT_USAGE;
+					rc = cli_nomem();
 				} else {
 					memcpy(pooled[side].scope, r->scope,
 					       r->nr_scopes * sizeof(*r->scope));

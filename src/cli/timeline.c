@@ -90,14 +90,12 @@ int cmd_timeline(int argc, char **argv)
 	};
 	struct slub_plugin_result res;
 	bt_value *params = bt_value_map_create();
-	int c, bad = 0, rc;
+	int c, bad = 0, nomem = 0, rc;
 	char *end;
 	const char *begin = NULL, *end_time = NULL;
 
-	if (!params) {
-		cli_err("out of memory");
-		return CLI_EXIT_USAGE;
-	}
+	if (!params)
+		return cli_nomem();
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -110,10 +108,10 @@ int cmd_timeline(int argc, char **argv)
 					optarg);
 				bad = 1;
 			}
-			bt_value_map_insert_string_entry(params, "slab", optarg);
+			nomem |= !!bt_value_map_insert_string_entry(params, "slab", optarg);
 			break;
 		case 'c':
-			bt_value_map_insert_string_entry(params, "cache", optarg);
+			nomem |= !!bt_value_map_insert_string_entry(params, "cache", optarg);
 			break;
 		case 't': {
 			long long tid;
@@ -124,7 +122,7 @@ int cmd_timeline(int argc, char **argv)
 				cli_err("--tid: expected a thread id, got '%s'", optarg);
 				bad = 1;
 			}
-			bt_value_map_insert_signed_integer_entry(params, "tid", tid);
+			nomem |= !!bt_value_map_insert_signed_integer_entry(params, "tid", tid);
 			break;
 		}
 		case 'b':
@@ -134,21 +132,22 @@ int cmd_timeline(int argc, char **argv)
 					c == 'b' ? "begin" : "end", optarg);
 				bad = 1;
 			}
-			bt_value_map_insert_string_entry(params, c == 'b' ? "begin" : "end", optarg);
+			nomem |= !!bt_value_map_insert_string_entry(
+				params, c == 'b' ? "begin" : "end", optarg);
 			if (c == 'b')
 				begin = optarg;
 			else
 				end_time = optarg;
 			break;
 		case 'j':
-			bt_value_map_insert_string_entry(params, "format", "json");
+			nomem |= !!bt_value_map_insert_string_entry(params, "format", "json");
 			break;
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "chrome")) {
 				cli_err("--format: text, json or chrome, not '%s'", optarg);
 				bad = 1;
 			}
-			bt_value_map_insert_string_entry(params, "format", optarg);
+			nomem |= !!bt_value_map_insert_string_entry(params, "format", optarg);
 			break;
 		case 'h':
 			cmd_timeline_usage(stdout);
@@ -157,6 +156,10 @@ int cmd_timeline(int argc, char **argv)
 		default:
 			bad = 1;
 		}
+	}
+	if (nomem) {
+		bt_value_put_ref(params);
+		return cli_nomem();
 	}
 	if (!bad && begin && end_time && seconds_ns(begin) > seconds_ns(end_time)) {
 		cli_err("--begin %s is after --end %s: nothing would be printed", begin, end_time);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Helpers of the slubtrace command: messages, program lookup, running and
- * capturing child processes.
+ * capturing child processes, temporary files.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,6 +42,33 @@ void cli_info(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg(fmt, ap);
 	va_end(ap);
+}
+
+int cli_nomem(void)
+{
+	cli_err("out of memory");
+	return CLI_EXIT_NOMEM;
+}
+
+/*
+ * Temporary files go where the user says ($TMPDIR, as mkstemp(3)'s callers
+ * and the shells do), not always to /tmp: a small or noexec /tmp, or a
+ * private directory per job, is the reason TMPDIR exists.
+ */
+const char *cli_tmpdir(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	return t && *t ? t : "/tmp";
+}
+
+int cli_tmp_template(char *out, size_t size, const char *name)
+{
+	if (snprintf(out, size, "%s/slubtrace-%s-XXXXXX", cli_tmpdir(), name) >= (int)size) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
 }
 
 /* 0: an executable file; 1: exists but cannot be executed; -1: absent. */
@@ -120,6 +147,48 @@ int cli_exe_dir(char *out, size_t size)
 	if (snprintf(out, size, "%s", buf) >= (int)size)
 		return -1;
 	return 0;
+}
+
+pid_t cli_start_daemon(char *const argv[], const char *tag, const char *what,
+		       const sigset_t *mask, char *log, size_t log_size)
+{
+	char path[PATH_MAX];
+	pid_t pid;
+	int fd;
+
+	if (cli_find_program(argv[0], path, sizeof(path)) < 0) {
+		cli_err("%s not found in PATH: install lttng-tools", argv[0]);
+		return -1;
+	}
+	fd = cli_tmp_template(log, log_size, tag) < 0 ? -1 : mkstemp(log);
+	if (fd < 0) {
+		cli_err("cannot create %s's log %s: %s", what, log, strerror(errno));
+		log[0] = '\0';
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		cli_err("fork: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDONLY);
+
+		/* Its own session: the terminal's ^C is for CMD and this
+		 * process, which stops the daemon itself. */
+		setsid();
+		if (nul >= 0)
+			dup2(nul, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		if (mask)
+			sigprocmask(SIG_SETMASK, mask, NULL);
+		execv(path, argv);
+		_exit(CLI_EXIT_NOTFOUND);
+	}
+	close(fd);
+	return pid;
 }
 
 static int status_code(int status)

@@ -1144,6 +1144,22 @@ def test_startup(env):
                       % cmd[0], errors)
                 check("slab_new" in names, "%s: no slub:slab_new in the trace" % cmd[0],
                       errors)
+        # record's own lines (summary, check reports and verdict, notes)
+        # are on stderr: the program's stdout holds its output only, as
+        # when a pipe or a file takes it.
+        trace_dir = os.path.join(env.work, "stdout")
+        line = "the program's only line"
+        p = subprocess.run([env.args.slubtrace, "record", "-o", trace_dir, "--", python3(),
+                            "-c", "print(%r)" % line], env=env.env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, errors="replace", timeout=TIMEOUT)
+        log("  record's stderr:\n" + p.stderr.rstrip())
+        check(p.returncode == 0, "record -- python3 -c print: exit %d" % p.returncode, errors)
+        check(p.stdout == line + "\n", "record's stdout holds more than the program's "
+              "output: %r" % p.stdout[:400], errors)
+        for pat in (r"^slubtrace: trace: ", r"^slubtrace: events: \d+ recorded",
+                    r"^slubtrace: checking the trace", r"^verdict: clean: "):
+            check(re.search(pat, p.stderr, re.M), "no line matching %r on record's stderr"
+                  % pat, errors)
     finally:
         env.stop_sessiond()
     return errors

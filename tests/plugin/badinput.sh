@@ -16,7 +16,11 @@
 # help of no command, check --history/--max-reports out of range, storms
 # --run-attempts 0, timeline --slab -1, --begin after --end, --cache of no
 # slab in the trace (listing those it has), stats -o in a missing
-# directory, record --stacks with an unknown event.
+# directory, record --stacks with an unknown event; the temporary files of
+# diff, report and compare go to $TMPDIR (one that does not exist is named
+# in the error, and one that does is left empty).  record --stacks and the
+# allocator's SLUBTRACE_STACKS accept and refuse the same lists (one
+# parser), quoting the same word.
 #
 # Every command runs under timeout(1): a hang fails the case.
 set -u
@@ -134,5 +138,74 @@ expect_msg "record --stacks frob" "^slubtrace: --stacks: unknown event 'frob'" \
 if [ -e "$work/ran" ] || [ -e "$work/rec" ]; then
 	echo "FAIL record --stacks frob: the program ran or the trace directory was made"
 	fail=1
+fi
+
+# Temporary files under $TMPDIR, not /tmp: TMPDIR naming a missing
+# directory must make the command fail naming it (with /tmp it would run).
+for c in "diff|file|diff $work/good $work/good" \
+	"report|directory|report -o $work/r.html $work/good" \
+	"compare|directory|compare --record-only -n 1 -- true"; do
+	cmd=${c%%|*}
+	rest=${c#*|}
+	kind=${rest%%|*}
+	args=${rest#*|}
+	# shellcheck disable=SC2086 # args is a word list
+	TMPDIR=$work/notmp timeout 120 "$slubtrace" $args >"$work/out" 2>"$work/err"
+	rc=$?
+	first=$(head -1 "$work/err")
+	case $first in
+	"slubtrace: "*"cannot create a temporary $kind in $work/notmp: No such file or directory")
+		[ "$rc" -eq 2 ] && [ ! -s "$work/out" ] && ok=1 || ok=0 ;;
+	*) ok=0 ;;
+	esac
+	if [ "$ok" = 1 ]; then
+		echo "ok   $cmd with TMPDIR missing: $first"
+	else
+		echo "FAIL $cmd with TMPDIR missing: exit $rc, expected 2 naming $work/notmp:"
+		cat "$work/err" "$work/out" | head -5
+		fail=1
+	fi
+done
+mkdir "$work/tmpdir"
+for args in "diff $work/good $work/good" "report -o $work/r.html $work/good"; do
+	# shellcheck disable=SC2086
+	if ! TMPDIR=$work/tmpdir timeout 120 "$slubtrace" $args >"$work/out" 2>"$work/err"; then
+		echo "FAIL $args with TMPDIR=$work/tmpdir: exit $?"
+		head -5 "$work/err"
+		fail=1
+	elif [ -n "$(ls -A "$work/tmpdir")" ]; then
+		echo "FAIL $args left files in TMPDIR: $(ls -A "$work/tmpdir")"
+		fail=1
+	else
+		echo "ok   $args with TMPDIR=$work/tmpdir: done, TMPDIR left empty"
+	fi
+done
+
+# One event-list parser for record --stacks and SLUBTRACE_STACKS: each list
+# is accepted by both or refused by both, naming the same word.  record
+# stops at --nodes 0 once --stacks is accepted, before any session.
+shim=$build/src/shim/libslub-malloc.so
+if [ -e "$shim" ]; then
+	for list in "all" "none" "slub:alloc" "alloc free" "alloc,,free" ", alloc," "" \
+		"free_remote,slub:cmpxchg_fail,none" "slub:" "frob" "slub:frob" "ALL" "allocx" \
+		"alloc,slub:nosuch,frob" "slub:slub:alloc"; do
+		timeout 60 "$slubtrace" record --stacks "$list" --nodes 0 -- true \
+			>/dev/null 2>"$work/cli.err"
+		cli=$(sed -n "s/^slubtrace: --stacks: unknown event \('[^']*'\).*/\1/p" "$work/cli.err")
+		grep -q "^slubtrace: --nodes: expected 1..8" "$work/cli.err" && cli=accepted
+		SLUBTRACE_STACKS=$list LD_PRELOAD=$shim timeout 60 sort </dev/null \
+			>/dev/null 2>"$work/env.err"
+		rc=$?
+		env=$(sed -n "s/^slubtrace: SLUBTRACE_STACKS: unknown event \('[^']*'\).*/\1/p" \
+			"$work/env.err")
+		[ "$rc" -eq 0 ] && [ ! -s "$work/env.err" ] && env=accepted
+		if [ -z "$cli" ] || [ "$cli" != "$env" ]; then
+			echo "FAIL stack list '$list': record --stacks: ${cli:-?}, SLUBTRACE_STACKS: ${env:-?}"
+			cat "$work/cli.err" "$work/env.err" | head -5
+			fail=1
+		else
+			echo "ok   stack list '$list': $cli by both"
+		fi
+	done
 fi
 exit $fail
