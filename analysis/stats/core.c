@@ -662,7 +662,8 @@ static int lock_event(struct slub_tstats *st, const struct slub_tstats_event *e,
 		l->acq++;
 		c->lock_wait_hist[tstats_hist_bucket(ev->wait_ns)]++;
 		l->wait_hist[tstats_hist_bucket(ev->wait_ns)]++;
-		slub_tstats_tail_add(&c->lock_wait_tail, ev->wait_ns);
+		/* as the wait sum: an uncontended acquisition waited 0 */
+		slub_tstats_tail_add(&c->lock_wait_tail, ev->contended ? ev->wait_ns : 0);
 		if (ev->contended) {
 			c->item[SLUB_TS_LOCK_CONTENDED]++;
 			sat_add(&c->lock_wait_ns, ev->wait_ns, &c->lock_saturated);
