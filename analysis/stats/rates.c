@@ -28,7 +28,7 @@
  * two recorded runs a side of the same workload here (slub-workload -r 3,
  * 2 cores shared with other builds and tests) moved a cache's mean wait
  * per acquisition from 8 to 18,519 ns and another's from 1,338 to 236,384
- * ns (one wait of about 300 ms in some 1,300 acquisitions), its p99 wait
+ * ns (a small cache: a few waits behind a preempted holder), its p99 wait
  * (contention past 1 % of acquisitions, each wait a preemption) from 0 to
  * 9.4 ms, and the longest wait between 971 ns and 125 ms.  Hence floors of
  * 50 us per acquisition for the means and 50 ms for p99, judged on 10,000
