@@ -370,6 +370,78 @@ unsigned tstats_hist_bucket(uint64_t ns)
 	return b;
 }
 
+/* ---- lock time tails (the scheme is described in slub_tstats.h) ---- */
+
+unsigned slub_tstats_tail_bucket(uint64_t ns)
+{
+	if (ns < SLUB_TS_TAIL_SUB)
+		return (unsigned)ns;
+	unsigned e = 63 - (unsigned)__builtin_clzll(ns);    /* >= SUB_BITS */
+	unsigned sub = (unsigned)(ns >> (e - SLUB_TS_TAIL_SUB_BITS)) & (SLUB_TS_TAIL_SUB - 1);
+
+	return (e - SLUB_TS_TAIL_SUB_BITS + 1) * SLUB_TS_TAIL_SUB + sub;
+}
+
+uint64_t slub_tstats_tail_lower(unsigned b)
+{
+	if (b < SLUB_TS_TAIL_SUB)
+		return b;
+	if (b >= SLUB_TS_TAIL_BUCKETS)
+		return UINT64_MAX;
+	unsigned shift = b / SLUB_TS_TAIL_SUB - 1;
+
+	return (uint64_t)(SLUB_TS_TAIL_SUB + b % SLUB_TS_TAIL_SUB) << shift;
+}
+
+uint64_t slub_tstats_tail_upper(unsigned b)
+{
+	if (b < SLUB_TS_TAIL_SUB)
+		return b;
+	if (b >= SLUB_TS_TAIL_BUCKETS)
+		return UINT64_MAX;
+	return slub_tstats_tail_lower(b) + ((1ull << (b / SLUB_TS_TAIL_SUB - 1)) - 1);
+}
+
+void slub_tstats_tail_add(struct slub_tstats_tail *t, uint64_t ns)
+{
+	t->count++;
+	t->bucket[slub_tstats_tail_bucket(ns)]++;
+	if (ns > t->max)
+		t->max = ns;
+}
+
+void slub_tstats_tail_merge(struct slub_tstats_tail *dst, const struct slub_tstats_tail *src)
+{
+	dst->count += src->count;
+	for (unsigned i = 0; i < SLUB_TS_TAIL_BUCKETS; i++)
+		dst->bucket[i] += src->bucket[i];
+	if (src->max > dst->max)
+		dst->max = src->max;
+}
+
+uint64_t slub_tstats_tail_rank(const struct slub_tstats_tail *t, uint64_t k)
+{
+	uint64_t seen = 0;
+
+	if (!k || k > t->count)
+		return 0;
+	for (unsigned i = 0; i < SLUB_TS_TAIL_BUCKETS; i++) {
+		seen += t->bucket[i];
+		if (seen >= k) {
+			/* the bucket's largest value, which the maximum caps */
+			uint64_t v = slub_tstats_tail_upper(i);
+			return v < t->max ? v : t->max;
+		}
+	}
+	return t->max;  /* buckets short of count: a damaged report's */
+}
+
+uint64_t slub_tstats_tail_p99(const struct slub_tstats_tail *t)
+{
+	/* ceil(0.99 n) = n - floor(n / 100), without rounding or overflow */
+	return slub_tstats_tail_rank(t, t->count - t->count / 100);
+}
+
 /* ---- long holds ---- */
 
 static void did_text(const struct theld *hd, char *buf, size_t len)
@@ -590,6 +662,8 @@ static int lock_event(struct slub_tstats *st, const struct slub_tstats_event *e,
 		l->acq++;
 		c->lock_wait_hist[tstats_hist_bucket(ev->wait_ns)]++;
 		l->wait_hist[tstats_hist_bucket(ev->wait_ns)]++;
+		/* as the wait sum: an uncontended acquisition waited 0 */
+		slub_tstats_tail_add(&c->lock_wait_tail, ev->contended ? ev->wait_ns : 0);
 		if (ev->contended) {
 			c->item[SLUB_TS_LOCK_CONTENDED]++;
 			sat_add(&c->lock_wait_ns, ev->wait_ns, &c->lock_saturated);
@@ -622,6 +696,7 @@ static int lock_event(struct slub_tstats *st, const struct slub_tstats_event *e,
 	else
 		c->lock_long_holds++;
 	c->lock_hold_hist[tstats_hist_bucket(ev->hold_ns)]++;
+	slub_tstats_tail_add(&c->lock_hold_tail, ev->hold_ns);
 	sat_add(&l->hold_ns, ev->hold_ns, &c->lock_saturated);
 	l->hold_hist[tstats_hist_bucket(ev->hold_ns)]++;
 	const struct theld *found = NULL;
@@ -956,6 +1031,8 @@ static void view_add(struct slub_tstats_cache *v, const struct tcache *c)
 		v->lock_wait_hist[i] += c->lock_wait_hist[i];
 		v->lock_hold_hist[i] += c->lock_hold_hist[i];
 	}
+	slub_tstats_tail_merge(&v->lock_wait_tail, &c->lock_wait_tail);
+	slub_tstats_tail_merge(&v->lock_hold_tail, &c->lock_hold_tail);
 	v->allocs += c->allocs;
 	v->frees += c->frees;
 	v->word_updates += c->word_updates;

@@ -51,6 +51,7 @@ struct tcache {
 	uint64_t lock_wait_short_ns, lock_hold_short_ns, lock_long_waits, lock_long_holds;
 	uint64_t lock_saturated;        /* lock time sums that reached 2^64 - 1 */
 	uint64_t lock_wait_hist[SLUB_TS_HIST_BUCKETS], lock_hold_hist[SLUB_TS_HIST_BUCKETS];
+	struct slub_tstats_tail lock_wait_tail, lock_hold_tail;
 	uint64_t allocs, frees, word_updates, deactivations, drain_updates, storms;
 	uint64_t slabs, partial_slabs, full_slabs, cpu_slabs, inuse_words;
 };
@@ -248,6 +249,9 @@ void storms_release(struct slub_tstats *st, uint64_t now, bool all);
 void storms_sweep(struct slub_tstats *st, uint64_t now, bool all);
 void storms_finish(struct slub_tstats *st);
 void storms_free(struct slub_tstats *st);
+
+/* rates.c: the tail figures of a scope from its histograms (json.c reads them) */
+void tstats_tails_fill(struct slub_tstats_scope *sc);
 
 /* text.c, json.c helpers */
 unsigned tstats_top_pairs(const struct slub_tstats *st, const struct tpair **out, unsigned cap);

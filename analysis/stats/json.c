@@ -87,9 +87,31 @@ static void json_cache(FILE *f, const struct slub_tstats_cache *v)
 		fprintf(f, ",\"saturated\":%" PRIu64, v->lock_saturated);
 	fprintf(f, ",\"hold_hist\":");
 	jarr(f, v->lock_hold_hist, SLUB_TS_HIST_BUCKETS);
+	fprintf(f, ",\"wait_p99_ns\":%" PRIu64 ",\"wait_max_ns\":%" PRIu64 ",\"hold_p99_ns\":%" PRIu64
+		   ",\"hold_max_ns\":%" PRIu64,
+		slub_tstats_tail_p99(&v->lock_wait_tail), v->lock_wait_tail.max,
+		slub_tstats_tail_p99(&v->lock_hold_tail), v->lock_hold_tail.max);
 	fprintf(f, "},\"allocs\":%" PRIu64 ",\"frees\":%" PRIu64 ",\"word_updates\":%" PRIu64
 		   ",\"deactivations\":%" PRIu64 ",\"drain_updates\":%" PRIu64 ",\"storms\":%" PRIu64 "}",
 		v->allocs, v->frees, v->word_updates, v->deactivations, v->drain_updates, v->storms);
+}
+
+static const char *const tail_names[SLUB_TAIL_NR] = { "lock_wait", "lock_hold" };
+
+/* A tail histogram: its non-empty buckets as [smallest value, count]. */
+static void json_tail(FILE *f, const struct slub_tstats_tail *t)
+{
+	bool first = true;
+
+	fprintf(f, "{\"count\":%" PRIu64 ",\"max\":%" PRIu64 ",\"buckets\":[", t->count, t->max);
+	for (unsigned i = 0; i < SLUB_TS_TAIL_BUCKETS; i++) {
+		if (!t->bucket[i])
+			continue;
+		fprintf(f, "%s[%" PRIu64 ",%" PRIu64 "]", first ? "" : ",", slub_tstats_tail_lower(i),
+			t->bucket[i]);
+		first = false;
+	}
+	fprintf(f, "]}");
 }
 
 static void json_hold(FILE *f, const struct thold *h)
@@ -294,6 +316,11 @@ void slub_tstats_print_json(const struct slub_tstats *st, FILE *f)
 			jdouble(f, g->den);
 			fputc('}', f);
 		}
+		fprintf(f, "},\"tails\":{");
+		for (unsigned t = 0; t < SLUB_TAIL_NR; t++) {
+			fprintf(f, "%s\"%s\":", t ? "," : "", tail_names[t]);
+			json_tail(f, &r.scope[s].tail[t]);
+		}
 		fprintf(f, "}}");
 	}
 	fprintf(f, "]}}\n");
@@ -497,6 +524,51 @@ static const struct jval *jget(const struct jval *o, const char *key)
 	return NULL;
 }
 
+static bool is_count(const struct jval *v)
+{
+	return v && v->type == J_NUM && v->num >= 0 && v->num < 0x1p64 && v->num == (double)(uint64_t)v->num;
+}
+
+/* A tail histogram of a rates scope; 0, or -1 with the reason in err. */
+static int load_tail(const struct jval *o, struct slub_tstats_tail *t, char *err, size_t errlen)
+{
+	const struct jval *count = jget(o, "count"), *max = jget(o, "max"),
+			  *buckets = jget(o, "buckets");
+	uint64_t sum = 0, top = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (!is_count(count) || !is_count(max) || !buckets || buckets->type != J_ARR) {
+		snprintf(err, errlen, "count, max and buckets expected");
+		return -1;
+	}
+	for (const struct jval *b = buckets->child; b; b = b->next) {
+		const struct jval *lo = b->type == J_ARR ? b->child : NULL;
+		const struct jval *n = lo ? lo->next : NULL;
+		if (!is_count(lo) || !is_count(n) || n->next) {
+			snprintf(err, errlen, "a bucket is not [smallest value, count]");
+			return -1;
+		}
+		unsigned i = slub_tstats_tail_bucket((uint64_t)lo->num);
+		if (slub_tstats_tail_lower(i) != (uint64_t)lo->num) {
+			snprintf(err, errlen, "%.0f does not begin a bucket", lo->num);
+			return -1;
+		}
+		t->bucket[i] += (uint64_t)n->num;
+		sum += (uint64_t)n->num;
+		if (n->num)
+			top = (uint64_t)lo->num;
+	}
+	t->count = (uint64_t)count->num;
+	t->max = (uint64_t)max->num;
+	if (sum != t->count || (t->count && slub_tstats_tail_bucket(t->max) !=
+					     slub_tstats_tail_bucket(top))) {
+		snprintf(err, errlen, "buckets hold %" PRIu64 " values up to %" PRIu64
+			 ", count %" PRIu64 " max %" PRIu64, sum, top, t->count, t->max);
+		return -1;
+	}
+	return 0;
+}
+
 int slub_tstats_result_load(const char *path, struct slub_tstats_result *r, char *err,
 			    size_t errlen)
 {
@@ -605,6 +677,23 @@ int slub_tstats_result_load(const char *path, struct slub_tstats_result *r, char
 			sc->fig[i].runs = 1;
 			sc->fig[i].sq = den->num > 0 ? num->num * num->num / den->num : 0;
 		}
+		/* The tail figures come from the histograms; a report written
+		 * before them has none: unknown. */
+		const struct jval *tails = jget(c, "tails");
+		for (unsigned t = 0; t < SLUB_TAIL_NR; t++) {
+			const struct jval *o = jget(tails, tail_names[t]);
+			char why[160];
+			if (!o)
+				continue;
+			if (load_tail(o, &sc->tail[t], why, sizeof(why))) {
+				snprintf(err, errlen, "%s: scope \"%s\" tail %s: %s", path, sc->name,
+					 tail_names[t], why);
+				slub_tstats_result_free(r);
+				goto free_root;
+			}
+			sc->tails_known |= 1u << t;
+		}
+		tstats_tails_fill(sc);
 		r->nr_scopes++;
 	}
 	if (!r->nr_scopes || strcmp(r->scope[0].name, "overall")) {

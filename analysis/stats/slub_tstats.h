@@ -116,8 +116,36 @@ enum slub_tstat_item {
 	SLUB_TS_NR_ITEMS
 };
 
-#define SLUB_TS_HIST_BUCKETS 16
-#define SLUB_TSTATS_PREEMPTED_NS 1000000ull /* 1 ms: a time slice, not a critical section */ /* bucket i: < 2^(i+6) ns, as the allocator's */
+#define SLUB_TS_HIST_BUCKETS 16        /* bucket i: < 2^(i+6) ns, as the allocator's */
+#define SLUB_TSTATS_PREEMPTED_NS 1000000ull /* 1 ms: a time slice, not a critical section */
+
+/*
+ * The tail of a lock time (wait or hold, ns): a log-linear histogram for
+ * its p99 and the exact maximum.  Values below 2^SUB_BITS have a bucket of
+ * their own; above, each power of two [2^e, 2^(e+1)) is cut into 2^SUB_BITS
+ * equal sub-buckets.  A quantile is reported as the largest value its
+ * bucket holds (never above the maximum), so it is exact below 16 ns and
+ * otherwise at most 1/16 (6.25 %) above the true order statistic, never
+ * below it.  976 buckets cover every 64-bit time: 7.8 KiB per histogram.
+ */
+#define SLUB_TS_TAIL_SUB_BITS 4
+#define SLUB_TS_TAIL_SUB      (1u << SLUB_TS_TAIL_SUB_BITS)
+#define SLUB_TS_TAIL_BUCKETS  ((64 - SLUB_TS_TAIL_SUB_BITS + 1) * SLUB_TS_TAIL_SUB)
+
+struct slub_tstats_tail {
+	uint64_t count, max;
+	uint64_t bucket[SLUB_TS_TAIL_BUCKETS];
+};
+
+unsigned slub_tstats_tail_bucket(uint64_t ns);
+uint64_t slub_tstats_tail_lower(unsigned bucket);   /* the smallest value of a bucket */
+uint64_t slub_tstats_tail_upper(unsigned bucket);   /* the largest */
+void slub_tstats_tail_add(struct slub_tstats_tail *t, uint64_t ns);
+void slub_tstats_tail_merge(struct slub_tstats_tail *dst, const struct slub_tstats_tail *src);
+/* The value of rank k (1 = the smallest) within the bound above, 0 when
+ * there is none; p99: the rank ceil(0.99 * count). */
+uint64_t slub_tstats_tail_rank(const struct slub_tstats_tail *t, uint64_t k);
+uint64_t slub_tstats_tail_p99(const struct slub_tstats_tail *t);
 
 const char *slub_tstat_item_name(unsigned item);
 
@@ -173,6 +201,8 @@ struct slub_tstats_cache {
 	uint64_t lock_wait_short_ns, lock_hold_short_ns, lock_long_waits, lock_long_holds;
 	uint64_t lock_wait_hist[SLUB_TS_HIST_BUCKETS];
 	uint64_t lock_hold_hist[SLUB_TS_HIST_BUCKETS];
+	/* every acquisition's wait (0 when uncontended) and every hold */
+	struct slub_tstats_tail lock_wait_tail, lock_hold_tail;
 	uint64_t allocs, frees;                  /* object events */
 	uint64_t word_updates;                   /* successful slab-word updates */
 	uint64_t deactivations;                  /* deactivate_slab (unfreeze at "unfreezing slab") */
@@ -266,10 +296,28 @@ enum slub_tstats_rate {
 	SLUB_RATE_CONTENDED_PER_1K_ACQ,
 	SLUB_RATE_STORMS_PER_S,
 	SLUB_RATE_SLAB_CHURN_PER_1K_ALLOCS,
+	SLUB_RATE_LOCK_WAIT_P99_NS,
+	SLUB_RATE_LOCK_WAIT_MAX_NS,
+	SLUB_RATE_LOCK_HOLD_P99_NS,
+	SLUB_RATE_LOCK_HOLD_MAX_NS,
 	SLUB_RATE_NR
 };
 
-/* A figure: value = num / den * scale; usable when den > 0. */
+/* How a figure is made: a ratio of counts, or a tail figure of a scope's
+ * lock time histogram (value: the p99 or the maximum, in ns; den: the
+ * number of waits or holds; num: the value). */
+enum slub_tstats_rate_kind {
+	SLUB_RATE_KIND_RATIO = 0,
+	SLUB_RATE_KIND_P99,
+	SLUB_RATE_KIND_MAX,
+};
+
+/* The tail histograms of a scope. */
+enum { SLUB_TAIL_LOCK_WAIT = 0, SLUB_TAIL_LOCK_HOLD, SLUB_TAIL_NR };
+
+/* A figure: value = num / den * scale (a ratio) or a tail figure (see
+ * above); usable when den > 0.  runs 0: the figure is unknown (a report
+ * written before the figure existed). */
 struct slub_tstats_figure {
 	double num, den, value;
 	/* over the runs pooled into it (slub_tstats_result_pool): how many,
@@ -282,6 +330,11 @@ struct slub_tstats_figure {
 struct slub_tstats_scope {
 	char name[64];
 	struct slub_tstats_figure fig[SLUB_RATE_NR];
+	/* the histograms of the tail figures, pooled with the runs; bit
+	 * (1 << SLUB_TAIL_*) of tails_known clear: unknown (a report written
+	 * before them, or pooled with one) */
+	uint32_t tails_known;
+	struct slub_tstats_tail tail[SLUB_TAIL_NR];
 };
 
 /* What diff compares: the rates of every scope, and their basis. */
@@ -298,6 +351,7 @@ struct slub_tstats_result {
 
 const char *slub_tstats_rate_name(unsigned rate);
 const char *slub_tstats_rate_meaning(unsigned rate);
+unsigned slub_tstats_rate_kind(unsigned rate);     /* enum slub_tstats_rate_kind */
 /* Fills r (malloc'd scopes; free with slub_tstats_result_free).  0 or -1. */
 int slub_tstats_result_get(const struct slub_tstats *st, struct slub_tstats_result *r);
 /* Reads the "rates" of a JSON report written by slub_tstats_print_json().

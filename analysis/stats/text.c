@@ -136,8 +136,14 @@ static void print_page(FILE *f, const struct slub_tstats *st, const struct slub_
 			   "2^64 - 1 (impossible lock times in the trace)\n",
 			v->lock_saturated, v->lock_saturated == 1 ? "" : "s");
 	if (v->lock_long_waits || v->lock_long_holds)
-		fprintf(f, "  (%" PRIu64 " waits and %" PRIu64 " holds of 1 ms or more: a preempted holder)\n",
+		fprintf(f, "  (%" PRIu64 " waits and %" PRIu64 " holds of 1 ms or more: a preempted holder, "
+			   "or a long critical section)\n",
 			v->lock_long_waits, v->lock_long_holds);
+	if (v->lock_wait_tail.count || v->lock_hold_tail.count)
+		fprintf(f, "  wait p99 %" PRIu64 " ns, max %" PRIu64 " ns; hold p99 %" PRIu64
+			   " ns, max %" PRIu64 " ns (p99 up to 6.25%% over)\n",
+			slub_tstats_tail_p99(&v->lock_wait_tail), v->lock_wait_tail.max,
+			slub_tstats_tail_p99(&v->lock_hold_tail), v->lock_hold_tail.max);
 	if (x[SLUB_TS_LOCK_ACQUIRE]) {
 		fprintf(f, "  hold time      <ns      count   wait time      <ns      count\n");
 		for (int i = 0; i < SLUB_TS_HIST_BUCKETS; i++) {
@@ -384,7 +390,10 @@ static void print_rates(FILE *f, const struct slub_tstats *st, const char *cache
 		fprintf(f, "  %s\n", r.scope[s].name);
 		for (unsigned i = 0; i < SLUB_RATE_NR; i++) {
 			const struct slub_tstats_figure *g = &r.scope[s].fig[i];
-			if (g->den > 0)
+			if (g->den > 0 && slub_tstats_rate_kind(i) != SLUB_RATE_KIND_RATIO)
+				fprintf(f, "    %-38s %14.0f  (of %.0f)\n", slub_tstats_rate_name(i),
+					g->value, g->den);
+			else if (g->den > 0)
 				fprintf(f, "    %-38s %14.4f  (%.0f / %.6g)\n", slub_tstats_rate_name(i),
 					g->value, g->num, g->den);
 			else

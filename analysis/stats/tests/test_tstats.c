@@ -16,7 +16,14 @@
  *  h) locked redos retried with list_lock kept, and frees into a frozen
  *     slab under it, are counted; a redo after the lock was dropped is not;
  *  i) several runs per side pool their counts; runs far more different
- *     than counting noise do not make a regression.
+ *     than counting noise do not make a regression;
+ *  j) lock time tails: the histogram's buckets tile every 64-bit time
+ *     within the stated bound; p99 and maximum of waits and holds from a
+ *     known sequence (one wait and one hold over 1 ms, which the means
+ *     include); the JSON keeps them; pooled runs merge their histograms;
+ *     a report without them makes them unknown, not a failure; a much
+ *     longer hold (2 s) regresses lock_hold_max_ns.  With -j DIR the reports
+ *     diff's command-line tests read are written there.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -707,8 +714,309 @@ static void test_lock_saturation(void)
 	slub_tstats_free(st);
 }
 
-int main(void)
+/* ---- j) lock time tails ---- */
+
+static uint64_t lcg_state = 88172645463325252ull;
+
+static uint64_t lcg(void)
 {
+	lcg_state = lcg_state * 6364136223846793005ull + 1442695040888963407ull;
+	return lcg_state >> 11;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void test_tail_buckets(void)
+{
+	/* the buckets tile [0, 2^64) in order, each at most 1/16 of its
+	 * smallest value wide (exact below 16) */
+	CHECK(slub_tstats_tail_lower(0) == 0 && slub_tstats_tail_upper(SLUB_TS_TAIL_BUCKETS - 1) ==
+	      UINT64_MAX, "the buckets do not cover 0 to 2^64 - 1");
+	unsigned bad = 0;
+	for (unsigned b = 0; b < SLUB_TS_TAIL_BUCKETS; b++) {
+		uint64_t lo = slub_tstats_tail_lower(b), hi = slub_tstats_tail_upper(b);
+		if (hi < lo || (b < SLUB_TS_TAIL_SUB ? hi != lo : hi - lo + 1 > lo / 16) ||
+		    slub_tstats_tail_bucket(lo) != b || slub_tstats_tail_bucket(hi) != b ||
+		    (b + 1 < SLUB_TS_TAIL_BUCKETS && slub_tstats_tail_lower(b + 1) != hi + 1))
+			bad++;
+	}
+	CHECK(bad == 0, "%u buckets out of place", bad);
+
+	/* quantiles of 5,000 log-uniform times against the exact order
+	 * statistics: never below, less than 6.25 % above */
+	enum { N = 5000 };
+	static uint64_t v[N];
+	static struct slub_tstats_tail t;
+	memset(&t, 0, sizeof(t));
+	for (unsigned i = 0; i < N; i++) {
+		v[i] = lcg() >> (lcg() % 53);
+		slub_tstats_tail_add(&t, v[i]);
+	}
+	qsort(v, N, sizeof(v[0]), cmp_u64);
+	unsigned off = 0;
+	for (uint64_t k = 1; k <= N; k += 37) {
+		uint64_t got = slub_tstats_tail_rank(&t, k), want = v[k - 1];
+		if (got < want || got - want > want / 16)
+			off++;
+	}
+	CHECK(off == 0, "%u ranks outside the bound", off);
+	CHECK(t.count == N && t.max == v[N - 1] && slub_tstats_tail_rank(&t, N) == v[N - 1] &&
+	      slub_tstats_tail_p99(&t) >= v[N - N / 100 - 1] &&
+	      slub_tstats_tail_p99(&t) - v[N - N / 100 - 1] <= v[N - N / 100 - 1] / 16,
+	      "p99 %llu of exact %llu, max %llu", (unsigned long long)slub_tstats_tail_p99(&t),
+	      (unsigned long long)v[N - N / 100 - 1], (unsigned long long)t.max);
+	/* small times are exact; no values: 0 */
+	memset(&t, 0, sizeof(t));
+	CHECK(slub_tstats_tail_p99(&t) == 0, "p99 of nothing");
+	for (uint64_t i = 1; i <= 10; i++)
+		slub_tstats_tail_add(&t, i);
+	CHECK(slub_tstats_tail_p99(&t) == 10 && slub_tstats_tail_rank(&t, 3) == 3,
+	      "small values not exact");
+}
+
+/*
+ * 200 acquisitions of one lock: 190 uncontended, 8 waits of 3,000 ns, one
+ * of 40,000 and one of 2.5 ms; holds: 150 of 100 ns, 48 of 500, one of
+ * 70,000 and one of 1.2 ms; long_hold replaces the 1.2 ms hold.
+ */
+static struct slub_tstats *tails_run(uint64_t long_hold)
+{
+	struct slub_tstats *st = slub_tstats_new(NULL);
+	uint64_t ts = 10;
+
+	create(st);
+	for (unsigned i = 0; i < 200; i++) {
+		struct slub_tstats_event e = mk(SLUB_EV_LOCK_ACQUIRE, ts += 10, 1 + i % 3);
+		e.ev.lock_id = CACHE * 64;
+		e.ev.lock_seq = 1 + i;
+		e.ev.wait_ns = i < 190 ? 0 : i < 198 ? 3000 : i == 198 ? 40000 : 2500000;
+		e.ev.contended = e.ev.wait_ns != 0;
+		feed(st, e);
+		e = mk(SLUB_EV_LOCK_RELEASE, ts += 10, 1 + i % 3);
+		e.ev.lock_id = CACHE * 64;
+		e.ev.lock_seq = 1 + i;
+		e.ev.hold_ns = i < 150 ? 100 : i < 198 ? 500 : i == 198 ? 70000 : long_hold;
+		feed(st, e);
+	}
+	slub_tstats_finish(st);
+	return st;
+}
+
+static int write_report(const struct slub_tstats *st, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	slub_tstats_print_json(st, f);
+	return fclose(f);
+}
+
+/* Rewrites the report at src as one written before the tails: without
+ * "tails" (every rates scope ends with it) and the tail figures. */
+static int strip_tails(const char *src, const char *dst)
+{
+	FILE *f = fopen(src, "r");
+	char *buf = NULL, *p;
+	size_t cap = 0;
+	ssize_t n;
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	n = getdelim(&buf, &cap, 0, f);
+	fclose(f);
+	if (n <= 0)
+		goto out;
+	while ((p = strstr(buf, ",\"tails\":{")) != NULL) {
+		/* up to the end of the tails object: braces balance */
+		char *q = p + strlen(",\"tails\":");
+		int depth = 0;
+		do {
+			depth += *q == '{' ? 1 : *q == '}' ? -1 : 0;
+			q++;
+		} while (*q && depth);
+		memmove(p, q, strlen(q) + 1);
+	}
+	static const char *const figs[] = { "lock_wait_p99_ns", "lock_wait_max_ns",
+					    "lock_hold_p99_ns", "lock_hold_max_ns" };
+	for (unsigned i = 0; i < 4; i++) {
+		char key[64];
+		snprintf(key, sizeof(key), ",\"%s\":{", figs[i]);
+		while ((p = strstr(buf, key)) != NULL) {
+			char *q = strchr(p + 1, '}');
+			if (!q)
+				goto out;
+			memmove(p, q + 1, strlen(q + 1) + 1);
+		}
+	}
+	f = fopen(dst, "w");
+	if (!f)
+		goto out;
+	fputs(buf, f);
+	ret = fclose(f);
+out:
+	free(buf);
+	return ret;
+}
+
+static void test_lock_tails(const char *dir)
+{
+	struct slub_tstats *st = tails_run(1200000);
+	const struct slub_tstats_cache *c = slub_tstats_cache_find(st, "t-64");
+	char *text = NULL;
+	size_t len = 0;
+	char err[256];
+
+	CHECK(c != NULL, "no cache");
+	if (!c)
+		return;
+	/* p99 is rank 198 of 200: 3,000 ns (bucket [2,944, 3,071]) and
+	 * 500 ns (bucket [496, 511]); the maxima are exact */
+	CHECK(c->lock_wait_tail.count == 200 && slub_tstats_tail_p99(&c->lock_wait_tail) == 3071 &&
+	      c->lock_wait_tail.max == 2500000, "wait tail: %llu, p99 %llu, max %llu",
+	      (unsigned long long)c->lock_wait_tail.count,
+	      (unsigned long long)slub_tstats_tail_p99(&c->lock_wait_tail),
+	      (unsigned long long)c->lock_wait_tail.max);
+	CHECK(c->lock_hold_tail.count == 200 && slub_tstats_tail_p99(&c->lock_hold_tail) == 511 &&
+	      c->lock_hold_tail.max == 1200000, "hold tail: %llu, p99 %llu, max %llu",
+	      (unsigned long long)c->lock_hold_tail.count,
+	      (unsigned long long)slub_tstats_tail_p99(&c->lock_hold_tail),
+	      (unsigned long long)c->lock_hold_tail.max);
+
+	struct slub_tstats_result r;
+	CHECK(slub_tstats_result_get(st, &r) == 0, "result_get");
+	const struct slub_tstats_figure *g = r.scope[0].fig;
+	/* the means count the waits and holds over 1 ms: (8 * 3,000 +
+	 * 40,000 + 2,500,000) / 200 and (150 * 100 + 48 * 500 + 70,000 +
+	 * 1,200,000) / 200 (without them: 320 and 545) */
+	CHECK(g[SLUB_RATE_LOCK_WAIT_NS_PER_ACQ].value == 12820 &&
+	      g[SLUB_RATE_LOCK_HOLD_NS_PER_ACQ].value == 6545, "means: wait %g hold %g",
+	      g[SLUB_RATE_LOCK_WAIT_NS_PER_ACQ].value, g[SLUB_RATE_LOCK_HOLD_NS_PER_ACQ].value);
+	CHECK(g[SLUB_RATE_LOCK_WAIT_P99_NS].value == 3071 &&
+	      g[SLUB_RATE_LOCK_WAIT_MAX_NS].value == 2500000 &&
+	      g[SLUB_RATE_LOCK_HOLD_P99_NS].value == 511 &&
+	      g[SLUB_RATE_LOCK_HOLD_MAX_NS].value == 1200000 &&
+	      g[SLUB_RATE_LOCK_HOLD_MAX_NS].den == 200 && g[SLUB_RATE_LOCK_HOLD_MAX_NS].runs == 1,
+	      "tail figures %g %g %g %g", g[SLUB_RATE_LOCK_WAIT_P99_NS].value,
+	      g[SLUB_RATE_LOCK_WAIT_MAX_NS].value, g[SLUB_RATE_LOCK_HOLD_P99_NS].value,
+	      g[SLUB_RATE_LOCK_HOLD_MAX_NS].value);
+	CHECK(slub_tstats_rate_kind(SLUB_RATE_LOCK_HOLD_MAX_NS) == SLUB_RATE_KIND_MAX &&
+	      slub_tstats_rate_kind(SLUB_RATE_LOCK_WAIT_P99_NS) == SLUB_RATE_KIND_P99 &&
+	      slub_tstats_rate_kind(SLUB_RATE_LOCK_WAIT_NS_PER_ACQ) == SLUB_RATE_KIND_RATIO, "kinds");
+
+	FILE *f = open_memstream(&text, &len);
+	slub_tstats_print_text(st, f, SLUB_TSTATS_SHOW_SLABINFO | SLUB_TSTATS_SHOW_RATES, NULL);
+	fclose(f);
+	CHECK(text && strstr(text, "wait p99 3071 ns, max 2500000 ns; hold p99 511 ns, "
+				   "max 1200000 ns") && strstr(text, "lock_hold_max_ns"),
+	      "text report:\n%s", text);
+	free(text);
+
+	/* the JSON keeps the histograms: the figures read back exactly;
+	 * two runs pooled: the same p99 and maximum over twice the count */
+	char tmpdir[] = "/tmp/test_tstats_tails.XXXXXX";
+	const char *d = dir ? dir : mkdtemp(tmpdir);
+	char before[512], after[512], old[512];
+	snprintf(before, sizeof(before), "%s/tails-before.json", d);
+	snprintf(after, sizeof(after), "%s/tails-after.json", d);
+	snprintf(old, sizeof(old), "%s/tails-old-format.json", d);
+	struct slub_tstats *worse = tails_run(2000000000);     /* a 2 s hold */
+	CHECK(d && write_report(st, before) == 0 && write_report(worse, after) == 0 &&
+	      strip_tails(before, old) == 0, "writing the reports in %s", d ? d : "?");
+	struct slub_tstats_result back, back2, w, o;
+	CHECK(slub_tstats_result_load(before, &back, err, sizeof(err)) == 0, "load: %s", err);
+	CHECK(slub_tstats_result_load(before, &back2, err, sizeof(err)) == 0, "load: %s", err);
+	CHECK(slub_tstats_result_load(after, &w, err, sizeof(err)) == 0, "load: %s", err);
+	CHECK(slub_tstats_result_load(old, &o, err, sizeof(err)) == 0, "old format: %s", err);
+	for (unsigned i = SLUB_RATE_LOCK_WAIT_P99_NS; i <= SLUB_RATE_LOCK_HOLD_MAX_NS; i++)
+		CHECK(back.scope[0].fig[i].value == g[i].value && back.scope[0].fig[i].den == 200 &&
+		      back.scope[1].fig[i].value == g[i].value && o.scope[0].fig[i].runs == 0,
+		      "%s read back %g, old format runs %g", slub_tstats_rate_name(i),
+		      back.scope[0].fig[i].value, o.scope[0].fig[i].runs);
+	CHECK(o.scope[0].fig[SLUB_RATE_LOCK_WAIT_NS_PER_ACQ].runs == 0 &&
+	      o.scope[0].fig[SLUB_RATE_LOCK_ACQ_PER_1K_ALLOCS].runs == 1 && !o.scope[0].tails_known,
+	      "the old format's lock means (under 1 ms only) are not unknown");
+	CHECK(slub_tstats_result_pool(&back, &back2, err, sizeof(err)) == 0, "pool: %s", err);
+	CHECK(back.scope[0].fig[SLUB_RATE_LOCK_HOLD_P99_NS].value == 511 &&
+	      back.scope[0].fig[SLUB_RATE_LOCK_HOLD_MAX_NS].value == 1200000 &&
+	      back.scope[0].fig[SLUB_RATE_LOCK_HOLD_MAX_NS].den == 400 &&
+	      back.scope[0].fig[SLUB_RATE_LOCK_HOLD_MAX_NS].runs == 2, "pooled tail %g %g %g",
+	      back.scope[0].fig[SLUB_RATE_LOCK_HOLD_P99_NS].value,
+	      back.scope[0].fig[SLUB_RATE_LOCK_HOLD_MAX_NS].value,
+	      back.scope[0].fig[SLUB_RATE_LOCK_HOLD_MAX_NS].den);
+
+	/* diff: the 2 s hold regresses lock_hold_max_ns (its floor is 1 s) */
+	struct slub_tstats_diff_config dc;
+	const char *why;
+	slub_tstats_diff_defaults(&dc);
+	/* p99 needs 10,000 holds a side by default: 200 are too few */
+	CHECK(slub_tstats_diff_judge(&dc, SLUB_RATE_LOCK_HOLD_P99_NS,
+				     &r.scope[0].fig[SLUB_RATE_LOCK_HOLD_P99_NS],
+				     &w.scope[0].fig[SLUB_RATE_LOCK_HOLD_P99_NS], 1, &why) == 0 &&
+	      !strcmp(why, "too few operations") &&
+	      slub_tstats_diff_set(&dc, "lock_hold_p99_ns.min=100", err, sizeof(err)) == 0,
+	      "p99 on 200 holds: %s", why);
+	CHECK(slub_tstats_diff_judge(&dc, SLUB_RATE_LOCK_HOLD_MAX_NS,
+				     &r.scope[0].fig[SLUB_RATE_LOCK_HOLD_MAX_NS],
+				     &w.scope[0].fig[SLUB_RATE_LOCK_HOLD_MAX_NS], 1, &why) == 3 &&
+	      slub_tstats_diff_judge(&dc, SLUB_RATE_LOCK_HOLD_P99_NS,
+				     &r.scope[0].fig[SLUB_RATE_LOCK_HOLD_P99_NS],
+				     &w.scope[0].fig[SLUB_RATE_LOCK_HOLD_P99_NS], 1, &why) == 1 &&
+	      slub_tstats_diff_judge(&dc, SLUB_RATE_LOCK_HOLD_MAX_NS,
+				     &w.scope[0].fig[SLUB_RATE_LOCK_HOLD_MAX_NS],
+				     &r.scope[0].fig[SLUB_RATE_LOCK_HOLD_MAX_NS], 1, &why) == 2,
+	      "2 s against 1.2 ms: not a regression of lock_hold_max_ns");
+	text = NULL;
+	f = open_memstream(&text, &len);
+	CHECK(slub_tstats_diff(&r, &w, &dc, f) >= 1, "no regression");
+	fclose(f);
+	CHECK(text && strstr(text, "lock_hold_max_ns") && strstr(strstr(text, "lock_hold_max_ns"),
+								"REGRESSED"),
+	      "diff:\n%s", text);
+	free(text);
+	/* against a report without tails: unknown there, no verdict */
+	text = NULL;
+	f = open_memstream(&text, &len);
+	CHECK(slub_tstats_diff(&o, &w, &dc, f) == 0, "an unknown figure regressed");
+	fclose(f);
+	CHECK(text && strstr(text, "unknown before: its report predates the figure") &&
+	      strstr(text, "no regression"), "diff against the old format:\n%s", text);
+	CHECK(slub_tstats_diff_judge(&dc, SLUB_RATE_LOCK_HOLD_MAX_NS,
+				     &w.scope[0].fig[SLUB_RATE_LOCK_HOLD_MAX_NS],
+				     &o.scope[0].fig[SLUB_RATE_LOCK_HOLD_MAX_NS], 1, &why) == 0 &&
+	      !strcmp(why, "unknown after: its report predates the figure"), "why: %s", why);
+	free(text);
+	/* a side pooled with an old report does not know its tails */
+	CHECK(slub_tstats_result_pool(&w, &o, err, sizeof(err)) == 0 &&
+	      w.scope[0].fig[SLUB_RATE_LOCK_HOLD_MAX_NS].runs == 0 &&
+	      w.scope[0].fig[SLUB_RATE_LOCK_HOLD_NS_PER_ACQ].runs == 0 &&
+	      w.scope[0].fig[SLUB_RATE_LOCK_ACQ_PER_1K_ALLOCS].runs == 2,
+	      "pooled with the old format: %s", err);
+	slub_tstats_result_free(&r);
+	slub_tstats_result_free(&back);
+	slub_tstats_result_free(&back2);
+	slub_tstats_result_free(&w);
+	slub_tstats_result_free(&o);
+	if (!dir) {
+		unlink(before);
+		unlink(after);
+		unlink(old);
+		rmdir(d);
+	}
+	slub_tstats_free(worse);
+	slub_tstats_free(st);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = argc == 3 && !strcmp(argv[1], "-j") ? argv[2] : NULL;
+
 	test_items();
 	test_winners_and_storms();
 	test_locks();
@@ -717,6 +1025,8 @@ int main(void)
 	test_series();
 	test_kept_lock();
 	test_pool();
+	test_tail_buckets();
+	test_lock_tails(dir);
 	printf("test_tstats: %lu checks, %lu failed\n", checks, failures);
 	return failures ? 1 : 0;
 }

@@ -10,7 +10,8 @@
  * to the statistics and
  *  a) every stat item rebuilt from events equals slub_cache_stats() of
  *     the same run, and so do the per-site redos, lock wait and hold sums
- *     and histograms;
+ *     and histograms, and the p99 and maximum of lock waits and holds fall
+ *     in the allocator's histogram buckets of that rank and of its top;
  *  b) with the race-window injection, failed CAS appear, each attributed
  *     to a winner, and storms name the colliding threads and the site;
  *  c) each 2012 variant against the default moves its figure the way the
@@ -142,6 +143,16 @@ struct phase_out {
 	unsigned long events;
 };
 
+/* The allocator's lock histogram bucket of a time: < 2^(i+6) ns, the last open. */
+static unsigned log2_bucket(uint64_t ns)
+{
+	unsigned b = 0;
+
+	for (ns >>= 6; ns && b < SLUB_TS_HIST_BUCKETS - 1; ns >>= 1)
+		b++;
+	return b;
+}
+
 static void compare(const char *phase, const char *name, const struct slub_tstats_cache *v,
 		    const struct slub_stats *st)
 {
@@ -179,6 +190,36 @@ static void compare(const char *phase, const char *name, const struct slub_tstat
 	CHECK(!memcmp(v->lock_wait_hist, st->lock_wait_hist, sizeof(st->lock_wait_hist)) &&
 	      !memcmp(v->lock_hold_hist, st->lock_hold_hist, sizeof(st->lock_hold_hist)),
 	      "%s: %s: lock histograms differ", phase, name);
+	/* The tails of the trace against the allocator's own log2
+	 * histograms of the same waits and holds: their p99 and maximum lie
+	 * in its bucket of rank ceil(0.99 n) and its last non-empty bucket
+	 * (a tail bucket never straddles a power of two). */
+	const uint64_t *in_hist[2] = { st->lock_wait_hist, st->lock_hold_hist };
+	const struct slub_tstats_tail *tails[2] = { &v->lock_wait_tail, &v->lock_hold_tail };
+	for (unsigned k = 0; k < 2; k++) {
+		uint64_t n = 0, seen = 0;
+		unsigned p99 = 0, top = 0;
+		for (unsigned i = 0; i < SLUB_TS_HIST_BUCKETS; i++) {
+			n += in_hist[k][i];
+			if (in_hist[k][i])
+				top = i;
+		}
+		for (unsigned i = 0; i < SLUB_TS_HIST_BUCKETS; i++) {
+			seen += in_hist[k][i];
+			if (seen >= n - n / 100) {
+				p99 = i;
+				break;
+			}
+		}
+		CHECK(tails[k]->count == n &&
+		      (!n || (log2_bucket(slub_tstats_tail_p99(tails[k])) == p99 &&
+			      log2_bucket(tails[k]->max) == top)),
+		      "%s: %s: %s tail: %llu values, p99 %llu, max %llu; allocator %llu, "
+		      "p99 bucket %u, last %u", phase, name, k ? "hold" : "wait",
+		      (unsigned long long)tails[k]->count,
+		      (unsigned long long)slub_tstats_tail_p99(tails[k]),
+		      (unsigned long long)tails[k]->max, (unsigned long long)n, p99, top);
+	}
 	CHECK(v->objects_inuse == st->objects_inuse, "%s: %s: objects in use %llu vs %llu", phase,
 	      name, (unsigned long long)v->objects_inuse, (unsigned long long)st->objects_inuse);
 #else
