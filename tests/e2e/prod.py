@@ -32,7 +32,16 @@ Tests:
             a port nobody listens on: one line, exit 2, nothing run; the
             relay daemon killed mid-session: the program runs to its end,
             record says the trace is incomplete and exits 125
+  top       `top --batch --counts` of a trace recorded under race-window:
+            intervals of 1 s, redos in the contended cache, and every column
+            summed over the intervals (the longest hold: its maximum) equal
+            to what `slubtrace stats --json` reports; `top --batch --live`
+            of a `record --live` session prints intervals with storms and
+            redos while the program still runs (the test lets it end only
+            after seeing them), then ends with the session; bad input: one
+            line, exit 2
 """
+import json
 import os
 import queue
 import re
@@ -466,6 +475,150 @@ def test_live(env):
     return errors
 
 
+TOP_ROW = re.compile(r"^(\d+\.\d{9}) (\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\d+)\s+(\d+)"
+                     r"\s+(\S+)\s+(\S+)$")
+TOP_HEAD = re.compile(r"^(\d+\.\d{9}) interval ([\d.]+) s: (\d+) events, (\d+) storms")
+
+
+def top_tables(text):
+    """The intervals of `top --batch` output: [(start, events, storms,
+    {cache: [alloc, free, slow, redo, storms, locks, wait, maxhold]})]; the
+    figures as printed (strings)."""
+    tables, where = [], None
+    for line in text.splitlines():
+        m = TOP_HEAD.match(line)
+        if m:
+            tables.append((m.group(1), int(m.group(3)), int(m.group(4)), {}))
+            where = None
+            continue
+        parts = line.split()
+        if len(parts) > 1 and parts[1] in ("CACHE", "TID"):
+            where = parts[1]
+            continue
+        m = TOP_ROW.match(line)
+        if m and where == "CACHE" and tables:
+            tables[-1][3][m.group(2)] = list(m.groups()[2:])
+    return tables
+
+
+def test_top(env):
+    errors = []
+    slubtrace = env.args.slubtrace
+    workload = [env.path("examples/slub-workload"), "-g", "2", "-t", "3", "-m", "800", "-r", "2"]
+
+    # Bad input: one line naming it, exit 2.
+    for args, want in ((["--batch", "--live", "net://127.0.0.1:1/host/h/s"],
+                        r"net://127.0.0.1:1/host/h/s: .*Connection refused"),
+                       (["--batch", "--live", "http://x/host/h/s"], r"expected a URL net://"),
+                       (["--batch", env.work], r"no CTF trace found"),
+                       (["--batch", os.path.join(env.work, "none")], r"No such file")):
+        rc, out = run([slubtrace, "top"] + args, env=env.env, check=False)
+        check(rc == 2 and re.search(want, out.splitlines()[0] if out else ""),
+              "top %s: exit %d, first line not %r:\n%s" % (" ".join(args), rc, want, out),
+              errors)
+
+    # A recorded trace: the intervals add up to the whole.
+    trace = os.path.join(env.work, "race")
+    renv = dict(env.env)
+    renv["SLUBTRACE_INJECT"] = "race-window"
+    rc, out = run([slubtrace, "record", "-o", trace, "--"] + workload, env=renv, check=False)
+    log(out[-1500:])
+    check(rc == 0, "record under race-window exited with %d" % rc, errors)
+    rc, out = run([slubtrace, "top", "--batch", "--counts", "--interval", "10ms", "--top",
+                   "100000", trace], env=env.env, check=False)
+    check(rc == 0, "top --batch --counts exited with %d:\n%s" % (rc, out[-2000:]), errors)
+    log("\n".join(out.splitlines()[:24]))
+    tables = top_tables(out)
+    rc, js = run([slubtrace, "stats", "--json", trace], env=env.env, check=False)
+    check(rc == 0, "stats --json exited with %d" % rc, errors)
+    if rc != 0 or not tables:
+        check(tables, "top printed no interval:\n%s" % out[-2000:], errors)
+        return errors
+    stats = json.loads(js)
+    starts = [int(t[0].replace(".", "")) for t in tables]
+    check(len(tables) >= 3, "%d intervals of 10 ms: the sums need several" % len(tables),
+          errors)
+    check(all(a % 10000000 == 0 for a in starts) and
+          all(b > a for a, b in zip(starts, starts[1:])),
+          "interval starts not increasing multiples of 10 ms: %s" % starts, errors)
+    check(sum(t[1] for t in tables) == stats["events"],
+          "events: top %d, stats %d" % (sum(t[1] for t in tables), stats["events"]), errors)
+    check(sum(t[2] for t in tables) == stats["storms"]["total"],
+          "storms: top %d, stats %d" % (sum(t[2] for t in tables), stats["storms"]["total"]),
+          errors)
+    contended = None
+    for c in stats["caches"]:
+        name, it = c["name"], c["items"]
+        rows = [t[3][name] for t in tables if name in t[3]]
+        got = [sum(int(r[i]) for r in rows) for i in range(7)]
+        got.append(max([int(r[7]) for r in rows] or [0]))
+        holds = [h["hold_ns"] for l in stats["locks"] if l["cache"] == name
+                 for h in l["longest_holds"]]
+        want = [c["allocs"], c["frees"],
+                (it["alloc_slowpath"] or 0) + (it["free_slowpath"] or 0),
+                it["cmpxchg_double_fail"] + it["cpu_partial_cmpxchg_fail"], c["storms"],
+                it["list_lock_acquire"], c["lock"]["wait_ns"], max(holds or [0])]
+        check(got == want, "%s: top's sums %s, stats %s (alloc, free, slow, redo, storms, "
+              "locks, wait, max hold)" % (name, got, want), errors)
+        if want[3] and (contended is None or want[3] > contended[1]):
+            contended = (name, want[3])
+    check(contended, "no cache with a failed CAS under race-window", errors)
+    if contended:
+        busy = [t[0] for t in tables if contended[0] in t[3] and int(t[3][contended[0]][3])]
+        log("top: %d intervals, %s has redos in %d of them (%d in all)"
+            % (len(tables), contended[0], len(busy), contended[1]))
+        check(busy, "no interval shows %s's redos" % contended[0], errors)
+
+    # Live: the storm while the program runs.
+    go, release = os.path.join(env.work, "top-go"), os.path.join(env.work, "top-release")
+    done = os.path.join(env.work, "top-done")
+    script = ("while [ ! -e %s ]; do sleep 0.1; done; %s -r 20; touch %s; "
+              "while [ ! -e %s ]; do sleep 0.1; done" % (go, " ".join(workload[:-2]), done,
+                                                         release))
+    rec = subprocess.Popen([slubtrace, "record", "--live", "-o", os.path.join(env.work, "live"),
+                            "--", "sh", "-c", script], env=renv, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, errors="replace",
+                           start_new_session=True)
+    r = Reader(rec)
+    top = None
+    try:
+        url = r.wait_for(r"^slubtrace: live: net://").split()[2]
+        top = subprocess.Popen([slubtrace, "top", "--batch", "--interval", "250ms", "--live",
+                                url], env=env.env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, errors="replace",
+                               start_new_session=True)
+        t = Reader(top)
+        time.sleep(2)   # the viewer attaches before the workload starts
+        open(go, "w").close()
+        t0 = time.monotonic()
+        line = t.wait_for(r"^\d+\.\d{9} interval [\d.]+ s: \d+ events, [1-9]\d* storms")
+        stamp = line.split()[0]
+        t.wait_for(r"^%s (?!CACHE)\S+\s+\S+\s+\S+\s+\S+\s+[1-9]" % re.escape(stamp))
+        # the interval's end on the trace clock (LTTng's: ns since the epoch)
+        late = time.time() - (float(stamp) + 0.25)
+        log("top --live: a storm's interval %.2f s after the workload was released "
+            "(includes its start), printed %.2f s after the interval ended; the workload "
+            "%s" % (time.monotonic() - t0, late,
+                    "had ended" if os.path.exists(done) else "was still running"))
+        check(rec.poll() is None, "the traced program ended before the live storm line",
+              errors)
+        open(release, "w").close()
+        r.rest()
+        top_out = t.rest()
+    finally:
+        open(release, "w").close()
+        for p in (rec, top):
+            if p and p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+    check(rec.returncode == 0, "record --live exited with %d" % rec.returncode, errors)
+    check(top.returncode == 0, "top --live exited with %d" % top.returncode, errors)
+    live = top_tables(top_out)
+    check(len(live) > 1 and sum(t[2] for t in live) > 0,
+          "top --live: %d intervals, %d storms" % (len(live), sum(t[2] for t in live)), errors)
+    return errors
+
+
 def relayd_of(pid):
     """The lttng-relayd processes `pid` started (its children)."""
     p = subprocess.run(["pgrep", "-P", str(pid), "-x", "lttng-relayd"],
@@ -473,7 +626,8 @@ def relayd_of(pid):
     return [int(x) for x in p.stdout.split()]
 
 
-TESTS = {"attach": test_attach, "trigger": test_trigger, "live": test_live}
+TESTS = {"attach": test_attach, "trigger": test_trigger, "live": test_live,
+         "top": test_top}
 
 if __name__ == "__main__":
     e2e.TESTS.update(TESTS)

@@ -55,6 +55,7 @@ struct row {
 struct thread {
 	uint32_t vpid, vtid;
 	uint64_t redos, waits, wait_ns;
+	char name[TOP_NAME];	/* its own (LTTng's procname of its events) */
 };
 
 struct proc {
@@ -203,7 +204,7 @@ static struct row *row_of(struct top *t, uint32_t vpid, uint32_t cache_id, const
 	return &t->r[i];
 }
 
-static struct thread *thread_of(struct top *t, uint32_t vpid, uint32_t vtid)
+static struct thread *thread_of(struct top *t, uint32_t vpid, uint32_t vtid, const char *name)
 {
 	uint64_t key = (uint64_t)vpid << 32 | vtid;
 	size_t slot;
@@ -211,8 +212,14 @@ static struct thread *thread_of(struct top *t, uint32_t vpid, uint32_t vtid)
 
 	if (!kmap_slot(&t->thread_of, key, &found, &slot))
 		return NULL;
-	if (found)
-		return &t->t[t->thread_of.vals[slot]];
+	if (found) {
+		struct thread *th = &t->t[t->thread_of.vals[slot]];
+
+		/* renamed (prctl, exec) */
+		if (name && strncmp(th->name, name, sizeof(th->name) - 1))
+			snprintf(th->name, sizeof(th->name), "%s", name);
+		return th;
+	}
 	if (t->nt == t->tcap) {
 		size_t cap = t->tcap ? t->tcap * 2 : 64;
 		struct thread *n = realloc(t->t, cap * sizeof(*n));
@@ -225,6 +232,8 @@ static struct thread *thread_of(struct top *t, uint32_t vpid, uint32_t vtid)
 	memset(&t->t[t->nt], 0, sizeof(t->t[0]));
 	t->t[t->nt].vpid = vpid;
 	t->t[t->nt].vtid = vtid;
+	if (name)
+		snprintf(t->t[t->nt].name, sizeof(t->t[t->nt].name), "%s", name);
 	kmap_set(&t->thread_of, slot, key, (uint32_t)t->nt);
 	return &t->t[t->nt++];
 }
@@ -423,7 +432,7 @@ static void print_interval(struct top *t)
 	if (m && t->nthreads) {
 		line_start(t, stamp);
 		fprintf(f, "%-8s %-8s %8s %8s %9s %s\n", "TID", "PID", "REDOS", "WAITS", "WAIT",
-			"PROCESS");
+			"NAME");
 		for (size_t i = 0; i < m && i < t->nthreads; i++) {
 			struct proc *p = proc_of(t, thr[i]->vpid);
 
@@ -431,7 +440,7 @@ static void print_interval(struct top *t)
 			line_start(t, stamp);
 			fprintf(f, "%-8u %-8u %8" PRIu64 " %8" PRIu64 " %9s %s\n", thr[i]->vtid,
 				thr[i]->vpid, thr[i]->redos, thr[i]->waits, w,
-				p && p->name[0] ? p->name : "?");
+				thr[i]->name[0] ? thr[i]->name : p && p->name[0] ? p->name : "?");
 		}
 	}
 	fflush(f);
@@ -505,7 +514,7 @@ static void advance(struct top *t, uint64_t ts)
 
 /* ---- events ---------------------------------------------------------------------- */
 
-static int count(struct top *t, const struct slub_model_event *e)
+static int count(struct top *t, const struct slub_model_event *e, const char *thread_name)
 {
 	const struct slub_event *ev = &e->ev;
 	struct row *r;
@@ -547,7 +556,7 @@ static int count(struct top *t, const struct slub_model_event *e)
 	case SLUB_EV_CMPXCHG_FAIL:
 	case SLUB_EV_CPU_CMPXCHG_FAIL:
 		r->redos++;
-		th = thread_of(t, e->vpid, e->vtid);
+		th = thread_of(t, e->vpid, e->vtid, thread_name);
 		if (!th)
 			return -1;
 		th->redos++;
@@ -557,7 +566,7 @@ static int count(struct top *t, const struct slub_model_event *e)
 		/* the wait of a contended acquisition, as the statistics sum it */
 		if (ev->contended) {
 			r->wait_ns += ev->wait_ns;
-			th = thread_of(t, e->vpid, e->vtid);
+			th = thread_of(t, e->vpid, e->vtid, thread_name);
 			if (!th)
 				return -1;
 			th->waits++;
@@ -591,7 +600,7 @@ static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 		e.stream_id = d->event.stream_id;
 		e.old_valid = d->event.old_valid;
 		e.procname = d->event.procname;
-		if (slub_tstats_event(t->ts, &e) < 0 || count(t, &d->event) < 0) {
+		if (slub_tstats_event(t->ts, &e) < 0 || count(t, &d->event, d->thread_name) < 0) {
 			BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self,
 				"out of memory in the interval figures");
 			return -1;
