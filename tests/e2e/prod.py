@@ -48,6 +48,7 @@ import re
 import signal
 import subprocess
 import sys
+import termios
 import threading
 import time
 
@@ -572,9 +573,10 @@ def test_top(env):
     # Live: the storm while the program runs.
     go, release = os.path.join(env.work, "top-go"), os.path.join(env.work, "top-release")
     done = os.path.join(env.work, "top-done")
-    script = ("while [ ! -e %s ]; do sleep 0.1; done; %s -r 20; touch %s; "
-              "while [ ! -e %s ]; do sleep 0.1; done" % (go, " ".join(workload[:-2]), done,
-                                                         release))
+    os.mkfifo(release)
+    # After the workload the program waits in `read`: quiet, no event at all.
+    script = ("while [ ! -e %s ]; do sleep 0.1; done; %s -r 20; touch %s; read x < %s"
+              % (go, " ".join(workload[:-2]), done, release))
     rec = subprocess.Popen([slubtrace, "record", "--live", "-o", os.path.join(env.work, "live"),
                             "--", "sh", "-c", script], env=renv, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, errors="replace",
@@ -602,11 +604,16 @@ def test_top(env):
                     "had ended" if os.path.exists(done) else "was still running"))
         check(rec.poll() is None, "the traced program ended before the live storm line",
               errors)
-        open(release, "w").close()
+        # Quiet: the relay's inactivity beacons still close the intervals.
+        idle = lines_after(t, r"^(\d+\.\d{9}) interval [\d.]+ s: 0 events", float(stamp))
+        log("top --live: an idle interval at %s, the workload %s" % (
+            idle, "had ended" if os.path.exists(done) else "was still running"))
+        check(rec.poll() is None, "the traced program ended before the idle interval", errors)
+        unblock(release)
         r.rest()
         top_out = t.rest()
     finally:
-        open(release, "w").close()
+        unblock(release)
         for p in (rec, top):
             if p and p.poll() is None:
                 os.killpg(p.pid, signal.SIGKILL)
@@ -616,7 +623,116 @@ def test_top(env):
     live = top_tables(top_out)
     check(len(live) > 1 and sum(t[2] for t in live) > 0,
           "top --live: %d intervals, %d storms" % (len(live), sum(t[2] for t in live)), errors)
+
+    # On a terminal (a relay takes one viewer per session at a time: one
+    # after the other): redrawn in place, raw mode, q quits; SIGINT quits;
+    # the terminal is restored either way.
+    release = os.path.join(env.work, "tty-release")
+    os.mkfifo(release)
+    rec = subprocess.Popen([slubtrace, "record", "--live", "-o", os.path.join(env.work, "tty"),
+                            "--", "sh", "-c", "%s -r 1; read x < %s" % (" ".join(workload[:-2]),
+                                                                      release)],
+                           env=env.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, errors="replace", start_new_session=True)
+    r = Reader(rec)
+    try:
+        url = r.wait_for(r"^slubtrace: live: net://").split()[2]
+        for how in ("q", "SIGINT"):
+            pty_quit(env, slubtrace, url, how, errors)
+        check(rec.poll() is None, "the traced program ended before top was quit", errors)
+        unblock(release)
+        r.rest()
+    finally:
+        unblock(release)
+        if rec.poll() is None:
+            os.killpg(rec.pid, signal.SIGKILL)
+            rec.wait()
+    check(rec.returncode == 0, "record --live (terminal viewers) exited with %d"
+          % rec.returncode, errors)
     return errors
+
+
+def lines_after(reader, pattern, after, timeout=120):
+    """Waits for a new line of reader whose first group, a time, is past after."""
+    deadline, rx = time.monotonic() + timeout, re.compile(pattern)
+    while time.monotonic() < deadline:
+        try:
+            line = reader.q.get(timeout=1)
+        except queue.Empty:
+            continue
+        if line is None:
+            break
+        log("  | " + line)
+        reader.lines.append(line)
+        m = rx.search(line)
+        if m and float(m.group(1)) > after:
+            return m.group(1)
+    raise Failure("no line matching %r after %.9f:\n%s" % (pattern, after,
+                                                          "\n".join(reader.lines[-40:])))
+
+
+def unblock(fifo):
+    """Lets the program's `read < fifo` return (when it still waits)."""
+    try:
+        fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError:
+        return
+    os.write(fd, b"go\n")
+    os.close(fd)
+
+
+def pty_quit(env, slubtrace, url, how, errors):
+    """`top --live URL` on a pseudo-terminal, quit by q or by SIGINT."""
+    master, slave = os.openpty()
+    p = subprocess.Popen([slubtrace, "top", "--live", url], env=env.env, stdin=slave,
+                         stdout=slave, stderr=slave, start_new_session=True)
+    got, t0 = bytearray(), time.monotonic()
+
+    def read():
+        while True:
+            try:
+                b = os.read(master, 4096)
+            except OSError:
+                return
+            if not b:
+                return
+            got.extend(b)
+    th = threading.Thread(target=read, daemon=True)
+    th.start()
+    try:
+        deadline = time.monotonic() + 120
+        while b"q quits" not in got and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        check(b"\033[H\033[2J" in got and b"q quits" in got,
+              "top on a terminal (%s): no table redrawn in place:\n%r" % (how, bytes(got[-600:])),
+              errors)
+        shown = time.monotonic() - t0
+        lflag = termios.tcgetattr(slave)[3]
+        check(not lflag & (termios.ICANON | termios.ECHO),
+              "top on a terminal: stdin not in raw mode", errors)
+        if p.poll() is not None:
+            check(False, "top on a terminal ended by itself (exit %d):\n%s" % (
+                p.returncode, bytes(got[-600:]).decode(errors="replace")), errors)
+            return
+        if how == "q":
+            os.write(master, b"q")
+        else:
+            os.kill(p.pid, signal.SIGINT)
+        rc = p.wait(timeout=60)
+        lflag = termios.tcgetattr(slave)[3]
+        check(rc == 0, "top on a terminal, quit by %s: exit %d" % (how, rc), errors)
+        check(lflag & termios.ICANON and lflag & termios.ECHO,
+              "top quit by %s left the terminal in raw mode" % how, errors)
+        log("top on a terminal: first table %.2f s after start, %d tables, quit by %s" % (
+            shown, got.count(b"\033[H\033[2J"), how))
+    except subprocess.TimeoutExpired:
+        check(False, "top on a terminal did not quit on %s" % how, errors)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+        os.close(slave)
+        os.close(master)
 
 
 def relayd_of(pid):

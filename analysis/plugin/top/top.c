@@ -9,7 +9,9 @@
  * (slab word and cpu partial chain: the redos) per second, the storms
  * that ended in it, the list_lock acquisitions, their total wait and the
  * longest hold; then the threads with the most redos and lock wait.
- * Intervals without an event are not printed.
+ * Intervals without an event are printed only when a live source says
+ * that nothing older will come (its inactivity beacons): a quiet
+ * program's view moves on, a replay prints only what happened.
  *
  * Storms come from the statistics library (analysis/stats) fed the same
  * events as sink.slub.stats: a storm counts in the interval where its
@@ -495,7 +497,9 @@ static void pace(struct top *t)
 		quit_asked(t, ms > 60000 ? 60000 : (int)ms);
 }
 
-/* Closes the intervals before ts. */
+/* Closes the intervals before ts (an event's time, or a live source's
+ * word that nothing older will come: then an idle interval is printed
+ * too, so that the view moves on while the program is quiet). */
 static void advance(struct top *t, uint64_t ts)
 {
 	uint64_t start = ts - ts % t->interval_ns;
@@ -625,6 +629,12 @@ static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 	return 0;
 }
 
+/* A live session quiet from the start shows its (empty) intervals too. */
+static void on_tick(struct slub_sink *s, uint64_t ts)
+{
+	advance((struct top *)s, ts);
+}
+
 /* The input ended: storms still open close now, in the last interval. */
 static void top_end(struct slub_sink *s)
 {
@@ -725,6 +735,7 @@ slub_top_init(bt_self_component_sink *self, bt_self_component_sink_configuration
 	t->ts = slub_tstats_new(NULL);
 	t->sink.decoded = on_decoded;
 	t->sink.end = top_end;
+	t->sink.tick = on_tick;
 	if (!t->ts || slub_sink_model(&t->sink, &mcfg, NULL, NULL) < 0) {
 		st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
 		goto fail;
