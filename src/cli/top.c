@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -51,7 +52,8 @@ void cmd_top_usage(FILE *f)
 		"                        1000ns, or seconds (0.5)\n"
 		"  -s, --sort KEY        caches by redo (default), slow, alloc, free, storms,\n"
 		"                        locks, wait, hold or name\n"
-		"  -n, --top N           cache rows per table (default 10)\n"
+		"  -n, --top N           cache rows per table (default 10; on a terminal, as many\n"
+		"                        as it has lines for)\n"
 		"      --threads N       thread rows per table (default 5, 0 = none)\n"
 		"      --counts          counts per interval instead of rates per second\n"
 		"  -h, --help            show this help\n"
@@ -173,7 +175,8 @@ int cmd_top(int argc, char **argv)
 	struct slub_plugin_result res;
 	struct sigaction sa = { 0 };
 	const char *live = NULL, *input;
-	bool batch = false, screen;
+	bool batch = false, screen, rows_given = false;
+	unsigned long long threads = 5;
 	bt_value *params;
 	pthread_t kt;
 	int c, bad = 0, rc;
@@ -220,10 +223,11 @@ int cmd_top(int argc, char **argv)
 		case 'n':
 			bt_value_map_insert_unsigned_integer_entry(params, "top",
 				parse_rows("--top", optarg, &bad));
+			rows_given = true;
 			break;
 		case 'T':
-			bt_value_map_insert_unsigned_integer_entry(params, "threads",
-				parse_rows("--threads", optarg, &bad));
+			threads = parse_rows("--threads", optarg, &bad);
+			bt_value_map_insert_unsigned_integer_entry(params, "threads", threads);
 			break;
 		case 'c':
 			bt_value_map_insert_bool_entry(params, "counts", BT_TRUE);
@@ -266,6 +270,15 @@ int cmd_top(int argc, char **argv)
 	bt_value_map_insert_signed_integer_entry(params, "quit-fd", quit_pipe[0]);
 	if (screen && !live)
 		bt_value_map_insert_bool_entry(params, "realtime", BT_TRUE);
+	if (screen && !rows_given) {
+		struct winsize ws;
+
+		/* as many caches as the screen holds beside the header, the
+		 * thread table and the "more caches" line */
+		if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > threads + 8)
+			bt_value_map_insert_unsigned_integer_entry(params, "top",
+				ws.ws_row - threads - 5);
+	}
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
