@@ -525,17 +525,22 @@ def test_top(env):
     rc, out = run([slubtrace, "record", "-o", trace, "--"] + workload, env=renv, check=False)
     log(out[-1500:])
     check(rc == 0, "record under race-window exited with %d" % rc, errors)
+    t0 = time.monotonic()
     rc, out = run([slubtrace, "top", "--batch", "--counts", "--interval", "10ms", "--top",
                    "100000", trace], env=env.env, check=False)
+    t_top = time.monotonic() - t0
     check(rc == 0, "top --batch --counts exited with %d:\n%s" % (rc, out[-2000:]), errors)
     log("\n".join(out.splitlines()[:24]))
     tables = top_tables(out)
+    t0 = time.monotonic()
     rc, js = run([slubtrace, "stats", "--json", trace], env=env.env, check=False)
+    t_stats = time.monotonic() - t0
     check(rc == 0, "stats --json exited with %d" % rc, errors)
     if rc != 0 or not tables:
         check(tables, "top printed no interval:\n%s" % out[-2000:], errors)
         return errors
     stats = json.loads(js)
+    log("top: %d events replayed in %.2f s (stats: %.2f s)" % (stats["events"], t_top, t_stats))
     starts = [int(t[0].replace(".", "")) for t in tables]
     check(len(tables) >= 3, "%d intervals of 10 ms: the sums need several" % len(tables),
           errors)
@@ -621,6 +626,8 @@ def test_top(env):
     check(rec.returncode == 0, "record --live exited with %d" % rec.returncode, errors)
     check(top.returncode == 0, "top --live exited with %d" % top.returncode, errors)
     live = top_tables(top_out)
+    log("top --live: %d intervals, %d events, %d storms" % (
+        len(live), sum(t[1] for t in live), sum(t[2] for t in live)))
     check(len(live) > 1 and sum(t[2] for t in live) > 0,
           "top --live: %d intervals, %d storms" % (len(live), sum(t[2] for t in live)), errors)
 
