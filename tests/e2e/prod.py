@@ -575,6 +575,17 @@ def test_top(env):
             % (len(tables), contended[0], len(busy), contended[1]))
         check(busy, "no interval shows %s's redos" % contended[0], errors)
 
+    # The order: redos by default, else the column --sort names.
+    for key, col in ((None, 3), ("locks", 5), ("slow", 2)):
+        if key:
+            rc, out = run([slubtrace, "top", "--batch", "--counts", "--interval", "10ms",
+                           "--sort", key, trace], env=env.env, check=False)
+        for t in top_tables(out):
+            v = [int(r[col]) for r in t[3].values()]
+            check(v == sorted(v, reverse=True) and (not key or len(v) <= 10),
+                  "top --sort %s: interval %s in the order %s" % (key or "(redo)", t[0], v),
+                  errors)
+
     # Live: the storm while the program runs.
     go, release = os.path.join(env.work, "top-go"), os.path.join(env.work, "top-release")
     done = os.path.join(env.work, "top-done")

@@ -315,17 +315,16 @@ static uint64_t sort_key(const struct row *r, enum top_sort s)
 	}
 }
 
-static enum top_sort cmp_sort;
-
-/* The chosen column, largest first; ties by redos, lock wait, name. */
-static int row_cmp(const void *a, const void *b)
+/* The chosen column (arg), largest first; ties by redos, lock wait, name. */
+static int row_cmp(const void *a, const void *b, void *arg)
 {
 	const struct row *x = *(const struct row *const *)a, *y = *(const struct row *const *)b;
+	enum top_sort sort = *(const enum top_sort *)arg;
 	uint64_t kx, ky;
 
-	if (cmp_sort != SORT_NAME) {
-		kx = sort_key(x, cmp_sort);
-		ky = sort_key(y, cmp_sort);
+	if (sort != SORT_NAME) {
+		kx = sort_key(x, sort);
+		ky = sort_key(y, sort);
 		if (kx != ky)
 			return kx > ky ? -1 : 1;
 		if (x->redos != y->redos)
@@ -392,8 +391,7 @@ static void print_interval(struct top *t)
 	for (size_t i = 0; i < t->nt; i++)
 		if (t->t[i].redos || t->t[i].waits)
 			thr[m++] = &t->t[i];
-	cmp_sort = t->sort;
-	qsort(rows, n, sizeof(*rows), row_cmp);
+	qsort_r(rows, n, sizeof(*rows), row_cmp, &t->sort);
 	qsort(thr, m, sizeof(*thr), thread_cmp);
 
 	snprintf(stamp, sizeof(stamp), "%" PRIu64 ".%09" PRIu64, t->begin / 1000000000u,
