@@ -275,9 +275,9 @@ int cmd_top(int argc, char **argv)
 
 		/* as many caches as the screen holds beside the header, the
 		 * thread table and the "more caches" line */
-		if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > threads + 8)
+		if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > threads + 9)
 			bt_value_map_insert_unsigned_integer_entry(params, "top",
-				ws.ws_row - threads - 5);
+				ws.ws_row - threads - 6);
 	}
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);

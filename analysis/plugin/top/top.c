@@ -430,6 +430,8 @@ static void print_interval(struct top *t)
 		fprintf(f, "(%zu more caches)\n", n - t->rows);
 	}
 	if (m && t->nthreads) {
+		if (t->screen)
+			fputc('\n', f);
 		line_start(t, stamp);
 		fprintf(f, "%-8s %-8s %8s %8s %9s %s\n", "TID", "PID", "REDOS", "WAITS", "WAIT",
 			"NAME");
