@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# Bad input for `slubtrace check`, `slubtrace timeline` and `slubtrace top`, no session
-# daemon needed: each case must end with exit status 2 and exactly one line
-# on standard error (starting "slubtrace: "), nothing on standard output,
-# and no crash.
+# Bad input for `slubtrace check`, `slubtrace timeline` and `slubtrace top`,
+# no session daemon needed: each case must end with exit status 2 and
+# exactly one line on standard error (starting "slubtrace: "), nothing on
+# standard output, and no crash.
 #
 #   badinput.sh BUILD_DIR
 #
