@@ -1026,8 +1026,9 @@ static int decode_event(struct slub_decoder *d, const bt_message *msg, struct sl
 	 * renames the main thread, whose vtid is the vpid: only its name
 	 * goes to the model (which also saves a string per event).
 	 */
-	out->event.procname = dc->ctx_procname >= 0 && vtid == vpid ?
+	out->thread_name = dc->ctx_procname >= 0 ?
 		bt_field_string_get_value(member(ctx, dc->ctx_procname)) : NULL;
+	out->event.procname = vtid == vpid ? out->thread_name : NULL;
 	if (s->has_clock) {
 		int64_t ns;
 

@@ -38,6 +38,9 @@ enum slub_dec_kind {
 struct slub_decoded {
 	enum slub_dec_kind kind;
 	struct slub_model_event event;
+	/* the acting thread's name (LTTng's procname context) for every event,
+	 * valid until the next message; NULL without that context */
+	const char *thread_name;
 	struct slub_cache_info info;	/* event.ev.info points here (cache_create) */
 	/* slub:stack */
 	uint32_t stack_vpid, stack_vtid, stack_of;

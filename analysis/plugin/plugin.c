@@ -6,6 +6,7 @@
  *   sink.slub.timeline  per-slab timelines, text or JSON lines
  *   sink.slub.stats     slabinfo -r rebuilt from events, redos, locks, storms
  *   sink.slub.report    the data of `slubtrace report` (JSON, two passes)
+ *   sink.slub.top       per interval: rates, redos, storms, locks (slubtrace top)
  */
 #include <babeltrace2/babeltrace.h>
 
@@ -13,6 +14,7 @@
 #include "report/report.h"
 #include "stats/stats.h"
 #include "timeline/timeline.h"
+#include "top/top.h"
 
 BT_PLUGIN_MODULE();
 
@@ -118,3 +120,27 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(report,
 BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(report, slub_report_init);
 BT_PLUGIN_SINK_COMPONENT_CLASS_GRAPH_IS_CONFIGURED_METHOD(report, slub_report_graph_is_configured);
 BT_PLUGIN_SINK_COMPONENT_CLASS_FINALIZE_METHOD(report, slub_report_finalize);
+
+BT_PLUGIN_SINK_COMPONENT_CLASS(top, slub_top_consume);
+BT_PLUGIN_SINK_COMPONENT_CLASS_DESCRIPTION(top,
+	"Per interval of trace time, each cache's allocations, frees, slow-path operations and "
+	"failed CAS (redos) per second, the storms that ended, list_lock acquisitions, wait and "
+	"longest hold, and the threads with the most redos and lock wait (slubtrace top).");
+BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(top,
+	"Parameters:\n"
+	P("format=\"text\"|\"screen\"", "each interval's table as lines starting with the "
+	  "interval's start time (default), or redrawn in place on a terminal (ANSI home and "
+	  "clear)")
+	P("interval-ns=NS", "the interval, in ns of trace time (default 1000000000, 1 s)")
+	P("sort=\"KEY\"", "the caches' order: redo (default), slow, alloc, free, storms, locks, "
+	  "wait, hold or name")
+	P("top=N", "cache rows per table (default 10)")
+	P("threads=N", "thread rows per table, the most redos then lock wait first (default 5)")
+	P("counts=BOOL", "counts per interval instead of rates per second (default no)")
+	P("quit-fd=FD", "a descriptor to watch: a byte or its end quits after printing the "
+	  "interval so far (default -1, none)")
+	P("realtime=BOOL", "with format=\"screen\", keep each table up for its interval's "
+	  "length, replaying a trace at its own pace (default no)"));
+BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(top, slub_top_init);
+BT_PLUGIN_SINK_COMPONENT_CLASS_GRAPH_IS_CONFIGURED_METHOD(top, slub_top_graph_is_configured);
+BT_PLUGIN_SINK_COMPONENT_CLASS_FINALIZE_METHOD(top, slub_top_finalize);

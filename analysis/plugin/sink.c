@@ -266,6 +266,16 @@ bt_component_class_sink_consume_method_status slub_sink_consume(struct slub_sink
 		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
 	}
 	for (uint64_t i = 0; i < count; i++) {
+		if (!failed && s->tick &&
+		    bt_message_get_type(msgs[i]) == BT_MESSAGE_TYPE_MESSAGE_ITERATOR_INACTIVITY) {
+			int64_t ns;
+
+			if (bt_clock_snapshot_get_ns_from_origin(
+				    bt_message_message_iterator_inactivity_borrow_clock_snapshot_const(
+					    msgs[i]), &ns) ==
+			    BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK && ns >= 0)
+				s->tick(s, (uint64_t)ns);
+		}
 		if (!failed && (slub_decoder_message(s->dec, msgs[i], &s->scratch) < 0 ||
 				apply(s, &s->scratch) < 0))
 			failed = 1;

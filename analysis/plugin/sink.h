@@ -35,6 +35,10 @@ struct slub_sink {
 	/* Called for each slub:stack with the time of the event it follows
 	 * (0 when that event is not the last of its stream); may be NULL. */
 	void (*stack)(struct slub_sink *s, const struct slub_decoded *d, uint64_t event_ts);
+	/* Called when the source says no message older than ts will come (a
+	 * live source's inactivity beacon, ts in ns from the clock's
+	 * origin); may be NULL. */
+	void (*tick)(struct slub_sink *s, uint64_t ts);
 	/* The last slub event of each stream: a stack follows its event. */
 	struct slub_sink_last {
 		uint64_t ts;

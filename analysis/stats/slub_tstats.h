@@ -415,6 +415,14 @@ int slub_tstats_diff_judge(const struct slub_tstats_diff_config *cfg, unsigned r
 /* The defaults as text, for --help. */
 void slub_tstats_diff_print_defaults(FILE *f);
 
+/* ---- while the events come ---- */
+
+/* Storms closed so far (a storm is counted once, when it ends; finish
+ * closes the open ones) in the caches of that name, summed over the
+ * processes; usable before and after slub_tstats_finish().  Storms of
+ * locks whose cache was never named count in the totals only. */
+uint64_t slub_tstats_cache_storms(const struct slub_tstats *st, const char *name);
+
 #ifdef __cplusplus
 }
 #endif

@@ -108,6 +108,8 @@ int cmd_report(int argc, char **argv);
 void cmd_report_usage(FILE *f);
 int cmd_compare(int argc, char **argv);
 void cmd_compare_usage(FILE *f);
+int cmd_top(int argc, char **argv);
+void cmd_top_usage(FILE *f);
 
 struct slub_plugin_result;
 struct bt_value;

@@ -37,6 +37,10 @@ const struct cli_command cli_commands[] = {
 	  "confidence intervals (Welch's t) and the pooled diff of recorded runs; exit 1 on a "
 	  "regression",
 	  cmd_compare, cmd_compare_usage },
+	{ "top", "[OPTIONS] TRACE_DIR | --live URL",
+	  "per cache and interval: rates, CAS redos, storms, list_lock wait and holds, the "
+	  "threads most involved, refreshed in place (slabtop)",
+	  cmd_top, cmd_top_usage },
 	{ "rules", "[--dot]",
 	  "the checker's rules and the slab state transition table (text or Graphviz)",
 	  cmd_rules, cmd_rules_usage },

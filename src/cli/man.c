@@ -341,7 +341,7 @@ static void main_page(FILE *f)
 
 static const char *const sink_commands[][2] = {
 	{ "check", "check" }, { "timeline", "timeline" }, { "stats", "stats" },
-	{ "report", "report" },
+	{ "report", "report" }, { "top", "top" },
 };
 
 static int component_page(const char *name, FILE *f)

@@ -32,13 +32,23 @@ Tests:
             a port nobody listens on: one line, exit 2, nothing run; the
             relay daemon killed mid-session: the program runs to its end,
             record says the trace is incomplete and exits 125
+  top       `top --batch --counts` of a trace recorded under race-window:
+            intervals of 1 s, redos in the contended cache, and every column
+            summed over the intervals (the longest hold: its maximum) equal
+            to what `slubtrace stats --json` reports; `top --batch --live`
+            of a `record --live` session prints intervals with storms and
+            redos while the program still runs (the test lets it end only
+            after seeing them), then ends with the session; bad input: one
+            line, exit 2
 """
+import json
 import os
 import queue
 import re
 import signal
 import subprocess
 import sys
+import termios
 import threading
 import time
 
@@ -466,6 +476,283 @@ def test_live(env):
     return errors
 
 
+TOP_ROW = re.compile(r"^(\d+\.\d{9}) (\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\d+)\s+(\d+)"
+                     r"\s+(\S+)\s+(\S+)$")
+TOP_HEAD = re.compile(r"^(\d+\.\d{9}) interval ([\d.]+) s: (\d+) events, (\d+) storms")
+
+
+def top_tables(text):
+    """The intervals of `top --batch` output: [(start, events, storms,
+    {cache: [alloc, free, slow, redo, storms, locks, wait, maxhold]})]; the
+    figures as printed (strings)."""
+    tables, where = [], None
+    for line in text.splitlines():
+        m = TOP_HEAD.match(line)
+        if m:
+            tables.append((m.group(1), int(m.group(3)), int(m.group(4)), {}))
+            where = None
+            continue
+        parts = line.split()
+        if len(parts) > 1 and parts[1] in ("CACHE", "TID"):
+            where = parts[1]
+            continue
+        m = TOP_ROW.match(line)
+        if m and where == "CACHE" and tables:
+            tables[-1][3][m.group(2)] = list(m.groups()[2:])
+    return tables
+
+
+def test_top(env):
+    errors = []
+    slubtrace = env.args.slubtrace
+    workload = [env.path("examples/slub-workload"), "-g", "2", "-t", "3", "-m", "800", "-r", "2"]
+
+    # Bad input: one line naming it, exit 2.
+    for args, want in ((["--batch", "--live", "net://127.0.0.1:1/host/h/s"],
+                        r"net://127.0.0.1:1/host/h/s: .*Connection refused"),
+                       (["--batch", "--live", "http://x/host/h/s"], r"expected a URL net://"),
+                       (["--batch", env.work], r"no CTF trace found"),
+                       (["--batch", os.path.join(env.work, "none")], r"No such file")):
+        rc, out = run([slubtrace, "top"] + args, env=env.env, check=False)
+        check(rc == 2 and re.search(want, out.splitlines()[0] if out else ""),
+              "top %s: exit %d, first line not %r:\n%s" % (" ".join(args), rc, want, out),
+              errors)
+
+    # A recorded trace: the intervals add up to the whole.
+    trace = os.path.join(env.work, "race")
+    renv = dict(env.env)
+    renv["SLUBTRACE_INJECT"] = "race-window"
+    rc, out = run([slubtrace, "record", "-o", trace, "--"] + workload, env=renv, check=False)
+    log(out[-1500:])
+    check(rc == 0, "record under race-window exited with %d" % rc, errors)
+    t0 = time.monotonic()
+    rc, out = run([slubtrace, "top", "--batch", "--counts", "--interval", "10ms", "--top",
+                   "100000", trace], env=env.env, check=False)
+    t_top = time.monotonic() - t0
+    check(rc == 0, "top --batch --counts exited with %d:\n%s" % (rc, out[-2000:]), errors)
+    log("\n".join(out.splitlines()[:24]))
+    tables = top_tables(out)
+    t0 = time.monotonic()
+    rc, js = run([slubtrace, "stats", "--json", trace], env=env.env, check=False)
+    t_stats = time.monotonic() - t0
+    check(rc == 0, "stats --json exited with %d" % rc, errors)
+    if rc != 0 or not tables:
+        check(tables, "top printed no interval:\n%s" % out[-2000:], errors)
+        return errors
+    stats = json.loads(js)
+    log("top: %d events replayed in %.2f s (stats: %.2f s)" % (stats["events"], t_top, t_stats))
+    starts = [int(t[0].replace(".", "")) for t in tables]
+    check(len(tables) >= 3, "%d intervals of 10 ms: the sums need several" % len(tables),
+          errors)
+    check(all(a % 10000000 == 0 for a in starts) and
+          all(b > a for a, b in zip(starts, starts[1:])),
+          "interval starts not increasing multiples of 10 ms: %s" % starts, errors)
+    check(sum(t[1] for t in tables) == stats["events"],
+          "events: top %d, stats %d" % (sum(t[1] for t in tables), stats["events"]), errors)
+    check(sum(t[2] for t in tables) == stats["storms"]["total"],
+          "storms: top %d, stats %d" % (sum(t[2] for t in tables), stats["storms"]["total"]),
+          errors)
+    contended = None
+    for c in stats["caches"]:
+        name, it = c["name"], c["items"]
+        rows = [t[3][name] for t in tables if name in t[3]]
+        got = [sum(int(r[i]) for r in rows) for i in range(7)]
+        got.append(max([int(r[7]) for r in rows] or [0]))
+        holds = [h["hold_ns"] for l in stats["locks"] if l["cache"] == name
+                 for h in l["longest_holds"]]
+        want = [c["allocs"], c["frees"],
+                (it["alloc_slowpath"] or 0) + (it["free_slowpath"] or 0),
+                it["cmpxchg_double_fail"] + it["cpu_partial_cmpxchg_fail"], c["storms"],
+                it["list_lock_acquire"], c["lock"]["wait_ns"], max(holds or [0])]
+        check(got == want, "%s: top's sums %s, stats %s (alloc, free, slow, redo, storms, "
+              "locks, wait, max hold)" % (name, got, want), errors)
+        if want[3] and (contended is None or want[3] > contended[1]):
+            contended = (name, want[3])
+    check(contended, "no cache with a failed CAS under race-window", errors)
+    if contended:
+        busy = [t[0] for t in tables if contended[0] in t[3] and int(t[3][contended[0]][3])]
+        log("top: %d intervals, %s has redos in %d of them (%d in all)"
+            % (len(tables), contended[0], len(busy), contended[1]))
+        check(busy, "no interval shows %s's redos" % contended[0], errors)
+
+    # The order: redos by default, else the column --sort names.
+    for key, col in ((None, 3), ("locks", 5), ("slow", 2)):
+        if key:
+            rc, out = run([slubtrace, "top", "--batch", "--counts", "--interval", "10ms",
+                           "--sort", key, trace], env=env.env, check=False)
+        for t in top_tables(out):
+            v = [int(r[col]) for r in t[3].values()]
+            check(v == sorted(v, reverse=True) and (not key or len(v) <= 10),
+                  "top --sort %s: interval %s in the order %s" % (key or "(redo)", t[0], v),
+                  errors)
+
+    # Live: the storm while the program runs.
+    go, release = os.path.join(env.work, "top-go"), os.path.join(env.work, "top-release")
+    done = os.path.join(env.work, "top-done")
+    os.mkfifo(release)
+    # After the workload the program waits in `read`: quiet, no event at all.
+    script = ("while [ ! -e %s ]; do sleep 0.1; done; %s -r 20; touch %s; read x < %s"
+              % (go, " ".join(workload[:-2]), done, release))
+    rec = subprocess.Popen([slubtrace, "record", "--live", "-o", os.path.join(env.work, "live"),
+                            "--", "sh", "-c", script], env=renv, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, errors="replace",
+                           start_new_session=True)
+    r = Reader(rec)
+    top = None
+    try:
+        url = r.wait_for(r"^slubtrace: live: net://").split()[2]
+        top = subprocess.Popen([slubtrace, "top", "--batch", "--interval", "250ms", "--live",
+                                url], env=env.env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, errors="replace",
+                               start_new_session=True)
+        t = Reader(top)
+        time.sleep(2)   # the viewer attaches before the workload starts
+        open(go, "w").close()
+        t0 = time.monotonic()
+        line = t.wait_for(r"^\d+\.\d{9} interval [\d.]+ s: \d+ events, [1-9]\d* storms")
+        stamp = line.split()[0]
+        t.wait_for(r"^%s (?!CACHE)\S+\s+\S+\s+\S+\s+\S+\s+[1-9]" % re.escape(stamp))
+        # the interval's end on the trace clock (LTTng's: ns since the epoch)
+        late = time.time() - (float(stamp) + 0.25)
+        log("top --live: a storm's interval %.2f s after the workload was released "
+            "(includes its start), printed %.2f s after the interval ended; the workload "
+            "%s" % (time.monotonic() - t0, late,
+                    "had ended" if os.path.exists(done) else "was still running"))
+        check(rec.poll() is None, "the traced program ended before the live storm line",
+              errors)
+        # Quiet: the relay's inactivity beacons still close the intervals.
+        idle = lines_after(t, r"^(\d+\.\d{9}) interval [\d.]+ s: 0 events", float(stamp))
+        log("top --live: an idle interval at %s, the workload %s" % (
+            idle, "had ended" if os.path.exists(done) else "was still running"))
+        check(rec.poll() is None, "the traced program ended before the idle interval", errors)
+        unblock(release)
+        r.rest()
+        top_out = t.rest()
+    finally:
+        unblock(release)
+        for p in (rec, top):
+            if p and p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+    check(rec.returncode == 0, "record --live exited with %d" % rec.returncode, errors)
+    check(top.returncode == 0, "top --live exited with %d" % top.returncode, errors)
+    live = top_tables(top_out)
+    log("top --live: %d intervals, %d events, %d storms" % (
+        len(live), sum(t[1] for t in live), sum(t[2] for t in live)))
+    check(len(live) > 1 and sum(t[2] for t in live) > 0,
+          "top --live: %d intervals, %d storms" % (len(live), sum(t[2] for t in live)), errors)
+
+    # On a terminal (a relay takes one viewer per session at a time: one
+    # after the other): redrawn in place, raw mode, q quits; SIGINT quits;
+    # the terminal is restored either way.
+    release = os.path.join(env.work, "tty-release")
+    os.mkfifo(release)
+    rec = subprocess.Popen([slubtrace, "record", "--live", "-o", os.path.join(env.work, "tty"),
+                            "--", "sh", "-c", "%s -r 1; read x < %s" % (" ".join(workload[:-2]),
+                                                                      release)],
+                           env=env.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, errors="replace", start_new_session=True)
+    r = Reader(rec)
+    try:
+        url = r.wait_for(r"^slubtrace: live: net://").split()[2]
+        for how in ("q", "SIGINT"):
+            pty_quit(env, slubtrace, url, how, errors)
+        check(rec.poll() is None, "the traced program ended before top was quit", errors)
+        unblock(release)
+        r.rest()
+    finally:
+        unblock(release)
+        if rec.poll() is None:
+            os.killpg(rec.pid, signal.SIGKILL)
+            rec.wait()
+    check(rec.returncode == 0, "record --live (terminal viewers) exited with %d"
+          % rec.returncode, errors)
+    return errors
+
+
+def lines_after(reader, pattern, after, timeout=120):
+    """Waits for a new line of reader whose first group, a time, is past after."""
+    deadline, rx = time.monotonic() + timeout, re.compile(pattern)
+    while time.monotonic() < deadline:
+        try:
+            line = reader.q.get(timeout=1)
+        except queue.Empty:
+            continue
+        if line is None:
+            break
+        log("  | " + line)
+        reader.lines.append(line)
+        m = rx.search(line)
+        if m and float(m.group(1)) > after:
+            return m.group(1)
+    raise Failure("no line matching %r after %.9f:\n%s" % (pattern, after,
+                                                          "\n".join(reader.lines[-40:])))
+
+
+def unblock(fifo):
+    """Lets the program's `read < fifo` return (when it still waits)."""
+    try:
+        fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError:
+        return
+    os.write(fd, b"go\n")
+    os.close(fd)
+
+
+def pty_quit(env, slubtrace, url, how, errors):
+    """`top --live URL` on a pseudo-terminal, quit by q or by SIGINT."""
+    master, slave = os.openpty()
+    p = subprocess.Popen([slubtrace, "top", "--live", url], env=env.env, stdin=slave,
+                         stdout=slave, stderr=slave, start_new_session=True)
+    got, t0 = bytearray(), time.monotonic()
+
+    def read():
+        while True:
+            try:
+                b = os.read(master, 4096)
+            except OSError:
+                return
+            if not b:
+                return
+            got.extend(b)
+    th = threading.Thread(target=read, daemon=True)
+    th.start()
+    try:
+        deadline = time.monotonic() + 120
+        while b"q quits" not in got and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        check(b"\033[H\033[2J" in got and b"q quits" in got,
+              "top on a terminal (%s): no table redrawn in place:\n%r" % (how, bytes(got[-600:])),
+              errors)
+        shown = time.monotonic() - t0
+        lflag = termios.tcgetattr(slave)[3]
+        check(not lflag & (termios.ICANON | termios.ECHO),
+              "top on a terminal: stdin not in raw mode", errors)
+        if p.poll() is not None:
+            check(False, "top on a terminal ended by itself (exit %d):\n%s" % (
+                p.returncode, bytes(got[-600:]).decode(errors="replace")), errors)
+            return
+        if how == "q":
+            os.write(master, b"q")
+        else:
+            os.kill(p.pid, signal.SIGINT)
+        rc = p.wait(timeout=60)
+        lflag = termios.tcgetattr(slave)[3]
+        check(rc == 0, "top on a terminal, quit by %s: exit %d" % (how, rc), errors)
+        check(lflag & termios.ICANON and lflag & termios.ECHO,
+              "top quit by %s left the terminal in raw mode" % how, errors)
+        log("top on a terminal: first table %.2f s after start, %d tables, quit by %s" % (
+            shown, got.count(b"\033[H\033[2J"), how))
+    except subprocess.TimeoutExpired:
+        check(False, "top on a terminal did not quit on %s" % how, errors)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+        os.close(slave)
+        os.close(master)
+
+
 def relayd_of(pid):
     """The lttng-relayd processes `pid` started (its children)."""
     p = subprocess.run(["pgrep", "-P", str(pid), "-x", "lttng-relayd"],
@@ -473,7 +760,8 @@ def relayd_of(pid):
     return [int(x) for x in p.stdout.split()]
 
 
-TESTS = {"attach": test_attach, "trigger": test_trigger, "live": test_live}
+TESTS = {"attach": test_attach, "trigger": test_trigger, "live": test_live,
+         "top": test_top}
 
 if __name__ == "__main__":
     e2e.TESTS.update(TESTS)

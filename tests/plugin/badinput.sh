@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# Bad input for `slubtrace check` and `slubtrace timeline`, no session
-# daemon needed: each case must end with exit status 2 and exactly one line
-# on standard error (starting "slubtrace: "), nothing on standard output,
-# and no crash.
+# Bad input for `slubtrace check`, `slubtrace timeline` and `slubtrace top`,
+# no session daemon needed: each case must end with exit status 2 and
+# exactly one line on standard error (starting "slubtrace: "), nothing on
+# standard output, and no crash.
 #
 #   badinput.sh BUILD_DIR
 #
@@ -16,11 +16,12 @@
 # help of no command, check --history/--max-reports out of range, storms
 # --run-attempts 0, timeline --slab -1, --begin after --end, --cache of no
 # slab in the trace (listing those it has), stats -o in a missing
-# directory, record --stacks with an unknown event; the temporary files of
-# diff, report and compare go to $TMPDIR (one that does not exist is named
-# in the error, and one that does is left empty).  record --stacks and the
-# allocator's SLUBTRACE_STACKS accept and refuse the same lists (one
-# parser), quoting the same word.
+# directory, record --stacks with an unknown event, top --interval, --sort
+# and --live misused; the temporary files of diff, report and compare go
+# to $TMPDIR (one that does not exist is named in the error, and one that
+# does is left empty).  record --stacks and the allocator's
+# SLUBTRACE_STACKS accept and refuse the same lists (one parser), quoting
+# the same word.
 #
 # Every command runs under timeout(1): a hang fails the case.
 set -u
@@ -35,7 +36,7 @@ fail=0
 expect_2() {
 	what=$1
 	shift
-	for cmd in check timeline; do
+	for cmd in check timeline top; do
 		timeout 120 "$slubtrace" "$cmd" "$@" >"$work/out" 2>"$work/err"
 		rc=$?
 		lines=$(wc -l <"$work/err")
@@ -132,6 +133,18 @@ expect_msg "timeline --cache nosuch" \
 expect_msg "stats -o in a missing directory" \
 	"^slubtrace: $work/nonexistent/r.json: cannot write the output file: No such file or directory" \
 	stats -o "$work/nonexistent/r.json" "$work/good"
+expect_msg "top --interval 0" "^slubtrace: --interval: expected a time such as 1s" \
+	top --interval 0 "$work/good"
+expect_msg "top --interval 5parsecs" "^slubtrace: --interval: expected a time .*got '5parsecs'" \
+	top --interval 5parsecs "$work/good"
+expect_msg "top --sort frob" "^slubtrace: --sort: redo, slow, .* not 'frob'" \
+	top --sort frob "$work/good"
+expect_msg "top --live of a path" "^slubtrace: top --live: expected a URL net://" \
+	top --live "$work/good"
+expect_msg "top of a URL without --live" "^slubtrace: top: a URL is read with --live" \
+	top net://localhost/host/h/s
+expect_msg "top --live and a directory" "^slubtrace: top: --live URL or TRACE_DIR, not both" \
+	top --live net://localhost/host/h/s "$work/good"
 # The program must not run: it would create the marker.
 expect_msg "record --stacks frob" "^slubtrace: --stacks: unknown event 'frob'" \
 	record --stacks cmpxchg_fail,frob -o "$work/rec" -- touch "$work/ran"

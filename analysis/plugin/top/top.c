@@ -1,0 +1,779 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sink.slub.top
+ *
+ * The trace is cut into intervals of trace time (interval-ns, aligned on
+ * multiples of it from the clock's origin).  When the first event past an
+ * interval arrives, or the input ends, the interval's table is printed:
+ * per cache the allocations, frees, slow-path operations and failed CAS
+ * (slab word and cpu partial chain: the redos) per second, the storms
+ * that ended in it, the list_lock acquisitions, their total wait and the
+ * longest hold; then the threads with the most redos and lock wait.
+ * Intervals without an event are printed only when a live source says
+ * that nothing older will come (its inactivity beacons): a quiet
+ * program's view moves on, a replay prints only what happened.
+ *
+ * Storms come from the statistics library (analysis/stats) fed the same
+ * events as sink.slub.stats: a storm counts in the interval where its
+ * detection closed it (a window storm ends when a failure no longer fits
+ * its window, a run when the operation succeeds), the open ones in the
+ * last interval.  So every column summed over the intervals is the
+ * figure `slubtrace stats` reports for the whole trace.
+ *
+ * Parameters: see plugin.c (format, interval-ns, sort, top, threads,
+ * counts, quit-fd, realtime).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "top.h"
+#include "../sink.h"
+#include "slub_tstats.h"
+
+#define TOP_DEFAULT_INTERVAL_NS 1000000000ull
+#define TOP_DEFAULT_ROWS 10
+#define TOP_DEFAULT_THREADS 5
+#define TOP_NAME 48
+
+enum top_sort { SORT_REDO, SORT_SLOW, SORT_ALLOC, SORT_FREE, SORT_STORMS, SORT_LOCKS,
+		SORT_WAIT, SORT_HOLD, SORT_NAME, SORT_NR };
+static const char *const sort_names[SORT_NR] = {
+	"redo", "slow", "alloc", "free", "storms", "locks", "wait", "hold", "name",
+};
+
+/* One cache (by name, summed over processes), this interval's counts. */
+struct row {
+	char *name;
+	uint64_t allocs, frees, slow, redos, locks, wait_ns, max_hold;
+	uint64_t storms, storms_seen;	/* this interval; the library's count at the last table */
+};
+
+struct thread {
+	uint32_t vpid, vtid;
+	uint64_t redos, waits, wait_ns;
+	char name[TOP_NAME];	/* its own (LTTng's procname of its events) */
+};
+
+struct proc {
+	uint32_t vpid;
+	char name[TOP_NAME];
+};
+
+/* uint64 key -> index, open addressing; key + 1 stored so that 0 is free. */
+struct kmap {
+	uint64_t *keys;
+	uint32_t *vals;
+	size_t cap, n;
+};
+
+struct top {
+	struct slub_sink sink;
+	struct slub_tstats *ts;
+	const char *format, *sort_name;
+	uint64_t interval_ns, rows, nthreads;
+	int64_t quit_fd;
+	bool counts, realtime, screen, quit;
+	enum top_sort sort;
+
+	struct row *r;
+	size_t nr, cap;
+	struct kmap cache_of;		/* vpid << 32 | cache_id -> row */
+	struct thread *t;
+	size_t nt, tcap;
+	struct kmap thread_of;		/* vpid << 32 | vtid -> thread */
+	struct proc *p;
+	size_t np, pcap;
+	struct kmap proc_of;		/* vpid -> proc */
+
+	bool started;
+	uint64_t begin;			/* this interval's start */
+	uint64_t events, discarded, storms_seen, tables;
+};
+
+/* ---- tables ---------------------------------------------------------------- */
+
+static int kmap_grow(struct kmap *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 64;
+	uint64_t *k = calloc(cap, sizeof(*k));
+	uint32_t *v = calloc(cap, sizeof(*v));
+
+	if (!k || !v) {
+		free(k);
+		free(v);
+		return -1;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		size_t j;
+
+		if (!m->keys[i])
+			continue;
+		for (j = (m->keys[i] * 0x9e3779b97f4a7c15ull) >> 20 & (cap - 1); k[j];
+		     j = (j + 1) & (cap - 1))
+			;
+		k[j] = m->keys[i];
+		v[j] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = k;
+	m->vals = v;
+	m->cap = cap;
+	return 0;
+}
+
+/* The slot of key into *slot: found (*found true) or where it goes.
+ * false without memory. */
+static bool kmap_slot(struct kmap *m, uint64_t key, bool *found, size_t *slot)
+{
+	size_t j;
+
+	key++;
+	if ((m->n + 1) * 2 > m->cap && kmap_grow(m) < 0)
+		return false;
+	j = (key * 0x9e3779b97f4a7c15ull) >> 20 & (m->cap - 1);
+	while (m->keys[j] && m->keys[j] != key)
+		j = (j + 1) & (m->cap - 1);
+	*found = m->keys[j] == key;
+	*slot = j;
+	return true;
+}
+
+static void kmap_set(struct kmap *m, size_t slot, uint64_t key, uint32_t val)
+{
+	if (!m->keys[slot])
+		m->n++;
+	m->keys[slot] = key + 1;
+	m->vals[slot] = val;
+}
+
+static void kmap_free(struct kmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+}
+
+static int row_named(struct top *t, const char *name)
+{
+	for (size_t i = 0; i < t->nr; i++)
+		if (!strcmp(t->r[i].name, name))
+			return (int)i;
+	if (t->nr == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 16;
+		struct row *r = realloc(t->r, cap * sizeof(*r));
+
+		if (!r)
+			return -1;
+		t->r = r;
+		t->cap = cap;
+	}
+	memset(&t->r[t->nr], 0, sizeof(t->r[0]));
+	t->r[t->nr].name = strdup(name);
+	if (!t->r[t->nr].name)
+		return -1;
+	return (int)t->nr++;
+}
+
+/* The row of a process's cache id; a cache_create names it (an exec may
+ * give the id another cache: the new name from then on). */
+static struct row *row_of(struct top *t, uint32_t vpid, uint32_t cache_id, const char *name)
+{
+	uint64_t key = (uint64_t)vpid << 32 | cache_id;
+	char unnamed[32];
+	size_t slot;
+	bool found;
+	int i;
+
+	if (!kmap_slot(&t->cache_of, key, &found, &slot))
+		return NULL;
+	if (found && (!name || !strcmp(t->r[t->cache_of.vals[slot]].name, name)))
+		return &t->r[t->cache_of.vals[slot]];
+	if (!name) {
+		/* as the statistics name a cache never created in the trace */
+		snprintf(unnamed, sizeof(unnamed), "cache#%u", cache_id);
+		name = unnamed;
+	}
+	i = row_named(t, name);
+	if (i < 0)
+		return NULL;
+	kmap_set(&t->cache_of, slot, key, (uint32_t)i);
+	return &t->r[i];
+}
+
+static struct thread *thread_of(struct top *t, uint32_t vpid, uint32_t vtid, const char *name)
+{
+	uint64_t key = (uint64_t)vpid << 32 | vtid;
+	size_t slot;
+	bool found;
+
+	if (!kmap_slot(&t->thread_of, key, &found, &slot))
+		return NULL;
+	if (found) {
+		struct thread *th = &t->t[t->thread_of.vals[slot]];
+
+		/* renamed (prctl, exec) */
+		if (name && strncmp(th->name, name, sizeof(th->name) - 1))
+			snprintf(th->name, sizeof(th->name), "%s", name);
+		return th;
+	}
+	if (t->nt == t->tcap) {
+		size_t cap = t->tcap ? t->tcap * 2 : 64;
+		struct thread *n = realloc(t->t, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		t->t = n;
+		t->tcap = cap;
+	}
+	memset(&t->t[t->nt], 0, sizeof(t->t[0]));
+	t->t[t->nt].vpid = vpid;
+	t->t[t->nt].vtid = vtid;
+	if (name)
+		snprintf(t->t[t->nt].name, sizeof(t->t[t->nt].name), "%s", name);
+	kmap_set(&t->thread_of, slot, key, (uint32_t)t->nt);
+	return &t->t[t->nt++];
+}
+
+/* The process's name, from its main thread's events (the decoder gives
+ * no other); "" until one is seen. */
+static struct proc *proc_of(struct top *t, uint32_t vpid)
+{
+	size_t slot;
+	bool found;
+
+	if (!kmap_slot(&t->proc_of, vpid, &found, &slot))
+		return NULL;
+	if (found)
+		return &t->p[t->proc_of.vals[slot]];
+	if (t->np == t->pcap) {
+		size_t cap = t->pcap ? t->pcap * 2 : 16;
+		struct proc *n = realloc(t->p, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		t->p = n;
+		t->pcap = cap;
+	}
+	memset(&t->p[t->np], 0, sizeof(t->p[0]));
+	t->p[t->np].vpid = vpid;
+	kmap_set(&t->proc_of, slot, vpid, (uint32_t)t->np);
+	return &t->p[t->np++];
+}
+
+/* ---- printing ---------------------------------------------------------------- */
+
+/* A count per second of the interval, or the count itself (counts=true). */
+static void fmt_rate(const struct top *t, char *buf, size_t len, uint64_t n)
+{
+	double v;
+
+	if (t->counts) {
+		snprintf(buf, len, "%" PRIu64, n);
+		return;
+	}
+	v = (double)n * 1e9 / (double)t->interval_ns;
+	if (v < 99999.5)
+		snprintf(buf, len, "%.0f", v);
+	else if (v < 9999.95e3)
+		snprintf(buf, len, "%.1fk", v / 1e3);
+	else if (v < 9999.95e6)
+		snprintf(buf, len, "%.1fM", v / 1e6);
+	else
+		snprintf(buf, len, "%.1fG", v / 1e9);
+}
+
+static void fmt_ns(const struct top *t, char *buf, size_t len, uint64_t ns)
+{
+	if (t->counts || ns < 10000)
+		snprintf(buf, len, t->counts ? "%" PRIu64 : "%" PRIu64 "ns", ns);
+	else if (ns < 10000000)
+		snprintf(buf, len, "%.1fus", (double)ns / 1e3);
+	else if (ns < 10000000000ull)
+		snprintf(buf, len, "%.1fms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.1fs", (double)ns / 1e9);
+}
+
+static uint64_t sort_key(const struct row *r, enum top_sort s)
+{
+	switch (s) {
+	case SORT_REDO: return r->redos;
+	case SORT_SLOW: return r->slow;
+	case SORT_ALLOC: return r->allocs;
+	case SORT_FREE: return r->frees;
+	case SORT_STORMS: return r->storms;
+	case SORT_LOCKS: return r->locks;
+	case SORT_WAIT: return r->wait_ns;
+	case SORT_HOLD: return r->max_hold;
+	default: return 0;
+	}
+}
+
+/* The chosen column (arg), largest first; ties by redos, lock wait, name. */
+static int row_cmp(const void *a, const void *b, void *arg)
+{
+	const struct row *x = *(const struct row *const *)a, *y = *(const struct row *const *)b;
+	enum top_sort sort = *(const enum top_sort *)arg;
+	uint64_t kx, ky;
+
+	if (sort != SORT_NAME) {
+		kx = sort_key(x, sort);
+		ky = sort_key(y, sort);
+		if (kx != ky)
+			return kx > ky ? -1 : 1;
+		if (x->redos != y->redos)
+			return x->redos > y->redos ? -1 : 1;
+		if (x->wait_ns != y->wait_ns)
+			return x->wait_ns > y->wait_ns ? -1 : 1;
+	}
+	return strcmp(x->name, y->name);
+}
+
+static int thread_cmp(const void *a, const void *b)
+{
+	const struct thread *x = *(const struct thread *const *)a;
+	const struct thread *y = *(const struct thread *const *)b;
+
+	if (x->redos != y->redos)
+		return x->redos > y->redos ? -1 : 1;
+	if (x->wait_ns != y->wait_ns)
+		return x->wait_ns > y->wait_ns ? -1 : 1;
+	if (x->vpid != y->vpid)
+		return x->vpid < y->vpid ? -1 : 1;
+	return x->vtid < y->vtid ? -1 : x->vtid > y->vtid;
+}
+
+static bool row_active(const struct row *r)
+{
+	return r->allocs || r->frees || r->slow || r->redos || r->locks || r->storms;
+}
+
+/* Each line of a batch table starts with the interval's start time. */
+static void line_start(struct top *t, char *stamp)
+{
+	if (!t->screen)
+		fprintf(t->sink.out, "%s ", stamp);
+}
+
+/* Prints the interval [begin, begin + interval) and resets its counts. */
+static void print_interval(struct top *t)
+{
+	FILE *f = t->sink.out;
+	struct slub_tstats_totals tot;
+	struct row **rows;
+	struct thread **thr;
+	size_t n = 0, m = 0;
+	char stamp[40], a[24], b[24], c[24], d[24], w[24], h[24];
+	uint64_t storms;
+
+	slub_tstats_get_totals(t->ts, &tot);
+	storms = tot.storms - t->storms_seen;
+	t->storms_seen = tot.storms;
+	for (size_t i = 0; i < t->nr; i++) {
+		uint64_t now = slub_tstats_cache_storms(t->ts, t->r[i].name);
+
+		t->r[i].storms = now - t->r[i].storms_seen;
+		t->r[i].storms_seen = now;
+	}
+	rows = calloc(t->nr ? t->nr : 1, sizeof(*rows));
+	thr = calloc(t->nt ? t->nt : 1, sizeof(*thr));
+	if (!rows || !thr)
+		goto reset;
+	for (size_t i = 0; i < t->nr; i++)
+		if (row_active(&t->r[i]))
+			rows[n++] = &t->r[i];
+	for (size_t i = 0; i < t->nt; i++)
+		if (t->t[i].redos || t->t[i].waits)
+			thr[m++] = &t->t[i];
+	qsort_r(rows, n, sizeof(*rows), row_cmp, &t->sort);
+	qsort(thr, m, sizeof(*thr), thread_cmp);
+
+	snprintf(stamp, sizeof(stamp), "%" PRIu64 ".%09" PRIu64, t->begin / 1000000000u,
+		 t->begin % 1000000000u);
+	if (t->screen)
+		/* home, clear: the new table replaces the last in place */
+		fputs("\033[H\033[2J", f);
+	line_start(t, stamp);
+	fprintf(f, "interval %.6f s: %" PRIu64 " events, %" PRIu64 " storms", t->interval_ns / 1e9,
+		t->events, storms);
+	if (t->discarded)
+		fprintf(f, ", %" PRIu64 " events discarded (figures are lower bounds)", t->discarded);
+	if (t->screen)
+		fprintf(f, "   [%s]   q quits", stamp);
+	fputc('\n', f);
+	line_start(t, stamp);
+	fprintf(f, "%-20s %8s %8s %8s %8s %6s %8s %9s %9s\n", "CACHE",
+		t->counts ? "ALLOC" : "ALLOC/s", t->counts ? "FREE" : "FREE/s",
+		t->counts ? "SLOW" : "SLOW/s", t->counts ? "REDO" : "REDO/s", "STORMS", "LOCKS",
+		"WAIT", "MAXHOLD");
+	for (size_t i = 0; i < n && i < t->rows; i++) {
+		const struct row *r = rows[i];
+
+		fmt_rate(t, a, sizeof(a), r->allocs);
+		fmt_rate(t, b, sizeof(b), r->frees);
+		fmt_rate(t, c, sizeof(c), r->slow);
+		fmt_rate(t, d, sizeof(d), r->redos);
+		fmt_ns(t, w, sizeof(w), r->wait_ns);
+		fmt_ns(t, h, sizeof(h), r->max_hold);
+		line_start(t, stamp);
+		fprintf(f, "%-20s %8s %8s %8s %8s %6" PRIu64 " %8" PRIu64 " %9s %9s\n", r->name, a,
+			b, c, d, r->storms, r->locks, w, h);
+	}
+	if (n > t->rows) {
+		line_start(t, stamp);
+		fprintf(f, "(%zu more caches)\n", n - t->rows);
+	}
+	if (m && t->nthreads) {
+		if (t->screen)
+			fputc('\n', f);
+		line_start(t, stamp);
+		fprintf(f, "%-8s %-8s %8s %8s %9s %s\n", "TID", "PID", "REDOS", "WAITS", "WAIT",
+			"NAME");
+		for (size_t i = 0; i < m && i < t->nthreads; i++) {
+			struct proc *p = proc_of(t, thr[i]->vpid);
+
+			fmt_ns(t, w, sizeof(w), thr[i]->wait_ns);
+			line_start(t, stamp);
+			fprintf(f, "%-8u %-8u %8" PRIu64 " %8" PRIu64 " %9s %s\n", thr[i]->vtid,
+				thr[i]->vpid, thr[i]->redos, thr[i]->waits, w,
+				thr[i]->name[0] ? thr[i]->name : p && p->name[0] ? p->name : "?");
+		}
+	}
+	fflush(f);
+	t->tables++;
+reset:
+	free(rows);
+	free(thr);
+	for (size_t i = 0; i < t->nr; i++) {
+		struct row *r = &t->r[i];
+
+		r->allocs = r->frees = r->slow = r->redos = r->locks = r->wait_ns = 0;
+		r->max_hold = r->storms = 0;
+	}
+	for (size_t i = 0; i < t->nt; i++)
+		t->t[i].redos = t->t[i].waits = t->t[i].wait_ns = 0;
+	t->events = t->discarded = 0;
+}
+
+/* ---- quitting ------------------------------------------------------------------ */
+
+/* Whether the caller asked to quit (a byte on quit-fd, or its end),
+ * waiting at most timeout_ms for it. */
+static bool quit_asked(struct top *t, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = (int)t->quit_fd, .events = POLLIN };
+	char buf[64];
+
+	if (t->quit)
+		return true;
+	if (t->quit_fd < 0) {
+		if (timeout_ms > 0) {
+			struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
+
+			nanosleep(&ts, NULL);
+		}
+		return false;
+	}
+	if (poll(&pfd, 1, timeout_ms) <= 0)
+		return false;
+	/* a byte, or the writer gone: either way nobody watches any more */
+	(void)!read((int)t->quit_fd, buf, sizeof(buf));
+	t->quit = true;
+	return true;
+}
+
+/* Replayed on a screen: each table stays up for its interval. */
+static void pace(struct top *t)
+{
+	uint64_t ms = t->interval_ns / 1000000u;
+
+	if (t->realtime && t->screen)
+		quit_asked(t, ms > 60000 ? 60000 : (int)ms);
+}
+
+/* Closes the intervals before ts (an event's time, or a live source's
+ * word that nothing older will come: then an idle interval is printed
+ * too, so that the view moves on while the program is quiet). */
+static void advance(struct top *t, uint64_t ts)
+{
+	uint64_t start = ts - ts % t->interval_ns;
+
+	if (!t->started) {
+		t->started = true;
+		t->begin = start;
+		return;
+	}
+	if (start <= t->begin)
+		return;
+	print_interval(t);
+	pace(t);
+	t->begin = start;
+}
+
+/* ---- events ---------------------------------------------------------------------- */
+
+static int count(struct top *t, const struct slub_model_event *e, const char *thread_name)
+{
+	const struct slub_event *ev = &e->ev;
+	struct row *r;
+	struct thread *th;
+
+	if (e->procname) {
+		struct proc *p = proc_of(t, e->vpid);
+
+		if (!p)
+			return -1;
+		snprintf(p->name, sizeof(p->name), "%s", e->procname);
+	}
+	if (ev->type == SLUB_EV_THREAD_FLUSH || ev->type == SLUB_EV_ERROR)
+		return 0;
+	r = row_of(t, e->vpid, ev->cache_id,
+		   ev->type == SLUB_EV_CACHE_CREATE && ev->info ? ev->info->name : NULL);
+	if (!r)
+		return -1;
+	switch (ev->type) {
+	case SLUB_EV_ALLOC:
+		r->allocs++;
+		break;
+	case SLUB_EV_FREE:
+		r->frees++;
+		break;
+	/* the slow paths as slabinfo counts them: alloc_slowpath (new slab,
+	 * refill, from partial) and free_slowpath (remote free, or a free
+	 * freezing the slab) */
+	case SLUB_EV_SLAB_NEW:
+	case SLUB_EV_TAKE_FREELIST:
+	case SLUB_EV_FREE_REMOTE:
+		r->slow++;
+		break;
+	case SLUB_EV_FREEZE:
+		if ((ev->site == SLUB_SITE_ACQUIRE_SLAB && !ev->new.freelist) ||
+		    ev->site == SLUB_SITE_SLAB_FREE)
+			r->slow++;
+		break;
+	case SLUB_EV_CMPXCHG_FAIL:
+	case SLUB_EV_CPU_CMPXCHG_FAIL:
+		r->redos++;
+		th = thread_of(t, e->vpid, e->vtid, thread_name);
+		if (!th)
+			return -1;
+		th->redos++;
+		break;
+	case SLUB_EV_LOCK_ACQUIRE:
+		r->locks++;
+		/* the wait of a contended acquisition, as the statistics sum it */
+		if (ev->contended) {
+			r->wait_ns += ev->wait_ns;
+			th = thread_of(t, e->vpid, e->vtid, thread_name);
+			if (!th)
+				return -1;
+			th->waits++;
+			th->wait_ns += ev->wait_ns;
+		}
+		break;
+	case SLUB_EV_LOCK_RELEASE:
+		if (ev->hold_ns > r->max_hold)
+			r->max_hold = ev->hold_ns;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
+{
+	struct top *t = (struct top *)s;
+	struct slub_tstats_event e;
+	struct slub_tstats_discard g;
+
+	switch (d->kind) {
+	case SLUB_DEC_EVENT:
+		advance(t, d->event.ts);
+		t->events++;
+		e.ev = d->event.ev;
+		e.ts = d->event.ts;
+		e.vpid = d->event.vpid;
+		e.vtid = d->event.vtid;
+		e.stream_id = d->event.stream_id;
+		e.old_valid = d->event.old_valid;
+		e.procname = d->event.procname;
+		if (slub_tstats_event(t->ts, &e) < 0 || count(t, &d->event, d->thread_name) < 0) {
+			BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self,
+				"out of memory in the interval figures");
+			return -1;
+		}
+		break;
+	case SLUB_DEC_STACK:
+		slub_tstats_stack(t->ts, d->stack_vpid, d->stack_vtid, d->stack_of, d->stack_slab,
+				  d->stack_ips, d->stack_nr);
+		break;
+	case SLUB_DEC_DISCARD:
+		g.stream_id = d->discard.stream_id;
+		g.count = d->discard.count;
+		g.begin_ts = d->discard.begin_ts;
+		g.end_ts = d->discard.end_ts;
+		g.range_known = d->discard.range_known;
+		slub_tstats_discarded(t->ts, &g);
+		t->discarded += d->discard.count;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* A live session quiet from the start shows its (empty) intervals too. */
+static void on_tick(struct slub_sink *s, uint64_t ts)
+{
+	advance((struct top *)s, ts);
+}
+
+/* The input ended: storms still open close now, in the last interval. */
+static void top_end(struct slub_sink *s)
+{
+	struct top *t = (struct top *)s;
+
+	slub_tstats_finish(t->ts);
+	if (t->started)
+		print_interval(t);
+}
+
+/* ---- the component ------------------------------------------------------------------ */
+
+static void top_destroy(struct top *t)
+{
+	slub_sink_fini(&t->sink);
+	slub_tstats_free(t->ts);
+	for (size_t i = 0; i < t->nr; i++)
+		free(t->r[i].name);
+	free(t->r);
+	free(t->t);
+	free(t->p);
+	kmap_free(&t->cache_of);
+	kmap_free(&t->thread_of);
+	kmap_free(&t->proc_of);
+	free(t);
+}
+
+bt_component_class_initialize_method_status
+slub_top_init(bt_self_component_sink *self, bt_self_component_sink_configuration *config,
+	      const bt_value *params, void *init_data)
+{
+	struct top *t = calloc(1, sizeof(*t));
+	bt_component_class_initialize_method_status st;
+	struct slub_param p[] = {
+		{ "format", SLUB_P_STRING, NULL, false },
+		{ "interval-ns", SLUB_P_UINT, NULL, false },
+		{ "sort", SLUB_P_STRING, NULL, false },
+		{ "top", SLUB_P_UINT, NULL, false },
+		{ "threads", SLUB_P_UINT, NULL, false },
+		{ "counts", SLUB_P_BOOL, NULL, false },
+		{ "quit-fd", SLUB_P_INT, NULL, false },
+		{ "realtime", SLUB_P_BOOL, NULL, false },
+	};
+	struct slub_model_config mcfg = { 0 };
+
+	(void)config;
+	if (!t)
+		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+	t->interval_ns = TOP_DEFAULT_INTERVAL_NS;
+	t->rows = TOP_DEFAULT_ROWS;
+	t->nthreads = TOP_DEFAULT_THREADS;
+	t->quit_fd = -1;
+	p[0].where = &t->format;
+	p[1].where = &t->interval_ns;
+	p[2].where = &t->sort_name;
+	p[3].where = &t->rows;
+	p[4].where = &t->nthreads;
+	p[5].where = &t->counts;
+	p[6].where = &t->quit_fd;
+	p[7].where = &t->realtime;
+	st = slub_sink_init(&t->sink, self, init_data);
+	if (st != BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK)
+		goto fail;
+	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
+	if (slub_sink_params(t->sink.self, params, p, sizeof(p) / sizeof(p[0])) < 0)
+		goto fail;
+	if (t->format && strcmp(t->format, "text") && strcmp(t->format, "screen")) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(t->sink.self,
+			"format: \"text\" or \"screen\", not \"%s\"", t->format);
+		goto fail;
+	}
+	t->screen = t->format && !strcmp(t->format, "screen");
+	if (!t->interval_ns) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(t->sink.self,
+			"interval-ns: at least 1");
+		goto fail;
+	}
+	t->sort = SORT_REDO;
+	if (t->sort_name) {
+		unsigned i;
+
+		for (i = 0; i < SORT_NR; i++)
+			if (!strcmp(t->sort_name, sort_names[i]))
+				break;
+		if (i == SORT_NR) {
+			BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(t->sink.self,
+				"sort: redo, slow, alloc, free, storms, locks, wait, hold or name; "
+				"not \"%s\"", t->sort_name);
+			goto fail;
+		}
+		t->sort = (enum top_sort)i;
+	}
+	if (t->quit_fd > INT32_MAX || t->quit_fd < -1) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(t->sink.self,
+			"quit-fd: a file descriptor, or -1");
+		goto fail;
+	}
+	t->ts = slub_tstats_new(NULL);
+	t->sink.decoded = on_decoded;
+	t->sink.end = top_end;
+	t->sink.tick = on_tick;
+	if (!t->ts || slub_sink_model(&t->sink, &mcfg, NULL, NULL) < 0) {
+		st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+		goto fail;
+	}
+	bt_self_component_set_data(bt_self_component_sink_as_self_component(self), t);
+	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
+fail:
+	/* A component whose initialization failed is never finalized. */
+	top_destroy(t);
+	return st;
+}
+
+bt_component_class_sink_graph_is_configured_method_status
+slub_top_graph_is_configured(bt_self_component_sink *self)
+{
+	struct top *t = bt_self_component_get_data(bt_self_component_sink_as_self_component(self));
+
+	return slub_sink_configured(&t->sink, self);
+}
+
+bt_component_class_sink_consume_method_status slub_top_consume(bt_self_component_sink *self)
+{
+	struct top *t = bt_self_component_get_data(bt_self_component_sink_as_self_component(self));
+
+	/* Asked to quit (q, a signal): the interval so far is the last. */
+	if (quit_asked(t, 0)) {
+		if (t->started && t->events)
+			print_interval(t);
+		t->started = false;
+		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
+	}
+	return slub_sink_consume(&t->sink);
+}
+
+void slub_top_finalize(bt_self_component_sink *self)
+{
+	struct top *t = bt_self_component_get_data(bt_self_component_sink_as_self_component(self));
+
+	if (t)
+		top_destroy(t);
+}
