@@ -556,7 +556,13 @@ def test_top(env):
     for c in stats["caches"]:
         name, it = c["name"], c["items"]
         rows = [t[3][name] for t in tables if name in t[3]]
-        got = [sum(int(r[i]) for r in rows) for i in range(7)]
+        # "-": no object events in the trace (recorded without --objects),
+        # where stats counts 0
+        unknown = any(r[i] == "-" for r in rows for i in (0, 1))
+        check(not unknown or (c["allocs"], c["frees"]) == (0, 0),
+              "%s: top shows no alloc/free figure, stats counts %d/%d" %
+              (name, c["allocs"], c["frees"]), errors)
+        got = [sum(int(r[i]) if r[i] != "-" else 0 for r in rows) for i in range(7)]
         got.append(max([int(r[7]) for r in rows] or [0]))
         holds = [h["hold_ns"] for l in stats["locks"] if l["cache"] == name
                  for h in l["longest_holds"]]
@@ -574,6 +580,29 @@ def test_top(env):
         log("top: %d intervals, %s has redos in %d of them (%d in all)"
             % (len(tables), contended[0], len(busy), contended[1]))
         check(busy, "no interval shows %s's redos" % contended[0], errors)
+
+    # With object events (record --objects) the alloc and free columns are
+    # counts, summing to stats' allocations and frees.
+    otrace = os.path.join(env.work, "objects")
+    rc, out = run([slubtrace, "record", "--objects", "--no-check", "-o", otrace, "--"] +
+                  workload, env=env.env, check=False)
+    check(rc == 0, "record --objects exited with %d" % rc, errors)
+    rc, out = run([slubtrace, "top", "--batch", "--counts", "--interval", "10ms", "--top",
+                   "100000", otrace], env=env.env, check=False)
+    rc2, js = run([slubtrace, "stats", "--json", otrace], env=env.env, check=False)
+    check(rc == 0 and rc2 == 0, "top / stats on the --objects trace exited %d / %d" %
+          (rc, rc2), errors)
+    if rc == 0 and rc2 == 0:
+        otables = top_tables(out)
+        allocs = 0
+        for c in json.loads(js)["caches"]:
+            rows = [t[3][c["name"]] for t in otables if c["name"] in t[3]]
+            got = (sum(int(r[0]) for r in rows), sum(int(r[1]) for r in rows))
+            check(got == (c["allocs"], c["frees"]), "%s: top's allocs/frees %s, stats %s" %
+                  (c["name"], got, (c["allocs"], c["frees"])), errors)
+            allocs += got[0]
+        check(allocs > 0, "no allocation counted in a trace recorded with --objects", errors)
+        log("top: %d allocations counted with --objects" % allocs)
 
     # The order: redos by default, else the column --sort names.
     for key, col in ((None, 3), ("locks", 5), ("slow", 2)):

@@ -92,6 +92,7 @@ struct top {
 	struct kmap proc_of;		/* vpid -> proc */
 
 	bool started;
+	bool objects;			/* alloc/free events seen (record --objects) */
 	uint64_t begin;			/* this interval's start */
 	uint64_t events, discarded, storms_seen, tables;
 };
@@ -415,8 +416,15 @@ static void print_interval(struct top *t)
 	for (size_t i = 0; i < n && i < t->rows; i++) {
 		const struct row *r = rows[i];
 
-		fmt_rate(t, a, sizeof(a), r->allocs);
-		fmt_rate(t, b, sizeof(b), r->frees);
+		/* Without object events in the trace the figures are not known,
+		 * not zero. */
+		if (t->objects) {
+			fmt_rate(t, a, sizeof(a), r->allocs);
+			fmt_rate(t, b, sizeof(b), r->frees);
+		} else {
+			snprintf(a, sizeof(a), "-");
+			snprintf(b, sizeof(b), "-");
+		}
 		fmt_rate(t, c, sizeof(c), r->slow);
 		fmt_rate(t, d, sizeof(d), r->redos);
 		fmt_ns(t, w, sizeof(w), r->wait_ns);
@@ -540,9 +548,11 @@ static int count(struct top *t, const struct slub_model_event *e, const char *th
 	switch (ev->type) {
 	case SLUB_EV_ALLOC:
 		r->allocs++;
+		t->objects = true;
 		break;
 	case SLUB_EV_FREE:
 		r->frees++;
+		t->objects = true;
 		break;
 	/* the slow paths as slabinfo counts them: alloc_slowpath (new slab,
 	 * refill, from partial) and free_slowpath (remote free, or a free
