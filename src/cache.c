@@ -255,6 +255,24 @@ void *slub_cache_alloc_node(struct slub_cache *s, int node)
 }
 
 /*
+ * kmem_cache_zalloc(): slab_post_alloc_hook() zeroes object_size bytes when
+ * the allocation asks for __GFP_ZERO; the red zone after them and the
+ * debug metadata are left as the debug paths set them.
+ */
+void *slub_cache_zalloc(struct slub_cache *s)
+{
+	if (unlikely(!s || s->ctor)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	void *p = slub_cache_alloc_node(s, -1);
+
+	if (p)
+		memset(p, 0, s->object_size);
+	return p;
+}
+
+/*
  * cache_from_obj(): find the object's slab and make sure it belongs to s.
  * Returns NULL after reporting when the pointer is not a valid object.
  */

@@ -543,6 +543,49 @@ static void test_stats_and_misc(void)
 	CHECK_EQ(slub_cache_destroy(t), 0);
 }
 
+/* slub_cache_zalloc(): zero object_size bytes, also of an object freed
+ * dirty and handed out again from the cpu freelist; with the debug flags
+ * the red zone right after the object still holds its marker. */
+static void test_zalloc(void)
+{
+	static const unsigned flags[] = { 0, SLUB_F_RED_ZONE | SLUB_F_POISON };
+	struct slub_cache *c = slub_cache_create("api-zalloc-ctor", 64, 0, 0, ctor_fill);
+
+	errno = 0;
+	CHECK(slub_cache_zalloc(NULL) == NULL && errno == EINVAL, "NULL cache: errno %d", errno);
+	errno = 0;
+	CHECK(c && slub_cache_zalloc(c) == NULL && errno == EINVAL,
+	      "cache with a ctor: zalloc must be refused, errno %d", errno);
+	if (c)
+		CHECK_EQ(slub_cache_destroy(c), 0);
+	for (unsigned f = 0; f < sizeof(flags) / sizeof(flags[0]); f++) {
+		struct slub_cache *s = slub_cache_create("api-zalloc", 200, 0, flags[f], NULL);
+		unsigned char *v[64];
+		int bad = 0;
+
+		if (!CHECK(s != NULL, "errno %d", errno))
+			return;
+		for (int round = 0; round < 3; round++) {
+			for (int i = 0; i < 64; i++) {
+				v[i] = slub_cache_zalloc(s);
+				if (!CHECK(v[i] != NULL, "zalloc: errno %d", errno))
+					return;
+				for (int k = 0; k < 200; k++)
+					bad += v[i][k] != 0;
+				if (flags[f] & SLUB_F_RED_ZONE)
+					bad += v[i][200] != 0xcc;
+				memset(v[i], 0x5a, 200);
+			}
+			for (int i = 0; i < 64; i++)
+				slub_cache_free(s, v[i]);
+		}
+		CHECK(bad == 0, "flags %#x: %d bytes not zero (or red zone not 0xcc)", flags[f],
+		      bad);
+		CHECK_EQ(slub_error_count(), 0);
+		CHECK_EQ(slub_cache_destroy(s), 0);
+	}
+}
+
 int main(void)
 {
 	slub_init();
@@ -552,6 +595,7 @@ int main(void)
 	test_identity();
 	test_alloc_free_contents();
 	test_ctor();
+	test_zalloc();
 	test_alignment();
 	test_shrink();
 	test_destroy();

@@ -49,6 +49,10 @@ SLUB_API struct slub_cache *slub_cache_create(const char *name, size_t size,
 SLUB_API void *slub_cache_alloc(struct slub_cache *s);
 /* Allocate from a slab of `node` (kmalloc_node); node -1 means any. */
 SLUB_API void *slub_cache_alloc_node(struct slub_cache *s, int node);
+/* kmem_cache_zalloc(): an object whose object_size bytes are zero, the
+ * __GFP_ZERO of a cache allocation.  A cache with a constructor is refused
+ * (EINVAL): zeroing would undo the constructor's work. */
+SLUB_API void *slub_cache_zalloc(struct slub_cache *s);
 SLUB_API void slub_cache_free(struct slub_cache *s, void *obj);
 /* Flush this thread's cpu slot and every parked cpu partial chain, discard
  * empty slabs.  Returns the number of slabs discarded. */

@@ -2,7 +2,8 @@
 """slab_table.py BUILD_DIR: the 2009 slab_test table side by side, one run.
 
 Single-thread slab_test (tests 1 and 2: N x alloc then N x free, and N x
-alloc/free pairs; then the same with calloc, the zeroing __GFP_ZERO path)
+alloc/free pairs; then the same with calloc, the zeroing __GFP_ZERO path,
+and for slubtrace through a cache per size with kmem_cache_zalloc)
 under slubtrace untraced (the shim preloaded), slubtrace traced (`slubtrace
 record --no-check`), glibc and mimalloc, beside the 2009 kernel's cycles
 (SLUB 2.6.32-rc8, 2009-slub-gfp-zero-slab-test-thread.txt).  Each cell is
@@ -50,36 +51,44 @@ def main():
     if os.path.exists(mi):
         sides.append(("mimalloc", {"LD_PRELOAD": mi}, []))
     res = {}
-    for zero in (False, True):
+    # mode: "" malloc, "z" calloc, "c" kmem_cache_zalloc (slubtrace's own
+    # call: its two sides only)
+    for mode in ("", "z", "c"):
         for name, extra, prefix in sides:
+            if mode == "c" and name not in ("slubtrace", "traced"):
+                res[(name, mode)] = {}
+                continue
             env = dict(env0, **extra)
-            cmd = prefix + base + (["-z"] if zero else [])
-            res[(name, zero)] = run(name, cmd, env)
+            cmd = prefix + base + (["-" + mode] if mode else [])
+            res[(name, mode)] = run(name, cmd, env)
             if prefix:
                 subprocess.run(["rm", "-rf", "/tmp/slab-table-trace-%d" % os.getpid()])
     names = [s[0] for s in sides]
     print("slab_test -T 12 (10,000 objects, one thread): cycles / ns per operation")
     print("| test | size | 2009 kernel (cycles) | " + " | ".join(names) + " |")
     print("|---|---|---|" + "---|" * len(names))
-    for zero in (False, True):
-        alloc = "calloc" if zero else "malloc"
-        z = "z" if zero else ""
-        for key, label, k in ((f"t1{z}.alloc", f"N x {alloc}", 0), (f"t1{z}.free", "N x free", 1),
-                              (f"t2{z}.pair", f"{alloc}/free", 2)):
+    for mode in ("", "z", "c"):
+        alloc = {"": "malloc", "z": "calloc", "c": "kmem_cache_zalloc"}[mode]
+        free = "kmem_cache_free" if mode == "c" else "free"
+        for key, label, k in ((f"t1{mode}.alloc", f"N x {alloc}", 0),
+                              (f"t1{mode}.free", f"N x {free}", 1),
+                              (f"t2{mode}.pair", f"{alloc}/{free}", 2)):
             for size in sorted(KERNEL_2009):
                 cells = []
                 for n in names:
-                    m = res[(n, zero)]
+                    m = res[(n, mode)]
                     c, ns = m.get(f"{key}.{size}.cyc"), m.get(f"{key}.{size}.ns")
                     cells.append("-" if c is None else f"{c:.0f} / {ns:.1f}")
-                kern = "-" if zero else str(KERNEL_2009[size][k])
+                kern = "-" if mode else str(KERNEL_2009[size][k])
                 print(f"| {label} | {size} | {kern} | " + " | ".join(cells) + " |")
-    for zero in (False, True):
+    for mode in ("", "z", "c"):
         cells = []
         for n in names:
-            m = res[(n, zero)]
-            cells.append(f"{m.get('maxrss_kb', 0) / 1024:.1f} MiB, {m.get('minflt', 0):.0f} faults")
-        print(f"| peak RSS, minor faults ({'-z' if zero else 'malloc'}) | | | " + " | ".join(cells) + " |")
+            m = res[(n, mode)]
+            cells.append("-" if not m else
+                         f"{m.get('maxrss_kb', 0) / 1024:.1f} MiB, {m.get('minflt', 0):.0f} faults")
+        print(f"| peak RSS, minor faults ({'-' + mode if mode else 'malloc'}) | | | " +
+              " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

@@ -17,13 +17,17 @@
  *      its share of them at once
  *
  * -z runs tests 1 and 2 with calloc(1, size): the zeroing allocation the
- * 2009 thread is about (kzalloc, __GFP_ZERO).
+ * 2009 thread is about (kzalloc, __GFP_ZERO).  -c runs them through a cache
+ * of each size and its zeroing allocation (kmem_cache_zalloc), slubtrace's
+ * own calls, found at run time: under the preloaded shim only.
  *
  * The test threads are pinned one per cpu, round robin.  A warm-up pass per
  * size (-w 0 to disable) lets the allocator map its memory before the timed
  * pass, so that page faults do not stand in for allocator work.
  */
 #include "bench.h"
+
+#include <dlfcn.h>
 
 #define MAX_THREADS 256
 
@@ -37,14 +41,71 @@ static int warmup = 1;
  * __GFP_ZERO path of the 2009 thread (kzalloc), slub_calloc in the shim */
 static int zero;
 
+/* -c: slub_cache_create / _zalloc / _free / _destroy of the shim */
+static int cache_mode;
+static void *(*cache_create)(const char *, size_t, size_t, unsigned, void (*)(void *));
+static void *(*cache_zalloc)(void *);
+static void (*cache_free)(void *, void *);
+static long (*cache_destroy)(void *);
+static void *cache; /* the cache of the size being measured */
+
+static void cache_mode_init(void)
+{
+	cache_create = (void *(*)(const char *, size_t, size_t, unsigned, void (*)(void *)))
+		dlsym(RTLD_DEFAULT, "slub_cache_create");
+	cache_zalloc = (void *(*)(void *))dlsym(RTLD_DEFAULT, "slub_cache_zalloc");
+	cache_free = (void (*)(void *, void *))dlsym(RTLD_DEFAULT, "slub_cache_free");
+	cache_destroy = (long (*)(void *))dlsym(RTLD_DEFAULT, "slub_cache_destroy");
+	if (!cache_create || !cache_zalloc || !cache_free || !cache_destroy) {
+		fprintf(stderr, "slab_test: -c needs slubtrace's cache calls: run it with "
+				"LD_PRELOAD=libslub-malloc.so\n");
+		exit(2);
+	}
+}
+
+/* -c: a cache for the next size, the last one destroyed. */
+static void cache_for(size_t size)
+{
+	char name[32];
+
+	if (!cache_mode)
+		return;
+	if (cache && cache_destroy(cache) != 0) {
+		fprintf(stderr, "slab_test: cache of the last size still has objects\n");
+		exit(2);
+	}
+	snprintf(name, sizeof(name), "slab_test-%zu", size);
+	cache = cache_create(name, size, 0, 0, NULL);
+	if (!cache) {
+		fprintf(stderr, "slab_test: slub_cache_create(%s): %s\n", name, strerror(errno));
+		exit(2);
+	}
+}
+
 static inline void *alloc_one(size_t size)
 {
+	if (cache_mode)
+		return cache_zalloc(cache);
 	return zero ? calloc(1, size) : malloc(size);
+}
+
+static inline void free_one(void *p)
+{
+	if (cache_mode)
+		cache_free(cache, p);
+	else
+		free(p);
 }
 
 static const char *alloc_name(void)
 {
-	return zero ? "calloc" : "malloc";
+	return cache_mode ? "kmem_cache_zalloc" : zero ? "calloc" : "malloc";
+}
+
+/* The metric names' test prefix: t1/t2, t1z/t2z (-z), t1c/t2c (-c). */
+static const char *variant_tag(void)
+{
+	return cache_mode ? "c" : zero ? "z" : "";
 }
 
 struct timing {
@@ -77,7 +138,7 @@ static void alloc_n(void **v, long n, size_t size)
 static void free_n(void **v, long n)
 {
 	for (long i = 0; i < n; i++)
-		free(v[i]);
+		free_one(v[i]);
 }
 
 static void check_all(void **v, long n, size_t size)
@@ -101,6 +162,7 @@ static void test_alloc_then_free(void)
 		struct timing a, b, c;
 		double ac, an, fc, fn;
 
+		cache_for(size);
 		if (warmup) {
 			alloc_n(v, nr_objs, size);
 			free_n(v, nr_objs);
@@ -119,10 +181,10 @@ static void test_alloc_then_free(void)
 		}
 		printf("%ld times %s(%zu) -> %.0f cycles (%.1f ns) free -> %.0f cycles (%.1f ns)\n",
 		       nr_objs, alloc_name(), size, ac, an, fc, fn);
-		bench_metric(ac, zero ? "t1z.alloc.%zu.cyc" : "t1.alloc.%zu.cyc", size);
-		bench_metric(an, zero ? "t1z.alloc.%zu.ns" : "t1.alloc.%zu.ns", size);
-		bench_metric(fc, zero ? "t1z.free.%zu.cyc" : "t1.free.%zu.cyc", size);
-		bench_metric(fn, zero ? "t1z.free.%zu.ns" : "t1.free.%zu.ns", size);
+		bench_metric(ac, "t1%s.alloc.%zu.cyc", variant_tag(), size);
+		bench_metric(an, "t1%s.alloc.%zu.ns", variant_tag(), size);
+		bench_metric(fc, "t1%s.free.%zu.cyc", variant_tag(), size);
+		bench_metric(fn, "t1%s.free.%zu.ns", variant_tag(), size);
 	}
 	free(v);
 }
@@ -134,12 +196,13 @@ static void test_pairs(void)
 		struct timing a, b;
 		double pc, pn;
 
+		cache_for(size);
 		if (warmup) {
 			for (long i = 0; i < nr_objs; i++) {
 				void *p = alloc_one(size);
 
 				bench_use(p);
-				free(p);
+				free_one(p);
 			}
 		}
 		a = t_now();
@@ -147,14 +210,14 @@ static void test_pairs(void)
 			void *p = alloc_one(size);
 
 			bench_use(p);
-			free(p);
+			free_one(p);
 		}
 		b = t_now();
 		t_per_op(a, b, nr_objs, &pc, &pn);
 		printf("%ld times %s(%zu)/free -> %.0f cycles (%.1f ns)\n",
 		       nr_objs, alloc_name(), size, pc, pn);
-		bench_metric(pc, zero ? "t2z.pair.%zu.cyc" : "t2.pair.%zu.cyc", size);
-		bench_metric(pn, zero ? "t2z.pair.%zu.ns" : "t2.pair.%zu.ns", size);
+		bench_metric(pc, "t2%s.pair.%zu.cyc", variant_tag(), size);
+		bench_metric(pn, "t2%s.pair.%zu.ns", variant_tag(), size);
 	}
 }
 
@@ -345,7 +408,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: slab_test [-n OBJS] [-t THREADS] [-m MINSIZE] [-s MAXSIZE] [-S MAXSIZE_MT]\n"
-		"                 [-T TESTS] [-w 0|1] [-z] [-M]\n"
+		"                 [-T TESTS] [-w 0|1] [-z | -c] [-M]\n"
 		"  -n  objects per test and thread (10000)\n"
 		"  -t  threads for tests 3-5 (online cpus, at least 2)\n"
 		"  -m  smallest size (8); sizes double from it\n"
@@ -353,6 +416,8 @@ static void usage(void)
 		"  -T  which tests, digits 1-5 (12345)\n"
 		"  -w  warm-up pass before each timed pass (1)\n"
 		"  -z  tests 1-2 with calloc(1, size), the zeroing (__GFP_ZERO) path\n"
+		"  -c  tests 1-2 through a cache per size and its zeroing allocation\n"
+		"      (kmem_cache_zalloc: slubtrace's own call, under its preloaded shim)\n"
 		"  -M  also print machine-readable '@name value' lines\n");
 	exit(2);
 }
@@ -364,7 +429,7 @@ int main(int argc, char **argv)
 	int opt;
 
 	nr_threads = bench_nproc() < 2 ? 2 : bench_nproc();
-	while ((opt = getopt(argc, argv, "n:t:m:s:S:T:w:zMh")) != -1) {
+	while ((opt = getopt(argc, argv, "n:t:m:s:S:T:w:zcMh")) != -1) {
 		switch (opt) {
 		case 'n': nr_objs = bench_arg(optarg, "-n"); break;
 		case 't': nr_threads = bench_arg(optarg, "-t"); break;
@@ -374,12 +439,16 @@ int main(int argc, char **argv)
 		case 'T': tests = optarg; break;
 		case 'w': warmup = bench_arg(optarg, "-w") != 0; break;
 		case 'z': zero = 1; break;
+		case 'c': cache_mode = 1; break;
 		case 'M': bench_machine = 1; break;
 		default: usage();
 		}
 	}
-	if (nr_objs < 1 || nr_threads < 1 || nr_threads > MAX_THREADS || min_size < 1)
+	if (nr_objs < 1 || nr_threads < 1 || nr_threads > MAX_THREADS || min_size < 1 ||
+	    (zero && cache_mode))
 		usage();
+	if (cache_mode)
+		cache_mode_init();
 	for (int i = 0; i < nr_threads; i++) {
 		threads[i].id = i;
 		threads[i].objs = bench_xmalloc(nr_objs * sizeof(void *));
@@ -396,6 +465,9 @@ int main(int argc, char **argv)
 		test_alloc_then_free();
 	if (strchr(tests, '2'))
 		test_pairs();
+	if (cache && cache_destroy(cache) != 0)
+		fprintf(stderr, "slab_test: the last cache still has objects\n");
+	cache = NULL;
 	if (strchr(tests, '3'))
 		test_concurrent();
 	if (nr_threads >= 2 && strchr(tests, '4'))

@@ -52,6 +52,9 @@ run_all "glibc:" env
 if [ -n "$shim" ]; then
 	if [ -e "$shim" ]; then
 		run_all "slub:" env LD_PRELOAD="$shim"
+		# the cache calls, the shim's own: slab_test -c
+		check "slub: slab_test -c" "times kmem_cache_zalloc(8) -> " \
+			env LD_PRELOAD="$shim" "$bin/slab_test" -n 100 -T 12 -s 64 -c
 	else
 		echo "FAIL shim $shim not built"
 		fails=$((fails + 1))
