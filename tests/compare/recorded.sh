@@ -6,6 +6,10 @@
 # the same runs says), every figure's verdict in the JSON, and the traces
 # kept under -o.  Exit 77 (skipped) without lttng.
 slubtrace=$1 workload=$2
+# As root, again as nobody: a root session daemon is the machine's global
+# one, shared with every other recording (another suite) running meanwhile.
+as_user_program=$workload
+. "$(dirname "$0")/../../analysis/stats/tests/as-user.sh"
 command -v lttng >/dev/null 2>&1 || { echo "no lttng: skipped"; exit 77; }
 command -v lttng-sessiond >/dev/null 2>&1 || { echo "no lttng-sessiond: skipped"; exit 77; }
 work=$(mktemp -d /tmp/slubtrace-compare-rec.XXXXXX)
