@@ -12,73 +12,177 @@
 #include "sink.h"
 
 #define OUT_BUFFER (1u << 20)
+/* Room for a parameter table's names or a string parameter's values. */
+#define PARAM_TEXT 512
+
+static const char *param_expected(const struct slub_param *p)
+{
+	switch (p->type) {
+	case SLUB_P_BOOL:
+		return "a boolean";
+	case SLUB_P_UINT:
+		return "a non-negative integer";
+	case SLUB_P_INT:
+		return "an integer";
+	case SLUB_P_STRING:
+		return "a string";
+	case SLUB_P_ANY:
+		break;
+	}
+	return "a value";
+}
+
+/* The accepted values of a string parameter, as text: "a", "b" or "c". */
+static void param_choices(const struct slub_param *p, char *buf, size_t len)
+{
+	size_t o = 0, n = 0;
+
+	while (p->choices[n])
+		n++;
+	buf[0] = 0;
+	for (size_t i = 0; i < n && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s\"%s\"",
+				      !i ? "" : i + 1 == n ? " or " : ", ", p->choices[i]);
+}
+
+static int param_one(bt_self_component *self, struct slub_param *p, const bt_value *v)
+{
+	bt_value_type t = bt_value_get_type(v);
+	char choices[PARAM_TEXT];
+
+	switch (p->type) {
+	case SLUB_P_BOOL:
+		if (t != BT_VALUE_TYPE_BOOL)
+			goto type;
+		*(bool *)p->where = bt_value_bool_get(v);
+		break;
+	case SLUB_P_UINT: {
+		uint64_t u;
+
+		if (t == BT_VALUE_TYPE_UNSIGNED_INTEGER)
+			u = bt_value_integer_unsigned_get(v);
+		else if (t == BT_VALUE_TYPE_SIGNED_INTEGER && bt_value_integer_signed_get(v) >= 0)
+			u = (uint64_t)bt_value_integer_signed_get(v);
+		else
+			goto type;
+		if (u < p->min || (p->max && u > p->max)) {
+			if (p->max)
+				BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(self,
+					"parameter `%s`: from %" PRIu64 " to %" PRIu64 ", not %" PRIu64,
+					p->name, p->min, p->max, u);
+			else
+				BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(self,
+					"parameter `%s`: at least %" PRIu64 ", not %" PRIu64, p->name,
+					p->min, u);
+			return -1;
+		}
+		*(uint64_t *)p->where = u;
+		break;
+	}
+	case SLUB_P_INT: {
+		int64_t i;
+
+		if (t == BT_VALUE_TYPE_SIGNED_INTEGER)
+			i = bt_value_integer_signed_get(v);
+		else if (t == BT_VALUE_TYPE_UNSIGNED_INTEGER &&
+			 bt_value_integer_unsigned_get(v) <= INT64_MAX)
+			i = (int64_t)bt_value_integer_unsigned_get(v);
+		else
+			goto type;
+		if (p->imin < p->imax && (i < p->imin || i > p->imax)) {
+			BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(self,
+				"parameter `%s`: from %" PRId64 " to %" PRId64 ", not %" PRId64,
+				p->name, p->imin, p->imax, i);
+			return -1;
+		}
+		*(int64_t *)p->where = i;
+		break;
+	}
+	case SLUB_P_STRING: {
+		const char *str;
+		size_t c;
+
+		if (t != BT_VALUE_TYPE_STRING)
+			goto type;
+		str = bt_value_string_get(v);
+		for (c = 0; p->choices && p->choices[c]; c++)
+			if (!strcmp(str, p->choices[c]))
+				break;
+		if (p->choices && !p->choices[c]) {
+			param_choices(p, choices, sizeof(choices));
+			BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(self,
+				"parameter `%s`: %s, not \"%s\"", p->name, choices, str);
+			return -1;
+		}
+		*(const char **)p->where = str;
+		break;
+	}
+	case SLUB_P_ANY:
+		*(const bt_value **)p->where = v;
+		break;
+	}
+	p->set = true;
+	return 0;
+type:
+	BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(self, "parameter `%s`: expected %s",
+							    p->name, param_expected(p));
+	return -1;
+}
+
+struct param_scan {
+	const struct slub_param *p;
+	size_t nr;
+	const char *unknown;
+};
+
+static bt_value_map_foreach_entry_const_func_status param_known(const char *key,
+								 const bt_value *v, void *arg)
+{
+	struct param_scan *scan = arg;
+
+	(void)v;
+	for (size_t i = 0; i < scan->nr; i++)
+		if (!strcmp(key, scan->p[i].name))
+			return BT_VALUE_MAP_FOREACH_ENTRY_CONST_FUNC_STATUS_OK;
+	scan->unknown = key;
+	return BT_VALUE_MAP_FOREACH_ENTRY_CONST_FUNC_STATUS_INTERRUPT;
+}
 
 int slub_sink_params(bt_self_component *self, const bt_value *params,
 		     struct slub_param *p, size_t nr)
 {
-	uint64_t n;
+	struct param_scan scan = { p, nr, NULL };
 
 	if (!params || bt_value_get_type(params) != BT_VALUE_TYPE_MAP)
 		return 0;
-	n = bt_value_map_get_size(params);
-	for (size_t i = 0; i < nr; i++) {
-		const bt_value *v = bt_value_map_borrow_entry_value_const(params, p[i].name);
-		bt_value_type t;
-
-		if (!v)
-			continue;
-		n--;
-		t = bt_value_get_type(v);
-		switch (p[i].type) {
-		case SLUB_P_BOOL:
-			if (t != BT_VALUE_TYPE_BOOL)
-				goto bad;
-			*(bool *)p[i].where = bt_value_bool_get(v);
-			break;
-		case SLUB_P_UINT:
-			if (t == BT_VALUE_TYPE_UNSIGNED_INTEGER)
-				*(uint64_t *)p[i].where = bt_value_integer_unsigned_get(v);
-			else if (t == BT_VALUE_TYPE_SIGNED_INTEGER && bt_value_integer_signed_get(v) >= 0)
-				*(uint64_t *)p[i].where = (uint64_t)bt_value_integer_signed_get(v);
-			else
-				goto bad;
-			break;
-		case SLUB_P_INT:
-			if (t == BT_VALUE_TYPE_SIGNED_INTEGER)
-				*(int64_t *)p[i].where = bt_value_integer_signed_get(v);
-			else if (t == BT_VALUE_TYPE_UNSIGNED_INTEGER)
-				*(int64_t *)p[i].where = (int64_t)bt_value_integer_unsigned_get(v);
-			else
-				goto bad;
-			break;
-		case SLUB_P_STRING:
-			if (t != BT_VALUE_TYPE_STRING)
-				goto bad;
-			*(const char **)p[i].where = bt_value_string_get(v);
-			break;
-		}
-		p[i].set = true;
-		continue;
-bad:
-		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(self,
-			"parameter `%s`: expected %s", p[i].name,
-			p[i].type == SLUB_P_BOOL ? "a boolean" :
-			p[i].type == SLUB_P_STRING ? "a string" :
-			p[i].type == SLUB_P_UINT ? "a non-negative integer" : "an integer");
-		return -1;
-	}
-	if (n) {
-		char names[256] = "";
+	bt_value_map_foreach_entry_const(params, param_known, &scan);
+	if (scan.unknown) {
+		char names[PARAM_TEXT] = "";
 		size_t o = 0;
 
 		for (size_t i = 0; i < nr && o < sizeof(names); i++)
 			o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", i ? ", " : "",
 					      p[i].name);
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(self,
-			"%" PRIu64 " unknown parameter(s); this component accepts: %s", n, names);
+			"unexpected key `%s` (unknown parameter); this component accepts: %s",
+			scan.unknown, names);
 		return -1;
 	}
+	for (size_t i = 0; i < nr; i++) {
+		const bt_value *v = bt_value_map_borrow_entry_value_const(params, p[i].name);
+
+		if (v && param_one(self, &p[i], v) < 0)
+			return -1;
+	}
 	return 0;
+}
+
+const struct slub_param *slub_param_get(const struct slub_param *p, size_t nr, const char *name)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(p[i].name, name))
+			return &p[i];
+	return NULL;
 }
 
 bt_component_class_initialize_method_status

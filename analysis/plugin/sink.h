@@ -8,6 +8,7 @@
 #define SLUB_PLUGIN_SINK_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <babeltrace2/babeltrace.h>
@@ -47,17 +48,45 @@ struct slub_sink {
 	size_t nr_last;
 };
 
-/* Parameters: every sink accepts the model's reorder-ns, reorder-events,
- * history; unknown names are refused (a typo must not pass silently). */
+/*
+ * Parameters, declared once per component: name, type, where the value
+ * goes, and what is accepted (a range for integers, a list of values for
+ * strings).  slub_sink_params() checks every entry against the table and
+ * refuses a key the table does not have by name ("unexpected key
+ * `histroy`"): a typo must not pass silently.  The model's sinks (check,
+ * timeline, report) take SLUB_REORDER_PARAMS; check and report take
+ * SLUB_HISTORY_PARAM too.
+ */
 struct slub_param {
 	const char *name;
-	enum { SLUB_P_BOOL, SLUB_P_UINT, SLUB_P_INT, SLUB_P_STRING } type;
-	void *where;	/* bool *, uint64_t *, int64_t *, const char ** */
-	bool set;
+	enum { SLUB_P_BOOL, SLUB_P_UINT, SLUB_P_INT, SLUB_P_STRING, SLUB_P_ANY } type;
+	/* bool *, uint64_t *, int64_t *, const char ** (the string belongs to
+	 * the parameters), const bt_value ** (SLUB_P_ANY: any type, checked
+	 * by the component) */
+	void *where;
+	/* SLUB_P_UINT: accepted from min to max (max 0: no upper bound);
+	 * SLUB_P_INT: from imin to imax when imin < imax */
+	uint64_t min, max;
+	int64_t imin, imax;
+	/* SLUB_P_STRING: the accepted values, NULL-terminated; NULL: any */
+	const char *const *choices;
+	bool set;		/* out: the parameter was given */
 };
 
+#define SLUB_PARAM_NR(p) (sizeof(p) / sizeof((p)[0]))
+/* Events of a slab kept for a violation report: at most this many. */
+#define SLUB_PARAM_MAX_HISTORY 1024
+#define SLUB_REORDER_PARAMS(ns, events)                                                   \
+	{ .name = "reorder-ns", .type = SLUB_P_UINT, .where = (ns) },                     \
+	{ .name = "reorder-events", .type = SLUB_P_UINT, .where = (events), .max = UINT32_MAX }
+#define SLUB_HISTORY_PARAM(h)                                                             \
+	{ .name = "history", .type = SLUB_P_UINT, .where = (h), .max = SLUB_PARAM_MAX_HISTORY }
+
+/* 0, or -1 after appending an error cause that names the parameter. */
 int slub_sink_params(bt_self_component *self, const bt_value *params,
 		     struct slub_param *p, size_t nr);
+/* The parameter of p named name (it must be in the table). */
+const struct slub_param *slub_param_get(const struct slub_param *p, size_t nr, const char *name);
 
 bt_component_class_initialize_method_status
 slub_sink_init(struct slub_sink *s, bt_self_component_sink *self, void *init_data);

@@ -288,8 +288,9 @@ static void test_bad_input(void)
 		script_life(&s, LIFE_CLEAN, 0, 0, 0, NULL);
 		run(&s, "check", p, &o);
 		bt_value_put_ref(p);
-		CHECK(o.status == BT_GRAPH_RUN_STATUS_ERROR && strstr(o.cause, "unknown parameter"),
-		      "a misspelt parameter passed: %s", o.cause);
+		CHECK(o.status == BT_GRAPH_RUN_STATUS_ERROR &&
+			      strstr(o.cause, "unexpected key `fail-on-violations`"),
+		      "a misspelt parameter passed, or was not named: %s", o.cause);
 		free(o.out);
 	}
 }
@@ -342,6 +343,74 @@ static void test_timeline(void)
 	free(o.out);
 }
 
+/* ---- parameters: one table per component, the same checks everywhere ---- */
+
+/* sink with one parameter set by add(): refused, the cause holding want. */
+static void refused(const char *sink, void (*add)(bt_value *), const char *want)
+{
+	struct ts_script s;
+	struct outcome o;
+	bt_value *p = bt_value_map_create();
+
+	add(p);
+	script_life(&s, LIFE_CLEAN, 0, 0, 0, NULL);
+	run(&s, sink, p, &o);
+	bt_value_put_ref(p);
+	CHECK(o.status == BT_GRAPH_RUN_STATUS_ERROR && strstr(o.cause, want),
+	      "sink.slub.%s: status %d, cause \"%s\" lacks \"%s\"", sink, o.status, o.cause,
+	      want);
+	free(o.out);
+}
+
+static void big_reorder_events(bt_value *p)
+{
+	bt_value_map_insert_unsigned_integer_entry(p, "reorder-events", 5000000000ull);
+}
+
+static void big_history(bt_value *p)
+{
+	bt_value_map_insert_unsigned_integer_entry(p, "history", 2000);
+}
+
+static void typo_history(bt_value *p)
+{
+	bt_value_map_insert_unsigned_integer_entry(p, "histroy", 8);
+}
+
+static void bad_format(bt_value *p)
+{
+	bt_value_map_insert_string_entry(p, "format", "xml");
+}
+
+static void string_reorder_ns(bt_value *p)
+{
+	bt_value_map_insert_string_entry(p, "reorder-ns", "1ms");
+}
+
+static void test_params(void)
+{
+	/* reorder-events is a 32-bit count in the model: every sink that
+	 * takes it refuses more, none cuts it */
+	refused("check", big_reorder_events,
+		"parameter `reorder-events`: from 0 to 4294967295, not 5000000000");
+	refused("timeline", big_reorder_events,
+		"parameter `reorder-events`: from 0 to 4294967295, not 5000000000");
+	refused("report", big_reorder_events,
+		"parameter `reorder-events`: from 0 to 4294967295, not 5000000000");
+	refused("check", big_history, "parameter `history`: from 0 to 1024, not 2000");
+	refused("report", big_history, "parameter `history`: from 0 to 1024, not 2000");
+	refused("check", typo_history, "unexpected key `histroy`");
+	refused("timeline", typo_history, "unexpected key `histroy`");
+	refused("stats", typo_history, "unexpected key `histroy`");
+	refused("top", typo_history, "unexpected key `histroy`");
+	refused("timeline", bad_format,
+		"parameter `format`: \"text\", \"json\" or \"chrome\", not \"xml\"");
+	refused("stats", bad_format,
+		"parameter `format`: \"text\", \"json\" or \"none\", not \"xml\"");
+	refused("top", bad_format, "parameter `format`: \"text\" or \"screen\", not \"xml\"");
+	refused("check", string_reorder_ns, "parameter `reorder-ns`: expected a non-negative integer");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -355,6 +424,7 @@ int main(int argc, char **argv)
 	test_stack();
 	test_bad_input();
 	test_timeline();
+	test_params();
 	if (failures) {
 		fprintf(stderr, "%d check(s) failed\n", failures);
 		return 1;

@@ -86,38 +86,26 @@ slub_check_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 	struct check *c = calloc(1, sizeof(*c));
 	bt_component_class_initialize_method_status st;
 	uint64_t history = 0, reorder_ns = 0, reorder_events = 0;
-	struct slub_param p[] = {
-		{ "history", SLUB_P_UINT, &history, false },
-		{ "max-reports", SLUB_P_UINT, NULL, false },
-		{ "fail-on-violation", SLUB_P_BOOL, NULL, false },
-		{ "reorder-ns", SLUB_P_UINT, &reorder_ns, false },
-		{ "reorder-events", SLUB_P_UINT, &reorder_events, false },
-	};
 	struct slub_model_config cfg = { 0 };
 	struct slub_model_callbacks cb = { 0 };
 
 	if (!c)
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+
+	struct slub_param p[] = {
+		SLUB_HISTORY_PARAM(&history),
+		{ .name = "max-reports", .type = SLUB_P_UINT, .where = &c->max_reports },
+		{ .name = "fail-on-violation", .type = SLUB_P_BOOL, .where = &c->fail },
+		SLUB_REORDER_PARAMS(&reorder_ns, &reorder_events),
+	};
+
 	c->max_reports = 100;
-	p[1].where = &c->max_reports;
-	p[2].where = &c->fail;
 	st = slub_sink_init(&c->sink, self, init_data);
 	if (st != BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK)
 		goto fail;
 	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
-	if (slub_sink_params(c->sink.self, params, p, sizeof(p) / sizeof(p[0])) < 0)
+	if (slub_sink_params(c->sink.self, params, p, SLUB_PARAM_NR(p)) < 0)
 		goto fail;
-	if (history > 1024) {
-		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
-			"parameter `history`: at most 1024, not %" PRIu64, history);
-		goto fail;
-	}
-	if (reorder_events > UINT32_MAX) {
-		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
-			"parameter `reorder-events`: at most %u, not %" PRIu64, UINT32_MAX,
-			reorder_events);
-		goto fail;
-	}
 	cfg.history = (uint32_t)history;
 	cfg.reorder_ns = reorder_ns;
 	cfg.reorder_events = (uint32_t)reorder_events;

@@ -941,53 +941,39 @@ slub_report_init(bt_self_component_sink *self, bt_self_component_sink_configurat
 	bt_component_class_initialize_method_status st;
 	uint64_t reorder_ns = 0, reorder_events = 0;
 	const char *pass = NULL, *data_path = NULL, *slabs_path = NULL, *stats_path = NULL;
-	struct slub_param p[] = {
-		{ "pass", SLUB_P_STRING, NULL, false },
-		{ "data-path", SLUB_P_STRING, NULL, false },
-		{ "slabs-path", SLUB_P_STRING, NULL, false },
-		{ "stats-path", SLUB_P_STRING, NULL, false },
-		{ "top", SLUB_P_UINT, NULL, false },
-		{ "max-violations", SLUB_P_UINT, NULL, false },
-		{ "history", SLUB_P_UINT, NULL, false },
-		{ "reorder-ns", SLUB_P_UINT, &reorder_ns, false },
-		{ "reorder-events", SLUB_P_UINT, &reorder_events, false },
-	};
+	static const char *const passes[] = { "scan", "lanes", NULL };
 	struct slub_model_config cfg = { 0 };
 	struct slub_model_callbacks cb = { 0 };
 
 	(void)config;
 	if (!r)
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+
+	struct slub_param p[] = {
+		{ .name = "pass", .type = SLUB_P_STRING, .where = &pass, .choices = passes },
+		{ .name = "data-path", .type = SLUB_P_STRING, .where = &data_path },
+		{ .name = "slabs-path", .type = SLUB_P_STRING, .where = &slabs_path },
+		{ .name = "stats-path", .type = SLUB_P_STRING, .where = &stats_path },
+		{ .name = "top", .type = SLUB_P_UINT, .where = &r->top_n, .min = 1, .max = MAX_TOP },
+		{ .name = "max-violations", .type = SLUB_P_UINT, .where = &r->max_violations,
+		  .max = 1000 },
+		SLUB_HISTORY_PARAM(&r->history),
+		SLUB_REORDER_PARAMS(&reorder_ns, &reorder_events),
+	};
+
 	r->top_n = 5;
 	r->max_violations = 20;
 	r->history = 8;
 	r->free_slab = -1;
-	p[0].where = &pass;
-	p[1].where = &data_path;
-	p[2].where = &slabs_path;
-	p[3].where = &stats_path;
-	p[4].where = &r->top_n;
-	p[5].where = &r->max_violations;
-	p[6].where = &r->history;
 	st = slub_sink_init(&r->sink, self, init_data);
 	if (st != BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK)
 		goto fail;
 	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
-	if (slub_sink_params(r->sink.self, params, p, sizeof(p) / sizeof(p[0])) < 0)
+	if (slub_sink_params(r->sink.self, params, p, SLUB_PARAM_NR(p)) < 0)
 		goto fail;
-	if (pass && strcmp(pass, "scan") && strcmp(pass, "lanes")) {
-		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(r->sink.self,
-			"pass: \"scan\" or \"lanes\", not \"%s\"", pass);
-		goto fail;
-	}
 	if (!data_path || !slabs_path) {
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(r->sink.self,
 			"data-path and slabs-path are required");
-		goto fail;
-	}
-	if (r->top_n < 1 || r->top_n > MAX_TOP || r->max_violations > 1000 || r->history > 64) {
-		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(r->sink.self,
-			"top: 1 to %d; max-violations: at most 1000; history: at most 64", MAX_TOP);
 		goto fail;
 	}
 	/* The strings belong to params, which outlives initialization only

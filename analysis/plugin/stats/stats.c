@@ -195,43 +195,36 @@ slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 	struct stats *c = calloc(1, sizeof(*c));
 	bt_component_class_initialize_method_status st;
 	uint64_t run = 0, wfail = 0, wns = 0, lookback = 0, pns = 0, top = 0, max_storms = 0;
-	struct slub_param p[] = {
-		{ "format", SLUB_P_STRING, NULL, false },
-		{ "sections", SLUB_P_STRING, NULL, false },
-		{ "cache", SLUB_P_STRING, NULL, false },
-		{ "json-path", SLUB_P_STRING, NULL, false },
-		{ "procname", SLUB_P_STRING, NULL, false },
-		{ "run-attempts", SLUB_P_UINT, &run, false },
-		{ "window-failures", SLUB_P_UINT, &wfail, false },
-		{ "window-ns", SLUB_P_UINT, &wns, false },
-		{ "lookback", SLUB_P_UINT, &lookback, false },
-		{ "pending-ns", SLUB_P_UINT, &pns, false },
-		{ "top", SLUB_P_UINT, &top, false },
-		{ "max-storms", SLUB_P_UINT, &max_storms, false },
-	};
+	static const char *const formats[] = { "text", "json", "none", NULL };
 	struct slub_tstats_config cfg = { 0 };
 	struct slub_model_config mcfg = { 0 };
 
 	(void)config;
 	if (!c)
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
-	p[0].where = &c->format;
-	p[1].where = &c->sections;
-	p[2].where = &c->cache;
-	p[3].where = &c->json_path;
-	p[4].where = &c->procname;
+
+	struct slub_param p[] = {
+		{ .name = "format", .type = SLUB_P_STRING, .where = &c->format, .choices = formats },
+		{ .name = "sections", .type = SLUB_P_STRING, .where = &c->sections },
+		{ .name = "cache", .type = SLUB_P_STRING, .where = &c->cache },
+		{ .name = "json-path", .type = SLUB_P_STRING, .where = &c->json_path },
+		{ .name = "procname", .type = SLUB_P_STRING, .where = &c->procname },
+		{ .name = "run-attempts", .type = SLUB_P_UINT, .where = &run, .max = UINT32_MAX },
+		{ .name = "window-failures", .type = SLUB_P_UINT, .where = &wfail,
+		  .max = UINT32_MAX },
+		{ .name = "window-ns", .type = SLUB_P_UINT, .where = &wns },
+		{ .name = "lookback", .type = SLUB_P_UINT, .where = &lookback, .max = 4096 },
+		{ .name = "pending-ns", .type = SLUB_P_UINT, .where = &pns },
+		{ .name = "top", .type = SLUB_P_UINT, .where = &top, .max = 1000 },
+		{ .name = "max-storms", .type = SLUB_P_UINT, .where = &max_storms, .max = 100000 },
+	};
+
 	st = slub_sink_init(&c->sink, self, init_data);
 	if (st != BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK)
 		goto fail;
 	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
-	if (slub_sink_params(c->sink.self, params, p, sizeof(p) / sizeof(p[0])) < 0)
+	if (slub_sink_params(c->sink.self, params, p, SLUB_PARAM_NR(p)) < 0)
 		goto fail;
-	if (c->format && strcmp(c->format, "text") && strcmp(c->format, "json") &&
-	    strcmp(c->format, "none")) {
-		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
-			"format: \"text\", \"json\" or \"none\", not \"%s\"", c->format);
-		goto fail;
-	}
 	c->json = c->format && !strcmp(c->format, "json");
 	c->none = c->format && !strcmp(c->format, "none");
 	c->what = SLUB_TSTATS_SHOW_ALL;
@@ -239,12 +232,6 @@ slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
 			"sections: a comma-separated list of slabinfo, sites, locks, storms, top, "
 			"rates, all; not \"%s\"", c->sections);
-		goto fail;
-	}
-	if (run > UINT32_MAX || wfail > UINT32_MAX || lookback > 4096 || top > 1000 ||
-	    max_storms > 100000) {
-		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
-			"lookback: at most 4096; top: at most 1000; max-storms: at most 100000");
 		goto fail;
 	}
 	cfg.run_attempts = (uint32_t)run;

@@ -174,10 +174,9 @@ static int parse_seconds(const char *s, uint64_t *ns)
 	return 0;
 }
 
-static int time_param(struct timeline *tl, const bt_value *params, const char *name, uint64_t *out)
+/* v: the parameter's value, NULL when not given */
+static int time_param(struct timeline *tl, const bt_value *v, const char *name, uint64_t *out)
 {
-	const bt_value *v = params ? bt_value_map_borrow_entry_value_const(params, name) : NULL;
-
 	if (!v)
 		return 0;
 	switch (bt_value_get_type(v)) {
@@ -201,9 +200,8 @@ static int time_param(struct timeline *tl, const bt_value *params, const char *n
 	return -1;
 }
 
-static int slab_param(struct timeline *tl, const bt_value *params)
+static int slab_param(struct timeline *tl, const bt_value *v)
 {
-	const bt_value *v = params ? bt_value_map_borrow_entry_value_const(params, "slab") : NULL;
 	char *end;
 
 	if (!v)
@@ -239,75 +237,56 @@ slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configur
 	struct timeline *tl = calloc(1, sizeof(*tl));
 	bt_component_class_initialize_method_status st;
 	uint64_t reorder_ns = 0, reorder_events = 0;
-	const char *dummy;
-	struct slub_param p[] = {
-		{ "json", SLUB_P_BOOL, NULL, false },
-		{ "cache", SLUB_P_STRING, NULL, false },
-		{ "tid", SLUB_P_INT, NULL, false },
-		{ "reorder-ns", SLUB_P_UINT, &reorder_ns, false },
-		{ "reorder-events", SLUB_P_UINT, &reorder_events, false },
-		{ "format", SLUB_P_STRING, NULL, false },
-		/* parsed below, listed so that they are not unknown */
-		{ "slab", SLUB_P_STRING, &dummy, false },
-		{ "begin", SLUB_P_STRING, &dummy, false },
-		{ "end", SLUB_P_STRING, &dummy, false },
-	};
+	const bt_value *slab = NULL, *begin = NULL, *end = NULL;
+	static const char *const formats[] = { "text", "json", "chrome", NULL };
 	struct slub_model_config cfg = { 0 };
 	struct slub_model_callbacks cb = { 0 };
-	const size_t nr_checked = 6;
 
 	if (!tl)
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
-	p[0].where = &tl->json;
-	p[1].where = &tl->cache;
-	p[2].where = &tl->tid;
-	p[5].where = &tl->format;
+
+	struct slub_param p[] = {
+		{ .name = "json", .type = SLUB_P_BOOL, .where = &tl->json },
+		{ .name = "cache", .type = SLUB_P_STRING, .where = &tl->cache },
+		{ .name = "tid", .type = SLUB_P_INT, .where = &tl->tid },
+		SLUB_REORDER_PARAMS(&reorder_ns, &reorder_events),
+		{ .name = "format", .type = SLUB_P_STRING, .where = &tl->format,
+		  .choices = formats },
+		/* several types each: checked by slab_param() and time_param() */
+		{ .name = "slab", .type = SLUB_P_ANY, .where = &slab },
+		{ .name = "begin", .type = SLUB_P_ANY, .where = &begin },
+		{ .name = "end", .type = SLUB_P_ANY, .where = &end },
+	};
+
 	tl->end = UINT64_MAX;
 	st = slub_sink_init(&tl->sink, self, init_data);
 	if (st != BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK)
 		goto fail;
 	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
-	if (params) {
-		/* slab, begin and end take several types: checked below; the
-		 * common parser checks the others and refuses unknown names. */
-		bt_value *copy = NULL;
-		int rc;
-
-		if (bt_value_copy(params, &copy) != BT_VALUE_COPY_STATUS_OK) {
+	if (slub_sink_params(tl->sink.self, params, p, SLUB_PARAM_NR(p)) < 0)
+		goto fail;
+	if (tl->cache) {
+		/* params outlive initialization only by reference */
+		tl->cache_copy = strdup(tl->cache);
+		if (!tl->cache_copy) {
 			st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
 			goto fail;
 		}
-		for (size_t i = nr_checked; i < sizeof(p) / sizeof(p[0]); i++)
-			if (bt_value_map_has_entry(copy, p[i].name))
-				bt_value_map_insert_string_entry(copy, p[i].name, "");
-		rc = slub_sink_params(tl->sink.self, copy, p, sizeof(p) / sizeof(p[0]));
-		/* The string belongs to the copy. */
-		if (rc == 0 && tl->cache) {
-			tl->cache_copy = strdup(tl->cache);
-			tl->cache = tl->cache_copy;
-		}
-		if (rc == 0 && tl->format) {
-			if (!strcmp(tl->format, "json")) {
-				tl->json = true;
-			} else if (!strcmp(tl->format, "chrome")) {
-				tl->chrome = slub_chrome_new(tl->sink.out);
-				if (!tl->chrome)
-					rc = -1;
-			} else if (strcmp(tl->format, "text")) {
-				BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(tl->sink.self,
-					"format: \"text\", \"json\" or \"chrome\", not \"%s\"",
-					tl->format);
-				rc = -1;
-			}
-			tl->format = NULL; /* the copy's */
-		}
-		bt_value_put_ref(copy);
-		if (rc < 0)
-			goto fail;
+		tl->cache = tl->cache_copy;
 	}
-	tl->by_tid = p[2].set;
-	if (slab_param(tl, params) < 0 || time_param(tl, params, "begin", &tl->begin) < 0 ||
-	    time_param(tl, params, "end", &tl->end) < 0)
+	if (tl->format) {
+		if (!strcmp(tl->format, "json")) {
+			tl->json = true;
+		} else if (!strcmp(tl->format, "chrome")) {
+			tl->chrome = slub_chrome_new(tl->sink.out);
+			if (!tl->chrome)
+				goto fail;
+		}
+		tl->format = NULL; /* the parameters' */
+	}
+	tl->by_tid = slub_param_get(p, SLUB_PARAM_NR(p), "tid")->set;
+	if (slab_param(tl, slab) < 0 || time_param(tl, begin, "begin", &tl->begin) < 0 ||
+	    time_param(tl, end, "end", &tl->end) < 0)
 		goto fail;
 	if (tl->begin > tl->end) {
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(tl->sink.self,

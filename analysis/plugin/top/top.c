@@ -43,8 +43,8 @@
 
 enum top_sort { SORT_REDO, SORT_SLOW, SORT_ALLOC, SORT_FREE, SORT_STORMS, SORT_LOCKS,
 		SORT_WAIT, SORT_HOLD, SORT_NAME, SORT_NR };
-static const char *const sort_names[SORT_NR] = {
-	"redo", "slow", "alloc", "free", "storms", "locks", "wait", "hold", "name",
+static const char *const sort_names[SORT_NR + 1] = { /* NULL-terminated */
+	"redo", "slow", "alloc", "free", "storms", "locks", "wait", "hold", "name", NULL,
 };
 
 /* One cache (by name, summed over processes), this interval's counts. */
@@ -678,69 +678,44 @@ slub_top_init(bt_self_component_sink *self, bt_self_component_sink_configuration
 {
 	struct top *t = calloc(1, sizeof(*t));
 	bt_component_class_initialize_method_status st;
-	struct slub_param p[] = {
-		{ "format", SLUB_P_STRING, NULL, false },
-		{ "interval-ns", SLUB_P_UINT, NULL, false },
-		{ "sort", SLUB_P_STRING, NULL, false },
-		{ "top", SLUB_P_UINT, NULL, false },
-		{ "threads", SLUB_P_UINT, NULL, false },
-		{ "counts", SLUB_P_BOOL, NULL, false },
-		{ "quit-fd", SLUB_P_INT, NULL, false },
-		{ "realtime", SLUB_P_BOOL, NULL, false },
-	};
+	static const char *const formats[] = { "text", "screen", NULL };
 	struct slub_model_config mcfg = { 0 };
 
 	(void)config;
 	if (!t)
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+
+	struct slub_param p[] = {
+		{ .name = "format", .type = SLUB_P_STRING, .where = &t->format, .choices = formats },
+		{ .name = "interval-ns", .type = SLUB_P_UINT, .where = &t->interval_ns, .min = 1 },
+		{ .name = "sort", .type = SLUB_P_STRING, .where = &t->sort_name,
+		  .choices = sort_names },
+		{ .name = "top", .type = SLUB_P_UINT, .where = &t->rows },
+		{ .name = "threads", .type = SLUB_P_UINT, .where = &t->nthreads },
+		{ .name = "counts", .type = SLUB_P_BOOL, .where = &t->counts },
+		{ .name = "quit-fd", .type = SLUB_P_INT, .where = &t->quit_fd, .imin = -1,
+		  .imax = INT32_MAX },
+		{ .name = "realtime", .type = SLUB_P_BOOL, .where = &t->realtime },
+	};
+
 	t->interval_ns = TOP_DEFAULT_INTERVAL_NS;
 	t->rows = TOP_DEFAULT_ROWS;
 	t->nthreads = TOP_DEFAULT_THREADS;
 	t->quit_fd = -1;
-	p[0].where = &t->format;
-	p[1].where = &t->interval_ns;
-	p[2].where = &t->sort_name;
-	p[3].where = &t->rows;
-	p[4].where = &t->nthreads;
-	p[5].where = &t->counts;
-	p[6].where = &t->quit_fd;
-	p[7].where = &t->realtime;
 	st = slub_sink_init(&t->sink, self, init_data);
 	if (st != BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK)
 		goto fail;
 	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
-	if (slub_sink_params(t->sink.self, params, p, sizeof(p) / sizeof(p[0])) < 0)
+	if (slub_sink_params(t->sink.self, params, p, SLUB_PARAM_NR(p)) < 0)
 		goto fail;
-	if (t->format && strcmp(t->format, "text") && strcmp(t->format, "screen")) {
-		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(t->sink.self,
-			"format: \"text\" or \"screen\", not \"%s\"", t->format);
-		goto fail;
-	}
 	t->screen = t->format && !strcmp(t->format, "screen");
-	if (!t->interval_ns) {
-		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(t->sink.self,
-			"interval-ns: at least 1");
-		goto fail;
-	}
 	t->sort = SORT_REDO;
 	if (t->sort_name) {
 		unsigned i;
 
-		for (i = 0; i < SORT_NR; i++)
-			if (!strcmp(t->sort_name, sort_names[i]))
-				break;
-		if (i == SORT_NR) {
-			BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(t->sink.self,
-				"sort: redo, slow, alloc, free, storms, locks, wait, hold or name; "
-				"not \"%s\"", t->sort_name);
-			goto fail;
-		}
+		for (i = 0; strcmp(t->sort_name, sort_names[i]); i++)
+			;
 		t->sort = (enum top_sort)i;
-	}
-	if (t->quit_fd > INT32_MAX || t->quit_fd < -1) {
-		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(t->sink.self,
-			"quit-fd: a file descriptor, or -1");
-		goto fail;
 	}
 	t->ts = slub_tstats_new(NULL);
 	t->sink.decoded = on_decoded;
