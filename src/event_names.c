@@ -34,6 +34,7 @@ static const char *const event_names[SLUB_EV_NR] = {
 	[SLUB_EV_ALLOC] = "alloc",
 	[SLUB_EV_FREE] = "free",
 	[SLUB_EV_ERROR] = "error",
+	[SLUB_EV_SLABINFO_WALK] = "slabinfo_walk",
 };
 
 static const char *const site_names[SLUB_SITE_NR] = {

@@ -9,7 +9,10 @@
  * thread that needs the lock waits behind it: the jitter of the 2020 thread
  * (2020-slub-count-partial-thread.txt).  The lock is taken with list_lock(),
  * so the hold is measured and traced like every other one; the walk changes
- * no slab state (no list operation, no slab-word update).
+ * no slab state (no list operation, no slab-word update).  What the hold
+ * did is said by one slabinfo_walk event, emitted inside it: the slabs
+ * walked, the slabs listed and the free objects counted, so that a trace
+ * names the walk as the cause of the long hold and of the waits behind it.
  *
  * Variants partial-counters and partial-counters-pcp: Xunlei Pang's v2
  * series "mm/slub: Fix count_partial() problem" (August 2020, not merged):
@@ -44,6 +47,26 @@
 
 static unsigned long counted_partial_free(struct slub_cache *s, int nid);
 
+/* slabinfo_walk, under the list_lock the walk holds (so inside its hold
+ * in the trace, with the hold's lock_seq). */
+static void emit_walk(struct slub_cache *s, struct slub_node *n, struct slub_cpu *c,
+		      unsigned long walked, unsigned long free)
+{
+	struct slub_event ev;
+
+	if (!slub_wants(SLUB_EV_SLABINFO_WALK))
+		return;
+	ev_init(&ev, SLUB_EV_SLABINFO_WALK, s, c, NULL);
+	ev.node = (int)(n - s->node);
+	ev.lock_id = s->id * 64 + (uint32_t)ev.node;
+	ev.lock_seq = n->lock_seq;
+	ev.locked = 1;
+	ev.count = walked > UINT32_MAX ? UINT32_MAX : (uint32_t)walked;
+	ev.pages = n->nr_partial > UINT32_MAX ? UINT32_MAX : (uint32_t)n->nr_partial;
+	ev.size = free;
+	slub_emit(&ev);
+}
+
 /* count_partial(n, count_free): under list_lock, objects - inuse summed. */
 static unsigned long count_partial_free(struct slub_cache *s, struct slub_node *n,
 					struct slub_cpu *c, unsigned long *scanned)
@@ -55,6 +78,7 @@ static unsigned long count_partial_free(struct slub_cache *s, struct slub_node *
 		struct slab_word w = slab_word_read(p);
 		x += w.c.objects - w.c.inuse;
 	}
+	emit_walk(s, n, c, k, x);
 	list_unlock(s, n, c);
 	*scanned += k;
 	return x;
@@ -89,6 +113,7 @@ static unsigned long count_partial_free_approx(struct slub_cache *s, struct slub
 		if (x > node_objs)
 			x = node_objs;
 	}
+	emit_walk(s, n, c, k, x);
 	list_unlock(s, n, c);
 	*scanned += k;
 	return x;

@@ -71,7 +71,7 @@
 
 #define SLUB_TP_STATE(name) (&lttng_ust_tracepoint_slub___##name.state)
 
-_Static_assert(SLUB_EV_NR == 26, "one tracepoint per event type");
+_Static_assert(SLUB_EV_NR == 27, "one tracepoint per event type");
 _Static_assert(SLUB_SITE_NR <= 16 && SLUB_DEACT_NR <= 16 && SLUB_DEST_NR <= 16,
 	       "slab_word.site and cpu_slab.reason are x | dest << 4 in 8 bits");
 
@@ -102,6 +102,7 @@ const int *const slub_tp_state[SLUB_EV_NR] = {
 	[SLUB_EV_ALLOC] = SLUB_TP_STATE(alloc),
 	[SLUB_EV_FREE] = SLUB_TP_STATE(free),
 	[SLUB_EV_ERROR] = SLUB_TP_STATE(error),
+	[SLUB_EV_SLABINFO_WALK] = SLUB_TP_STATE(slabinfo_walk),
 };
 
 bool slub_trace_trigger_enabled(void)
@@ -379,6 +380,8 @@ static inline bool fire_event(const struct slub_event *ev)
 	case SLUB_EV_ERROR:
 		/* no msg on the wire: the reason's label is the message */
 		SLUB_TP_FIRE(error, ev);
+	case SLUB_EV_SLABINFO_WALK:
+		SLUB_TP_FIRE(slabinfo_walk, ev);
 	case SLUB_EV_NR:
 		break;
 	}

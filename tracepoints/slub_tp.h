@@ -4,7 +4,7 @@
  * plus `slub:stack`.  This comment is the wire format; the analysis decodes
  * it back into struct slub_event (include/slub/event.h).
  *
- * Wire format 4 (SLUB_TRACE_FORMAT, carried by every cache_create)
+ * Wire format 5 (SLUB_TRACE_FORMAT, carried by every cache_create)
  * ----------------------------------------------------------------
  * Contexts added by `slubtrace record`: vpid, vtid, procname.  Payloads
  * carry what the analysis needs and nothing it can derive, in few fields:
@@ -44,7 +44,7 @@
  * padded where the ring buffer aligns them (x86 packs them anyway); only
  * cache_create keeps `format` first, where every reader looks for it.
  *
- *   cache_create    format u8 (= 4), where (announced),
+ *   cache_create    format u8 (= 5), where (announced),
  *                   geometry u32[8] = { object_size, size, align, order,
  *                   objects, min_partial, cpu_partial, flags }, name
  *                   string (the flags ride in the array, printed in
@@ -91,6 +91,18 @@
  *                   it ignore it (analysis/plugin/decode.c skips every slub
  *                   event it does not know), so cache_create still says 4
  *                   and every format-4 reader reads these traces.
+ *   slabinfo_walk   where (locked), lock_seq u64, free u64, walked u32,
+ *                   listed u32: slabinfo's count_partial() walk of a node
+ *                   partial list (src/slabinfo.c), emitted inside its
+ *                   list_lock hold, between that hold's lock_acquire and
+ *                   lock_release of the same lock_seq (the lock is
+ *                   cache_id * 64 + node of `where`): `walked` slabs read of
+ *                   the `listed` on the list (fewer with the 6.10 bounded
+ *                   scan: the count is then extrapolated), `free` the free
+ *                   objects counted.  It reads slab words and changes no
+ *                   slab, list or word: it is what the hold did.  New in
+ *                   format 5, which is format 4 with this event; nothing
+ *                   else changed.
  *
  * The slab word.  `counters` is the slab's counters word exactly as it sits
  * in memory next to `freelist`:
@@ -115,6 +127,9 @@
  * types SLUBTRACE_STACKS selects and only when a frame was captured.  A
  * reader attaches it to the last event of that type of that (vpid, vtid).
  * An event without a stack pays nothing for stacks.
+ *
+ * Format 4 was this format without slabinfo_walk (cache_create says 4).
+ * Readers decode it too.
  *
  * Format 3 was this format with cache_create's geometry u32[7] (without
  * flags) followed by flags u32 x, a field of its own (five fields),
@@ -142,7 +157,8 @@
  *   TRACE_INFO           slab life cycle, slab-word updates, cpu slab and
  *                        cpu partial changes, list operations, thread_flush,
  *                        stack
- *   TRACE_DEBUG_PROCESS  lock_acquire, lock_release
+ *   TRACE_DEBUG_PROCESS  lock_acquire, lock_release, slabinfo_walk (the walk
+ *                        goes with its hold)
  *   TRACE_DEBUG          alloc, free (one per object)
  * `--loglevel=TRACE_DEBUG_LINE` is everything but the object events.
  */
@@ -158,7 +174,7 @@
 #include <slub/event.h>
 
 /* The wire format this header describes (cache_create.format). */
-#define SLUB_TRACE_FORMAT 4
+#define SLUB_TRACE_FORMAT 5
 /* slub:trigger's kind. */
 #define SLUB_TRIGGER_VIOLATION 0
 #define SLUB_TRIGGER_STORM 1
@@ -316,6 +332,7 @@ LTTNG_UST_TRACEPOINT_ENUM(slub, event_type,
 		lttng_ust_field_enum_value("alloc", SLUB_EV_ALLOC)
 		lttng_ust_field_enum_value("free", SLUB_EV_FREE)
 		lttng_ust_field_enum_value("error", SLUB_EV_ERROR)
+		lttng_ust_field_enum_value("slabinfo_walk", SLUB_EV_SLABINFO_WALK)
 	)
 )
 
@@ -472,6 +489,20 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, lock_release,
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, lock_release, LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_PROCESS)
+
+/* What slabinfo's reader did inside its hold: walked `walked` of the
+ * `listed` partial slabs (count_partial), counting `free` objects. */
+LTTNG_UST_TRACEPOINT_EVENT(slub, slabinfo_walk,
+	SLUB_TP_ARGS,
+	LTTNG_UST_TP_FIELDS(
+		SLUB_TP_WHERE(slub_tp_locked(ev), 0)
+		lttng_ust_field_integer(uint64_t, lock_seq, ev->lock_seq)
+		lttng_ust_field_integer(uint64_t, free, ev->size)
+		lttng_ust_field_integer(uint32_t, walked, ev->count)
+		lttng_ust_field_integer(uint32_t, listed, ev->pages)
+	)
+)
+LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, slabinfo_walk, LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_PROCESS)
 
 /* ---- threads ------------------------------------------------------------ */
 

@@ -2079,6 +2079,12 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	case SLUB_EV_FREE:
 		object_event(m, k1, p, e);
 		goto out;
+	case SLUB_EV_SLABINFO_WALK:
+		/* count_partial() reads the listed slabs' words under the
+		 * lock and changes no slab, list or word: nothing to apply,
+		 * nothing to judge (the hold it belongs to is judged by its
+		 * own lock events). */
+		goto out;
 	case SLUB_EV_THREAD_FLUSH:
 		t->flush_slot = -1;
 		if (!t->nheld) {

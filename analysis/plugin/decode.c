@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CTF -> struct slub_model_event, for wire formats 4, 3 and 2
+ * CTF -> struct slub_model_event, for wire formats 5, 4, 3 and 2
  * (tracepoints/slub_tp.h).
  *
  * An event class is looked at once: its name gives the event type, its
@@ -17,7 +17,9 @@
  * cmpxchg_fail carries one `words` array where format 3 had `expected` and
  * `observed`, error has no `msg` string.  Those three are read as format 3
  * when they have format 3's own field (`flags`, `expected`, `msg`); every
- * other class is the same in both and is read as format 3.
+ * other class is the same in both and is read as format 3.  Format 5 is
+ * format 4 with one more event, slabinfo_walk: its cache_create says 5 and
+ * is laid out as format 4's.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -44,6 +46,8 @@ enum dec_field {
 	F_WHERE, F_GEOMETRY, F_EXPECTED, F_OBSERVED, F_LOCK_ID_SEQ,
 	/* format 4 */
 	F_WORDS,
+	/* format 5: slabinfo_walk */
+	F_FREE, F_WALKED, F_LISTED,
 	/* lttng-ust's own events, for the symbolizer */
 	F_BADDR, F_MEMSZ, F_PATH, F_IS_PIC, F_BUILD_ID,
 	F_NR
@@ -68,6 +72,7 @@ static const char *const field_names[F_NR] = {
 	[F_OF] = "of", [F_IPS] = "ips",
 	[F_WHERE] = "where", [F_GEOMETRY] = "geometry", [F_EXPECTED] = "expected",
 	[F_OBSERVED] = "observed", [F_LOCK_ID_SEQ] = "lock_id_seq", [F_WORDS] = "words",
+	[F_FREE] = "free", [F_WALKED] = "walked", [F_LISTED] = "listed",
 	[F_BADDR] = "baddr", [F_MEMSZ] = "memsz", [F_PATH] = "path", [F_IS_PIC] = "is_pic",
 	[F_BUILD_ID] = "build_id",
 };
@@ -124,6 +129,8 @@ static const uint64_t required2[SLUB_EV_NR] = {
 	[SLUB_EV_ALLOC] = OBJECT,
 	[SLUB_EV_FREE] = OBJECT,
 	[SLUB_EV_ERROR] = WHERE | B(F_SLAB) | B(F_REASON) | B(F_OBJECT) | B(F_MSG),
+	/* format 5's: never laid out as format 2 */
+	[SLUB_EV_SLABINFO_WALK] = B(F_WHERE),
 };
 
 /* ... and in format 3: the small integers are in `where`. */
@@ -161,6 +168,9 @@ static const uint64_t required3[SLUB_EV_NR] = {
 	[SLUB_EV_ALLOC] = OBJECT3,
 	[SLUB_EV_FREE] = OBJECT3,
 	[SLUB_EV_ERROR] = B(F_WHERE) | B(F_SLAB) | B(F_OBJECT) | B(F_REASON) | B(F_MSG),
+	/* format 5 (format 4's layout and one more event) */
+	[SLUB_EV_SLABINFO_WALK] = B(F_WHERE) | B(F_LOCK_SEQ) | B(F_FREE) | B(F_WALKED) |
+		B(F_LISTED),
 };
 
 /* Format 4: the classes that differ from format 3 (the others are read
@@ -198,8 +208,9 @@ enum dec_kind {
 struct dec_class {
 	enum dec_kind kind;
 	unsigned type;
-	unsigned format;	/* K_SLUB: 2, 3, or 4 (cache_create, cmpxchg_fail
-				 * and error only) */
+	unsigned format;	/* K_SLUB: the layout, 2, 3, or 4 (cache_create,
+				 * cmpxchg_fail and error only; format 5 is
+				 * laid out as 4) */
 	const char *name;
 	int16_t idx[F_NR];
 	uint64_t is_signed;
@@ -546,8 +557,8 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 	if (dc->kind == K_SLUB && (member_index(payload, "new_seq") >= 0 ||
 				   (dc->type == SLUB_EV_CACHE_CREATE && dc->idx[F_FORMAT] < 0))) {
 		refuse(d, SLUB_UNUSABLE_FORMAT,
-		       "%s: recorded with slub trace format 1; this slubtrace reads formats 2, "
-		       "3 and 4: record it again", trace_name(d));
+		       "%s: recorded with slub trace format 1; this slubtrace reads formats 2 "
+		       "to 5: record it again", trace_name(d));
 		dc->kind = K_BAD;
 		goto out;
 	}
@@ -579,7 +590,8 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 			       "(not slub trace format %s?)",
 			       trace_name(d), dc->name, s ? s->name : "?", field_names[f],
 			       dc->kind == K_STACK || dc->type == SLUB_EV_CACHE_DESTROY ?
-			       "2, 3 or 4" : format_names(dc));
+			       "2 to 5" : dc->type == SLUB_EV_SLABINFO_WALK ? "5" :
+			       format_names(dc));
 			dc->kind = K_BAD;
 			goto out;
 		}
@@ -729,7 +741,8 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 		uint64_t format = get_u(dc, p, F_FORMAT);
 
 		if (format >= 2 && format <= SLUB_DEC_FORMAT) {
-			if (format != dc->format) {
+			/* format 5 adds an event to format 4, nothing else */
+			if ((format == 5 ? 4 : format) != dc->format) {
 				refuse(d, SLUB_UNUSABLE_MALFORMED,
 				       "%s: event %s says slub trace format %" PRIu64
 				       " but is laid out in format %s", trace_name(d), dc->name,
@@ -739,7 +752,7 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 		} else {
 			refuse(d, SLUB_UNUSABLE_FORMAT,
 			       "%s: recorded with slub trace format %" PRIu64
-			       "; this slubtrace reads formats 2, 3 and 4: record it again",
+			       "; this slubtrace reads formats 2 to 5: record it again",
 			       trace_name(d), format);
 			return -1;
 		}
@@ -881,6 +894,14 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 		 * reason's label. */
 		ev->msg = dc->idx[F_MSG] >= 0 ? get_str(dc, p, F_MSG) :
 			slub_error_name(ev->reason);
+		break;
+	case SLUB_EV_SLABINFO_WALK:
+		ev->locked = m.locked;
+		ev->lock_id = m.cache_id * 64 + (uint32_t)m.node;
+		ev->lock_seq = get_u(dc, p, F_LOCK_SEQ);
+		ev->size = get_u(dc, p, F_FREE);
+		ev->count = (uint32_t)get_u(dc, p, F_WALKED);
+		ev->pages = (uint32_t)get_u(dc, p, F_LISTED);
 		break;
 	}
 	return 0;

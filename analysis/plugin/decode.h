@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The CTF decoder: Babeltrace2 messages of a slubtrace trace (wire format
- * 4, 3 or 2, tracepoints/slub_tp.h) into the model's input.
+ * 5, 4, 3 or 2, tracepoints/slub_tp.h) into the model's input.
  *
  * Field indices are resolved once per event class; events of other
  * providers are skipped, except the lttng_ust_statedump / lttng_ust_dl /
@@ -25,7 +25,7 @@ struct slub_decoder;
 
 #define SLUB_DEC_MAX_IPS 255
 /* The newest wire format read (SLUB_TRACE_FORMAT); from 2 on. */
-#define SLUB_DEC_FORMAT 4
+#define SLUB_DEC_FORMAT 5
 
 enum slub_dec_kind {
 	SLUB_DEC_NONE = 0,	/* nothing for the model (other provider, packet, ...) */

@@ -284,3 +284,58 @@ void slub_fmt_verdict(FILE *f, const struct slub_model_summary *s)
 	}
 	fprintf(f, "%s\n", printed ? "" : "none");
 }
+
+/*
+ * slabinfo_walk is no slab transition: the timeline prints it as what the
+ * reader's list_lock hold did, in the trace's order (it goes to no slab's
+ * history).
+ */
+void slub_fmt_walk_text(FILE *f, const struct slub_model_event *e, const char *cache)
+{
+	const struct slub_event *ev = &e->ev;
+	char t[32];
+
+	fprintf(f, "%s %" PRIu32 "/%-7" PRIu32 " cpu %-5d %-17s %s lock %u (node %d) seq %" PRIu64
+		": walked %u of %u partial slabs%s, %" PRIu64 " free objects\n",
+		slub_fmt_time(t, sizeof(t), e->ts), e->vpid, e->vtid, ev->cpu,
+		slub_event_name(ev->type), cache ? cache : "?", ev->lock_id, ev->node, ev->lock_seq,
+		ev->count, ev->pages, ev->count < ev->pages ? " (extrapolated)" : "", ev->size);
+}
+
+void slub_fmt_walk_json(FILE *f, const struct slub_model_event *e, const char *cache)
+{
+	const struct slub_event *ev = &e->ev;
+	struct line l = { .n = 0 };
+
+	put_lit(&l, "{\"ts\":");
+	put_u(&l, e->ts);
+	put_lit(&l, ",\"vpid\":");
+	put_u(&l, e->vpid);
+	put_lit(&l, ",\"vtid\":");
+	put_u(&l, e->vtid);
+	put_lit(&l, ",\"cpu\":");
+	put_i(&l, ev->cpu);
+	put_lit(&l, ",\"event\":\"");
+	put_str(&l, slub_event_name(ev->type));
+	put_lit(&l, "\",\"cache_id\":");
+	put_u(&l, ev->cache_id);
+	put_lit(&l, ",\"cache\":");
+	if (cache)
+		put_json_string(&l, cache);
+	else
+		put_lit(&l, "null");
+	put_lit(&l, ",\"node\":");
+	put_i(&l, ev->node);
+	put_lit(&l, ",\"lock_id\":");
+	put_u(&l, ev->lock_id);
+	put_lit(&l, ",\"lock_seq\":");
+	put_u(&l, ev->lock_seq);
+	put_lit(&l, ",\"walked\":");
+	put_u(&l, ev->count);
+	put_lit(&l, ",\"listed\":");
+	put_u(&l, ev->pages);
+	put_lit(&l, ",\"free\":");
+	put_u(&l, ev->size);
+	put_lit(&l, "}\n");
+	fwrite(l.b, 1, l.n, f);
+}

@@ -21,6 +21,11 @@ void slub_fmt_record_text(FILE *f, const struct slub_model_record *r, const char
 /* One transition, one JSON object on one line (README: the schema). */
 void slub_fmt_record_json(FILE *f, const struct slub_model_record *r, const char *cache);
 
+/* slabinfo_walk, what a list_lock hold did (not a slab transition): one
+ * line, text or JSON (README: the schema). */
+void slub_fmt_walk_text(FILE *f, const struct slub_model_event *e, const char *cache);
+void slub_fmt_walk_json(FILE *f, const struct slub_model_event *e, const char *cache);
+
 /* A violation report: rule, slab, threads, time, history, stack. */
 void slub_fmt_violation(FILE *f, unsigned nr, const struct slub_model_violation *v,
 			const uint64_t *stack, uint32_t stack_nr, struct slub_symbolizer *sym);

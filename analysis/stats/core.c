@@ -6,6 +6,7 @@
  * finish from counts that include them (add_partial, remove_partial).
  */
 #define _GNU_SOURCE
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,6 +124,7 @@ const char *tstats_event(unsigned type)
 		"cpu_partial_put", "cpu_partial_take", "cpu_partial_drain", "add_partial",
 		"remove_partial", "add_full", "remove_full", "cmpxchg_fail", "cpu_cmpxchg_fail",
 		"lock_acquire", "lock_release", "thread_flush", "alloc", "free", "error",
+		"slabinfo_walk",
 	};
 	return type < SLUB_EV_NR ? names[type] : "unknown";
 }
@@ -449,8 +451,16 @@ static void did_text(const struct theld *hd, char *buf, size_t len)
 	size_t o = 0;
 
 	buf[0] = 0;
+	if (hd->did[SLUB_EV_SLABINFO_WALK]) {
+		/* the cause of the hold's length, first */
+		int n = hd->walked < hd->listed ?
+			snprintf(buf, len, "walked %" PRIu64 " of %" PRIu64 " slabs (slabinfo, "
+				 "extrapolated)", hd->walked, hd->listed) :
+			snprintf(buf, len, "walked %" PRIu64 " slabs (slabinfo)", hd->walked);
+		o = n > 0 && (size_t)n < len ? (size_t)n : 0;
+	}
 	for (unsigned t = 0; t < SLUB_EV_NR && o + 1 < len; t++) {
-		if (!hd->did[t])
+		if (!hd->did[t] || t == SLUB_EV_SLABINFO_WALK)
 			continue;
 		int n = snprintf(buf + o, len - o, "%s%s x%u", o ? ", " : "", tstats_event(t),
 				 hd->did[t]);
@@ -503,14 +513,50 @@ static void note_hold(struct slub_tstats *st, struct tlock *l, const struct slub
 	h.vtid = e->vtid;
 	h.lock_id = l->lock_id;
 	snprintf(h.cache, sizeof(h.cache), "%s", l->cache && l->cache->name ? l->cache->name : "?");
-	if (hd)
+	if (hd) {
 		did_text(hd, h.did, sizeof(h.did));
+		h.walked = hd->walked;
+		h.listed = hd->listed;
+	}
 	else
 		snprintf(h.did, sizeof(h.did), "unknown (acquired before the trace)");
 	if (i >= 0)
 		l->top[i] = h;
 	if (j >= 0)
 		st->top_holds[j] = h;
+}
+
+/* A contended wait of vtid for lock l, [ts - wait, ts]: the kept long
+ * holds of l it overlapped name it as stalled behind them. */
+static void stall_one(struct thold *h, const struct tlock *l, const struct slub_tstats_event *e)
+{
+	uint64_t wait = e->ev.wait_ns, from = e->ts > wait ? e->ts - wait : 0;
+	uint64_t hold_from = h->ts > h->hold_ns ? h->ts - h->hold_ns : 0;
+
+	if (h->vpid != l->vpid || h->lock_id != l->lock_id || h->vtid == e->vtid ||
+	    from >= h->ts || e->ts < hold_from)
+		return;
+	for (uint32_t i = 0; i < h->nr_stalled; i++)
+		if (h->stalled_vtid[i] == e->vtid) {
+			if (wait > h->stalled_ns[i])
+				h->stalled_ns[i] = wait;
+			return;
+		}
+	if (h->nr_stalled < THOLD_STALLED) {
+		h->stalled_vtid[h->nr_stalled] = e->vtid;
+		h->stalled_ns[h->nr_stalled++] = wait;
+	} else {
+		h->more_stalled++;
+	}
+}
+
+static void note_stalled(struct slub_tstats *st, struct tlock *l,
+			 const struct slub_tstats_event *e)
+{
+	for (unsigned i = 0; i < l->nr_top; i++)
+		stall_one(&l->top[i], l, e);
+	for (unsigned i = 0; i < st->nr_top_holds; i++)
+		stall_one(&st->top_holds[i], l, e);
 }
 
 /* ---- events ---- */
@@ -639,6 +685,23 @@ static void note_while_held(struct tthread *t, const struct slub_event *ev)
 	}
 }
 
+/* slabinfo's walk: what the hold of that lock by this thread did, and the
+ * cache's walk figures.  It changes no slab. */
+static void walk_event(struct tcache *c, struct tthread *t, const struct slub_event *ev)
+{
+	c->walks++;
+	c->walked += ev->count;
+	if (ev->count > c->walked_max) {
+		c->walked_max = ev->count;
+		c->walked_max_listed = ev->pages;
+	}
+	for (unsigned i = 0; i < t->nheld; i++)
+		if (t->held[i].lock->lock_id == ev->lock_id) {
+			t->held[i].walked += ev->count;
+			t->held[i].listed += ev->pages;
+		}
+}
+
 /* *sum += x, held at 2^64 - 1 instead of wrapping (counted in *sat): a
  * wrapped sum would read as a small time, and diff would call it fine. */
 static inline void sat_add(uint64_t *sum, uint64_t x, uint64_t *sat)
@@ -678,6 +741,7 @@ static int lock_event(struct slub_tstats *st, const struct slub_tstats_event *e,
 			tstats_series_add(st, e->ts, SERIES_WAIT, 1);
 			tstats_series_add(st, e->ts, SERIES_WAIT_NS, ev->wait_ns);
 			storms_lock_wait(st, e, l);
+			note_stalled(st, l, e);
 		}
 		l->holder_vtid = e->vtid;
 		if (t && t->nheld < TTHREAD_HELD) {
@@ -744,6 +808,11 @@ int slub_tstats_event(struct slub_tstats *st, const struct slub_tstats_event *e)
 	t = thread_of(st, e->vpid, e->vtid);
 	if (!c || !t)
 		return -1;
+	if (ev->type == SLUB_EV_SLABINFO_WALK) {
+		walk_event(c, t, ev);
+		note_while_held(t, ev);
+		return 0;
+	}
 	if (t->nheld && ev->type != SLUB_EV_LOCK_ACQUIRE && ev->type != SLUB_EV_LOCK_RELEASE)
 		note_while_held(t, ev);
 
@@ -1021,6 +1090,12 @@ static void view_add(struct slub_tstats_cache *v, const struct tcache *c)
 	}
 	v->locked_frozen_frees += c->locked_frozen_frees;
 	v->lock_saturated += c->lock_saturated;
+	v->slabinfo_walks += c->walks;
+	v->slabs_walked += c->walked;
+	if (c->walked_max > v->walked_max) {
+		v->walked_max = c->walked_max;
+		v->walked_max_listed = c->walked_max_listed;
+	}
 	sat_add(&v->lock_wait_ns, c->lock_wait_ns, &v->lock_saturated);
 	sat_add(&v->lock_hold_ns, c->lock_hold_ns, &v->lock_saturated);
 	sat_add(&v->lock_wait_short_ns, c->lock_wait_short_ns, &v->lock_saturated);

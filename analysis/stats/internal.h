@@ -54,6 +54,9 @@ struct tcache {
 	struct slub_tstats_tail lock_wait_tail, lock_hold_tail;
 	uint64_t allocs, frees, word_updates, deactivations, drain_updates, storms;
 	uint64_t slabs, partial_slabs, full_slabs, cpu_slabs, inuse_words;
+	/* slabinfo_walk: walks, slabs walked, the longest walk and its list */
+	uint64_t walks, walked;
+	uint32_t walked_max, walked_max_listed;
 };
 
 /* ---- per slab: the last word, list, and the recent updates ---- */
@@ -84,11 +87,19 @@ struct tslab {
 
 /* ---- per list_lock ---- */
 
+#define THOLD_STALLED 4
 struct thold {                          /* one long hold */
 	uint64_t hold_ns, ts, lock_seq;
 	uint32_t vpid, vtid, lock_id;
 	char cache[48];
 	char did[160];
+	/* slabinfo_walk inside it: slabs walked of those listed */
+	uint64_t walked, listed;
+	/* the threads whose contended wait for the lock overlapped the hold
+	 * (their lock_acquire comes after its release): stalled behind it */
+	uint32_t nr_stalled, more_stalled;
+	uint32_t stalled_vtid[THOLD_STALLED];
+	uint64_t stalled_ns[THOLD_STALLED];  /* each one's whole wait */
 };
 
 #define TLOCK_TOP 3
@@ -146,6 +157,7 @@ struct thot {
 struct theld {
 	struct tlock *lock;
 	uint64_t ts, lock_seq;
+	uint64_t walked, listed;        /* slabinfo_walk under this hold */
 	uint32_t sites;                 /* bit per site seen while holding */
 	uint32_t did[SLUB_EV_NR];
 };

@@ -91,6 +91,10 @@ static void json_cache(FILE *f, const struct slub_tstats_cache *v)
 		   ",\"hold_max_ns\":%" PRIu64,
 		slub_tstats_tail_p99(&v->lock_wait_tail), v->lock_wait_tail.max,
 		slub_tstats_tail_p99(&v->lock_hold_tail), v->lock_hold_tail.max);
+	if (v->slabinfo_walks)
+		fprintf(f, ",\"slabinfo_walks\":%" PRIu64 ",\"slabs_walked\":%" PRIu64
+			   ",\"walked_max\":%u,\"walked_max_listed\":%u",
+			v->slabinfo_walks, v->slabs_walked, v->walked_max, v->walked_max_listed);
 	fprintf(f, "},\"allocs\":%" PRIu64 ",\"frees\":%" PRIu64 ",\"word_updates\":%" PRIu64
 		   ",\"deactivations\":%" PRIu64 ",\"drain_updates\":%" PRIu64 ",\"storms\":%" PRIu64 "}",
 		v->allocs, v->frees, v->word_updates, v->deactivations, v->drain_updates, v->storms);
@@ -122,6 +126,15 @@ static void json_hold(FILE *f, const struct thold *h)
 	jstr(f, h->cache);
 	fprintf(f, ",\"did\":");
 	jstr(f, h->did);
+	if (h->walked || h->listed)
+		fprintf(f, ",\"walked\":%" PRIu64 ",\"listed\":%" PRIu64, h->walked, h->listed);
+	if (h->nr_stalled) {
+		fprintf(f, ",\"stalled\":[");
+		for (uint32_t i = 0; i < h->nr_stalled; i++)
+			fprintf(f, "%s{\"vtid\":%u,\"wait_ns\":%" PRIu64 "}", i ? "," : "",
+				h->stalled_vtid[i], h->stalled_ns[i]);
+		fprintf(f, "],\"more_stalled\":%u", h->more_stalled);
+	}
 	fputc('}', f);
 }
 

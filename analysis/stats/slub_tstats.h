@@ -213,6 +213,11 @@ struct slub_tstats_cache {
 	/* additions to a lock time sum above that would have passed 2^64 - 1:
 	 * the sum stays at 2^64 - 1 (impossible lock times in the input) */
 	uint64_t lock_saturated;
+	/* slabinfo_walk events: walks of a node partial list under list_lock
+	 * (count_partial), slabs walked in all, the most walked in one and the
+	 * slabs listed then (more than walked: the count was extrapolated) */
+	uint64_t slabinfo_walks, slabs_walked;
+	uint32_t walked_max, walked_max_listed;
 };
 
 /* Number of caches (by name); NULL past the end. */

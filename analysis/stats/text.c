@@ -135,6 +135,10 @@ static void print_page(FILE *f, const struct slub_tstats *st, const struct slub_
 		fprintf(f, "  WARNING: %" PRIu64 " addition%s would pass 2^64 ns: the sums stay at "
 			   "2^64 - 1 (impossible lock times in the trace)\n",
 			v->lock_saturated, v->lock_saturated == 1 ? "" : "s");
+	if (v->slabinfo_walks)
+		fprintf(f, "  slabinfo walks %" PRIu64 ", %" PRIu64 " slabs walked under the lock, "
+			   "at most %u in one (of %u listed)\n",
+			v->slabinfo_walks, v->slabs_walked, v->walked_max, v->walked_max_listed);
 	if (v->lock_long_waits || v->lock_long_holds)
 		fprintf(f, "  (%" PRIu64 " waits and %" PRIu64 " holds of 1 ms or more: a preempted holder, "
 			   "or a long critical section)\n",
@@ -186,6 +190,15 @@ static void print_hold(FILE *f, const struct thold *h)
 		   "  lock_seq %" PRIu64 "\n      did: %s\n",
 		h->hold_ns, h->cache, h->lock_id, h->lock_id % 64, h->vpid, h->vtid, h->ts,
 		h->lock_seq, h->did);
+	if (h->nr_stalled) {
+		fprintf(f, "      stalled:");
+		for (uint32_t i = 0; i < h->nr_stalled; i++)
+			fprintf(f, " vtid %u (waited %" PRIu64 " ns)", h->stalled_vtid[i],
+				h->stalled_ns[i]);
+		if (h->more_stalled)
+			fprintf(f, " + %u more waits", h->more_stalled);
+		fputc('\n', f);
+	}
 }
 
 static int hold_cmp(const void *a, const void *b)

@@ -56,6 +56,10 @@ enum slub_event_type {
 
 	SLUB_EV_ERROR,             /* corruption or misuse: reason, object, msg */
 
+	SLUB_EV_SLABINFO_WALK,     /* slabinfo's count_partial walk, inside its list_lock hold:
+				    * count = slabs walked, pages = slabs listed, size = free
+				    * objects counted; changes no slab */
+
 	SLUB_EV_NR
 };
 
@@ -198,19 +202,22 @@ struct slub_cache_info {
  *  reason    deactivate, cpu_partial_drain: slub_deactivate_reason;
  *            error: slub_error_kind; cache_create: 0 created now,
  *            1 announced (created before tracing)
- *  lock_id   lock and list events: cache_id * 64 + node
+ *  lock_id   lock and list events, slabinfo_walk: cache_id * 64 + node
  *  contended lock_acquire: the lock was busy
- *  lock_seq  lock events: acquisition number of that lock; list ops: the
- *            acquisition under which they ran
+ *  lock_seq  lock events: acquisition number of that lock; list ops and
+ *            slabinfo_walk: the acquisition under which they ran
  *  wait_ns   lock_acquire; hold_ns: lock_release
- *  object, size  alloc, free, error
+ *  object, size  alloc, free, error; size of slabinfo_walk: the free
+ *            objects the walk counted (extrapolated when pages > count)
  *  count     deactivate: cpu freelist objects returned; cpu_partial_put:
  *            pobjects on the chain; cpu_partial_drain: slabs on the chain;
  *            cache_destroy: objects still in use; thread_flush: slots that
- *            held a slab; slab_new: objects
+ *            held a slab; slab_new: objects; slabinfo_walk: partial slabs
+ *            walked (read) under the hold
  *  pages     cpu_partial_put: slabs on the chain after the put;
  *            cpu_partial_drain: slabs on the chain; slab_new,
- *            slab_discard: pages of the slab
+ *            slab_discard: pages of the slab; slabinfo_walk: slabs on the
+ *            node partial list (fewer walked: the rest was extrapolated)
  */
 struct slub_event {
 	uint32_t type;      /* enum slub_event_type */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The CTF decoder and the symbolizer, in-process: a scripted source
- * component emits events of wire formats 4, 3 and 2 (and wrong ones), a
+ * component emits events of wire formats 5, 4, 3 and 2 (and wrong ones), a
  * simple sink runs the plugin's decoder on each message, and the test
  * compares what came out with what went in.  No file, no session daemon.
  */
@@ -432,6 +432,55 @@ static void test_v3_where(void)
 	slub_decoder_destroy(c.dec);
 }
 
+/* Format 5: format 4's classes, cache_create saying 5, and slabinfo_walk
+ * (the walk of a node partial list inside a list_lock hold). */
+static void test_v5(void)
+{
+	static const struct ts_class cls[] = {
+		CACHE4,
+		{ "slub:slabinfo_walk", { WHERE3, { "lock_seq", TF_U64 }, { "free", TF_U64 },
+			{ "walked", TF_U32 }, { "listed", TF_U32 } } },
+		/* a walk laid out without `where`: format 2 never had it */
+		{ "slub:slabinfo_walk", { { "lock_seq", TF_U64 }, { "free", TF_U64 },
+			{ "walked", TF_U32 }, { "listed", TF_U32 } } },
+	};
+	static const struct ts_item items[] = {
+		{ 0, 100, 10, 10, { 5, W3(3, 0, 0, 0, 0), (uintptr_t)geometry4,
+			(uintptr_t)"kmalloc-64" } },
+		{ 1, 200, 10, 11, { W3(3, 1, 1, 1, 0), 77, 123456, 10000, 60000 } },
+	};
+	static const struct ts_item bad[] = {
+		{ 2, 200, 10, 11, { 77, 123456, 10000, 60000 } },
+	};
+	struct ts_script s = { cls, 2, items, 2, STREAM, 0 };
+	struct collected c;
+	const struct slub_event *e;
+
+	run(&s, &c, NULL);
+	CHECK(!c.failed && c.nr == 2, "format 5 refused: %s (%d)", c.error, c.nr);
+	if (c.nr == 2) {
+		e = &c.out[0].event.ev;
+		CHECK(e->type == SLUB_EV_CACHE_CREATE && e->info && e->info->flags == 0x1,
+		      "format 5 cache_create");
+		e = &c.out[1].event.ev;
+		CHECK(e->type == SLUB_EV_SLABINFO_WALK && e->cache_id == 3 && e->cpu == 1 &&
+		      e->node == 1 && e->locked == 1 && e->lock_id == 3 * 64 + 1 &&
+		      e->lock_seq == 77 && e->size == 123456 && e->count == 10000 &&
+		      e->pages == 60000 && e->slab == 0,
+		      "slabinfo_walk: lock %u seq %llu free %llu walked %u listed %u", e->lock_id,
+		      (unsigned long long)e->lock_seq, (unsigned long long)e->size, e->count,
+		      e->pages);
+	}
+	slub_decoder_destroy(c.dec);
+	s.nr_classes = 3;
+	s.items = bad;
+	s.nr_items = 1;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`where`") &&
+	      strstr(c.error, "format 5?"), "slabinfo_walk without where: %s", c.error);
+	slub_decoder_destroy(c.dec);
+}
+
 static void test_format1(void)
 {
 	static const struct ts_class cls[] = {
@@ -446,7 +495,7 @@ static void test_format1(void)
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT, "format 1 accepted");
 	CHECK(!strcmp(c.error, TRACE_DIR ": recorded with slub trace format 1; this slubtrace "
-		      "reads formats 2, 3 and 4: record it again"), "message: %s", c.error);
+		      "reads formats 2 to 5: record it again"), "message: %s", c.error);
 	slub_decoder_error(c.dec, &why);
 	CHECK(why == SLUB_UNUSABLE_FORMAT, "kind");
 	slub_decoder_destroy(c.dec);
@@ -477,10 +526,10 @@ static void test_format_string(void)
 static void test_cache_format(void)
 {
 	static const struct ts_item items2[] = {
-		{ C_CACHE, 100, 1, 1, { 5, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
+		{ C_CACHE, 100, 1, 1, { 6, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
 	};
 	static const struct ts_item items4[] = {
-		{ C_CACHE, 100, 1, 1, { 5, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
+		{ C_CACHE, 100, 1, 1, { 6, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
 			(uintptr_t)"x" } },
 	};
 	static const struct ts_item mixed[] = {
@@ -528,15 +577,15 @@ static void test_cache_format(void)
 
 	/* a newer format, in either layout */
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 5") &&
-	      strstr(c.error, "reads formats 2, 3 and 4"), "cache_create of format 5: %s",
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 6") &&
+	      strstr(c.error, "reads formats 2 to 5"), "cache_create of format 6: %s",
 	      c.error);
 	slub_decoder_destroy(c.dec);
 	s.classes = v4_classes;
 	s.items = items4;
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 5"),
-	      "cache_create of format 5 in format 4's layout: %s", c.error);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 6"),
+	      "cache_create of format 6 in format 4's layout: %s", c.error);
 	slub_decoder_destroy(c.dec);
 	/* a number that does not match the layout */
 	s.classes = v2_classes;
@@ -822,6 +871,7 @@ static void test_symbolizer(void)
 
 int main(void)
 {
+	test_v5();
 	test_v4();
 	test_v3();
 	test_v2();

@@ -5,7 +5,9 @@
  *    active objects are exactly the live ones, and every partial slab is
  *    walked;
  *  - the walk is list_lock holds and nothing else: an observer sees one
- *    lock_acquire and one lock_release per node, no slab event;
+ *    lock_acquire, one slabinfo_walk and one lock_release per node, in that
+ *    order and of one lock_seq, no slab event; the walk says the slabs it
+ *    walked, the slabs listed and the free objects it counted;
  *  - partial-scan-bounded (6.10): a list longer than 10000 slabs is scanned
  *    10000 slabs deep (5000 from each end) and extrapolated, capped at the
  *    node's objects; a shorter one is walked whole;
@@ -39,12 +41,35 @@ static int failures;
 	} while (0)
 
 static unsigned seen[SLUB_EV_NR];
+/* the last walk, and whether it came inside a hold of its lock_seq */
+static struct slub_event last_walk;
+static uint64_t held_seq;
+static unsigned walks_inside;
 
 static void observe(const struct slub_event *ev, void *arg)
 {
 	(void)arg;
 	if (ev->type < SLUB_EV_NR)
 		seen[ev->type]++;
+	if (ev->type == SLUB_EV_LOCK_ACQUIRE)
+		held_seq = ev->lock_seq;
+	else if (ev->type == SLUB_EV_LOCK_RELEASE)
+		held_seq = 0;
+	else if (ev->type == SLUB_EV_SLABINFO_WALK) {
+		last_walk = *ev;
+		walks_inside += held_seq && ev->lock_seq == held_seq && ev->locked;
+	}
+}
+
+static void observe_read(struct slub_cache *s, struct slub_slabinfo *si)
+{
+	memset(seen, 0, sizeof(seen));
+	memset(&last_walk, 0, sizeof(last_walk));
+	walks_inside = 0;
+	held_seq = 0;
+	slub_set_observer(observe, NULL, 0);
+	slub_get_slabinfo(s, si);
+	slub_set_observer(NULL, NULL, 0);
 }
 
 /* Fragments `slabs` slabs of a fresh cache, keeping `keep` objects in each;
@@ -108,16 +133,22 @@ static void test_exact(void)
 	      si.partial_slabs, si.scanned_slabs);
 	CHECK(slub_get_slabinfo(NULL, &si) == -1, "NULL cache refused");
 
-	memset(seen, 0, sizeof(seen));
-	slub_set_observer(observe, NULL, 0);
-	slub_get_slabinfo(s, &si);
-	slub_set_observer(NULL, NULL, 0);
+	observe_read(s, &si);
 	for (unsigned t = 0; t < SLUB_EV_NR; t++) {
-		unsigned want = t == SLUB_EV_LOCK_ACQUIRE || t == SLUB_EV_LOCK_RELEASE ?
-			(unsigned)slub_nr_nodes() : 0;
+		unsigned want = t == SLUB_EV_LOCK_ACQUIRE || t == SLUB_EV_LOCK_RELEASE ||
+			t == SLUB_EV_SLABINFO_WALK ? (unsigned)slub_nr_nodes() : 0;
 		CHECK(seen[t] == want, "%s: %u events, want %u", slub_event_name(t), seen[t],
 		      want);
 	}
+	CHECK(walks_inside == (unsigned)slub_nr_nodes(), "%u of %u walks inside their hold",
+	      walks_inside, seen[SLUB_EV_SLABINFO_WALK]);
+	if (slub_nr_nodes() == 1)
+		CHECK(last_walk.count == 300 && last_walk.pages == 300 &&
+		      last_walk.size == si.num_objs - si.active_objs && last_walk.slab == 0 &&
+		      last_walk.lock_id == slub_cache_id(s) * 64,
+		      "walk: %u walked of %u, %llu free (want %lu), lock %u", last_walk.count,
+		      last_walk.pages, (unsigned long long)last_walk.size,
+		      si.num_objs - si.active_objs, last_walk.lock_id);
 	release(s, objs, 300ul * per);
 }
 
@@ -141,10 +172,17 @@ static void test_bounded(void)
 	      "6.1 walk: scanned %lu active %lu (live %lu)", si.scanned_slabs, si.active_objs,
 	      live);
 	slub_set_variant(old | SLUB_VAR_PARTIAL_SCAN_BOUNDED);
-	slub_get_slabinfo(s, &bounded);
+	observe_read(s, &bounded);
 	slub_set_variant(old);
 	CHECK(bounded.scanned_slabs == 10000, "bounded: scanned %lu, want 10000",
 	      bounded.scanned_slabs);
+	/* the trace says the cap: 10000 walked of the 12000 listed */
+	CHECK(seen[SLUB_EV_SLABINFO_WALK] == 1 && walks_inside == 1 && last_walk.count == 10000 &&
+	      last_walk.pages == slabs &&
+	      last_walk.size == bounded.num_objs - bounded.active_objs,
+	      "bounded walk event: %u events, %u walked of %u, %llu free",
+	      seen[SLUB_EV_SLABINFO_WALK], last_walk.count, last_walk.pages,
+	      (unsigned long long)last_walk.size);
 	CHECK(bounded.partial_slabs == slabs, "bounded: partial %lu", bounded.partial_slabs);
 	err = ((double)bounded.active_objs - (double)live) / (double)live;
 	printf("bounded estimate: active %lu, exact %lu (%+.2f%%)\n", bounded.active_objs, live,
@@ -173,10 +211,7 @@ static void expect_counts(struct slub_cache *s, unsigned v, const char *when)
 	slub_set_variant(old & ~v);
 	slub_get_slabinfo(s, &walked);
 	slub_set_variant(old);
-	memset(seen, 0, sizeof(seen));
-	slub_set_observer(observe, NULL, 0);
-	slub_get_slabinfo(s, &counted);
-	slub_set_observer(NULL, NULL, 0);
+	observe_read(s, &counted);
 	CHECK(counted.active_objs == walked.active_objs, "%s: counted active %lu, walked %lu",
 	      when, counted.active_objs, walked.active_objs);
 	CHECK(counted.partial_objs == walked.partial_objs, "%s: counted partial objects %lu, "
@@ -184,6 +219,8 @@ static void expect_counts(struct slub_cache *s, unsigned v, const char *when)
 	CHECK(counted.scanned_slabs == 0, "%s: %lu slabs walked", when, counted.scanned_slabs);
 	CHECK(seen[SLUB_EV_LOCK_ACQUIRE] == 0, "%s: the counted read took list_lock %u times",
 	      when, seen[SLUB_EV_LOCK_ACQUIRE]);
+	CHECK(seen[SLUB_EV_SLABINFO_WALK] == 0, "%s: the counted read walked %u times",
+	      when, seen[SLUB_EV_SLABINFO_WALK]);
 }
 
 static void test_counters(unsigned v, const char *name)

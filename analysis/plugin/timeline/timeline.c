@@ -17,7 +17,8 @@
  *   reorder-ns, reorder-events  the model's reorder window
  *
  * The model sees every event whatever the filters: a slab's state before a
- * transition depends on its whole history.
+ * transition depends on its whole history.  slabinfo_walk, which is no
+ * transition, is printed as it is decoded (text and JSON).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -46,6 +47,12 @@ struct timeline {
 	bool cache_met;
 	const char *names[32];
 	unsigned int nr_names;
+	/* the caches' names, for slabinfo_walk lines (text and JSON) */
+	struct walk_cache {
+		uint32_t vpid, cache_id;
+		char name[48];
+	} *walk_caches;
+	unsigned int nr_walk_caches, cap_walk_caches;
 };
 
 static void met_cache(struct timeline *tl, const char *name)
@@ -121,6 +128,61 @@ static int timeline_decoded(struct slub_sink *s, const struct slub_decoded *d)
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self, "out of memory");
 		return -1;
 	}
+	return 0;
+}
+
+static const char *walk_cache(const struct timeline *tl, uint32_t vpid, uint32_t cache_id)
+{
+	for (unsigned int i = tl->nr_walk_caches; i-- > 0;)
+		if (tl->walk_caches[i].vpid == vpid && tl->walk_caches[i].cache_id == cache_id)
+			return tl->walk_caches[i].name;
+	return NULL;
+}
+
+/*
+ * Text and JSON: slabinfo_walk is what a reader's list_lock hold did, not a
+ * slab transition, so the model has no record of it: it is printed as it
+ * comes, under the same filters (a slab filter leaves it out: it names no
+ * slab).
+ */
+static int timeline_walk(struct slub_sink *s, const struct slub_decoded *d)
+{
+	struct timeline *tl = (struct timeline *)s;
+	const struct slub_model_event *e = &d->event;
+	const char *name;
+
+	if (d->kind != SLUB_DEC_EVENT)
+		return 0;
+	if (e->ev.type == SLUB_EV_CACHE_CREATE && e->ev.info && e->ev.info->name) {
+		if (tl->nr_walk_caches == tl->cap_walk_caches) {
+			unsigned int cap = tl->cap_walk_caches ? tl->cap_walk_caches * 2 : 32;
+			struct walk_cache *n = realloc(tl->walk_caches, cap * sizeof(*n));
+
+			if (!n) {
+				BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self,
+										    "out of memory");
+				return -1;
+			}
+			tl->walk_caches = n;
+			tl->cap_walk_caches = cap;
+		}
+		struct walk_cache *c = &tl->walk_caches[tl->nr_walk_caches++];
+		c->vpid = e->vpid;
+		c->cache_id = e->ev.cache_id;
+		snprintf(c->name, sizeof(c->name), "%s", e->ev.info->name);
+		return 0;
+	}
+	if (e->ev.type != SLUB_EV_SLABINFO_WALK || tl->by_slab ||
+	    (tl->by_tid && e->vtid != (uint64_t)tl->tid) || e->ts < tl->begin || e->ts > tl->end)
+		return 0;
+	name = walk_cache(tl, e->vpid, e->ev.cache_id);
+	if (tl->cache && (!name || strcmp(name, tl->cache)))
+		return 0;
+	if (tl->json)
+		slub_fmt_walk_json(s->out, e, name);
+	else
+		slub_fmt_walk_text(s->out, e, name);
+	tl->lines++;
 	return 0;
 }
 
@@ -227,6 +289,7 @@ static void timeline_destroy(struct timeline *tl)
 	slub_sink_fini(&tl->sink);
 	slub_chrome_free(tl->chrome);
 	free(tl->cache_copy);
+	free(tl->walk_caches);
 	free(tl);
 }
 
@@ -298,8 +361,7 @@ slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configur
 	cb.transition = on_transition;
 	cb.arg = tl;
 	tl->sink.end = timeline_end;
-	if (tl->chrome)
-		tl->sink.decoded = timeline_decoded;
+	tl->sink.decoded = tl->chrome ? timeline_decoded : timeline_walk;
 	if (slub_sink_model(&tl->sink, &cfg, &cb, NULL) < 0) {
 		st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
 		goto fail;

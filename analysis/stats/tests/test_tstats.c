@@ -342,6 +342,101 @@ static void test_locks(void)
 	slub_tstats_free(st);
 }
 
+/* A slabinfo reader's hold: what it did says the walk (walked N slabs;
+ * N of M, extrapolated, for the bounded scan), the threads whose waits
+ * overlapped it are named as stalled behind it, one whose wait began
+ * after the release is not, and the cache counts the walks. */
+static void walk_hold(struct slub_tstats *st, uint64_t *ts, uint64_t seq, uint32_t walked,
+		      uint32_t listed, uint64_t hold)
+{
+	struct slub_tstats_event e = mk(SLUB_EV_LOCK_ACQUIRE, *ts, 9);
+
+	e.ev.lock_id = CACHE * 64;
+	e.ev.lock_seq = seq;
+	feed(st, e);
+	e = mk(SLUB_EV_SLABINFO_WALK, *ts + 10, 9);
+	e.ev.lock_id = CACHE * 64;
+	e.ev.lock_seq = seq;
+	e.ev.locked = 1;
+	e.ev.count = walked;
+	e.ev.pages = listed;
+	e.ev.size = 1000;
+	feed(st, e);
+	e = mk(SLUB_EV_LOCK_RELEASE, *ts += hold, 9);
+	e.ev.lock_id = CACHE * 64;
+	e.ev.lock_seq = seq;
+	e.ev.hold_ns = hold;
+	feed(st, e);
+}
+
+static void test_walk(void)
+{
+	struct slub_tstats_config cfg = { 0 };
+	struct slub_tstats *st = slub_tstats_new(&cfg);
+	struct slub_tstats_event e;
+	uint64_t ts = 1000000;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	create(st);
+	walk_hold(st, &ts, 1, 50000, 50000, 8000000);
+	/* two waiters behind it: their acquisitions follow the release */
+	for (uint32_t v = 2; v <= 3; v++) {
+		e = mk(SLUB_EV_LOCK_ACQUIRE, ts += 100, v);
+		e.ev.lock_id = CACHE * 64;
+		e.ev.lock_seq = v;
+		e.ev.contended = 1;
+		e.ev.wait_ns = 3000000 * v;
+		feed(st, e);
+		e = mk(SLUB_EV_LOCK_RELEASE, ts += 100, v);
+		e.ev.lock_id = CACHE * 64;
+		e.ev.lock_seq = v;
+		e.ev.hold_ns = 100;
+		feed(st, e);
+	}
+	/* the bounded scan, later: 10000 of 60000 slabs */
+	ts += 1000000;
+	walk_hold(st, &ts, 4, 10000, 60000, 2000000);
+	/* a wait that began after that release: not stalled behind it */
+	e = mk(SLUB_EV_LOCK_ACQUIRE, ts += 5000, 4);
+	e.ev.lock_id = CACHE * 64;
+	e.ev.lock_seq = 5;
+	e.ev.contended = 1;
+	e.ev.wait_ns = 1000;
+	feed(st, e);
+	slub_tstats_finish(st);
+
+	const struct slub_tstats_cache *c = slub_tstats_cache_find(st, "t-64");
+	CHECK(c && c->slabinfo_walks == 2 && c->slabs_walked == 60000 && c->walked_max == 50000 &&
+	      c->walked_max_listed == 50000, "walks %llu walked %llu max %u of %u",
+	      c ? (unsigned long long)c->slabinfo_walks : 0ull,
+	      c ? (unsigned long long)c->slabs_walked : 0ull, c ? c->walked_max : 0,
+	      c ? c->walked_max_listed : 0);
+	f = open_memstream(&text, &len);
+	slub_tstats_print_text(st, f, SLUB_TSTATS_SHOW_LOCKS | SLUB_TSTATS_SHOW_SLABINFO, NULL);
+	fclose(f);
+	CHECK(text && strstr(text, "8000000 ns") &&
+	      strstr(text, "did: walked 50000 slabs (slabinfo)\n") &&
+	      strstr(text, "stalled: vtid 2 (waited 6000000 ns) vtid 3 (waited 9000000 ns)\n") &&
+	      strstr(text, "did: walked 10000 of 60000 slabs (slabinfo, extrapolated)\n") &&
+	      !strstr(text, "vtid 4 (waited") &&
+	      strstr(text, "slabinfo walks 2, 60000 slabs walked under the lock, at most 50000 in "
+			   "one (of 50000 listed)"),
+	      "the walk's hold and the stalled threads:\n%s", text);
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	slub_tstats_print_json(st, f);
+	fclose(f);
+	CHECK(text && strstr(text, "\"walked\":50000,\"listed\":50000,\"stalled\":[{\"vtid\":2,"
+				   "\"wait_ns\":6000000},{\"vtid\":3,\"wait_ns\":9000000}]") &&
+	      strstr(text, "\"slabinfo_walks\":2,\"slabs_walked\":60000,\"walked_max\":50000"),
+	      "JSON: %s", text);
+	free(text);
+	slub_tstats_free(st);
+}
+
 /* f), g) */
 static void test_json_and_diff(void)
 {
@@ -1020,6 +1115,7 @@ int main(int argc, char **argv)
 	test_items();
 	test_winners_and_storms();
 	test_locks();
+	test_walk();
 	test_lock_saturation();
 	test_json_and_diff();
 	test_series();
