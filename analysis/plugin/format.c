@@ -150,6 +150,20 @@ static void put_json_string(struct line *l, const char *s)
 	put_lit(l, "\"");
 }
 
+/* ,"cache_id":N,"cache":"name" (null when never announced),"node":N */
+static void put_cache_node(struct line *l, uint32_t cache_id, const char *cache, int32_t node)
+{
+	put_lit(l, ",\"cache_id\":");
+	put_u(l, cache_id);
+	put_lit(l, ",\"cache\":");
+	if (cache)
+		put_json_string(l, cache);
+	else
+		put_lit(l, "null");
+	put_lit(l, ",\"node\":");
+	put_i(l, node);
+}
+
 void slub_fmt_record_json(FILE *f, const struct slub_model_record *r, const char *cache)
 {
 	struct line l = { .n = 0 };
@@ -171,15 +185,7 @@ void slub_fmt_record_json(FILE *f, const struct slub_model_record *r, const char
 	put_str(&l, site_of(r, site, sizeof(site)));
 	put_lit(&l, "\",\"slab\":");
 	put_hex(&l, r->slab);
-	put_lit(&l, ",\"cache_id\":");
-	put_u(&l, r->cache_id);
-	put_lit(&l, ",\"cache\":");
-	if (cache)
-		put_json_string(&l, cache);
-	else
-		put_lit(&l, "null");
-	put_lit(&l, ",\"node\":");
-	put_i(&l, r->node);
+	put_cache_node(&l, r->cache_id, cache, r->node);
 	put_lit(&l, ",\"before\":\"");
 	put_str(&l, slub_state_name(r->before));
 	put_lit(&l, "\",\"after\":\"");
@@ -317,15 +323,8 @@ void slub_fmt_walk_json(FILE *f, const struct slub_model_event *e, const char *c
 	put_i(&l, ev->cpu);
 	put_lit(&l, ",\"event\":\"");
 	put_str(&l, slub_event_name(ev->type));
-	put_lit(&l, "\",\"cache_id\":");
-	put_u(&l, ev->cache_id);
-	put_lit(&l, ",\"cache\":");
-	if (cache)
-		put_json_string(&l, cache);
-	else
-		put_lit(&l, "null");
-	put_lit(&l, ",\"node\":");
-	put_i(&l, ev->node);
+	put_lit(&l, "\"");
+	put_cache_node(&l, ev->cache_id, cache, ev->node);
 	put_lit(&l, ",\"lock_id\":");
 	put_u(&l, ev->lock_id);
 	put_lit(&l, ",\"lock_seq\":");
