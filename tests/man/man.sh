@@ -74,7 +74,17 @@ for k in $sinks; do
 	n=$((n + 1))
 	check_render "$page"
 	# Parameters the source accepts: its slub_param table.
-	accepted=$(cat "$src"/analysis/plugin/$k/*.c | sed -n 's/.*{ "\([a-z-]*\)", SLUB_P_.*/\1/p' | sort -u)
+	# (entries `.name = "x"`, and the shared SLUB_REORDER_PARAMS and
+	# SLUB_HISTORY_PARAM of analysis/plugin/sink.h)
+	accepted=$({
+		cat "$src"/analysis/plugin/$k/*.c | sed -n 's/.*{ \.name = "\([a-z-]*\)", \.type = SLUB_P_.*/\1/p'
+		if grep -q 'SLUB_REORDER_PARAMS(' "$src"/analysis/plugin/$k/*.c; then
+			sed -n 's/.*\.name = "\(reorder-[a-z]*\)".*/\1/p' "$src"/analysis/plugin/sink.h
+		fi
+		if grep -q 'SLUB_HISTORY_PARAM(' "$src"/analysis/plugin/$k/*.c; then
+			sed -n 's/.*\.name = "\(history\)".*/\1/p' "$src"/analysis/plugin/sink.h
+		fi
+	} | sort -u)
 	documented=$(sed -n '/^\.SH "INITIALIZATION PARAMETERS"/,/^\.SH/p' "$page" |
 		sed -n '/^\.TP/{n;s/^\\fB\([a-z\\-]*\)=.*/\1/p}' | sed 's/\\-/-/g' | sort -u)
 	[ -n "$accepted" ] || fail "sink.slub.$k: no parameter table found in analysis/plugin/$k"
