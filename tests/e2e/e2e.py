@@ -23,7 +23,7 @@ Tests:
                 per object), --no-full-lists (no full-list events),
                 --snapshot (a flight-recorder snapshot written at exit),
                 --buffer-size, --nodes, --blocking (nothing discarded with
-                tiny buffers)
+                a trace larger than the ring buffers)
   errno         test_stress (errno checked around every free) under
                 `slubtrace record --stacks all` with race-window: tracing and
                 stack walking never change errno
@@ -1066,11 +1066,17 @@ def test_options(env):
               % (seen, said), errors)
 
         # --blocking: a trace larger than the ring buffers, and nothing lost.
-        # (Not smaller buffers: with a few small sub-buffers LTTng can still
-        # lose an event behind a writer preempted in the middle of its own.)
+        # Blocking covers a full buffer only.  LTTng-UST still drops an event
+        # ("wrap-around") when the writers lap a sub-buffer that a preempted
+        # writer has reserved and not yet committed: the other writers must
+        # fill the seven other sub-buffers meanwhile.  With 1M per CPU that
+        # was ~900 KB, a preemption of a few ms on a loaded 2-core machine
+        # (8,056 events lost once at load 9.5); 4M and four times the
+        # workload keep the trace as much larger than the ring and make the
+        # lap four times longer.
         d = os.path.join(env.work, "blocking")
-        rc, out = env.slubtrace(["-o", d, "--buffer-size", "1M", "--blocking", "--"]
-                                + [work] + ["-g", "2", "-t", "2", "-m", "4000", "-r", "1"])
+        rc, out = env.slubtrace(["-o", d, "--buffer-size", "4M", "--blocking", "--"]
+                                + [work] + ["-g", "2", "-t", "2", "-m", "16000", "-r", "1"])
         m = re.search(r'events: (\d+) recorded, (\d+) discarded', out)
         check(m and int(m.group(2)) == 0, "--blocking discarded events: %s"
               % out.strip()[-300:], errors)
@@ -1079,7 +1085,7 @@ def test_options(env):
               % t.discarded, errors)
         check(any(e["_name"] == "thread_flush" for e in t.slub()),
               "--blocking: no thread_flush in the trace", errors)
-        log("  --blocking with 1M buffers: %s events, none discarded"
+        log("  --blocking with 4M buffers: %s events, none discarded"
             % (m.group(1) if m else "?"))
 
         # --snapshot: the flight recorder's contents are written at exit
