@@ -1209,8 +1209,15 @@ def test_concurrent(env):
     # The first run ends only once the second's session exists (two
     # sessions listed, at most 300 s: a loaded 2-core machine ran 17 times
     # slower than a quiet one), whatever the load.
-    wait2 = ('i=0; while [ "$(lttng list 2>/dev/null | grep -c \') slubtrace-\')" -lt 2 ] '
-             '&& [ $i -lt 3000 ]; do sleep 0.1; i=$((i + 1)); done')
+    # Only a number counts: an empty or garbled count (a client that failed
+    # under load) used to end the wait as if the second session existed, and
+    # the first run then rightly stopped a daemon that served no one yet.
+    wait2 = ('i=0; while :; do '
+             'n=$(lttng list 2>/dev/null | grep -c \') slubtrace-\'); '
+             'case "$n" in ""|*[!0-9]*) n=0;; esac; '
+             '[ "$n" -ge 2 ] && break; i=$((i + 1)); '
+             'if [ $i -ge 3000 ]; then echo "first: no second session in 300 s" >&2; exit 3; fi; '
+             'sleep 0.1; done; echo "first: $n sessions listed after $i polls" >&2')
     first = subprocess.Popen(argv + ["-o", da, "--no-check", "--", "sh", "-c", wait2],
                              env=env.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              text=True)
@@ -1240,6 +1247,8 @@ def test_concurrent(env):
     log(out_a.rstrip())
     log(out_b.rstrip())
     check(first.returncode == 0, "first run: exit %d" % first.returncode, errors)
+    check(re.search(r"^first: [0-9]+ sessions listed", out_a, re.M),
+          "first run: its command never saw the second session", errors)
     check("left running" in out_a, "first run: no note that it left its daemon to the "
           "second", errors)
     check(second.returncode == 0, "second run: exit %d (its daemon was stopped under it?)"
