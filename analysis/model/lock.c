@@ -122,69 +122,72 @@ static void check_at_unlock(struct slub_model *m, uint64_t k1, struct mlock *l,
 	l->overflow = 0;
 }
 
-void lock_event(struct slub_model *m, uint64_t k1, const struct slub_model_event *e,
-		       struct mthread *t, int lenient)
+/* R7 at an acquisition: no recursion, one node lock at a time (the
+ * thread's view), no second holder, acquisitions numbered one by one. */
+static void lock_acquire(struct slub_model *m, uint64_t k1, struct mlock *l,
+			 const struct slub_model_event *e, const struct slub_model_record *r,
+			 struct mthread *t, int lenient)
 {
 	const struct slub_event *ev = &e->ev;
-	struct mlock *l = get_lock(m, k1, ev->lock_id);
-	struct slub_model_record r;
 
-	if (!l)
-		return;
-	lock_touch(m, l, e->ts);
-	make_record(&r, e);
-	if (ev->type == SLUB_EV_LOCK_ACQUIRE) {
-		if (t && t->known && !t->suspect && !lenient) {
-			for (uint32_t i = 0; i < t->nheld; i++) {
-				if (t->held[i] == ev->lock_id)
-					report(m, SLUB_RULE_LOCK_RECURSIVE, &r, NULL, k1, 0,
-					       "tid %u takes lock %u (acquisition %llu) it holds",
-					       e->vtid, ev->lock_id, (unsigned long long)ev->lock_seq);
-				else
-					report(m, SLUB_RULE_LOCK_ORDER, &r, NULL, k1, 0,
-					       "tid %u takes lock %u while holding lock %u", e->vtid,
-					       ev->lock_id, t->held[i]);
-			}
+	if (t && t->known && !t->suspect && !lenient) {
+		for (uint32_t i = 0; i < t->nheld; i++) {
+			if (t->held[i] == ev->lock_id)
+				report(m, SLUB_RULE_LOCK_RECURSIVE, r, NULL, k1, 0,
+				       "tid %u takes lock %u (acquisition %llu) it holds",
+				       e->vtid, ev->lock_id, (unsigned long long)ev->lock_seq);
+			else
+				report(m, SLUB_RULE_LOCK_ORDER, r, NULL, k1, 0,
+				       "tid %u takes lock %u while holding lock %u", e->vtid,
+				       ev->lock_id, t->held[i]);
 		}
-		if (l->known && !lenient) {
-			int explained = notice_covers(m, l->gen, window_start(m, l->last_ts));
-
-			if (l->held && l->holder == e->vtid) {
-				/* recursion: reported above from the thread's view */
-			} else if (l->held && !explained)
-				report(m, SLUB_RULE_LOCK_HOLDER, &r, NULL, k1, l->holder,
-				       "lock %u acquisition %llu by tid %u while tid %u holds "
-				       "acquisition %llu",
-				       ev->lock_id, (unsigned long long)ev->lock_seq, e->vtid,
-				       l->holder, (unsigned long long)l->seq);
-			else if (ev->lock_seq != l->seq + 1 && !explained)
-				report(m, SLUB_RULE_LOCK_SEQ, &r, NULL, k1, 0,
-				       "lock %u acquisition %llu follows acquisition %llu",
-				       ev->lock_id, (unsigned long long)ev->lock_seq,
-				       (unsigned long long)l->seq);
-		}
-		l->known = 1;
-		l->held = 1;
-		l->holder = e->vtid;
-		l->seq = ev->lock_seq;
-		l->ntouched = 0;
-		l->overflow = 0;
-		if (t) {
-			t->known = 1;
-			if (t->nheld < THREAD_HELD)
-				t->held[t->nheld++] = ev->lock_id;
-		}
-		return;
 	}
-	/* release */
+	if (l->known && !lenient) {
+		int explained = notice_covers(m, l->gen, window_start(m, l->last_ts));
+
+		if (l->held && l->holder == e->vtid) {
+			/* recursion: reported above from the thread's view */
+		} else if (l->held && !explained)
+			report(m, SLUB_RULE_LOCK_HOLDER, r, NULL, k1, l->holder,
+			       "lock %u acquisition %llu by tid %u while tid %u holds "
+			       "acquisition %llu",
+			       ev->lock_id, (unsigned long long)ev->lock_seq, e->vtid,
+			       l->holder, (unsigned long long)l->seq);
+		else if (ev->lock_seq != l->seq + 1 && !explained)
+			report(m, SLUB_RULE_LOCK_SEQ, r, NULL, k1, 0,
+			       "lock %u acquisition %llu follows acquisition %llu",
+			       ev->lock_id, (unsigned long long)ev->lock_seq,
+			       (unsigned long long)l->seq);
+	}
+	l->known = 1;
+	l->held = 1;
+	l->holder = e->vtid;
+	l->seq = ev->lock_seq;
+	l->ntouched = 0;
+	l->overflow = 0;
+	if (t) {
+		t->known = 1;
+		if (t->nheld < THREAD_HELD)
+			t->held[t->nheld++] = ev->lock_id;
+	}
+}
+
+/* R7 at a release (by the holder, of the acquisition it took), then R4 on
+ * the slabs the critical section touched. */
+static void lock_release(struct slub_model *m, uint64_t k1, struct mlock *l,
+			 const struct slub_model_event *e, const struct slub_model_record *r,
+			 struct mthread *t, int lenient)
+{
+	const struct slub_event *ev = &e->ev;
+
 	if (l->known && !lenient && (!l->held || l->holder != e->vtid || l->seq != ev->lock_seq))
-		report(m, SLUB_RULE_LOCK_HOLDER, &r, NULL, k1, l->held ? l->holder : 0,
+		report(m, SLUB_RULE_LOCK_HOLDER, r, NULL, k1, l->held ? l->holder : 0,
 		       "tid %u releases lock %u acquisition %llu; %s%u holds acquisition %llu",
 		       e->vtid, ev->lock_id, (unsigned long long)ev->lock_seq,
 		       l->held ? "tid " : "no one (last: tid ", l->holder,
 		       (unsigned long long)l->seq);
 	if (l->known && l->held && !lenient)
-		check_at_unlock(m, k1, l, &r);
+		check_at_unlock(m, k1, l, r);
 	l->ntouched = 0;
 	if (!l->known) {
 		l->known = 1;
@@ -199,6 +202,22 @@ void lock_event(struct slub_model *m, uint64_t k1, const struct slub_model_event
 			}
 		t->known = 1;
 	}
+}
+
+void lock_event(struct slub_model *m, uint64_t k1, const struct slub_model_event *e,
+		struct mthread *t, int lenient)
+{
+	struct mlock *l = get_lock(m, k1, e->ev.lock_id);
+	struct slub_model_record r;
+
+	if (!l)
+		return;
+	lock_touch(m, l, e->ts);
+	make_record(&r, e);
+	if (e->ev.type == SLUB_EV_LOCK_ACQUIRE)
+		lock_acquire(m, k1, l, e, &r, t, lenient);
+	else
+		lock_release(m, k1, l, e, &r, t, lenient);
 }
 
 /* ---- list operations and discards ---- */

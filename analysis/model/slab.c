@@ -528,60 +528,60 @@ void slot_event(struct slub_model *m, uint64_t k1, struct mthread *t,
 	struct mslot *c = get_slot(m, k1, ev->cache_id, slot);
 	struct slub_model_record r;
 
-	if (c) {
-		slot_touch(m, c, e->ts);
-		if (lenient)
-			c->known = 0; /* relearnt from this thread's next loads */
-		make_record(&r, e);
-		switch (type) {
-		case SLUB_EV_CPU_SLAB_LOAD:
-			if (c->known && c->active)
-				report(m, SLUB_RULE_CPU_SLAB, &r, get_slab(m, k1, ev->slab, 0),
-				       k1, 0, "slot %d loads slab %#llx over its active slab %#llx",
-				       slot, (unsigned long long)ev->slab,
-				       (unsigned long long)c->active);
-			c->active = ev->slab;
-			c->known = 1;
-			break;
-		case SLUB_EV_DEACTIVATE:
-			if (!lenient && slot != ev->cpu && ev->reason != SLUB_DEACT_FLUSH)
-				report(m, SLUB_RULE_OWNER, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
-				       "cpu %d deactivates slot %d's slab %#llx, reason %s (not a flush)",
-				       ev->cpu, slot, (unsigned long long)ev->slab,
-				       slub_deactivate_reason_name(ev->reason));
-			if (c->known && c->active != ev->slab)
-				report(m, SLUB_RULE_CPU_SLAB, &r, get_slab(m, k1, ev->slab, 0),
-				       k1, 0, "slot %d deactivates slab %#llx, its active slab is %#llx",
-				       slot, (unsigned long long)ev->slab,
-				       (unsigned long long)c->active);
-			c->active = 0;
-			c->known = 1;
-			break;
-		case SLUB_EV_CPU_PARTIAL_PUT:
-			c->chain++;
-			break;
-		case SLUB_EV_CPU_PARTIAL_TAKE:
-			if (c->chain)
-				c->chain--;
-			break;
-		case SLUB_EV_CPU_PARTIAL_DRAIN:
-			c->chain = 0;
-			if (ev->reason == SLUB_DEACT_FLUSH && slot != ev->cpu) {
-				t->flush_slot = slot;
-				t->flush_cache = ev->cache_id;
-			} else {
-				t->flush_slot = -1;
-			}
-			break;
-		case SLUB_EV_TAKE_FREELIST:
-		case SLUB_EV_DRAIN_FREELIST:
-			if (c->known && c->active != ev->slab)
-				report(m, SLUB_RULE_CPU_SLAB, &r, get_slab(m, k1, ev->slab, 0),
-				       k1, 0,
-				       "slot %d takes the freelist of slab %#llx, its active slab is %#llx",
-				       slot, (unsigned long long)ev->slab,
-				       (unsigned long long)c->active);
-			break;
+	if (!c)
+		return;
+	slot_touch(m, c, e->ts);
+	if (lenient)
+		c->known = 0; /* relearnt from this thread's next loads */
+	make_record(&r, e);
+	switch (type) {
+	case SLUB_EV_CPU_SLAB_LOAD:
+		if (c->known && c->active)
+			report(m, SLUB_RULE_CPU_SLAB, &r, get_slab(m, k1, ev->slab, 0),
+			       k1, 0, "slot %d loads slab %#llx over its active slab %#llx",
+			       slot, (unsigned long long)ev->slab,
+			       (unsigned long long)c->active);
+		c->active = ev->slab;
+		c->known = 1;
+		break;
+	case SLUB_EV_DEACTIVATE:
+		if (!lenient && slot != ev->cpu && ev->reason != SLUB_DEACT_FLUSH)
+			report(m, SLUB_RULE_OWNER, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
+			       "cpu %d deactivates slot %d's slab %#llx, reason %s (not a flush)",
+			       ev->cpu, slot, (unsigned long long)ev->slab,
+			       slub_deactivate_reason_name(ev->reason));
+		if (c->known && c->active != ev->slab)
+			report(m, SLUB_RULE_CPU_SLAB, &r, get_slab(m, k1, ev->slab, 0),
+			       k1, 0, "slot %d deactivates slab %#llx, its active slab is %#llx",
+			       slot, (unsigned long long)ev->slab,
+			       (unsigned long long)c->active);
+		c->active = 0;
+		c->known = 1;
+		break;
+	case SLUB_EV_CPU_PARTIAL_PUT:
+		c->chain++;
+		break;
+	case SLUB_EV_CPU_PARTIAL_TAKE:
+		if (c->chain)
+			c->chain--;
+		break;
+	case SLUB_EV_CPU_PARTIAL_DRAIN:
+		c->chain = 0;
+		if (ev->reason == SLUB_DEACT_FLUSH && slot != ev->cpu) {
+			t->flush_slot = slot;
+			t->flush_cache = ev->cache_id;
+		} else {
+			t->flush_slot = -1;
 		}
+		break;
+	case SLUB_EV_TAKE_FREELIST:
+	case SLUB_EV_DRAIN_FREELIST:
+		if (c->known && c->active != ev->slab)
+			report(m, SLUB_RULE_CPU_SLAB, &r, get_slab(m, k1, ev->slab, 0),
+			       k1, 0,
+			       "slot %d takes the freelist of slab %#llx, its active slab is %#llx",
+			       slot, (unsigned long long)ev->slab,
+			       (unsigned long long)c->active);
+		break;
 	}
 }
