@@ -287,6 +287,8 @@ struct slub_effect {
 };
 
 const struct slub_effect *slub_effect_of(unsigned type);
+/* The state after the event by its effect, from `cur`. */
+uint8_t slub_effect_state(const struct slub_effect *fx, const struct slub_event *ev, uint8_t cur);
 /* acquire_slab's freeze: 1 takes the whole freelist, 0 leaves it, -1 not
  * that freeze.  The one place the TAKES condition is decided. */
 int slub_freeze_takes(const struct slub_event *ev);

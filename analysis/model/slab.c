@@ -198,23 +198,6 @@ static void check_cache(struct slub_model *m, struct mslab *s, const struct slub
 
 /* ---- resynchronisation: the table's effect of the event ---- */
 
-static uint8_t fx_state(const struct slub_effect *fx, const struct slub_event *ev, uint8_t cur)
-{
-	switch (fx->state) {
-	case FX_KEEP:
-		return cur;
-	case FX_TAKES:
-		return slub_freeze_takes(ev) == 1 ? SLUB_STATE_CPU_ACTIVE : SLUB_STATE_CPU_PARTIAL;
-	case FX_DEST:
-		return slub_dest_state(ev->list, &ev->new);
-	case FX_WORD:
-		if (ev->new.frozen)
-			return cur;
-		return ev->new.freelist ? SLUB_STATE_NODE_PARTIAL : SLUB_STATE_FULL;
-	}
-	return fx->state;
-}
-
 /*
  * What a slab seen without history (first event, after lost events, after
  * an event no edge allows) is: the effect of the event whatever state the
@@ -235,7 +218,7 @@ static void baseline(struct mslab *s, const struct slub_event *ev)
 	s->pages = !fx || fx->pages != FX_PAGES_GONE;
 	if (!fx)
 		return;
-	s->state = fx_state(fx, ev, s->state);
+	s->state = slub_effect_state(fx, ev, s->state);
 	switch (fx->owner) {
 	case FX_OWNER_ACTOR:
 	case FX_OWNER_HOLDER:

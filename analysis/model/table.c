@@ -370,6 +370,23 @@ const struct slub_effect *slub_effect_of(unsigned type)
 	return type < SLUB_EV_NR && effects[type].row ? &effects[type] : NULL;
 }
 
+uint8_t slub_effect_state(const struct slub_effect *fx, const struct slub_event *ev, uint8_t cur)
+{
+	switch (fx->state) {
+	case FX_KEEP:
+		return cur;
+	case FX_TAKES:
+		return slub_freeze_takes(ev) == 1 ? SLUB_STATE_CPU_ACTIVE : SLUB_STATE_CPU_PARTIAL;
+	case FX_DEST:
+		return slub_dest_state(ev->list, &ev->new);
+	case FX_WORD:
+		if (ev->new.frozen)
+			return cur;
+		return ev->new.freelist ? SLUB_STATE_NODE_PARTIAL : SLUB_STATE_FULL;
+	}
+	return fx->state;
+}
+
 const char *slub_cond_str(unsigned cond, char *buf, size_t len)
 {
 	static const char *const names[] = { "owner", "locked", "on_list", "empty",
