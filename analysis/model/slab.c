@@ -22,49 +22,16 @@ static void set_word(struct mslab *s, const struct slub_word *w)
 }
 
 /*
- * Word rules that need only the previous word and this one: R5 (chain,
- * objects, deltas) and R2.  Returns 1 when a violation was reported.
+ * R5-word-delta: what the change of the word may be for this event (pf,
+ * pi, pfl: the previous frozen bit, inuse and freelist).  Returns what is
+ * wrong, or NULL.
  */
-static int check_word(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
-		      const struct slub_model_record *r)
+static const char *word_delta(const struct slub_event *ev, uint32_t pf, uint32_t pi,
+			      uint64_t pfl)
 {
-	const struct slub_event *ev = &e->ev;
 	const struct slub_word *w = &ev->new;
-	uint64_t k1 = s->h.k1;
-	uint32_t pf = s->frozen, pi = s->inuse;
-	uint64_t pfl = s->freelist;
-
-	if (e->old_valid && ev->type != SLUB_EV_SLAB_NEW &&
-	    (ev->old.freelist != s->freelist || ev->old.inuse != s->inuse ||
-	     ev->old.objects != s->objects || ev->old.frozen != s->frozen ||
-	     ev->old.seq != s->seq)) {
-		report(m, SLUB_RULE_WORD_CHAIN, r, s, k1, 0,
-		       "%s seq %u: old word {freelist %#llx inuse %u frozen %u seq %u} is not the "
-		       "previous new word {freelist %#llx inuse %u frozen %u seq %u}: lost update",
-		       slub_event_name(ev->type), w->seq, (unsigned long long)ev->old.freelist,
-		       ev->old.inuse, ev->old.frozen, ev->old.seq, (unsigned long long)s->freelist,
-		       s->inuse, s->frozen, s->seq);
-		return 1;
-	}
-	if (w->inuse > w->objects || (ev->type != SLUB_EV_SLAB_NEW && w->objects != s->objects)) {
-		report(m, SLUB_RULE_WORD_OBJECTS, r, s, k1, 0,
-		       "%s seq %u: inuse %u objects %u (objects were %u)", slub_event_name(ev->type),
-		       w->seq, w->inuse, w->objects, s->objects);
-		return 1;
-	}
-	if (ev->type == SLUB_EV_FREEZE && pf) {
-		report(m, SLUB_RULE_FREEZE, r, s, k1, 0, "freeze at %s of a frozen slab (seq %u)",
-		       slub_site_name(ev->site), w->seq);
-		return 1;
-	}
-	if (ev->type == SLUB_EV_UNFREEZE && !pf) {
-		report(m, SLUB_RULE_UNFREEZE, r, s, k1, 0,
-		       "unfreeze at %s of a slab that is not frozen (seq %u)",
-		       slub_site_name(ev->site), w->seq);
-		return 1;
-	}
-
 	const char *bad = NULL;
+
 	switch (ev->type) {
 	case SLUB_EV_SLAB_NEW:
 		if (!w->frozen || w->freelist || w->inuse != w->objects)
@@ -118,6 +85,54 @@ static int check_word(struct slub_model *m, struct mslab *s, const struct slub_m
 			bad = "the per-object drain gives back one object";
 		break;
 	}
+	return bad;
+}
+
+/*
+ * Word rules that need only the previous word and this one: R5 (chain,
+ * objects, deltas) and R2.  Returns 1 when a violation was reported.
+ */
+static int check_word(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
+		      const struct slub_model_record *r)
+{
+	const struct slub_event *ev = &e->ev;
+	const struct slub_word *w = &ev->new;
+	uint64_t k1 = s->h.k1;
+	uint32_t pf = s->frozen, pi = s->inuse;
+	uint64_t pfl = s->freelist;
+
+	if (e->old_valid && ev->type != SLUB_EV_SLAB_NEW &&
+	    (ev->old.freelist != s->freelist || ev->old.inuse != s->inuse ||
+	     ev->old.objects != s->objects || ev->old.frozen != s->frozen ||
+	     ev->old.seq != s->seq)) {
+		report(m, SLUB_RULE_WORD_CHAIN, r, s, k1, 0,
+		       "%s seq %u: old word {freelist %#llx inuse %u frozen %u seq %u} is not the "
+		       "previous new word {freelist %#llx inuse %u frozen %u seq %u}: lost update",
+		       slub_event_name(ev->type), w->seq, (unsigned long long)ev->old.freelist,
+		       ev->old.inuse, ev->old.frozen, ev->old.seq, (unsigned long long)s->freelist,
+		       s->inuse, s->frozen, s->seq);
+		return 1;
+	}
+	if (w->inuse > w->objects || (ev->type != SLUB_EV_SLAB_NEW && w->objects != s->objects)) {
+		report(m, SLUB_RULE_WORD_OBJECTS, r, s, k1, 0,
+		       "%s seq %u: inuse %u objects %u (objects were %u)", slub_event_name(ev->type),
+		       w->seq, w->inuse, w->objects, s->objects);
+		return 1;
+	}
+	if (ev->type == SLUB_EV_FREEZE && pf) {
+		report(m, SLUB_RULE_FREEZE, r, s, k1, 0, "freeze at %s of a frozen slab (seq %u)",
+		       slub_site_name(ev->site), w->seq);
+		return 1;
+	}
+	if (ev->type == SLUB_EV_UNFREEZE && !pf) {
+		report(m, SLUB_RULE_UNFREEZE, r, s, k1, 0,
+		       "unfreeze at %s of a slab that is not frozen (seq %u)",
+		       slub_site_name(ev->site), w->seq);
+		return 1;
+	}
+
+	const char *bad = word_delta(ev, pf, pi, pfl);
+
 	if (bad) {
 		report(m, SLUB_RULE_WORD_DELTA, r, s, k1, 0,
 		       "%s at %s seq %u: %s (was freelist %#llx inuse %u frozen %u; now freelist "
