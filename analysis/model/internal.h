@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The state model's own header, shared by its files (nothing outside
- * analysis/model includes it):
+ * The state model's own header, shared by its files (outside
+ * analysis/model only its unit tests include it: test_model for the
+ * table's effects, test_reorder for the ordering engine):
  *
  *   model.c    the core: entity tables (process, slab, lock, slot, thread
  *              maps), discarded-events notices, records and reports, the
