@@ -39,6 +39,7 @@ static const char *const stat_names[SLUB_NR_STAT_ITEMS] = {
 	[SLUB_LOCK_ACQUIRE] = "list_lock_acquire",
 	[SLUB_LOCK_CONTENDED] = "list_lock_contended",
 	[SLUB_CPU_PARTIAL_CMPXCHG_FAIL] = "cpu_partial_cmpxchg_fail",
+	[SLUB_ALLOC_PREFETCH] = "alloc_prefetch",
 };
 
 const char *slub_stat_name(unsigned item)
