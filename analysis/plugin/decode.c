@@ -28,8 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "decode.h"
-#include "ptrmap.h"
 #include "symbolize.h"
 
 /* Every payload field the decoder reads, by wire name. */
@@ -230,8 +231,8 @@ struct dec_stream {
 struct slub_decoder {
 	bt_self_component *self;
 	struct slub_symbolizer *sym;
-	struct ptrmap classes;	/* bt_event_class -> struct dec_class */
-	struct ptrmap streams;	/* bt_stream -> struct dec_stream */
+	GHashTable *classes;	/* bt_event_class -> struct dec_class (owned) */
+	GHashTable *streams;	/* bt_stream -> struct dec_stream (by_id owns it) */
 	struct dec_stream **by_id;
 	size_t nr_streams, cap_streams;
 	const bt_stream *last_stream;
@@ -252,16 +253,9 @@ struct slub_decoder *slub_decoder_create(bt_self_component *self, struct slub_sy
 		return NULL;
 	d->self = self;
 	d->sym = sym;
-	if (ptrmap_init(&d->classes) < 0 || ptrmap_init(&d->streams) < 0) {
-		slub_decoder_destroy(d);
-		return NULL;
-	}
+	d->classes = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, free);
+	d->streams = g_hash_table_new(g_direct_hash, g_direct_equal);
 	return d;
-}
-
-static void free_class(void *v)
-{
-	free(v);
 }
 
 static void free_stream(void *v)
@@ -276,8 +270,12 @@ void slub_decoder_destroy(struct slub_decoder *d)
 {
 	if (!d)
 		return;
-	ptrmap_destroy(&d->classes, free_class);
-	ptrmap_destroy(&d->streams, free_stream);
+	if (d->classes)
+		g_hash_table_destroy(d->classes);
+	if (d->streams)
+		g_hash_table_destroy(d->streams);
+	for (size_t i = 0; i < d->nr_streams; i++)
+		free_stream(d->by_id[i]);
 	free(d->by_id);
 	free(d->trace_dir);
 	free(d);
@@ -333,7 +331,7 @@ static struct dec_stream *get_stream(struct slub_decoder *d, const bt_stream *bs
 
 	if (bs == d->last_stream)
 		return d->last;
-	s = ptrmap_get(&d->streams, bs);
+	s = g_hash_table_lookup(d->streams, bs);
 	if (!s) {
 		s = calloc(1, sizeof(*s));
 		if (!s)
@@ -360,10 +358,11 @@ static struct dec_stream *get_stream(struct slub_decoder *d, const bt_stream *bs
 			d->by_id = n;
 			d->cap_streams = cap;
 		}
-		if (!s->name || ptrmap_put(&d->streams, bs, s) < 0) {
+		if (!s->name) {
 			free_stream(s);
 			return NULL;
 		}
+		g_hash_table_insert(d->streams, (gpointer)bs, s);
 		s->id = d->nr_streams;
 		d->by_id[d->nr_streams++] = s;
 		/* src.ctf.fs names a stream after its file: the trace is its directory. */
@@ -625,10 +624,7 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 		dc->kind = K_BAD;
 	}
 out:
-	if (ptrmap_put(&d->classes, ec, dc) < 0) {
-		free(dc);
-		return NULL;
-	}
+	g_hash_table_insert(d->classes, (gpointer)ec, dc);
 	return dc;
 }
 
@@ -988,7 +984,7 @@ static int decode_event(struct slub_decoder *d, const bt_message *msg, struct sl
 	if (ec == d->last_ec) {
 		dc = d->last_dc;
 	} else {
-		dc = ptrmap_get(&d->classes, ec);
+		dc = g_hash_table_lookup(d->classes, ec);
 		if (!dc) {
 			dc = resolve_class(d, ec, s);
 			if (!dc)

@@ -12,88 +12,63 @@
 
 #include "internal.h"
 
-/* ---- hash ---- */
-
-static size_t hslot(const struct htab *h, uint64_t k1, uint64_t k2)
-{
-	uint64_t x = k1 * 0x9e3779b97f4a7c15ull ^ (k2 + 0x632be59bd9b4e019ull);
-
-	x ^= x >> 31;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 29;
-	return (size_t)x & (h->nb - 1);
-}
+/* ---- tables ---- */
 
 struct hnode *htab_find(const struct htab *h, uint64_t k1, uint64_t k2)
 {
-	if (!h->nb)
-		return NULL;
-	for (struct hnode *n = h->b[hslot(h, k1, k2)]; n; n = n->next)
-		if (n->k1 == k1 && n->k2 == k2)
-			return n;
-	return NULL;
-}
+	struct slub_keypair k = { k1, k2 };
 
-static int htab_grow(struct htab *h)
-{
-	size_t nb = h->nb ? h->nb * 2 : 64;
-	struct hnode **b = calloc(nb, sizeof(*b));
-
-	if (!b)
-		return -1;
-	struct htab nh = { b, nb, h->n };
-	for (size_t i = 0; i < h->nb; i++) {
-		struct hnode *n = h->b[i], *next;
-		for (; n; n = next) {
-			next = n->next;
-			size_t j = hslot(&nh, n->k1, n->k2);
-			n->next = b[j];
-			b[j] = n;
-		}
-	}
-	free(h->b);
-	*h = nh;
-	return 0;
+	return h->t ? g_hash_table_lookup(h->t, &k) : NULL;
 }
 
 int htab_insert(struct htab *h, struct hnode *n)
 {
-	if (h->n >= h->nb && htab_grow(h))
-		return -1;
-	size_t j = hslot(h, n->k1, n->k2);
-	n->next = h->b[j];
-	h->b[j] = n;
-	h->n++;
+	if (!h->t)
+		h->t = g_hash_table_new(slub_keypair_hash, slub_keypair_equal);
+	g_hash_table_insert(h->t, &n->key, n);
 	return 0;
 }
 
 void htab_remove(struct htab *h, struct hnode *n)
 {
-	struct hnode **pp = &h->b[hslot(h, n->k1, n->k2)];
-
-	for (; *pp; pp = &(*pp)->next)
-		if (*pp == n) {
-			*pp = n->next;
-			h->n--;
-			return;
-		}
+	if (h->t)
+		g_hash_table_remove(h->t, &n->key);
 }
 
 void htab_each(const struct htab *h, void (*fn)(struct hnode *, void *), void *arg)
 {
-	for (size_t i = 0; i < h->nb; i++)
-		for (struct hnode *n = h->b[i], *next; n; n = next) {
-			next = n->next;
-			fn(n, arg);
-		}
+	GHashTableIter it;
+	gpointer value;
+
+	if (!h->t)
+		return;
+	g_hash_table_iter_init(&it, h->t);
+	while (g_hash_table_iter_next(&it, NULL, &value))
+		fn(value, arg);
+}
+
+void htab_remove_if(struct htab *h, bool (*pred)(struct hnode *, void *), void *arg)
+{
+	GHashTableIter it;
+	gpointer value;
+
+	if (!h->t)
+		return;
+	g_hash_table_iter_init(&it, h->t);
+	while (g_hash_table_iter_next(&it, NULL, &value))
+		if (pred(value, arg))
+			g_hash_table_iter_remove(&it);
 }
 
 void htab_destroy(struct htab *h, void (*fn)(struct hnode *, void *), void *arg)
 {
+	/* The table has no destroy notifiers: it never reads a key (a node)
+	 * fn has freed. */
 	if (fn)
 		htab_each(h, fn, arg);
-	free(h->b);
-	memset(h, 0, sizeof(*h));
+	if (h->t)
+		g_hash_table_destroy(h->t);
+	h->t = NULL;
 }
 
 /* ---- names ---- */
