@@ -27,6 +27,7 @@
 #include "cli.h"
 #include "slub-plugin.h"
 #include "slub_tstats.h"
+#include "slub_json.h"
 
 /* report.html, turned into a C string by embed.cmake. */
 extern const char slubtrace_report_html[];
@@ -80,20 +81,11 @@ static int copy_json(FILE *out, const char *path)
 	return 0;
 }
 
+/* A string safe inside the page's <script> element. */
 static void json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	if (slub_json_put_script(f, s))
+		fputs("null", f);	/* no memory: the page's data stays valid */
 }
 
 static void json_num(FILE *f, const struct slub_tstats_figure *g)
