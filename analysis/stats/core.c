@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "slabinfo_page.h"
 
 /* ---- tables ---- */
 
@@ -73,20 +74,45 @@ void htab_destroy(struct htab *h, void (*fn)(struct hnode *, void *), void *arg)
 
 /* ---- names ---- */
 
-static const char *const item_names[SLUB_TS_NR_ITEMS] = {
-	"alloc_fastpath", "alloc_slowpath", "free_fastpath", "free_slowpath", "free_frozen",
-	"free_add_partial", "free_remove_partial", "alloc_from_partial", "alloc_slab",
-	"alloc_refill", "alloc_node_mismatch", "free_slab", "cpuslab_flush", "deactivate_full",
-	"deactivate_empty", "deactivate_to_head", "deactivate_to_tail",
-	"deactivate_remote_frees", "deactivate_bypass", "cmpxchg_double_cpu_fail",
-	"cmpxchg_double_fail", "cpu_partial_alloc", "cpu_partial_free", "cpu_partial_node",
-	"cpu_partial_drain", "cmpxchg_double_fail_locked", "list_lock_acquire",
-	"list_lock_contended", "cpu_partial_cmpxchg_fail",
-};
+/* enum slub_tstat_item mirrors the allocator's enum slub_stat_item: the
+ * text page (slabinfo_page.h) and the names index both by the latter. */
+#define SAME_ITEM(x) _Static_assert((int)SLUB_TS_##x == (int)SLUB_##x, "stat item " #x)
+SAME_ITEM(ALLOC_FASTPATH);
+SAME_ITEM(ALLOC_SLOWPATH);
+SAME_ITEM(FREE_FASTPATH);
+SAME_ITEM(FREE_SLOWPATH);
+SAME_ITEM(FREE_FROZEN);
+SAME_ITEM(FREE_ADD_PARTIAL);
+SAME_ITEM(FREE_REMOVE_PARTIAL);
+SAME_ITEM(ALLOC_FROM_PARTIAL);
+SAME_ITEM(ALLOC_SLAB);
+SAME_ITEM(ALLOC_REFILL);
+SAME_ITEM(ALLOC_NODE_MISMATCH);
+SAME_ITEM(FREE_SLAB);
+SAME_ITEM(CPUSLAB_FLUSH);
+SAME_ITEM(DEACTIVATE_FULL);
+SAME_ITEM(DEACTIVATE_EMPTY);
+SAME_ITEM(DEACTIVATE_TO_HEAD);
+SAME_ITEM(DEACTIVATE_TO_TAIL);
+SAME_ITEM(DEACTIVATE_REMOTE_FREES);
+SAME_ITEM(DEACTIVATE_BYPASS);
+SAME_ITEM(CMPXCHG_DOUBLE_CPU_FAIL);
+SAME_ITEM(CMPXCHG_DOUBLE_FAIL);
+SAME_ITEM(CPU_PARTIAL_ALLOC);
+SAME_ITEM(CPU_PARTIAL_FREE);
+SAME_ITEM(CPU_PARTIAL_NODE);
+SAME_ITEM(CPU_PARTIAL_DRAIN);
+SAME_ITEM(CMPXCHG_DOUBLE_FAIL_LOCKED);
+SAME_ITEM(LOCK_ACQUIRE);
+SAME_ITEM(LOCK_CONTENDED);
+SAME_ITEM(CPU_PARTIAL_CMPXCHG_FAIL);
+#undef SAME_ITEM
+_Static_assert((int)SLUB_TS_NR_ITEMS == (int)SLUB_NR_STAT_ITEMS, "every stat item is mirrored");
+_Static_assert(SLUB_TS_HIST_BUCKETS == SLUB_LOCK_HIST_BUCKETS, "the allocator's lock buckets");
 
 const char *slub_tstat_item_name(unsigned item)
 {
-	return item < SLUB_TS_NR_ITEMS ? item_names[item] : "unknown";
+	return item < SLUB_TS_NR_ITEMS ? slub_stat_names[item] : "unknown";
 }
 
 /* Event and site names of the trace, kept here so that the library needs
