@@ -31,6 +31,7 @@
 #include <glib.h>
 
 #include "decode.h"
+#include "log.h"
 #include "symbolize.h"
 
 /* Every payload field the decoder reads, by wire name. */
@@ -243,6 +244,8 @@ struct slub_decoder {
 	enum slub_plugin_unusable unusable;
 	char error[512];
 	char *trace_dir;
+	const struct slub_log *log;	/* the sink's; NULL: nothing is logged */
+	bool slub_classes;	/* a stream class of the input has slub:* events */
 };
 
 struct slub_decoder *slub_decoder_create(bt_self_component *self, struct slub_symbolizer *sym)
@@ -281,6 +284,16 @@ void slub_decoder_destroy(struct slub_decoder *d)
 	free(d);
 }
 
+void slub_decoder_set_log(struct slub_decoder *d, const struct slub_log *log)
+{
+	d->log = log;
+}
+
+bool slub_decoder_saw_slub_classes(const struct slub_decoder *d)
+{
+	return d->slub_classes;
+}
+
 const char *slub_decoder_error(const struct slub_decoder *d, enum slub_plugin_unusable *kind)
 {
 	if (kind)
@@ -317,6 +330,7 @@ void refuse(struct slub_decoder *d, enum slub_plugin_unusable why, const char *f
 		d->unusable = why;
 		snprintf(d->error, sizeof(d->error), "%s", buf);
 	}
+	slub_log(d->log, BT_LOGGING_LEVEL_WARNING, "unusable input: %s", buf);
 	if (d->self)
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(d->self, "%s", buf);
 }
@@ -365,6 +379,16 @@ static struct dec_stream *get_stream(struct slub_decoder *d, const bt_stream *bs
 		g_hash_table_insert(d->streams, (gpointer)bs, s);
 		s->id = d->nr_streams;
 		d->by_id[d->nr_streams++] = s;
+		/* An input with slub event classes but no slub event in range
+		 * (a trimmer's empty window) is still a slub trace. */
+		for (uint64_t i = 0; !d->slub_classes && i < bt_stream_class_get_event_class_count(sc);
+		     i++) {
+			const char *ecn = bt_event_class_get_name(
+				bt_stream_class_borrow_event_class_by_index_const(sc, i));
+
+			d->slub_classes = ecn && !strncmp(ecn, "slub:", 5);
+		}
+		slub_log(d->log, BT_LOGGING_LEVEL_DEBUG, "new stream %" PRIu64 ": %s", s->id, s->name);
 		/* src.ctf.fs names a stream after its file: the trace is its directory. */
 		if (!d->trace_dir && name && strchr(name, '/')) {
 			d->trace_dir = strdup(name);
@@ -624,6 +648,9 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 		dc->kind = K_BAD;
 	}
 out:
+	slub_log(d->log, BT_LOGGING_LEVEL_DEBUG, "event class %s: %s", dc->name ? dc->name : "?",
+		 dc->kind == K_SLUB ? "slub event" : dc->kind == K_STACK ? "stack" :
+		 dc->kind == K_BAD ? "refused" : "not read");
 	g_hash_table_insert(d->classes, (gpointer)ec, dc);
 	return dc;
 }
@@ -1106,6 +1133,11 @@ static int decode_discard(struct slub_decoder *d, const bt_message *msg, bool pa
 			g->range_known = 1;
 		}
 	}
+	if (packets)
+		slub_log(d->log, BT_LOGGING_LEVEL_WARNING, "stream %s: packets discarded", s->name);
+	else
+		slub_log(d->log, BT_LOGGING_LEVEL_WARNING, "stream %s: %" PRIu64 " events discarded",
+			 s->name, g->count);
 	out->kind = SLUB_DEC_DISCARD;
 	return 0;
 }

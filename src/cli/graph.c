@@ -372,9 +372,12 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		nanosleep(&ts, NULL);
 	}
 	fflush(stdout);
-	if (run == BT_GRAPH_RUN_STATUS_OK) {
+	if (run == BT_GRAPH_RUN_STATUS_OK && res->unusable != SLUB_UNUSABLE_NO_EVENTS) {
 		rc = 0;
 	} else if (res->unusable) {
+		/* A sink that ends on zero events gives a verdict (a trimmed
+		 * window may hold none); a trace of nothing is still no input
+		 * for this command. */
 		bt_current_thread_clear_error();
 		/* The sink knows the trace's path from its events: with none,
 		 * it is the one given here. */

@@ -190,6 +190,22 @@ const bt_stream_class *bt_stream_borrow_class_const(const bt_stream *s)
 	return s->sc;
 }
 
+/* The fake stream classes list no event classes: the decoder learns of
+ * them from the events (an input without events is not a slub trace). */
+uint64_t bt_stream_class_get_event_class_count(const bt_stream_class *sc)
+{
+	PRE(sc, "stream class not NULL");
+	return 0;
+}
+
+const bt_event_class *bt_stream_class_borrow_event_class_by_index_const(const bt_stream_class *sc,
+									 uint64_t index)
+{
+	PRE(sc && index < bt_stream_class_get_event_class_count(sc),
+	    "stream class not NULL, index in range");
+	return NULL;
+}
+
 const bt_clock_class *bt_stream_class_borrow_default_clock_class_const(const bt_stream_class *sc)
 {
 	PRE(sc, "stream class not NULL");
