@@ -102,6 +102,12 @@ static void free_traces(struct trace_list *l)
 	free(l->dirs);
 }
 
+/* -v/-q: the level of every component the graph creates. */
+static bt_logging_level cli_bt_log_level(void)
+{
+	return (bt_logging_level)cli_log_level();
+}
+
 /* ---- plugins -------------------------------------------------------------- */
 
 static const bt_plugin *load_slub_from(const char *dir, const bt_plugin_set **keep)
@@ -223,7 +229,7 @@ static int connect_all(bt_graph *g, const bt_component_source *src, size_t nr,
 		snprintf(name, sizeof(name), "watch-%zu-%" PRIu64, nr, i);
 		if (bt_graph_add_filter_component_with_initialize_method_data(g, watch_cls, name,
 				NULL, (void *)(file ? file : port),
-				BT_LOGGING_LEVEL_NONE, &w) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
+				cli_bt_log_level(), &w) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
 		    bt_graph_connect_ports(g, out,
 				bt_component_filter_borrow_input_port_by_index_const(w, 0), NULL) !=
 		    BT_GRAPH_CONNECT_PORTS_STATUS_OK ||
@@ -309,7 +315,7 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 	watch_cls = cli_watch_class();
 	g = bt_graph_create(0);
 	if (!g || !watch_cls ||
-	    bt_graph_add_filter_component(g, mux_cls, "muxer", NULL, BT_LOGGING_LEVEL_NONE,
+	    bt_graph_add_filter_component(g, mux_cls, "muxer", NULL, cli_bt_log_level(),
 					  &mux) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
 		cli_err("cannot create the trace processing graph");
 		goto plugins;
@@ -329,7 +335,7 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 								  "fail"));
 		if (bad) {
 			cli_nomem();
-		} else if (bt_graph_add_source_component(g, fs_cls, name, p, BT_LOGGING_LEVEL_NONE,
+		} else if (bt_graph_add_source_component(g, fs_cls, name, p, cli_bt_log_level(),
 							 &src) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
 			char file[PATH_MAX];
 
@@ -352,7 +358,7 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 			goto graph;
 	}
 	if (bt_graph_add_sink_component_with_initialize_method_data(g, sink_cls, "slub", params,
-			res, BT_LOGGING_LEVEL_NONE, &sink) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+			res, cli_bt_log_level(), &sink) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
 		error_line(err, sizeof(err));
 		cli_err("sink.slub.%s: %s", sink_name, err);
 		goto graph;

@@ -55,6 +55,7 @@ void cmd_report_usage(FILE *f)
 		"                           regressed figures marked\n"
 		"      --top N              slabs in each top-N table (default 5, at most 20)\n"
 		"      --max-violations N   violations shown in detail (default 20)\n"
+		CLI_VERBOSITY_HELP
 		"  -h, --help               show this help\n"
 		"\n"
 		"Exit status: 0 written, 2 the input cannot be used or the page not written.\n");
@@ -259,6 +260,7 @@ int cmd_report(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'B' },
 		{ "top", required_argument, NULL, 'T' },
 		{ "max-violations", required_argument, NULL, 'V' },
+		CLI_VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -272,7 +274,7 @@ int cmd_report(int argc, char **argv)
 	struct stat st;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:hvq", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -290,7 +292,7 @@ int cmd_report(int argc, char **argv)
 			cmd_report_usage(stdout);
 			return 0;
 		default:
-			bad = 1;
+			bad |= !cli_verbosity_option(c);
 		}
 	}
 	if (!bad && optind != argc - 1) {

@@ -41,6 +41,7 @@ void cmd_timeline_usage(FILE *f)
 		"                       counters of cmpxchg failures and list_lock waits; there\n"
 		"                       --tid selects the thread tracks and counters\n"
 		"      --json           the same as --format json\n"
+		CLI_VERBOSITY_HELP
 		"  -h, --help           show this help\n"
 		"\n"
 		"Exit status: 0 done, 2 the input cannot be used.\n");
@@ -87,6 +88,7 @@ int cmd_timeline(int argc, char **argv)
 		{ "end", required_argument, NULL, 'e' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "format", required_argument, NULL, 'f' },
+		CLI_VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -99,7 +101,7 @@ int cmd_timeline(int argc, char **argv)
 	if (!params)
 		return cli_nomem();
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hvq", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			errno = 0;
@@ -156,7 +158,7 @@ int cmd_timeline(int argc, char **argv)
 			bt_value_put_ref(params);
 			return 0;
 		default:
-			bad = 1;
+			bad |= !cli_verbosity_option(c);
 		}
 	}
 	if (nomem) {
