@@ -376,6 +376,15 @@ bt_component_class_sink_consume_method_status slub_sink_consume(struct slub_sink
 	uint64_t count = 0;
 	int failed = 0;
 
+	/* Interrupted (^C in slubtrace): the results of what was read. */
+	if (s->result && s->result->stop) {
+		slub_log(&s->log, BT_LOGGING_LEVEL_WARNING,
+			 "interrupted: ending on the %" PRIu64 " messages read", s->result->messages);
+		s->result->stop = 2;
+		bt_message_iterator_put_ref(s->iter);
+		s->iter = NULL;
+		return finish(s);
+	}
 	switch (bt_message_iterator_next(s->iter, &msgs, &count)) {
 	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
 		break;

@@ -41,7 +41,8 @@ void cmd_check_usage(FILE *f)
 		"  -h, --help            show this help\n"
 		"\n"
 		"Exit status: 0 the trace is clean, 1 violations were found, 2 the input\n"
-		"cannot be used (no trace, not a slubtrace trace, unreadable or corrupt).\n");
+		"cannot be used (no trace, not a slubtrace trace, unreadable or corrupt),\n"
+		"130 interrupted by ^C (the verdict covers the events read before it).\n");
 }
 
 static unsigned long long parse_count(const char *opt, const char *s, unsigned long long max,

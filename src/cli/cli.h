@@ -18,6 +18,7 @@
  * commands document 0, 1 and 2, 2 when the work cannot be done: that. */
 #define CLI_EXIT_NOMEM    CLI_EXIT_USAGE
 #define CLI_EXIT_FAILURE  125 /* slubtrace or LTTng failed */
+#define CLI_EXIT_INTERRUPTED 130 /* ^C: partial results printed */
 #define CLI_EXIT_NOEXEC   126 /* CMD found but not executable */
 #define CLI_EXIT_NOTFOUND 127 /* CMD not found */
 

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -100,6 +101,48 @@ static void free_traces(struct trace_list *l)
 	for (size_t i = 0; i < l->nr; i++)
 		free(l->dirs[i]);
 	free(l->dirs);
+}
+
+/*
+ * ^C while a graph runs: the graph's interrupter stops it at once (a live
+ * source waiting for data too), and the sink is told to end as at the end
+ * of its input, so the command prints the results of what was read and
+ * exits with 130.  A second ^C kills as usual.
+ */
+static bt_interrupter *run_interrupter;
+static struct slub_plugin_result *run_result;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	if (run_result)
+		run_result->stop = 1;
+	if (run_interrupter)
+		bt_interrupter_set(run_interrupter);
+	signal(SIGINT, SIG_DFL);
+}
+
+/* Catches SIGINT for the graph, unless the command has its own handler
+ * (top, record). */
+static bool catch_interrupt(bt_graph *g, struct slub_plugin_result *res)
+{
+	struct sigaction old, sa = { 0 };
+
+	if (sigaction(SIGINT, NULL, &old) < 0 || old.sa_handler != SIG_DFL)
+		return false;
+	run_interrupter = bt_graph_borrow_default_interrupter(g);
+	run_result = res;
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(SIGINT, &sa, NULL) == 0;
+}
+
+static void release_interrupt(bool caught)
+{
+	if (caught)
+		signal(SIGINT, SIG_DFL);
+	run_interrupter = NULL;
+	run_result = NULL;
 }
 
 /* -v/-q: the level of every component the graph creates. */
@@ -258,6 +301,7 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 	char err[1024];
 	int rc = CLI_EXIT_USAGE;
 	bt_graph_run_status run;
+	bool caught;
 	/* net://: a live session of an lttng-relayd (check --live, live.c) */
 	bool live = !strncmp(trace_dir, "net://", 6);
 
@@ -372,12 +416,25 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 	}
 
 	cli_watch_running();
+	caught = catch_interrupt(g, res);
 	while ((run = bt_graph_run(g)) == BT_GRAPH_RUN_STATUS_AGAIN) {
 		struct timespec ts = { 0, 1000000 };
 
+		if (res->stop == 1) {
+			/* Interrupted: run once more, for the sink to end. */
+			bt_interrupter_reset(bt_graph_borrow_default_interrupter(g));
+			continue;
+		}
 		nanosleep(&ts, NULL);
 	}
+	release_interrupt(caught);
 	fflush(stdout);
+	if (res->stop && run == BT_GRAPH_RUN_STATUS_OK) {
+		cli_err("interrupted: the results above cover the %" PRIu64 " messages read before ^C",
+			res->messages);
+		rc = CLI_EXIT_INTERRUPTED;
+		goto graph;
+	}
 	if (run == BT_GRAPH_RUN_STATUS_OK && res->unusable != SLUB_UNUSABLE_NO_EVENTS) {
 		rc = 0;
 	} else if (res->unusable) {

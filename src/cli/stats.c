@@ -74,7 +74,8 @@ void cmd_stats_usage(FILE *f)
 		CLI_VERBOSITY_HELP
 		"  -h, --help               show this help\n"
 		"\n"
-		"Exit status: 0 done, 2 the input cannot be used.\n");
+		"Exit status: 0 done, 2 the input cannot be used, 130 interrupted by ^C\n"
+		"(the figures cover the events read before it).\n");
 }
 
 void cmd_storms_usage(FILE *f)
@@ -99,7 +100,8 @@ void cmd_storms_usage(FILE *f)
 		CLI_VERBOSITY_HELP
 		"  -h, --help               show this help\n"
 		"\n"
-		"Exit status: 0 done, 2 the input cannot be used.\n");
+		"Exit status: 0 done, 2 the input cannot be used, 130 interrupted by ^C\n"
+		"(the figures cover the events read before it).\n");
 }
 
 void cmd_diff_usage(FILE *f)

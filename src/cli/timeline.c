@@ -44,7 +44,8 @@ void cmd_timeline_usage(FILE *f)
 		CLI_VERBOSITY_HELP
 		"  -h, --help           show this help\n"
 		"\n"
-		"Exit status: 0 done, 2 the input cannot be used.\n");
+		"Exit status: 0 done, 2 the input cannot be used, 130 interrupted by ^C\n"
+		"(what was read before it is printed).\n");
 }
 
 /* "SECONDS[.FRACTION]" as ns, saturated (only compared). */
