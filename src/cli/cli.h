@@ -30,7 +30,8 @@ void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * -v/--verbose and -q/--quiet, on every command that reads a trace: -v
  * gives the components the graph creates the INFO logging level (-vv:
  * DEBUG), so that they log what they do; -q silences slubtrace's
- * informational lines (cli_info), leaving results and errors.  Without
+ * informational lines (cli_info) and the progress line, leaving results
+ * and errors.  Without
  * either, the components log nothing: slubtrace says what went wrong.
  */
 #define CLI_VERBOSITY_OPTIONS                                                              \
@@ -38,9 +39,12 @@ void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define CLI_VERBOSITY_HELP                                                                 \
 	"  -v, --verbose            the components log what they do on standard error\n"      \
 	"                           (-vv: debug lines)\n"                                      \
-	"  -q, --quiet              no informational lines: results and errors only\n"
+	"  -q, --quiet              no informational lines and no progress: results\n"  \
+	"                           and errors only\n"
 /* Takes 'v' or 'q' from getopt_long(); false for any other option. */
 bool cli_verbosity_option(int c);
+/* -q was given. */
+bool cli_quiet(void);
 /* The logging level given to the components of a graph (a
  * bt_logging_level). */
 int cli_log_level(void);

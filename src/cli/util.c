@@ -51,6 +51,11 @@ bool cli_verbosity_option(int c)
 	return true;
 }
 
+bool cli_quiet(void)
+{
+	return verbosity < 0;
+}
+
 int cli_log_level(void)
 {
 	return verbosity >= 2 ? BT_LOGGING_LEVEL_DEBUG :
