@@ -5,7 +5,7 @@
 #   scripts/setup.sh [build|test|bench|all]   (default: build)
 #
 #   build  compiler, CMake, LTTng-UST, lttng-tools, Babeltrace 2, libunwind,
-#          elfutils: enough to build and record traces
+#          elfutils, GLib and jansson: enough to build and record traces
 #   test   build + the programs the test suite runs under the shim
 #          (python3, git, sqlite3, xz, gcc), the peer allocators, and
 #          chromium (the report test renders the HTML page headless)
@@ -28,7 +28,8 @@ esac
 pkgs=(gcc g++ make cmake pkg-config
 	liblttng-ust-dev lttng-tools liblttng-ctl-dev
 	babeltrace2 libbabeltrace2-dev
-	libunwind-dev libdw-dev libelf-dev)
+	libunwind-dev libdw-dev libelf-dev
+	libglib2.0-dev libjansson-dev)
 if [[ $what != build ]]; then
 	pkgs+=(python3 git sqlite3 xz-utils gzip coreutils time procps
 		libjemalloc2 libmimalloc2.0 libtcmalloc-minimal4 binutils bc chromium patch)

@@ -9,42 +9,11 @@
 #include <errno.h>
 #include <inttypes.h>
 
-static const char *const stat_names[SLUB_NR_STAT_ITEMS] = {
-	[SLUB_ALLOC_FASTPATH] = "alloc_fastpath",
-	[SLUB_ALLOC_SLOWPATH] = "alloc_slowpath",
-	[SLUB_FREE_FASTPATH] = "free_fastpath",
-	[SLUB_FREE_SLOWPATH] = "free_slowpath",
-	[SLUB_FREE_FROZEN] = "free_frozen",
-	[SLUB_FREE_ADD_PARTIAL] = "free_add_partial",
-	[SLUB_FREE_REMOVE_PARTIAL] = "free_remove_partial",
-	[SLUB_ALLOC_FROM_PARTIAL] = "alloc_from_partial",
-	[SLUB_ALLOC_SLAB] = "alloc_slab",
-	[SLUB_ALLOC_REFILL] = "alloc_refill",
-	[SLUB_ALLOC_NODE_MISMATCH] = "alloc_node_mismatch",
-	[SLUB_FREE_SLAB] = "free_slab",
-	[SLUB_CPUSLAB_FLUSH] = "cpuslab_flush",
-	[SLUB_DEACTIVATE_FULL] = "deactivate_full",
-	[SLUB_DEACTIVATE_EMPTY] = "deactivate_empty",
-	[SLUB_DEACTIVATE_TO_HEAD] = "deactivate_to_head",
-	[SLUB_DEACTIVATE_TO_TAIL] = "deactivate_to_tail",
-	[SLUB_DEACTIVATE_REMOTE_FREES] = "deactivate_remote_frees",
-	[SLUB_DEACTIVATE_BYPASS] = "deactivate_bypass",
-	[SLUB_CMPXCHG_DOUBLE_CPU_FAIL] = "cmpxchg_double_cpu_fail",
-	[SLUB_CMPXCHG_DOUBLE_FAIL] = "cmpxchg_double_fail",
-	[SLUB_CPU_PARTIAL_ALLOC] = "cpu_partial_alloc",
-	[SLUB_CPU_PARTIAL_FREE] = "cpu_partial_free",
-	[SLUB_CPU_PARTIAL_NODE] = "cpu_partial_node",
-	[SLUB_CPU_PARTIAL_DRAIN] = "cpu_partial_drain",
-	[SLUB_CMPXCHG_DOUBLE_FAIL_LOCKED] = "cmpxchg_double_fail_locked",
-	[SLUB_LOCK_ACQUIRE] = "list_lock_acquire",
-	[SLUB_LOCK_CONTENDED] = "list_lock_contended",
-	[SLUB_CPU_PARTIAL_CMPXCHG_FAIL] = "cpu_partial_cmpxchg_fail",
-	[SLUB_ALLOC_PREFETCH] = "alloc_prefetch",
-};
+#include "slabinfo_page.h"
 
 const char *slub_stat_name(unsigned item)
 {
-	return item < SLUB_NR_STAT_ITEMS && stat_names[item] ? stat_names[item] : "unknown";
+	return item < SLUB_NR_STAT_ITEMS && slub_stat_names[item] ? slub_stat_names[item] : "unknown";
 }
 
 int slub_cache_stats(const struct slub_cache *cs, struct slub_stats *out)
@@ -90,129 +59,39 @@ int slub_cache_stats(const struct slub_cache *cs, struct slub_stats *out)
 	return 0;
 }
 
-static unsigned long pct(uint64_t a, uint64_t total)
-{
-	return total ? (unsigned long)(a * 100 / total) : 0;
-}
-
-static const char *onoff(const struct slub_cache *s, unsigned f)
-{
-	return (s->flags & f) ? "On " : "Off";
-}
-
 void slub_print_slabinfo(FILE *f, struct slub_cache *s)
 {
 	struct slub_stats st;
 
 	if (!f || !s || slub_cache_stats(s, &st))
 		return;
-	const uint64_t *x = st.item;
-	uint64_t total_alloc = x[SLUB_ALLOC_FASTPATH] + x[SLUB_ALLOC_SLOWPATH];
-	uint64_t total_free = x[SLUB_FREE_FASTPATH] + x[SLUB_FREE_SLOWPATH];
-	uint64_t total_bytes = st.slabs * s->slab_bytes;
-	uint64_t used = st.objects_inuse * s->object_size;
-
-	fprintf(f, "\nSlabcache: %-20s  Aliases:  0 Order : %2u Objects: %" PRIu64 "\n", s->name,
-		s->order, st.objects_inuse);
-	fprintf(f, "\nSizes (bytes)     Slabs              Debug                Memory\n");
-	fprintf(f, "------------------------------------------------------------------------\n");
-	fprintf(f, "Object : %7zu  Total  : %7" PRIu64 "   Sanity Checks : %s  Total: %8" PRIu64 "\n",
-		s->object_size, st.slabs, onoff(s, SLUB_F_CONSISTENCY), total_bytes);
-	fprintf(f, "SlabObj: %7zu  Full   : %7" PRIu64 "   Redzoning     : %s  Used : %8" PRIu64 "\n",
-		s->size, st.full_slabs, onoff(s, SLUB_F_RED_ZONE), used);
-	fprintf(f, "SlabSiz: %7zu  Partial: %7" PRIu64 "   Poisoning     : %s  Loss : %8" PRIu64 "\n",
-		s->slab_bytes, st.partial_slabs, onoff(s, SLUB_F_POISON),
-		total_bytes > used ? total_bytes - used : 0);
-	fprintf(f, "Loss   : %7zu  CpuSlab: %7" PRIu64 "   Tracking      : %s  Lalig: %8" PRIu64 "\n",
-		s->size - s->object_size, st.cpu_slabs, onoff(s, SLUB_F_STORE_USER),
-		st.objects_inuse * (s->size - s->object_size));
-	fprintf(f, "Align  : %7zu  Objects: %7u   Tracing       : %s  Lpadd: %8" PRIu64 "\n",
-		s->align, s->objects, slub_tp_enabled(SLUB_EV_FREEZE) ? "On " : "Off",
-		st.slabs * (s->slab_bytes - (size_t)s->objects * s->size));
-
-	fprintf(f, "\nSlab Perf Counter       Alloc     Free %%Al %%Fr\n");
-	fprintf(f, "--------------------------------------------------\n");
-	fprintf(f, "Fastpath             %8" PRIu64 " %8" PRIu64 " %3lu %3lu\n", x[SLUB_ALLOC_FASTPATH],
-		x[SLUB_FREE_FASTPATH], pct(x[SLUB_ALLOC_FASTPATH], total_alloc),
-		pct(x[SLUB_FREE_FASTPATH], total_free));
-	fprintf(f, "Slowpath             %8" PRIu64 " %8" PRIu64 " %3lu %3lu\n", x[SLUB_ALLOC_SLOWPATH],
-		x[SLUB_FREE_SLOWPATH], pct(x[SLUB_ALLOC_SLOWPATH], total_alloc),
-		pct(x[SLUB_FREE_SLOWPATH], total_free));
-	fprintf(f, "Page Alloc           %8" PRIu64 " %8" PRIu64 " %3lu %3lu\n", x[SLUB_ALLOC_SLAB],
-		x[SLUB_FREE_SLAB], pct(x[SLUB_ALLOC_SLAB], total_alloc),
-		pct(x[SLUB_FREE_SLAB], total_free));
-	fprintf(f, "Add partial          %8" PRIu64 " %8" PRIu64 " %3lu %3lu\n",
-		x[SLUB_DEACTIVATE_TO_HEAD] + x[SLUB_DEACTIVATE_TO_TAIL], x[SLUB_FREE_ADD_PARTIAL],
-		pct(x[SLUB_DEACTIVATE_TO_HEAD] + x[SLUB_DEACTIVATE_TO_TAIL], total_alloc),
-		pct(x[SLUB_FREE_ADD_PARTIAL], total_free));
-	fprintf(f, "Remove partial       %8" PRIu64 " %8" PRIu64 " %3lu %3lu\n",
-		x[SLUB_ALLOC_FROM_PARTIAL], x[SLUB_FREE_REMOVE_PARTIAL],
-		pct(x[SLUB_ALLOC_FROM_PARTIAL], total_alloc),
-		pct(x[SLUB_FREE_REMOVE_PARTIAL], total_free));
-	fprintf(f, "Cpu partial list     %8" PRIu64 " %8" PRIu64 " %3lu %3lu\n",
-		x[SLUB_CPU_PARTIAL_ALLOC], x[SLUB_CPU_PARTIAL_FREE],
-		pct(x[SLUB_CPU_PARTIAL_ALLOC], total_alloc), pct(x[SLUB_CPU_PARTIAL_FREE], total_free));
-	fprintf(f, "RemoteObj/SlabFrozen %8" PRIu64 " %8" PRIu64 " %3lu %3lu\n",
-		x[SLUB_DEACTIVATE_REMOTE_FREES], x[SLUB_FREE_FROZEN],
-		pct(x[SLUB_DEACTIVATE_REMOTE_FREES], total_alloc), pct(x[SLUB_FREE_FROZEN], total_free));
-	fprintf(f, "Total                %8" PRIu64 " %8" PRIu64 "\n\n", total_alloc, total_free);
-	fprintf(f, "Flushes %8" PRIu64 " Refill %8" PRIu64 "\n", x[SLUB_CPUSLAB_FLUSH],
-		x[SLUB_ALLOC_REFILL]);
-
-	uint64_t total = x[SLUB_DEACTIVATE_FULL] + x[SLUB_DEACTIVATE_EMPTY] +
-			 x[SLUB_DEACTIVATE_TO_HEAD] + x[SLUB_DEACTIVATE_TO_TAIL] +
-			 x[SLUB_DEACTIVATE_BYPASS];
-	if (total) {
-		fprintf(f, "\nSlab Deactivation             Occurrences %%\n");
-		fprintf(f, "-------------------------------------------------\n");
-		fprintf(f, "Slab full                     %7" PRIu64 "  %3lu%%\n", x[SLUB_DEACTIVATE_FULL],
-			pct(x[SLUB_DEACTIVATE_FULL], total));
-		fprintf(f, "Slab empty                    %7" PRIu64 "  %3lu%%\n", x[SLUB_DEACTIVATE_EMPTY],
-			pct(x[SLUB_DEACTIVATE_EMPTY], total));
-		fprintf(f, "Moved to head of partial list %7" PRIu64 "  %3lu%%\n",
-			x[SLUB_DEACTIVATE_TO_HEAD], pct(x[SLUB_DEACTIVATE_TO_HEAD], total));
-		fprintf(f, "Moved to tail of partial list %7" PRIu64 "  %3lu%%\n",
-			x[SLUB_DEACTIVATE_TO_TAIL], pct(x[SLUB_DEACTIVATE_TO_TAIL], total));
-		fprintf(f, "Deactivation bypass           %7" PRIu64 "  %3lu%%\n",
-			x[SLUB_DEACTIVATE_BYPASS], pct(x[SLUB_DEACTIVATE_BYPASS], total));
-		fprintf(f, "Refilled from foreign frees   %7" PRIu64 "  %3lu%%\n", x[SLUB_ALLOC_REFILL],
-			pct(x[SLUB_ALLOC_REFILL], total));
-		fprintf(f, "Node mismatch                 %7" PRIu64 "  %3lu%%\n",
-			x[SLUB_ALLOC_NODE_MISMATCH], pct(x[SLUB_ALLOC_NODE_MISMATCH], total));
-	}
-	fprintf(f, "\nCpu partial: %" PRIu64 " slabs taken, %" PRIu64 " frozen by frees, %" PRIu64
-		   " from node lists, %" PRIu64 " drains\n",
-		x[SLUB_CPU_PARTIAL_ALLOC], x[SLUB_CPU_PARTIAL_FREE], x[SLUB_CPU_PARTIAL_NODE],
-		x[SLUB_CPU_PARTIAL_DRAIN]);
-
-	fprintf(f, "\nCmpxchg_double Looping\n------------------------\n");
-	/* As slabinfo -r: "Locked" are the slab-word (cmpxchg_double_slab)
-	 * redos, "Unlocked" the fast path's this_cpu_cmpxchg redos, which a
-	 * per-thread slot never needs.  The cpu partial chain CAS has its
-	 * own line. */
-	fprintf(f, "Locked Cmpxchg Double redos   %" PRIu64 "\nUnlocked Cmpxchg Double redos %" PRIu64
-		   " (the fast path takes no cmpxchg)\n",
-		x[SLUB_CMPXCHG_DOUBLE_FAIL], x[SLUB_CMPXCHG_DOUBLE_CPU_FAIL]);
-	fprintf(f, "Cpu partial chain cmpxchg redos %" PRIu64 "\n", x[SLUB_CPU_PARTIAL_CMPXCHG_FAIL]);
-	fprintf(f, "  (slab word redos with list_lock held: %" PRIu64 ")\n",
-		x[SLUB_CMPXCHG_DOUBLE_FAIL_LOCKED]);
-	for (unsigned i = 1; i < SLUB_SITE_NR; i++)
-		if (st.cmpxchg_fail_site[i])
-			fprintf(f, "  %-24s %" PRIu64 "\n", slub_site_name(i), st.cmpxchg_fail_site[i]);
-
-	fprintf(f, "\nlist_lock: %" PRIu64 " taken, %" PRIu64 " contended (%lu%%), wait %" PRIu64
-		   " ns total, hold %" PRIu64 " ns total\n",
-		x[SLUB_LOCK_ACQUIRE], x[SLUB_LOCK_CONTENDED],
-		pct(x[SLUB_LOCK_CONTENDED], x[SLUB_LOCK_ACQUIRE]), st.lock_wait_ns, st.lock_hold_ns);
-	if (x[SLUB_LOCK_ACQUIRE]) {
-		fprintf(f, "  hold time      <ns      count   wait time      <ns      count\n");
-		for (int i = 0; i < SLUB_LOCK_HIST_BUCKETS; i++) {
-			if (!st.lock_hold_hist[i] && !st.lock_wait_hist[i])
-				continue;
-			fprintf(f, "            %9llu %10" PRIu64 "             %9llu %10" PRIu64 "\n",
-				64ull << i, st.lock_hold_hist[i], 64ull << i, st.lock_wait_hist[i]);
-		}
-	}
+	struct slub_page p = {
+		.name = s->name,
+		.objects_note = "",
+		.order = s->order,
+		.processes = 1,
+		.object_size = s->object_size,
+		.size = s->size,
+		.align = s->align,
+		.slab_bytes = s->slab_bytes,
+		.objects = s->objects,
+		.flags = s->flags,
+		.tracing = slub_tp_enabled(SLUB_EV_FREEZE),
+		.slabs = st.slabs,
+		.partial_slabs = st.partial_slabs,
+		.full_slabs = st.full_slabs,
+		.cpu_slabs = st.cpu_slabs,
+		.objects_inuse = st.objects_inuse,
+		.item = st.item,
+		.known = UINT64_MAX,	/* the allocator counts every item */
+		.fail_site = st.cmpxchg_fail_site,
+		.site_name = slub_site_name,
+		.lock_wait_ns = st.lock_wait_ns,
+		.lock_hold_ns = st.lock_hold_ns,
+		.wait_hist = st.lock_wait_hist,
+		.hold_hist = st.lock_hold_hist,
+	};
+	slub_page_print(f, &p);
 }
 
 static int print_used(struct slub_cache *s, void *arg)

@@ -28,8 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "decode.h"
-#include "ptrmap.h"
+#include "log.h"
 #include "symbolize.h"
 
 /* Every payload field the decoder reads, by wire name. */
@@ -216,11 +218,13 @@ struct dec_class {
 	uint64_t is_signed;
 	int16_t ctx_vpid, ctx_vtid, ctx_procname;
 	uint8_t ctx_unsigned;	/* bit 0 vpid, bit 1 vtid unsigned (LTTng's are signed) */
+	const bt_trace_class *tc;	/* its trace class: the key goes with it */
 };
 
 struct dec_stream {
 	uint64_t id;
 	char *name;
+	const bt_trace *trace;	/* NULL once destroyed: the key is gone, the name stays */
 	bool has_clock;
 	/* Discarded events and discarded packets messages have clock
 	 * snapshots: two properties of the stream class, not one. */
@@ -230,8 +234,14 @@ struct dec_stream {
 struct slub_decoder {
 	bt_self_component *self;
 	struct slub_symbolizer *sym;
-	struct ptrmap classes;	/* bt_event_class -> struct dec_class */
-	struct ptrmap streams;	/* bt_stream -> struct dec_stream */
+	GHashTable *classes;	/* bt_event_class -> struct dec_class (owned) */
+	GHashTable *streams;	/* bt_stream -> struct dec_stream (by_id owns it) */
+	/* The traces and trace classes whose objects are keys above, each with
+	 * the id of the destruction listener that drops those keys: a live
+	 * source's streams come and go, and a freed stream's address may be
+	 * a new stream's. */
+	GHashTable *traces;	/* bt_trace -> bt_listener_id */
+	GHashTable *trace_classes;	/* bt_trace_class -> bt_listener_id */
 	struct dec_stream **by_id;
 	size_t nr_streams, cap_streams;
 	const bt_stream *last_stream;
@@ -242,6 +252,8 @@ struct slub_decoder {
 	enum slub_plugin_unusable unusable;
 	char error[512];
 	char *trace_dir;
+	const struct slub_log *log;	/* the sink's; NULL: nothing is logged */
+	bool slub_classes;	/* a stream class of the input has slub:* events */
 };
 
 struct slub_decoder *slub_decoder_create(bt_self_component *self, struct slub_symbolizer *sym)
@@ -252,16 +264,11 @@ struct slub_decoder *slub_decoder_create(bt_self_component *self, struct slub_sy
 		return NULL;
 	d->self = self;
 	d->sym = sym;
-	if (ptrmap_init(&d->classes) < 0 || ptrmap_init(&d->streams) < 0) {
-		slub_decoder_destroy(d);
-		return NULL;
-	}
+	d->classes = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, free);
+	d->streams = g_hash_table_new(g_direct_hash, g_direct_equal);
+	d->traces = g_hash_table_new(g_direct_hash, g_direct_equal);
+	d->trace_classes = g_hash_table_new(g_direct_hash, g_direct_equal);
 	return d;
-}
-
-static void free_class(void *v)
-{
-	free(v);
 }
 
 static void free_stream(void *v)
@@ -272,15 +279,123 @@ static void free_stream(void *v)
 	free(s);
 }
 
+/* A trace is destroyed: its streams stop being keys (their names stay,
+ * by id, for the reports). */
+static void trace_destroyed(const bt_trace *trace, void *data)
+{
+	struct slub_decoder *d = data;
+	GHashTableIter it;
+	gpointer value;
+
+	g_hash_table_iter_init(&it, d->streams);
+	while (g_hash_table_iter_next(&it, NULL, &value)) {
+		struct dec_stream *s = value;
+
+		if (s->trace == trace) {
+			s->trace = NULL;
+			g_hash_table_iter_remove(&it);
+		}
+	}
+	if (d->last && !d->last->trace) {
+		d->last_stream = NULL;
+		d->last = NULL;
+	}
+	g_hash_table_remove(d->traces, trace);
+	slub_log(d->log, BT_LOGGING_LEVEL_DEBUG, "a trace was destroyed: its streams are forgotten");
+}
+
+/* A trace class is destroyed: its event classes stop being keys. */
+static void trace_class_destroyed(const bt_trace_class *tc, void *data)
+{
+	struct slub_decoder *d = data;
+	GHashTableIter it;
+	gpointer value;
+
+	g_hash_table_iter_init(&it, d->classes);
+	while (g_hash_table_iter_next(&it, NULL, &value))
+		if (((struct dec_class *)value)->tc == tc) {
+			if (value == d->last_dc) {
+				d->last_ec = NULL;
+				d->last_dc = NULL;
+			}
+			g_hash_table_iter_remove(&it);	/* frees the dec_class */
+		}
+	g_hash_table_remove(d->trace_classes, tc);
+	slub_log(d->log, BT_LOGGING_LEVEL_DEBUG,
+		 "a trace class was destroyed: its event classes are forgotten");
+}
+
+/* Listens for the destruction of trace (and trace class tc, when not
+ * NULL) once; 0, or -1 after appending an error cause. */
+static int watch_trace(struct slub_decoder *d, const bt_trace *trace, const bt_trace_class *tc)
+{
+	bt_listener_id id;
+
+	if (trace && !g_hash_table_contains(d->traces, trace)) {
+		if (bt_trace_add_destruction_listener(trace, trace_destroyed, d, &id) !=
+		    BT_TRACE_ADD_LISTENER_STATUS_OK)
+			goto nomem;
+		g_hash_table_insert(d->traces, (gpointer)trace, GUINT_TO_POINTER((guint)id));
+	}
+	if (tc && !g_hash_table_contains(d->trace_classes, tc)) {
+		if (bt_trace_class_add_destruction_listener(tc, trace_class_destroyed, d, &id) !=
+		    BT_TRACE_CLASS_ADD_LISTENER_STATUS_OK)
+			goto nomem;
+		g_hash_table_insert(d->trace_classes, (gpointer)tc, GUINT_TO_POINTER((guint)id));
+	}
+	return 0;
+nomem:
+	if (d->self)
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(d->self,
+			"cannot listen for the destruction of a trace: out of memory");
+	return -1;
+}
+
+/* The decoder goes before the traces it watched: no listener may call it. */
+static void unwatch_all(struct slub_decoder *d)
+{
+	GHashTableIter it;
+	gpointer key, value;
+
+	if (d->traces) {
+		g_hash_table_iter_init(&it, d->traces);
+		while (g_hash_table_iter_next(&it, &key, &value))
+			bt_trace_remove_destruction_listener(key, (bt_listener_id)GPOINTER_TO_UINT(value));
+		g_hash_table_destroy(d->traces);
+	}
+	if (d->trace_classes) {
+		g_hash_table_iter_init(&it, d->trace_classes);
+		while (g_hash_table_iter_next(&it, &key, &value))
+			bt_trace_class_remove_destruction_listener(key,
+				(bt_listener_id)GPOINTER_TO_UINT(value));
+		g_hash_table_destroy(d->trace_classes);
+	}
+}
+
 void slub_decoder_destroy(struct slub_decoder *d)
 {
 	if (!d)
 		return;
-	ptrmap_destroy(&d->classes, free_class);
-	ptrmap_destroy(&d->streams, free_stream);
+	unwatch_all(d);
+	if (d->classes)
+		g_hash_table_destroy(d->classes);
+	if (d->streams)
+		g_hash_table_destroy(d->streams);
+	for (size_t i = 0; i < d->nr_streams; i++)
+		free_stream(d->by_id[i]);
 	free(d->by_id);
 	free(d->trace_dir);
 	free(d);
+}
+
+void slub_decoder_set_log(struct slub_decoder *d, const struct slub_log *log)
+{
+	d->log = log;
+}
+
+bool slub_decoder_saw_slub_classes(const struct slub_decoder *d)
+{
+	return d->slub_classes;
 }
 
 const char *slub_decoder_error(const struct slub_decoder *d, enum slub_plugin_unusable *kind)
@@ -293,6 +408,11 @@ const char *slub_decoder_error(const struct slub_decoder *d, enum slub_plugin_un
 uint64_t slub_decoder_events(const struct slub_decoder *d)
 {
 	return d->events;
+}
+
+size_t slub_decoder_keys(const struct slub_decoder *d)
+{
+	return g_hash_table_size(d->streams) + g_hash_table_size(d->classes);
 }
 
 const char *slub_decoder_stream_name(const struct slub_decoder *d, uint64_t id)
@@ -319,6 +439,7 @@ void refuse(struct slub_decoder *d, enum slub_plugin_unusable why, const char *f
 		d->unusable = why;
 		snprintf(d->error, sizeof(d->error), "%s", buf);
 	}
+	slub_log(d->log, BT_LOGGING_LEVEL_WARNING, "unusable input: %s", buf);
 	if (d->self)
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(d->self, "%s", buf);
 }
@@ -333,7 +454,7 @@ static struct dec_stream *get_stream(struct slub_decoder *d, const bt_stream *bs
 
 	if (bs == d->last_stream)
 		return d->last;
-	s = ptrmap_get(&d->streams, bs);
+	s = g_hash_table_lookup(d->streams, bs);
 	if (!s) {
 		s = calloc(1, sizeof(*s));
 		if (!s)
@@ -360,12 +481,24 @@ static struct dec_stream *get_stream(struct slub_decoder *d, const bt_stream *bs
 			d->by_id = n;
 			d->cap_streams = cap;
 		}
-		if (!s->name || ptrmap_put(&d->streams, bs, s) < 0) {
+		s->trace = bt_stream_borrow_trace_const(bs);
+		if (!s->name || watch_trace(d, s->trace, NULL) < 0) {
 			free_stream(s);
 			return NULL;
 		}
+		g_hash_table_insert(d->streams, (gpointer)bs, s);
 		s->id = d->nr_streams;
 		d->by_id[d->nr_streams++] = s;
+		/* An input with slub event classes but no slub event in range
+		 * (a trimmer's empty window) is still a slub trace. */
+		for (uint64_t i = 0; !d->slub_classes && i < bt_stream_class_get_event_class_count(sc);
+		     i++) {
+			const char *ecn = bt_event_class_get_name(
+				bt_stream_class_borrow_event_class_by_index_const(sc, i));
+
+			d->slub_classes = ecn && !strncmp(ecn, "slub:", 5);
+		}
+		slub_log(d->log, BT_LOGGING_LEVEL_DEBUG, "new stream %" PRIu64 ": %s", s->id, s->name);
 		/* src.ctf.fs names a stream after its file: the trace is its directory. */
 		if (!d->trace_dir && name && strchr(name, '/')) {
 			d->trace_dir = strdup(name);
@@ -487,6 +620,11 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 
 	if (!dc)
 		return NULL;
+	dc->tc = bt_stream_class_borrow_trace_class_const(bt_event_class_borrow_stream_class_const(ec));
+	if (watch_trace(d, NULL, dc->tc) < 0) {
+		free(dc);
+		return NULL;
+	}
 	dc->name = name ? name : "?";
 	for (int f = 0; f < F_NR; f++)
 		dc->idx[f] = -1;
@@ -625,10 +763,10 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 		dc->kind = K_BAD;
 	}
 out:
-	if (ptrmap_put(&d->classes, ec, dc) < 0) {
-		free(dc);
-		return NULL;
-	}
+	slub_log(d->log, BT_LOGGING_LEVEL_DEBUG, "event class %s: %s", dc->name ? dc->name : "?",
+		 dc->kind == K_SLUB ? "slub event" : dc->kind == K_STACK ? "stack" :
+		 dc->kind == K_BAD ? "refused" : "not read");
+	g_hash_table_insert(d->classes, (gpointer)ec, dc);
 	return dc;
 }
 
@@ -988,7 +1126,7 @@ static int decode_event(struct slub_decoder *d, const bt_message *msg, struct sl
 	if (ec == d->last_ec) {
 		dc = d->last_dc;
 	} else {
-		dc = ptrmap_get(&d->classes, ec);
+		dc = g_hash_table_lookup(d->classes, ec);
 		if (!dc) {
 			dc = resolve_class(d, ec, s);
 			if (!dc)
@@ -1110,6 +1248,11 @@ static int decode_discard(struct slub_decoder *d, const bt_message *msg, bool pa
 			g->range_known = 1;
 		}
 	}
+	if (packets)
+		slub_log(d->log, BT_LOGGING_LEVEL_WARNING, "stream %s: packets discarded", s->name);
+	else
+		slub_log(d->log, BT_LOGGING_LEVEL_WARNING, "stream %s: %" PRIu64 " events discarded",
+			 s->name, g->count);
 	out->kind = SLUB_DEC_DISCARD;
 	return 0;
 }

@@ -71,9 +71,18 @@ void slub_decoder_destroy(struct slub_decoder *d);
 int slub_decoder_message(struct slub_decoder *d, const bt_message *msg, struct slub_decoded *out);
 
 /* The first reason the input was refused, "" if none; its kind. */
+struct slub_log;
+/* Log through the sink's logging state (log.h); NULL: nothing. */
+void slub_decoder_set_log(struct slub_decoder *d, const struct slub_log *log);
+/* A stream of the input has slub:* event classes (whether or not any
+ * of their events came). */
+bool slub_decoder_saw_slub_classes(const struct slub_decoder *d);
 const char *slub_decoder_error(const struct slub_decoder *d, enum slub_plugin_unusable *kind);
 /* slub events decoded so far; streams seen. */
 uint64_t slub_decoder_events(const struct slub_decoder *d);
+/* Streams and event classes held as keys: those of traces (and trace
+ * classes) not destroyed yet. */
+size_t slub_decoder_keys(const struct slub_decoder *d);
 /* The name of the stream of that id (its file for src.ctf.fs). */
 const char *slub_decoder_stream_name(const struct slub_decoder *d, uint64_t stream_id);
 /* The trace directory of the first stream seen, or NULL. */

@@ -4,11 +4,13 @@
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "format.h"
 #include "symbolize.h"
+#include "slub_json.h"
 
 const char *slub_fmt_time(char *buf, size_t len, uint64_t ts)
 {
@@ -129,25 +131,18 @@ static inline void put_hex(struct line *l, uint64_t v)
 	put_mem(l, t + i, sizeof(t) - (size_t)i);
 }
 
+/* Without memory for its escaped form, a name is null: the line stays
+ * valid JSON. */
 static void put_json_string(struct line *l, const char *s)
 {
-	put_lit(l, "\"");
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		char esc[8];
+	char *q = slub_json_quote(s, false);
 
-		if (c == '"' || c == '\\') {
-			esc[0] = '\\';
-			esc[1] = (char)c;
-			put_mem(l, esc, 2);
-		} else if (c < 0x20) {
-			snprintf(esc, sizeof(esc), "\\u%04x", c);
-			put_mem(l, esc, 6);
-		} else {
-			put_mem(l, (const char *)&c, 1);
-		}
+	if (!q) {
+		put_lit(l, "null");
+		return;
 	}
-	put_lit(l, "\"");
+	put_mem(l, q, strlen(q));
+	free(q);
 }
 
 /* ,"cache_id":N,"cache":"name" (null when never announced),"node":N */

@@ -192,6 +192,7 @@ slub_sink_init(struct slub_sink *s, bt_self_component_sink *self, void *init_dat
 	int fd;
 
 	s->self = bt_self_component_sink_as_self_component(self);
+	slub_log_init(&s->log, s->self);
 	if (r && r->magic == SLUB_PLUGIN_RESULT_MAGIC)
 		s->result = r;
 	if (bt_self_component_sink_add_input_port(self, "in", NULL, NULL) !=
@@ -219,9 +220,13 @@ int slub_sink_model(struct slub_sink *s, const struct slub_model_config *cfg,
 	s->model = slub_model_new(cfg, cb);
 	s->dec = slub_decoder_create(s->self, sym);
 	if (!s->model || !s->dec) {
+		slub_log(&s->log, BT_LOGGING_LEVEL_ERROR, "out of memory");
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self, "out of memory");
 		return -1;
 	}
+	slub_decoder_set_log(s->dec, &s->log);
+	slub_log(&s->log, BT_LOGGING_LEVEL_DEBUG, "model created: reorder window %" PRIu64
+		 " ns, %" PRIu64 " events", (uint64_t)cfg->reorder_ns, (uint64_t)cfg->reorder_events);
 	return 0;
 }
 
@@ -321,7 +326,24 @@ nomem:
 
 static bt_component_class_sink_consume_method_status finish(struct slub_sink *s)
 {
-	if (!slub_decoder_events(s->dec)) {
+	/* Slub streams without a slub event (a trimmer's window that holds
+	 * none, a program that allocated nothing): a verdict on zero events,
+	 * which the in-process caller may still call unusable.  Without any
+	 * slub event class the input is another provider's: an error. */
+	s->empty = !slub_decoder_events(s->dec) && slub_decoder_saw_slub_classes(s->dec);
+	if (s->empty) {
+		const char *dir = slub_decoder_trace_dir(s->dec);
+
+		slub_log(&s->log, BT_LOGGING_LEVEL_WARNING,
+			 "%s: slub streams, but no slub event in the input: a verdict on zero events",
+			 dir ? dir : "input");
+		if (s->result && !s->result->unusable) {
+			s->result->unusable = SLUB_UNUSABLE_NO_EVENTS;
+			snprintf(s->result->message, sizeof(s->result->message),
+				 "%s: no slub event in the trace or the window (its streams hold "
+				 "slub events elsewhere, or none was emitted)", dir ? dir : "input");
+		}
+	} else if (!slub_decoder_events(s->dec)) {
 		const char *dir = slub_decoder_trace_dir(s->dec);
 		char msg[512];
 
@@ -332,9 +354,12 @@ static bt_component_class_sink_consume_method_status finish(struct slub_sink *s)
 			s->result->unusable = SLUB_UNUSABLE_NO_EVENTS;
 			snprintf(s->result->message, sizeof(s->result->message), "%s", msg);
 		}
+		slub_log(&s->log, BT_LOGGING_LEVEL_ERROR, "%s", msg);
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self, "%s", msg);
 		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
 	}
+	slub_log(&s->log, BT_LOGGING_LEVEL_INFO, "end of input: %" PRIu64 " slub events",
+		 slub_decoder_events(s->dec));
 	slub_model_finish(s->model);
 	s->finished = true;
 	if (s->end)
@@ -351,6 +376,15 @@ bt_component_class_sink_consume_method_status slub_sink_consume(struct slub_sink
 	uint64_t count = 0;
 	int failed = 0;
 
+	/* Interrupted (^C in slubtrace): the results of what was read. */
+	if (s->result && s->result->stop) {
+		slub_log(&s->log, BT_LOGGING_LEVEL_WARNING,
+			 "interrupted: ending on the %" PRIu64 " messages read", s->result->messages);
+		s->result->stop = 2;
+		bt_message_iterator_put_ref(s->iter);
+		s->iter = NULL;
+		return finish(s);
+	}
 	switch (bt_message_iterator_next(s->iter, &msgs, &count)) {
 	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
 		break;
@@ -398,6 +432,7 @@ bt_component_class_sink_consume_method_status slub_sink_consume(struct slub_sink
 void slub_sink_refuse(struct slub_sink *s, enum slub_plugin_unusable why, const char *msg)
 {
 	s->refused = true;
+	slub_log(&s->log, BT_LOGGING_LEVEL_ERROR, "%s", msg);
 	if (s->result && !s->result->unusable) {
 		s->result->unusable = why;
 		snprintf(s->result->message, sizeof(s->result->message), "%s", msg);

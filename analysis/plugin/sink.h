@@ -14,6 +14,7 @@
 #include <babeltrace2/babeltrace.h>
 
 #include "decode.h"
+#include "log.h"
 #include "model/slub_model.h"
 #include "slub-plugin.h"
 
@@ -28,6 +29,8 @@ struct slub_sink {
 	char *outbuf;
 	bool finished;
 	bool refused;		/* by end(): slub_sink_refuse() */
+	bool empty;		/* the input had slub streams but no slub event */
+	struct slub_log log;	/* the component's logging level and names */
 	/* Called once at the end of the input, after slub_model_finish(). */
 	void (*end)(struct slub_sink *s);
 	/* Called with every decoded message the model is given (may be NULL):

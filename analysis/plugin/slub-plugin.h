@@ -11,9 +11,12 @@
 #ifndef SLUB_PLUGIN_H
 #define SLUB_PLUGIN_H
 
+#include <signal.h>
 #include <stdint.h>
 
-#define SLUB_PLUGIN_RESULT_MAGIC 0x5c0b7e5au
+/* The layout with `stop` (a caller of the layout before passes 0x5c0b7e5a:
+ * the sinks then ignore its result, and the caller sees none). */
+#define SLUB_PLUGIN_RESULT_MAGIC 0x5c0b7e5bu
 
 /* Why the input could not be used (slub_plugin_result.unusable). */
 enum slub_plugin_unusable {
@@ -35,6 +38,10 @@ struct slub_plugin_result {
 	uint64_t skipped_rules;   /* bit per rule */
 	uint64_t transitions;     /* timeline lines written */
 	char message[512];        /* the first reason the input is unusable */
+	/* Set by the caller (from a signal handler, with the graph's
+	 * interrupter): end at the next message batch as at the end of the
+	 * input, with the results of what was read; then set by the sink to 2. */
+	volatile sig_atomic_t stop;
 };
 
 #endif /* SLUB_PLUGIN_H */

@@ -11,107 +11,109 @@
 #include <string.h>
 
 #include "internal.h"
+#include "slabinfo_page.h"
 
-/* ---- hash ---- */
-
-static size_t hslot(const struct htab *h, uint64_t k1, uint64_t k2)
-{
-	uint64_t x = k1 * 0x9e3779b97f4a7c15ull ^ (k2 + 0x632be59bd9b4e019ull);
-
-	x ^= x >> 31;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 29;
-	return (size_t)x & (h->nb - 1);
-}
+/* ---- tables ---- */
 
 struct hnode *htab_find(const struct htab *h, uint64_t k1, uint64_t k2)
 {
-	if (!h->nb)
-		return NULL;
-	for (struct hnode *n = h->b[hslot(h, k1, k2)]; n; n = n->next)
-		if (n->k1 == k1 && n->k2 == k2)
-			return n;
-	return NULL;
-}
+	struct slub_keypair k = { k1, k2 };
 
-static int htab_grow(struct htab *h)
-{
-	size_t nb = h->nb ? h->nb * 2 : 64;
-	struct hnode **b = calloc(nb, sizeof(*b));
-
-	if (!b)
-		return -1;
-	struct htab nh = { b, nb, h->n };
-	for (size_t i = 0; i < h->nb; i++) {
-		struct hnode *n = h->b[i], *next;
-		for (; n; n = next) {
-			next = n->next;
-			size_t j = hslot(&nh, n->k1, n->k2);
-			n->next = b[j];
-			b[j] = n;
-		}
-	}
-	free(h->b);
-	*h = nh;
-	return 0;
+	return h->t ? g_hash_table_lookup(h->t, &k) : NULL;
 }
 
 int htab_insert(struct htab *h, struct hnode *n)
 {
-	if (h->n >= h->nb && htab_grow(h))
-		return -1;
-	size_t j = hslot(h, n->k1, n->k2);
-	n->next = h->b[j];
-	h->b[j] = n;
-	h->n++;
+	if (!h->t)
+		h->t = g_hash_table_new(slub_keypair_hash, slub_keypair_equal);
+	g_hash_table_insert(h->t, &n->key, n);
 	return 0;
 }
 
 void htab_remove(struct htab *h, struct hnode *n)
 {
-	struct hnode **pp = &h->b[hslot(h, n->k1, n->k2)];
-
-	for (; *pp; pp = &(*pp)->next)
-		if (*pp == n) {
-			*pp = n->next;
-			h->n--;
-			return;
-		}
+	if (h->t)
+		g_hash_table_remove(h->t, &n->key);
 }
 
 void htab_each(const struct htab *h, void (*fn)(struct hnode *, void *), void *arg)
 {
-	for (size_t i = 0; i < h->nb; i++)
-		for (struct hnode *n = h->b[i], *next; n; n = next) {
-			next = n->next;
-			fn(n, arg);
-		}
+	GHashTableIter it;
+	gpointer value;
+
+	if (!h->t)
+		return;
+	g_hash_table_iter_init(&it, h->t);
+	while (g_hash_table_iter_next(&it, NULL, &value))
+		fn(value, arg);
+}
+
+void htab_remove_if(struct htab *h, bool (*pred)(struct hnode *, void *), void *arg)
+{
+	GHashTableIter it;
+	gpointer value;
+
+	if (!h->t)
+		return;
+	g_hash_table_iter_init(&it, h->t);
+	while (g_hash_table_iter_next(&it, NULL, &value))
+		if (pred(value, arg))
+			g_hash_table_iter_remove(&it);
 }
 
 void htab_destroy(struct htab *h, void (*fn)(struct hnode *, void *), void *arg)
 {
+	/* The table has no destroy notifiers: it never reads a key (a node)
+	 * fn has freed. */
 	if (fn)
 		htab_each(h, fn, arg);
-	free(h->b);
-	memset(h, 0, sizeof(*h));
+	if (h->t)
+		g_hash_table_destroy(h->t);
+	h->t = NULL;
 }
 
 /* ---- names ---- */
 
-static const char *const item_names[SLUB_TS_NR_ITEMS] = {
-	"alloc_fastpath", "alloc_slowpath", "free_fastpath", "free_slowpath", "free_frozen",
-	"free_add_partial", "free_remove_partial", "alloc_from_partial", "alloc_slab",
-	"alloc_refill", "alloc_node_mismatch", "free_slab", "cpuslab_flush", "deactivate_full",
-	"deactivate_empty", "deactivate_to_head", "deactivate_to_tail",
-	"deactivate_remote_frees", "deactivate_bypass", "cmpxchg_double_cpu_fail",
-	"cmpxchg_double_fail", "cpu_partial_alloc", "cpu_partial_free", "cpu_partial_node",
-	"cpu_partial_drain", "cmpxchg_double_fail_locked", "list_lock_acquire",
-	"list_lock_contended", "cpu_partial_cmpxchg_fail",
-};
+/* enum slub_tstat_item mirrors the allocator's enum slub_stat_item: the
+ * text page (slabinfo_page.h) and the names index both by the latter. */
+#define SAME_ITEM(x) _Static_assert((int)SLUB_TS_##x == (int)SLUB_##x, "stat item " #x)
+SAME_ITEM(ALLOC_FASTPATH);
+SAME_ITEM(ALLOC_SLOWPATH);
+SAME_ITEM(FREE_FASTPATH);
+SAME_ITEM(FREE_SLOWPATH);
+SAME_ITEM(FREE_FROZEN);
+SAME_ITEM(FREE_ADD_PARTIAL);
+SAME_ITEM(FREE_REMOVE_PARTIAL);
+SAME_ITEM(ALLOC_FROM_PARTIAL);
+SAME_ITEM(ALLOC_SLAB);
+SAME_ITEM(ALLOC_REFILL);
+SAME_ITEM(ALLOC_NODE_MISMATCH);
+SAME_ITEM(FREE_SLAB);
+SAME_ITEM(CPUSLAB_FLUSH);
+SAME_ITEM(DEACTIVATE_FULL);
+SAME_ITEM(DEACTIVATE_EMPTY);
+SAME_ITEM(DEACTIVATE_TO_HEAD);
+SAME_ITEM(DEACTIVATE_TO_TAIL);
+SAME_ITEM(DEACTIVATE_REMOTE_FREES);
+SAME_ITEM(DEACTIVATE_BYPASS);
+SAME_ITEM(CMPXCHG_DOUBLE_CPU_FAIL);
+SAME_ITEM(CMPXCHG_DOUBLE_FAIL);
+SAME_ITEM(CPU_PARTIAL_ALLOC);
+SAME_ITEM(CPU_PARTIAL_FREE);
+SAME_ITEM(CPU_PARTIAL_NODE);
+SAME_ITEM(CPU_PARTIAL_DRAIN);
+SAME_ITEM(CMPXCHG_DOUBLE_FAIL_LOCKED);
+SAME_ITEM(LOCK_ACQUIRE);
+SAME_ITEM(LOCK_CONTENDED);
+SAME_ITEM(CPU_PARTIAL_CMPXCHG_FAIL);
+SAME_ITEM(ALLOC_PREFETCH);
+#undef SAME_ITEM
+_Static_assert((int)SLUB_TS_NR_ITEMS == (int)SLUB_NR_STAT_ITEMS, "every stat item is mirrored");
+_Static_assert(SLUB_TS_HIST_BUCKETS == SLUB_LOCK_HIST_BUCKETS, "the allocator's lock buckets");
 
 const char *slub_tstat_item_name(unsigned item)
 {
-	return item < SLUB_TS_NR_ITEMS ? item_names[item] : "unknown";
+	return item < SLUB_TS_NR_ITEMS ? slub_stat_names[item] : "unknown";
 }
 
 /* Event and site names of the trace, kept here so that the library needs
@@ -1164,6 +1166,8 @@ void slub_tstats_finish(struct slub_tstats *st)
 	}
 	/* Which items the events determine. */
 	uint64_t known = (1ull << SLUB_TS_NR_ITEMS) - 1;
+	/* prefetch-freelist's prefetches leave no event */
+	known &= ~(1ull << SLUB_TS_ALLOC_PREFETCH);
 	if (!st->tot.have_objects)
 		known &= ~((1ull << SLUB_TS_ALLOC_FASTPATH) | (1ull << SLUB_TS_FREE_FASTPATH));
 	for (unsigned i = 0; i < st->nr_views; i++)

@@ -11,26 +11,35 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "keypair.h"
 #include "slub_tstats.h"
 
-/* ---- a chained hash on two 64-bit keys ---- */
+/* ---- a table of nodes keyed by two 64-bit integers ----
+ * A GHashTable whose key is the node's own pair and whose value is the node:
+ * the caller owns the nodes (htab_destroy's fn frees them).  The table is
+ * made on the first insert; a zeroed struct htab is an empty table. */
 
 struct hnode {
-	struct hnode *next;
-	uint64_t k1, k2;
+	union {
+		struct slub_keypair key;
+		struct {
+			uint64_t k1, k2;
+		};
+	};
 };
 
 struct htab {
-	struct hnode **b;
-	size_t nb, n;
+	GHashTable *t;
 };
 
 struct hnode *htab_find(const struct htab *h, uint64_t k1, uint64_t k2);
-int htab_insert(struct htab *h, struct hnode *n);   /* 0 or -1 (no memory) */
+int htab_insert(struct htab *h, struct hnode *n);   /* 0 (GLib aborts without memory) */
 void htab_remove(struct htab *h, struct hnode *n);
 void htab_destroy(struct htab *h, void (*fn)(struct hnode *, void *), void *arg);
 /* Visits every node; fn may not change the table. */
 void htab_each(const struct htab *h, void (*fn)(struct hnode *, void *), void *arg);
+/* Removes (and hands to fn, which may free it) every node pred accepts. */
+void htab_remove_if(struct htab *h, bool (*pred)(struct hnode *, void *), void *arg);
 
 /* ---- per process and cache id: one incarnation of a cache ---- */
 

@@ -1,34 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The JSON report (schema "slubtrace-stats/1", described in README.md) and
- * the reader of its "rates" section, which `diff` compares.
+ * the reader of its "rates" section, which `diff` compares (with jansson).
  */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "internal.h"
+#include "slub_json.h"
 
 #define SCHEMA "slubtrace-stats/1"
 
 /* ---- writing ---- */
 
+/* A name; without memory for its escaped form, null keeps the document
+ * valid. */
 static void jstr(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
+	if (slub_json_put(f, s))
+		fputs("null", f);
 }
 
 static void jarr(FILE *f, const uint64_t *a, unsigned n)
@@ -340,239 +335,62 @@ void slub_tstats_print_json(const struct slub_tstats *st, FILE *f)
 	slub_tstats_result_free(&r);
 }
 
-/* ---- reading: a small JSON parser, enough for our own output ---- */
+/* ---- reading the rates section, with jansson ---- */
 
-enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
-
-struct jval {
-	enum jtype type;
-	double num;
-	char *str;              /* J_STR */
-	char *key;              /* member name inside an object */
-	struct jval *child, *next;
-};
-
-struct jparser {
-	const char *p, *end;
-	const char *err;
-	unsigned depth;
-};
-
-static void jfree(struct jval *v)
+/* A member of an object; NULL when o is not an object or has no such key. */
+static const json_t *jget(const json_t *o, const char *key)
 {
-	while (v) {
-		struct jval *next = v->next;
-		jfree(v->child);
-		free(v->str);
-		free(v->key);
-		free(v);
-		v = next;
-	}
+	return json_is_object(o) ? json_object_get(o, key) : NULL;
 }
 
-static void skip_ws(struct jparser *jp)
+/* A number (true is 1; anything else 0): every number is read as a double,
+ * so that counts past 2^63 load as they were written. */
+static double jnum(const json_t *v)
 {
-	while (jp->p < jp->end && isspace((unsigned char)*jp->p))
-		jp->p++;
+	return json_is_true(v) ? 1.0 : json_number_value(v);
 }
 
-static char *parse_string(struct jparser *jp)
+static bool is_count(const json_t *v)
 {
-	size_t cap = 32, n = 0;
-	char *s = malloc(cap);
+	double x = json_number_value(v);
 
-	if (!s)
-		return NULL;
-	jp->p++; /* opening quote */
-	while (jp->p < jp->end && *jp->p != '"') {
-		char ch = *jp->p++;
-		if (ch == '\\' && jp->p < jp->end) {
-			char e = *jp->p++;
-			switch (e) {
-			case 'n': ch = '\n'; break;
-			case 't': ch = '\t'; break;
-			case 'r': ch = '\r'; break;
-			case 'b': ch = '\b'; break;
-			case 'f': ch = '\f'; break;
-			case 'u':
-				/* Our writer escapes only control characters. */
-				if (jp->end - jp->p < 4) {
-					free(s);
-					jp->err = "bad \\u escape";
-					return NULL;
-				}
-				ch = (char)strtol((char[5]){ jp->p[0], jp->p[1], jp->p[2], jp->p[3], 0 },
-						  NULL, 16);
-				jp->p += 4;
-				break;
-			default: ch = e; break;
-			}
-		}
-		if (n + 2 > cap) {
-			char *t = realloc(s, cap *= 2);
-			if (!t) {
-				free(s);
-				return NULL;
-			}
-			s = t;
-		}
-		s[n++] = ch;
-	}
-	if (jp->p >= jp->end) {
-		free(s);
-		jp->err = "unterminated string";
-		return NULL;
-	}
-	jp->p++;
-	s[n] = 0;
-	return s;
-}
-
-static struct jval *parse_value(struct jparser *jp)
-{
-	struct jval *v;
-
-	skip_ws(jp);
-	if (jp->p >= jp->end) {
-		jp->err = "unexpected end";
-		return NULL;
-	}
-	if (++jp->depth > 64) {
-		jp->err = "nested too deeply";
-		return NULL;
-	}
-	v = calloc(1, sizeof(*v));
-	if (!v) {
-		jp->err = "out of memory";
-		return NULL;
-	}
-	char ch = *jp->p;
-	if (ch == '{' || ch == '[') {
-		char close = ch == '{' ? '}' : ']';
-		struct jval **tail = &v->child;
-		v->type = ch == '{' ? J_OBJ : J_ARR;
-		jp->p++;
-		skip_ws(jp);
-		if (jp->p < jp->end && *jp->p == close) {
-			jp->p++;
-			jp->depth--;
-			return v;
-		}
-		for (;;) {
-			char *key = NULL;
-			skip_ws(jp);
-			if (v->type == J_OBJ) {
-				if (jp->p >= jp->end || *jp->p != '"') {
-					jp->err = "expected a member name";
-					goto fail;
-				}
-				key = parse_string(jp);
-				if (!key)
-					goto fail;
-				skip_ws(jp);
-				if (jp->p >= jp->end || *jp->p != ':') {
-					free(key);
-					jp->err = "expected ':'";
-					goto fail;
-				}
-				jp->p++;
-			}
-			struct jval *c = parse_value(jp);
-			if (!c) {
-				free(key);
-				goto fail;
-			}
-			c->key = key;
-			*tail = c;
-			tail = &c->next;
-			skip_ws(jp);
-			if (jp->p < jp->end && *jp->p == ',') {
-				jp->p++;
-				continue;
-			}
-			if (jp->p < jp->end && *jp->p == close) {
-				jp->p++;
-				break;
-			}
-			jp->err = "expected ',' or a closing bracket";
-			goto fail;
-		}
-	} else if (ch == '"') {
-		v->type = J_STR;
-		v->str = parse_string(jp);
-		if (!v->str)
-			goto fail;
-	} else if (!strncmp(jp->p, "true", 4) || !strncmp(jp->p, "null", 4)) {
-		v->type = *jp->p == 't' ? J_BOOL : J_NULL;
-		v->num = *jp->p == 't';
-		jp->p += 4;
-	} else if (!strncmp(jp->p, "false", 5)) {
-		v->type = J_BOOL;
-		jp->p += 5;
-	} else {
-		char *end;
-		errno = 0;
-		v->type = J_NUM;
-		v->num = strtod(jp->p, &end);
-		if (end == jp->p || errno) {
-			jp->err = "bad value";
-			goto fail;
-		}
-		jp->p = end;
-	}
-	jp->depth--;
-	return v;
-fail:
-	jfree(v);
-	return NULL;
-}
-
-static const struct jval *jget(const struct jval *o, const char *key)
-{
-	if (!o || o->type != J_OBJ)
-		return NULL;
-	for (const struct jval *c = o->child; c; c = c->next)
-		if (c->key && !strcmp(c->key, key))
-			return c;
-	return NULL;
-}
-
-static bool is_count(const struct jval *v)
-{
-	return v && v->type == J_NUM && v->num >= 0 && v->num < 0x1p64 && v->num == (double)(uint64_t)v->num;
+	return json_is_number(v) && x >= 0 && x < 0x1p64 && x == (double)(uint64_t)x;
 }
 
 /* A tail histogram of a rates scope; 0, or -1 with the reason in err. */
-static int load_tail(const struct jval *o, struct slub_tstats_tail *t, char *err, size_t errlen)
+static int load_tail(const json_t *o, struct slub_tstats_tail *t, char *err, size_t errlen)
 {
-	const struct jval *count = jget(o, "count"), *max = jget(o, "max"),
-			  *buckets = jget(o, "buckets");
+	const json_t *count = jget(o, "count"), *max = jget(o, "max"),
+		     *buckets = jget(o, "buckets"), *b;
 	uint64_t sum = 0, top = 0;
+	size_t k;
 
 	memset(t, 0, sizeof(*t));
-	if (!is_count(count) || !is_count(max) || !buckets || buckets->type != J_ARR) {
+	if (!is_count(count) || !is_count(max) || !json_is_array(buckets)) {
 		snprintf(err, errlen, "count, max and buckets expected");
 		return -1;
 	}
-	for (const struct jval *b = buckets->child; b; b = b->next) {
-		const struct jval *lo = b->type == J_ARR ? b->child : NULL;
-		const struct jval *n = lo ? lo->next : NULL;
-		if (!is_count(lo) || !is_count(n) || n->next) {
+	json_array_foreach(buckets, k, b) {
+		const json_t *lo = json_array_get(b, 0), *n = json_array_get(b, 1);
+
+		if (!is_count(lo) || !is_count(n) || json_array_size(b) != 2) {
 			snprintf(err, errlen, "a bucket is not [smallest value, count]");
 			return -1;
 		}
-		unsigned i = slub_tstats_tail_bucket((uint64_t)lo->num);
-		if (slub_tstats_tail_lower(i) != (uint64_t)lo->num) {
-			snprintf(err, errlen, "%.0f does not begin a bucket", lo->num);
+		uint64_t low = (uint64_t)jnum(lo), nr = (uint64_t)jnum(n);
+		unsigned i = slub_tstats_tail_bucket(low);
+
+		if (slub_tstats_tail_lower(i) != low) {
+			snprintf(err, errlen, "%.0f does not begin a bucket", jnum(lo));
 			return -1;
 		}
-		t->bucket[i] += (uint64_t)n->num;
-		sum += (uint64_t)n->num;
-		if (n->num)
-			top = (uint64_t)lo->num;
+		t->bucket[i] += nr;
+		sum += nr;
+		if (nr)
+			top = low;
 	}
-	t->count = (uint64_t)count->num;
-	t->max = (uint64_t)max->num;
+	t->count = (uint64_t)jnum(count);
+	t->max = (uint64_t)jnum(max);
 	if (sum != t->count || (t->count && slub_tstats_tail_bucket(t->max) !=
 					     slub_tstats_tail_bucket(top))) {
 		snprintf(err, errlen, "buckets hold %" PRIu64 " values up to %" PRIu64
@@ -582,12 +400,69 @@ static int load_tail(const struct jval *o, struct slub_tstats_tail *t, char *err
 	return 0;
 }
 
+/* One scope's figures and tails into sc; 0, or -1 with the error in err. */
+static int load_scope(const char *path, const json_t *c, struct slub_tstats_scope *sc,
+		      char *err, size_t errlen)
+{
+	const json_t *name = jget(c, "name"), *figs = jget(c, "figures");
+
+	if (!json_is_string(name) || !figs) {
+		snprintf(err, errlen, "%s: a rates scope without name or figures", path);
+		return -1;
+	}
+	snprintf(sc->name, sizeof(sc->name), "%s", json_string_value(name));
+	for (unsigned i = 0; i < SLUB_RATE_NR; i++) {
+		const json_t *g = jget(figs, slub_tstats_rate_name(i));
+		const json_t *num = jget(g, "num"), *den = jget(g, "den"), *val = jget(g, "value");
+
+		if (!num || !den || !val)
+			continue; /* a figure this report does not have: n/a */
+		double n = jnum(num), d = jnum(den), v = jnum(val);
+		/* counts and their ratio: negative or too large is a damaged
+		 * report, which diff must not judge (NaN and infinities are
+		 * not JSON: the parser refuses them) */
+		const char *field = !(n >= 0 && n <= 0x1p64)   ? "num"
+				    : !(d >= 0 && d <= 0x1p64) ? "den"
+				    : !(v >= 0 && v <= 1e300)   ? "value"
+								: NULL;
+		if (field) {
+			snprintf(err, errlen, "%s: scope \"%s\" figure %s: %s is %g, not a count or rate",
+				 path, sc->name, slub_tstats_rate_name(i), field,
+				 field[0] == 'n' ? n : field[0] == 'd' ? d : v);
+			return -1;
+		}
+		sc->fig[i].num = n;
+		sc->fig[i].den = d;
+		sc->fig[i].value = v;
+		sc->fig[i].runs = 1;
+		sc->fig[i].sq = d > 0 ? n * n / d : 0;
+	}
+	/* The tail figures come from the histograms; a report written before
+	 * them has none: unknown. */
+	const json_t *tails = jget(c, "tails");
+	for (unsigned t = 0; t < SLUB_TAIL_NR; t++) {
+		const json_t *o = jget(tails, tail_names[t]);
+		char why[160];
+
+		if (!o)
+			continue;
+		if (load_tail(o, &sc->tail[t], why, sizeof(why))) {
+			snprintf(err, errlen, "%s: scope \"%s\" tail %s: %s", path, sc->name,
+				 tail_names[t], why);
+			return -1;
+		}
+		sc->tails_known |= 1u << t;
+	}
+	tstats_tails_fill(sc);
+	return 0;
+}
+
 int slub_tstats_result_load(const char *path, struct slub_tstats_result *r, char *err,
 			    size_t errlen)
 {
+	json_error_t je;
+	json_t *root;
 	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
 	int ret = -1;
 
 	memset(r, 0, sizeof(*r));
@@ -595,130 +470,61 @@ int slub_tstats_result_load(const char *path, struct slub_tstats_result *r, char
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	for (;;) {
-		if (len + 65536 > cap) {
-			char *t = realloc(buf, cap = cap ? cap * 2 : 1 << 20);
-			if (!t) {
-				snprintf(err, errlen, "%s: out of memory", path);
-				goto out;
-			}
-			buf = t;
-		}
-		size_t n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (!n)
-			break;
-	}
-	struct jparser jp = { buf, buf + len, NULL, 0 };
-	struct jval *root = len ? parse_value(&jp) : NULL;
+	root = json_loadf(f, JSON_DECODE_INT_AS_REAL, &je);
+	fclose(f);
 	if (!root) {
-		snprintf(err, errlen, "%s: not JSON (%s at byte %zu)", path,
-			 jp.err ? jp.err : "empty", (size_t)(jp.p - buf));
+		snprintf(err, errlen, "%s: not JSON (%s at byte %d)", path, je.text, je.position);
+		return -1;
+	}
+	const json_t *schema = jget(root, "schema");
+	const json_t *rates = jget(root, "rates");
+	const json_t *scopes = jget(rates, "scopes");
+	if (!json_is_string(schema) || strcmp(json_string_value(schema), SCHEMA)) {
+		snprintf(err, errlen, "%s: not a slubtrace stats report (schema " SCHEMA ")", path);
 		goto out;
 	}
-	const struct jval *schema = jget(root, "schema");
-	const struct jval *rates = jget(root, "rates");
-	const struct jval *scopes = jget(rates, "scopes");
-	if (!schema || schema->type != J_STR || strcmp(schema->str, SCHEMA)) {
-		snprintf(err, errlen, "%s: not a slubtrace stats report (schema " SCHEMA ")", path);
-		goto free_root;
-	}
-	if (!scopes || scopes->type != J_ARR) {
+	if (!json_is_array(scopes)) {
 		snprintf(err, errlen, "%s: no rates in the report", path);
-		goto free_root;
+		goto out;
 	}
-	const struct jval *basis = jget(rates, "alloc_basis");
-	const struct jval *lb = jget(rates, "lower_bounds");
-	const struct jval *events = jget(rates, "events");
+	const json_t *basis = jget(rates, "alloc_basis");
+	const json_t *events = jget(rates, "events");
+	const json_t *sat = jget(rates, "saturated");
 	snprintf(r->alloc_basis, sizeof(r->alloc_basis), "%s",
-		 basis && basis->type == J_STR ? basis->str : "?");
-	r->lower_bounds = lb && lb->num != 0;
-	if (events && !(events->num >= 0 && events->num <= 0x1p64)) {
+		 json_is_string(basis) ? json_string_value(basis) : "?");
+	r->lower_bounds = jnum(jget(rates, "lower_bounds")) != 0;
+	if (events && !(jnum(events) >= 0 && jnum(events) <= 0x1p64)) {
 		/* a count: never negative, never more than 2^64 */
-		snprintf(err, errlen, "%s: rates.events is %g, not a count", path, events->num);
-		goto free_root;
+		snprintf(err, errlen, "%s: rates.events is %g, not a count", path, jnum(events));
+		goto out;
 	}
-	r->events = events ? (uint64_t)events->num : 0;
-	const struct jval *sat = jget(rates, "saturated");
-	if (sat && !(sat->num >= 0 && sat->num <= 0x1p64)) {
-		snprintf(err, errlen, "%s: rates.saturated is %g, not a count", path, sat->num);
-		goto free_root;
+	r->events = (uint64_t)jnum(events);
+	if (sat && !(jnum(sat) >= 0 && jnum(sat) <= 0x1p64)) {
+		snprintf(err, errlen, "%s: rates.saturated is %g, not a count", path, jnum(sat));
+		goto out;
 	}
-	r->saturated = sat ? (uint64_t)sat->num : 0;
-	unsigned n = 0;
-	for (const struct jval *c = scopes->child; c; c = c->next)
-		n++;
+	r->saturated = (uint64_t)jnum(sat);
+	size_t n = json_array_size(scopes), k;
+	const json_t *c;
 	r->scope = calloc(n ? n : 1, sizeof(*r->scope));
 	if (!r->scope) {
 		snprintf(err, errlen, "%s: out of memory", path);
-		goto free_root;
+		goto out;
 	}
-	for (const struct jval *c = scopes->child; c; c = c->next) {
-		struct slub_tstats_scope *sc = &r->scope[r->nr_scopes];
-		const struct jval *name = jget(c, "name"), *figs = jget(c, "figures");
-		if (!name || name->type != J_STR || !figs) {
-			snprintf(err, errlen, "%s: a rates scope without name or figures", path);
+	json_array_foreach(scopes, k, c) {
+		if (load_scope(path, c, &r->scope[r->nr_scopes], err, errlen)) {
 			slub_tstats_result_free(r);
-			goto free_root;
+			goto out;
 		}
-		snprintf(sc->name, sizeof(sc->name), "%s", name->str);
-		for (unsigned i = 0; i < SLUB_RATE_NR; i++) {
-			const struct jval *g = jget(figs, slub_tstats_rate_name(i));
-			const struct jval *num = jget(g, "num"), *den = jget(g, "den"),
-					  *val = jget(g, "value");
-			if (!num || !den || !val)
-				continue; /* a figure this report does not have: n/a */
-			/* counts and their ratio: NaN, negative or infinite is a
-			 * damaged report, which diff must not judge */
-			const char *field = !(num->num >= 0 && num->num <= 0x1p64)   ? "num"
-					    : !(den->num >= 0 && den->num <= 0x1p64) ? "den"
-					    : !(val->num >= 0 && val->num <= 1e300)   ? "value"
-										      : NULL;
-			if (field) {
-				snprintf(err, errlen,
-					 "%s: scope \"%s\" figure %s: %s is %g, not a count or rate",
-					 path, sc->name, slub_tstats_rate_name(i), field,
-					 !strcmp(field, "num")	 ? num->num
-					 : !strcmp(field, "den") ? den->num
-								 : val->num);
-				slub_tstats_result_free(r);
-				goto free_root;
-			}
-			sc->fig[i].num = num->num;
-			sc->fig[i].den = den->num;
-			sc->fig[i].value = val->num;
-			sc->fig[i].runs = 1;
-			sc->fig[i].sq = den->num > 0 ? num->num * num->num / den->num : 0;
-		}
-		/* The tail figures come from the histograms; a report written
-		 * before them has none: unknown. */
-		const struct jval *tails = jget(c, "tails");
-		for (unsigned t = 0; t < SLUB_TAIL_NR; t++) {
-			const struct jval *o = jget(tails, tail_names[t]);
-			char why[160];
-			if (!o)
-				continue;
-			if (load_tail(o, &sc->tail[t], why, sizeof(why))) {
-				snprintf(err, errlen, "%s: scope \"%s\" tail %s: %s", path, sc->name,
-					 tail_names[t], why);
-				slub_tstats_result_free(r);
-				goto free_root;
-			}
-			sc->tails_known |= 1u << t;
-		}
-		tstats_tails_fill(sc);
 		r->nr_scopes++;
 	}
 	if (!r->nr_scopes || strcmp(r->scope[0].name, "overall")) {
 		snprintf(err, errlen, "%s: rates do not start with \"overall\"", path);
 		slub_tstats_result_free(r);
-		goto free_root;
+		goto out;
 	}
 	ret = 0;
-free_root:
-	jfree(root);
 out:
-	free(buf);
-	fclose(f);
+	json_decref(root);
 	return ret;
 }

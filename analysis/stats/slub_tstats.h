@@ -113,6 +113,7 @@ enum slub_tstat_item {
 	SLUB_TS_LOCK_ACQUIRE,
 	SLUB_TS_LOCK_CONTENDED,
 	SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL, /* cpu_cmpxchg_fail: the cpu partial chain CAS */
+	SLUB_TS_ALLOC_PREFETCH,     /* no event: never known from a trace */
 	SLUB_TS_NR_ITEMS
 };
 

@@ -500,17 +500,18 @@ struct sweep_arg {
 	bool all;
 };
 
-static void sweep_hot(struct hnode *n, void *arg)
+/* A quiet window: its storm closed, the node freed and dropped. */
+static bool sweep_hot(struct hnode *n, void *arg)
 {
 	struct sweep_arg *a = arg;
 	struct thot *h = (struct thot *)n;
 
 	if (!a->all && a->now - h->last_ts <= a->st->cfg.window_ns + a->st->cfg.pending_ns)
-		return;
+		return false;
 	if (h->storm)
 		storm_close(a->st, h->storm);
-	htab_remove(&a->st->hot, &h->h);
 	free(h);
+	return true;
 }
 
 static void sweep_runs(struct hnode *n, void *arg)
@@ -525,7 +526,7 @@ void storms_sweep(struct slub_tstats *st, uint64_t now, bool all)
 {
 	struct sweep_arg a = { st, now, all };
 
-	htab_each(&st->hot, sweep_hot, &a);
+	htab_remove_if(&st->hot, sweep_hot, &a);
 	if (all)
 		htab_each(&st->threads, sweep_runs, &a);
 }

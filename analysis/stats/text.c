@@ -11,126 +11,13 @@
 #include <string.h>
 
 #include "internal.h"
+#include "slabinfo_page.h"
 
-/* cache_create flags (SLUB_F_* of include/slub/slub.h; the trace carries them) */
-#define F_CONSISTENCY (1u << 0)
-#define F_RED_ZONE    (1u << 1)
-#define F_POISON      (1u << 2)
-#define F_STORE_USER  (1u << 3)
-
-static unsigned long pct(uint64_t a, uint64_t total)
+/* The lines a trace adds below the page's list_lock summary. */
+static void lock_notes(FILE *f, const void *arg)
 {
-	return total ? (unsigned long)(a * 100 / total) : 0;
-}
+	const struct slub_tstats_cache *v = arg;
 
-static const char *onoff(uint32_t flags, unsigned f)
-{
-	return (flags & f) ? "On " : "Off";
-}
-
-/* An item, or "-" when the events do not determine it. */
-static const char *num(const struct slub_tstats_cache *v, unsigned item, char *buf, size_t len)
-{
-	if (!(v->known & (1ull << item)))
-		return "-";
-	snprintf(buf, len, "%" PRIu64, v->item[item]);
-	return buf;
-}
-
-static void print_page(FILE *f, const struct slub_tstats *st, const struct slub_tstats_cache *v)
-{
-	const uint64_t *x = v->item;
-	char a[32], b[32];
-	bool fast = v->known & (1ull << SLUB_TS_ALLOC_FASTPATH);
-	uint64_t total_alloc = x[SLUB_TS_ALLOC_FASTPATH] + x[SLUB_TS_ALLOC_SLOWPATH];
-	uint64_t total_free = x[SLUB_TS_FREE_FASTPATH] + x[SLUB_TS_FREE_SLOWPATH];
-	uint64_t slab_bytes = 4096ull << v->order;
-	uint64_t total_bytes = v->slabs * slab_bytes;
-	uint64_t used = v->objects_inuse * v->object_size;
-
-	fprintf(f, "\nSlabcache: %-20s  Aliases:  0 Order : %2u Objects: %" PRIu64 "%s\n", v->name,
-		v->order, v->objects_inuse, fast ? "" : " (from slab words: cpu freelists count as used)");
-	if (v->processes > 1)
-		fprintf(f, "(summed over %u processes)\n", v->processes);
-	fprintf(f, "\nSizes (bytes)     Slabs              Debug                Memory\n");
-	fprintf(f, "------------------------------------------------------------------------\n");
-	fprintf(f, "Object : %7u  Total  : %7" PRIu64 "   Sanity Checks : %s  Total: %8" PRIu64 "\n",
-		v->object_size, v->slabs, onoff(v->flags, F_CONSISTENCY), total_bytes);
-	fprintf(f, "SlabObj: %7u  Full   : %7" PRIu64 "   Redzoning     : %s  Used : %8" PRIu64 "\n",
-		v->size, v->full_slabs, onoff(v->flags, F_RED_ZONE), used);
-	fprintf(f, "SlabSiz: %7" PRIu64 "  Partial: %7" PRIu64 "   Poisoning     : %s  Loss : %8" PRIu64 "\n",
-		slab_bytes, v->partial_slabs, onoff(v->flags, F_POISON),
-		total_bytes > used ? total_bytes - used : 0);
-	fprintf(f, "Loss   : %7u  CpuSlab: %7" PRIu64 "   Tracking      : %s  Lalig: %8" PRIu64 "\n",
-		v->size - v->object_size, v->cpu_slabs, onoff(v->flags, F_STORE_USER),
-		v->objects_inuse * (v->size - v->object_size));
-	fprintf(f, "Align  : %7u  Objects: %7u   Tracing       : On   Lpadd: %8" PRIu64 "\n",
-		v->align, v->objects,
-		v->slabs * (slab_bytes > (uint64_t)v->objects * v->size
-				    ? slab_bytes - (uint64_t)v->objects * v->size : 0));
-
-	fprintf(f, "\nSlab Perf Counter       Alloc     Free %%Al %%Fr\n");
-	fprintf(f, "--------------------------------------------------\n");
-#define ROW(label, al, fr) \
-	fprintf(f, "%-20s %8" PRIu64 " %8" PRIu64 " %3lu %3lu\n", label, (uint64_t)(al), \
-		(uint64_t)(fr), pct(al, total_alloc), pct(fr, total_free))
-	if (fast)
-		ROW("Fastpath", x[SLUB_TS_ALLOC_FASTPATH], x[SLUB_TS_FREE_FASTPATH]);
-	else
-		fprintf(f, "Fastpath                    -        -   -   -  (no object events)\n");
-	ROW("Slowpath", x[SLUB_TS_ALLOC_SLOWPATH], x[SLUB_TS_FREE_SLOWPATH]);
-	ROW("Page Alloc", x[SLUB_TS_ALLOC_SLAB], x[SLUB_TS_FREE_SLAB]);
-	ROW("Add partial", x[SLUB_TS_DEACTIVATE_TO_HEAD] + x[SLUB_TS_DEACTIVATE_TO_TAIL],
-	    x[SLUB_TS_FREE_ADD_PARTIAL]);
-	ROW("Remove partial", x[SLUB_TS_ALLOC_FROM_PARTIAL], x[SLUB_TS_FREE_REMOVE_PARTIAL]);
-	ROW("Cpu partial list", x[SLUB_TS_CPU_PARTIAL_ALLOC], x[SLUB_TS_CPU_PARTIAL_FREE]);
-	ROW("RemoteObj/SlabFrozen", x[SLUB_TS_DEACTIVATE_REMOTE_FREES], x[SLUB_TS_FREE_FROZEN]);
-#undef ROW
-	if (fast)
-		fprintf(f, "Total                %8" PRIu64 " %8" PRIu64 "\n\n", total_alloc, total_free);
-	else
-		fprintf(f, "Total                       -        -\n\n");
-	fprintf(f, "Flushes %8" PRIu64 " Refill %8" PRIu64 "\n", x[SLUB_TS_CPUSLAB_FLUSH],
-		x[SLUB_TS_ALLOC_REFILL]);
-
-	uint64_t total = x[SLUB_TS_DEACTIVATE_FULL] + x[SLUB_TS_DEACTIVATE_EMPTY] +
-			 x[SLUB_TS_DEACTIVATE_TO_HEAD] + x[SLUB_TS_DEACTIVATE_TO_TAIL] +
-			 x[SLUB_TS_DEACTIVATE_BYPASS];
-	if (total) {
-		fprintf(f, "\nSlab Deactivation             Occurrences %%\n");
-		fprintf(f, "-------------------------------------------------\n");
-#define DROW(label, it) \
-	fprintf(f, "%-29s %7" PRIu64 "  %3lu%%\n", label, x[it], pct(x[it], total))
-		DROW("Slab full", SLUB_TS_DEACTIVATE_FULL);
-		DROW("Slab empty", SLUB_TS_DEACTIVATE_EMPTY);
-		DROW("Moved to head of partial list", SLUB_TS_DEACTIVATE_TO_HEAD);
-		DROW("Moved to tail of partial list", SLUB_TS_DEACTIVATE_TO_TAIL);
-		DROW("Deactivation bypass", SLUB_TS_DEACTIVATE_BYPASS);
-		DROW("Refilled from foreign frees", SLUB_TS_ALLOC_REFILL);
-		DROW("Node mismatch", SLUB_TS_ALLOC_NODE_MISMATCH);
-#undef DROW
-	}
-	fprintf(f, "\nCpu partial: %" PRIu64 " slabs taken, %" PRIu64 " frozen by frees, %" PRIu64
-		   " from node lists, %" PRIu64 " drains\n",
-		x[SLUB_TS_CPU_PARTIAL_ALLOC], x[SLUB_TS_CPU_PARTIAL_FREE], x[SLUB_TS_CPU_PARTIAL_NODE],
-		x[SLUB_TS_CPU_PARTIAL_DRAIN]);
-
-	fprintf(f, "\nCmpxchg_double Looping\n------------------------\n");
-	fprintf(f, "Locked Cmpxchg Double redos   %" PRIu64 "\nUnlocked Cmpxchg Double redos %" PRIu64
-		   " (the fast path takes no cmpxchg)\n",
-		x[SLUB_TS_CMPXCHG_DOUBLE_FAIL], x[SLUB_TS_CMPXCHG_DOUBLE_CPU_FAIL]);
-	fprintf(f, "Cpu partial chain cmpxchg redos %" PRIu64 "\n", x[SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL]);
-	fprintf(f, "  (slab word redos with list_lock held: %" PRIu64 ")\n",
-		x[SLUB_TS_CMPXCHG_DOUBLE_FAIL_LOCKED]);
-	for (unsigned i = 1; i < SLUB_SITE_NR; i++)
-		if (v->fail_site[i])
-			fprintf(f, "  %-24s %" PRIu64 "\n", tstats_site(i), v->fail_site[i]);
-
-	fprintf(f, "\nlist_lock: %s taken, %s contended (%lu%%), wait %" PRIu64
-		   " ns total, hold %" PRIu64 " ns total\n",
-		num(v, SLUB_TS_LOCK_ACQUIRE, a, sizeof(a)), num(v, SLUB_TS_LOCK_CONTENDED, b, sizeof(b)),
-		pct(x[SLUB_TS_LOCK_CONTENDED], x[SLUB_TS_LOCK_ACQUIRE]), v->lock_wait_ns,
-		v->lock_hold_ns);
 	if (v->lock_saturated)
 		fprintf(f, "  WARNING: %" PRIu64 " addition%s would pass 2^64 ns: the sums stay at "
 			   "2^64 - 1 (impossible lock times in the trace)\n",
@@ -148,16 +35,43 @@ static void print_page(FILE *f, const struct slub_tstats *st, const struct slub_
 			   " ns, max %" PRIu64 " ns (p99 up to 6.25%% over)\n",
 			slub_tstats_tail_p99(&v->lock_wait_tail), v->lock_wait_tail.max,
 			slub_tstats_tail_p99(&v->lock_hold_tail), v->lock_hold_tail.max);
-	if (x[SLUB_TS_LOCK_ACQUIRE]) {
-		fprintf(f, "  hold time      <ns      count   wait time      <ns      count\n");
-		for (int i = 0; i < SLUB_TS_HIST_BUCKETS; i++) {
-			if (!v->lock_hold_hist[i] && !v->lock_wait_hist[i])
-				continue;
-			fprintf(f, "            %9llu %10" PRIu64 "             %9llu %10" PRIu64 "\n",
-				64ull << i, v->lock_hold_hist[i], 64ull << i, v->lock_wait_hist[i]);
-		}
-	}
-	(void)st;
+}
+
+/* The cache's page, as the allocator prints its own (slabinfo_page.h); the
+ * items are indexed alike (asserted in core.c). */
+static void print_page(FILE *f, const struct slub_tstats_cache *v)
+{
+	bool fast = v->known & (1ull << SLUB_TS_ALLOC_FASTPATH);
+	struct slub_page p = {
+		.name = v->name,
+		.objects_note = fast ? "" : " (from slab words: cpu freelists count as used)",
+		.order = v->order,
+		.processes = v->processes,
+		.object_size = v->object_size,
+		.size = v->size,
+		.align = v->align,
+		.slab_bytes = 4096ull << v->order,
+		.objects = v->objects,
+		.flags = v->flags,	/* cache_create carries the SLUB_F_* flags */
+		.tracing = true,
+		.slabs = v->slabs,
+		.partial_slabs = v->partial_slabs,
+		.full_slabs = v->full_slabs,
+		.cpu_slabs = v->cpu_slabs,
+		.objects_inuse = v->objects_inuse,
+		.item = v->item,
+		.known = v->known,
+		.fail_site = v->fail_site,
+		.site_name = tstats_site,
+		.lock_wait_ns = v->lock_wait_ns,
+		.lock_hold_ns = v->lock_hold_ns,
+		.wait_hist = v->lock_wait_hist,
+		.hold_hist = v->lock_hold_hist,
+		.lock_notes = lock_notes,
+		.arg = v,
+	};
+
+	slub_page_print(f, &p);
 }
 
 static void print_sites(FILE *f, const struct slub_tstats_cache *v)
@@ -439,7 +353,7 @@ void slub_tstats_print_text(const struct slub_tstats *st, FILE *f, unsigned what
 		    !v->item[SLUB_TS_FREE_SLOWPATH] && !v->item[SLUB_TS_LOCK_ACQUIRE])
 			continue;
 		if (what & SLUB_TSTATS_SHOW_SLABINFO)
-			print_page(f, st, v);
+			print_page(f, v);
 		if (what & SLUB_TSTATS_SHOW_SITES)
 			print_sites(f, v);
 	}

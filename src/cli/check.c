@@ -37,10 +37,12 @@ void cmd_check_usage(FILE *f)
 		"                        (default 100, 0 = all)\n"
 		"      --reorder-ns NS   how long an event may wait for its predecessor in seq\n"
 		"                        order (default: the model's, 1 s)\n"
+		CLI_VERBOSITY_HELP
 		"  -h, --help            show this help\n"
 		"\n"
 		"Exit status: 0 the trace is clean, 1 violations were found, 2 the input\n"
-		"cannot be used (no trace, not a slubtrace trace, unreadable or corrupt).\n");
+		"cannot be used (no trace, not a slubtrace trace, unreadable or corrupt),\n"
+		"130 interrupted by ^C (the verdict covers the events read before it).\n");
 }
 
 static unsigned long long parse_count(const char *opt, const char *s, unsigned long long max,
@@ -99,6 +101,7 @@ int cmd_check(int argc, char **argv)
 		{ "history", required_argument, NULL, 'H' },
 		{ "max-reports", required_argument, NULL, 'm' },
 		{ "reorder-ns", required_argument, NULL, 'r' },
+		CLI_VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -113,7 +116,7 @@ int cmd_check(int argc, char **argv)
 	if (!params)
 		return cli_nomem();
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hvq", opts, NULL)) != -1) {
 		switch (c) {
 		case 'H':
 			nomem |= !!bt_value_map_insert_unsigned_integer_entry(params, "history",
@@ -132,7 +135,7 @@ int cmd_check(int argc, char **argv)
 			bt_value_put_ref(params);
 			return 0;
 		default:
-			bad = 1;
+			bad |= !cli_verbosity_option(c);
 		}
 	}
 	if (nomem) {

@@ -18,6 +18,7 @@
  * commands document 0, 1 and 2, 2 when the work cannot be done: that. */
 #define CLI_EXIT_NOMEM    CLI_EXIT_USAGE
 #define CLI_EXIT_FAILURE  125 /* slubtrace or LTTng failed */
+#define CLI_EXIT_INTERRUPTED 130 /* ^C: partial results printed */
 #define CLI_EXIT_NOEXEC   126 /* CMD found but not executable */
 #define CLI_EXIT_NOTFOUND 127 /* CMD not found */
 
@@ -25,6 +26,28 @@ extern const char *cli_progname;
 
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * -v/--verbose and -q/--quiet, on every command that reads a trace: -v
+ * gives the components the graph creates the INFO logging level (-vv:
+ * DEBUG), so that they log what they do; -q silences slubtrace's
+ * informational lines (cli_info) and the progress line, leaving results
+ * and errors.  Without
+ * either, the components log nothing: slubtrace says what went wrong.
+ */
+#define CLI_VERBOSITY_OPTIONS                                                              \
+	{ "verbose", no_argument, NULL, 'v' }, { "quiet", no_argument, NULL, 'q' }
+#define CLI_VERBOSITY_HELP                                                                 \
+	"  -v, --verbose            the components log what they do on standard error\n"      \
+	"                           (-vv: debug lines)\n"                                      \
+	"  -q, --quiet              no informational lines and no progress: results\n"  \
+	"                           and errors only\n"
+/* Takes 'v' or 'q' from getopt_long(); false for any other option. */
+bool cli_verbosity_option(int c);
+/* -q was given. */
+bool cli_quiet(void);
+/* The logging level given to the components of a graph (a
+ * bt_logging_level). */
+int cli_log_level(void);
 /* Says "out of memory"; returns CLI_EXIT_NOMEM. */
 int cli_nomem(void);
 

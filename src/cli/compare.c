@@ -30,6 +30,7 @@
 
 #include "cli.h"
 #include "slub_tstats.h"
+#include "slub_json.h"
 #include "welch.h"
 
 #define CMP_MAX_RUNS	64
@@ -818,17 +819,8 @@ static void print_text(const struct compare *c, const struct pooled *p)
 
 static void json_str(const char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
-		else if (ch < 0x20)
-			printf("\\u%04x", ch);
-		else
-			putchar(ch);
-	}
-	putchar('"');
+	if (slub_json_put(stdout, s))
+		fputs("null", stdout);	/* no memory: the output stays valid JSON */
 }
 
 static void json_num(double v)

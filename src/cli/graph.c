@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -100,6 +101,109 @@ static void free_traces(struct trace_list *l)
 	for (size_t i = 0; i < l->nr; i++)
 		free(l->dirs[i]);
 	free(l->dirs);
+}
+
+/*
+ * ^C while a graph runs: the graph's interrupter stops it at once (a live
+ * source waiting for data too), and the sink is told to end as at the end
+ * of its input, so the command prints the results of what was read and
+ * exits with 130.  A second ^C kills as usual.
+ */
+static bt_interrupter *run_interrupter;
+static struct slub_plugin_result *run_result;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	if (run_result)
+		run_result->stop = 1;
+	if (run_interrupter)
+		bt_interrupter_set(run_interrupter);
+	signal(SIGINT, SIG_DFL);
+}
+
+/* Catches SIGINT for the graph, unless the command has its own handler
+ * (top, record). */
+static bool catch_interrupt(bt_graph *g, struct slub_plugin_result *res)
+{
+	struct sigaction old, sa = { 0 };
+
+	if (sigaction(SIGINT, NULL, &old) < 0 || old.sa_handler != SIG_DFL)
+		return false;
+	run_interrupter = bt_graph_borrow_default_interrupter(g);
+	run_result = res;
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(SIGINT, &sa, NULL) == 0;
+}
+
+static void release_interrupt(bool caught)
+{
+	if (caught)
+		signal(SIGINT, SIG_DFL);
+	run_interrupter = NULL;
+	run_result = NULL;
+}
+
+/* ---- progress on a terminal ----------------------------------------------- */
+
+#define PROGRESS_EVERY_NS 250000000ull	/* a line four times a second */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The graph run batch by batch, with a line on stderr (a terminal) saying
+ * the messages read and the rate, from the first batch on and then four
+ * times a second; the line is erased at the end.  ^C is handled as by the
+ * plain loop.  (How far into the trace, by bytes, is not shown: src.ctf.fs
+ * does not give the packets' sizes.) */
+static bt_graph_run_status run_with_progress(bt_graph *g, struct slub_plugin_result *res)
+{
+	uint64_t start = now_ns(), last = 0;
+	bool shown = false;
+
+	for (;;) {
+		bt_graph_run_once_status st = bt_graph_run_once(g);
+		uint64_t t;
+
+		if (st == BT_GRAPH_RUN_ONCE_STATUS_END)
+			break;
+		if (st == BT_GRAPH_RUN_ONCE_STATUS_AGAIN) {
+			struct timespec ts = { 0, 1000000 };
+
+			if (res->stop == 1)
+				bt_interrupter_reset(bt_graph_borrow_default_interrupter(g));
+			else
+				nanosleep(&ts, NULL);
+		} else if (st != BT_GRAPH_RUN_ONCE_STATUS_OK) {
+			if (shown)
+				fputs("\r\033[K", stderr);
+			return st == BT_GRAPH_RUN_ONCE_STATUS_MEMORY_ERROR ?
+				BT_GRAPH_RUN_STATUS_MEMORY_ERROR : BT_GRAPH_RUN_STATUS_ERROR;
+		}
+		t = now_ns();
+		if (t - last >= PROGRESS_EVERY_NS) {
+			fprintf(stderr, "\r\033[Kslubtrace: %" PRIu64 " messages read, %.0f messages/s",
+				res->messages,
+				t > start ? (double)res->messages * 1e9 / (double)(t - start) : 0.0);
+			shown = true;
+			last = t;
+		}
+	}
+	if (shown)
+		fputs("\r\033[K", stderr);
+	return BT_GRAPH_RUN_STATUS_OK;
+}
+
+/* -v/-q: the level of every component the graph creates. */
+static bt_logging_level cli_bt_log_level(void)
+{
+	return (bt_logging_level)cli_log_level();
 }
 
 /* ---- plugins -------------------------------------------------------------- */
@@ -223,7 +327,7 @@ static int connect_all(bt_graph *g, const bt_component_source *src, size_t nr,
 		snprintf(name, sizeof(name), "watch-%zu-%" PRIu64, nr, i);
 		if (bt_graph_add_filter_component_with_initialize_method_data(g, watch_cls, name,
 				NULL, (void *)(file ? file : port),
-				BT_LOGGING_LEVEL_NONE, &w) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
+				cli_bt_log_level(), &w) != BT_GRAPH_ADD_COMPONENT_STATUS_OK ||
 		    bt_graph_connect_ports(g, out,
 				bt_component_filter_borrow_input_port_by_index_const(w, 0), NULL) !=
 		    BT_GRAPH_CONNECT_PORTS_STATUS_OK ||
@@ -252,6 +356,7 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 	char err[1024];
 	int rc = CLI_EXIT_USAGE;
 	bt_graph_run_status run;
+	bool caught;
 	/* net://: a live session of an lttng-relayd (check --live, live.c) */
 	bool live = !strncmp(trace_dir, "net://", 6);
 
@@ -309,7 +414,7 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 	watch_cls = cli_watch_class();
 	g = bt_graph_create(0);
 	if (!g || !watch_cls ||
-	    bt_graph_add_filter_component(g, mux_cls, "muxer", NULL, BT_LOGGING_LEVEL_NONE,
+	    bt_graph_add_filter_component(g, mux_cls, "muxer", NULL, cli_bt_log_level(),
 					  &mux) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
 		cli_err("cannot create the trace processing graph");
 		goto plugins;
@@ -329,7 +434,7 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 								  "fail"));
 		if (bad) {
 			cli_nomem();
-		} else if (bt_graph_add_source_component(g, fs_cls, name, p, BT_LOGGING_LEVEL_NONE,
+		} else if (bt_graph_add_source_component(g, fs_cls, name, p, cli_bt_log_level(),
 							 &src) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
 			char file[PATH_MAX];
 
@@ -352,7 +457,7 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 			goto graph;
 	}
 	if (bt_graph_add_sink_component_with_initialize_method_data(g, sink_cls, "slub", params,
-			res, BT_LOGGING_LEVEL_NONE, &sink) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+			res, cli_bt_log_level(), &sink) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
 		error_line(err, sizeof(err));
 		cli_err("sink.slub.%s: %s", sink_name, err);
 		goto graph;
@@ -366,15 +471,39 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 	}
 
 	cli_watch_running();
-	while ((run = bt_graph_run(g)) == BT_GRAPH_RUN_STATUS_AGAIN) {
-		struct timespec ts = { 0, 1000000 };
+	caught = catch_interrupt(g, res);
+	/* Progress only for a person watching a long run whose results go to
+	 * a file or a pipe: stderr a terminal, stdout not (the sink writes as
+	 * it reads, and a line of progress would cut its output), not -q, and
+	 * not a live session (it has no end). */
+	if (!live && !cli_quiet() && isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO)) {
+		run = run_with_progress(g, res);
+	} else {
+		while ((run = bt_graph_run(g)) == BT_GRAPH_RUN_STATUS_AGAIN) {
+			struct timespec ts = { 0, 1000000 };
 
-		nanosleep(&ts, NULL);
+			if (res->stop == 1) {
+				/* Interrupted: run once more, for the sink to end. */
+				bt_interrupter_reset(bt_graph_borrow_default_interrupter(g));
+				continue;
+			}
+			nanosleep(&ts, NULL);
+		}
 	}
+	release_interrupt(caught);
 	fflush(stdout);
-	if (run == BT_GRAPH_RUN_STATUS_OK) {
+	if (res->stop && run == BT_GRAPH_RUN_STATUS_OK) {
+		cli_err("interrupted: the results above cover the %" PRIu64 " messages read before ^C",
+			res->messages);
+		rc = CLI_EXIT_INTERRUPTED;
+		goto graph;
+	}
+	if (run == BT_GRAPH_RUN_STATUS_OK && res->unusable != SLUB_UNUSABLE_NO_EVENTS) {
 		rc = 0;
 	} else if (res->unusable) {
+		/* A sink that ends on zero events gives a verdict (a trimmed
+		 * window may hold none); a trace of nothing is still no input
+		 * for this command. */
 		bt_current_thread_clear_error();
 		/* The sink knows the trace's path from its events: with none,
 		 * it is the one given here. */

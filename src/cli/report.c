@@ -27,6 +27,7 @@
 #include "cli.h"
 #include "slub-plugin.h"
 #include "slub_tstats.h"
+#include "slub_json.h"
 
 /* report.html, turned into a C string by embed.cmake. */
 extern const char slubtrace_report_html[];
@@ -52,8 +53,12 @@ void cmd_report_usage(FILE *f)
 		"      --baseline BEFORE    add a comparison with BEFORE (a trace directory or a\n"
 		"                           `slubtrace stats -o` JSON report): the diff table,\n"
 		"                           regressed figures marked\n"
-		"      --top N              slabs in each top-N table (default 5, at most 20)\n"
+		"      --top N              slabs in each top-N table (default 10, as stats and\n"
+		"                           top; at most 20)\n"
 		"      --max-violations N   violations shown in detail (default 20)\n"
+		"      --reorder-ns NS      how long an event may wait for its predecessor in\n"
+		"                           seq order (default: the model's, 1 s)\n"
+		CLI_VERBOSITY_HELP
 		"  -h, --help               show this help\n"
 		"\n"
 		"Exit status: 0 written, 2 the input cannot be used or the page not written.\n");
@@ -80,20 +85,11 @@ static int copy_json(FILE *out, const char *path)
 	return 0;
 }
 
+/* A string safe inside the page's <script> element. */
 static void json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	if (slub_json_put_script(f, s))
+		fputs("null", f);	/* no memory: the page's data stays valid */
 }
 
 static void json_num(FILE *f, const struct slub_tstats_figure *g)
@@ -155,6 +151,10 @@ static unsigned write_diff(FILE *f, const char *before_name, const struct slub_t
 	return regressed;
 }
 
+/* --reorder-ns, when given (the sink's parameter, as for check and timeline) */
+static bool reorder_given;
+static uint64_t reorder_ns;
+
 static int run_pass(const char *trace, const char *pass, const char *tmp, uint64_t top,
 		    uint64_t max_violations, struct slub_plugin_result *res)
 {
@@ -172,6 +172,8 @@ static int run_pass(const char *trace, const char *pass, const char *tmp, uint64
 	    bt_value_map_insert_string_entry(p, "slabs-path", slabs) ||
 	    bt_value_map_insert_unsigned_integer_entry(p, "top", top) ||
 	    bt_value_map_insert_unsigned_integer_entry(p, "max-violations", max_violations) ||
+	    (reorder_given && bt_value_map_insert_unsigned_integer_entry(p, "reorder-ns",
+									  reorder_ns)) ||
 	    (!strcmp(pass, "scan") && bt_value_map_insert_string_entry(p, "stats-path", stats))) {
 		bt_value_put_ref(p);
 		return cli_nomem();
@@ -267,11 +269,14 @@ int cmd_report(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'B' },
 		{ "top", required_argument, NULL, 'T' },
 		{ "max-violations", required_argument, NULL, 'V' },
+		{ "reorder-ns", required_argument, NULL, 'R' },
+		CLI_VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *baseline = NULL;
-	uint64_t top = 5, max_violations = 20;
+	/* the same default as stats and top */
+	uint64_t top = SLUB_TSTATS_DEFAULT_TOP_N, max_violations = 20;
 	struct slub_tstats_result before = { 0 }, after = { 0 };
 	struct slub_plugin_result res;
 	char tmp[TMP_DIR_MAX], path[PATH_MAX], err[512];
@@ -280,7 +285,7 @@ int cmd_report(int argc, char **argv)
 	struct stat st;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:hvq", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -294,11 +299,15 @@ int cmd_report(int argc, char **argv)
 		case 'V':
 			bad |= parse_uint("max-violations", optarg, 1000, &max_violations) < 0;
 			break;
+		case 'R':
+			bad |= parse_uint("reorder-ns", optarg, UINT64_MAX, &reorder_ns) < 0;
+			reorder_given = true;
+			break;
 		case 'h':
 			cmd_report_usage(stdout);
 			return 0;
 		default:
-			bad = 1;
+			bad |= !cli_verbosity_option(c);
 		}
 	}
 	if (!bad && optind != argc - 1) {

@@ -71,9 +71,11 @@ void cmd_stats_usage(FILE *f)
 		"                           locks, storms, top, rates (default: all)\n");
 	tunables_help(f);
 	fprintf(f,
+		CLI_VERBOSITY_HELP
 		"  -h, --help               show this help\n"
 		"\n"
-		"Exit status: 0 done, 2 the input cannot be used.\n");
+		"Exit status: 0 done, 2 the input cannot be used, 130 interrupted by ^C\n"
+		"(the figures cover the events read before it).\n");
 }
 
 void cmd_storms_usage(FILE *f)
@@ -95,9 +97,11 @@ void cmd_storms_usage(FILE *f)
 		"      --procname NAME      only the processes of this name\n");
 	tunables_help(f);
 	fprintf(f,
+		CLI_VERBOSITY_HELP
 		"  -h, --help               show this help\n"
 		"\n"
-		"Exit status: 0 done, 2 the input cannot be used.\n");
+		"Exit status: 0 done, 2 the input cannot be used, 130 interrupted by ^C\n"
+		"(the figures cover the events read before it).\n");
 }
 
 void cmd_diff_usage(FILE *f)
@@ -142,6 +146,7 @@ void cmd_diff_usage(FILE *f)
 		"      --after RUN          a run of the AFTER side; repeatable\n"
 		"      --all                print every cache's figures, not only verdicts\n"
 		"      --procname NAME      (trace directories) only the processes of this name\n"
+		CLI_VERBOSITY_HELP
 		"  -h, --help               show this help\n"
 		"(trace directories are read with the default storm detection; see `slubtrace\n"
 		"stats --help`, the same options apply)\n"
@@ -183,6 +188,7 @@ static const struct option stats_opts[] = {
 	{ "all", no_argument, NULL, O_ALL },
 	{ "before", required_argument, NULL, O_BEFORE },
 	{ "after", required_argument, NULL, O_AFTER },
+	CLI_VERBOSITY_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -237,7 +243,7 @@ static int parse(int argc, char **argv, bt_value *params, struct slub_tstats_dif
 	char err[256];
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "ho:t:", stats_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ho:t:vq", stats_opts, NULL)) != -1) {
 		int r = 0;
 		switch (c) {
 		case O_JSON:
@@ -294,7 +300,7 @@ static int parse(int argc, char **argv, bt_value *params, struct slub_tstats_dif
 		case 'h':
 			return -2;
 		default:
-			r = -1;
+			r = cli_verbosity_option(c) ? 0 : -1;
 		}
 		if (r == PARSE_NOMEM)
 			nomem = 1;

@@ -61,6 +61,7 @@ void cmd_top_usage(FILE *f)
 		"                        as it has lines for)\n"
 		"      --threads N       thread rows per table (default 5, 0 = none)\n"
 		"      --counts          counts per interval instead of rates per second\n"
+		CLI_VERBOSITY_HELP
 		"  -h, --help            show this help\n"
 		"\n"
 		"Exit status: 0 at the end of the input or on q or SIGINT, 2 the input cannot\n"
@@ -172,6 +173,7 @@ int cmd_top(int argc, char **argv)
 		{ "top", required_argument, NULL, 'n' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "counts", no_argument, NULL, 'c' },
+		CLI_VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -192,7 +194,7 @@ int cmd_top(int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "bi:s:n:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "bi:s:n:hvq", opts, NULL)) != -1) {
 		switch (c) {
 		case 'L':
 			live = optarg;
@@ -242,7 +244,7 @@ int cmd_top(int argc, char **argv)
 			bt_value_put_ref(params);
 			return 0;
 		default:
-			bad = 1;
+			bad |= !cli_verbosity_option(c);
 		}
 	}
 	if (!bad && live && optind != argc) {

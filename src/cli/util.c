@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <babeltrace2/babeltrace.h>
+
 #include "cli.h"
 
 const char *cli_progname = "slubtrace";
@@ -35,10 +37,37 @@ void cli_err(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* -1: -q; 0: neither; 1: -v; 2: -vv or more. */
+static int verbosity;
+
+bool cli_verbosity_option(int c)
+{
+	if (c == 'v' && verbosity >= 0)
+		verbosity++;
+	else if (c == 'q')
+		verbosity = -1;	/* -q wins over -v, whatever the order */
+	else
+		return c == 'v';
+	return true;
+}
+
+bool cli_quiet(void)
+{
+	return verbosity < 0;
+}
+
+int cli_log_level(void)
+{
+	return verbosity >= 2 ? BT_LOGGING_LEVEL_DEBUG :
+	       verbosity == 1 ? BT_LOGGING_LEVEL_INFO : BT_LOGGING_LEVEL_NONE;
+}
+
 void cli_info(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (verbosity < 0)
+		return;
 	va_start(ap, fmt);
 	vmsg(fmt, ap);
 	va_end(ap);

@@ -190,6 +190,79 @@ const bt_stream_class *bt_stream_borrow_class_const(const bt_stream *s)
 	return s->sc;
 }
 
+/* One trace and one trace class for every stream: the fake never destroys
+ * them, so their destruction listeners are only recorded and removed. */
+struct bt_trace {
+	int unused;
+};
+struct bt_trace_class {
+	int unused;
+};
+static const struct bt_trace the_trace;
+static const struct bt_trace_class the_trace_class;
+static unsigned listeners;
+
+const bt_trace *bt_stream_borrow_trace_const(const bt_stream *s)
+{
+	PRE(s, "stream not NULL");
+	return &the_trace;
+}
+
+const bt_trace_class *bt_stream_class_borrow_trace_class_const(const bt_stream_class *sc)
+{
+	PRE(sc, "stream class not NULL");
+	return &the_trace_class;
+}
+
+bt_trace_add_listener_status bt_trace_add_destruction_listener(const bt_trace *t,
+		bt_trace_destruction_listener_func f, void *data, bt_listener_id *id)
+{
+	PRE(t && f && id, "trace, function and id not NULL");
+	(void)data;
+	*id = listeners++;
+	return BT_TRACE_ADD_LISTENER_STATUS_OK;
+}
+
+bt_trace_remove_listener_status bt_trace_remove_destruction_listener(const bt_trace *t,
+		bt_listener_id id)
+{
+	PRE(t && id < listeners, "trace not NULL, a listener it has");
+	return BT_TRACE_REMOVE_LISTENER_STATUS_OK;
+}
+
+bt_trace_class_add_listener_status bt_trace_class_add_destruction_listener(
+		const bt_trace_class *tc, bt_trace_class_destruction_listener_func f, void *data,
+		bt_listener_id *id)
+{
+	PRE(tc && f && id, "trace class, function and id not NULL");
+	(void)data;
+	*id = listeners++;
+	return BT_TRACE_CLASS_ADD_LISTENER_STATUS_OK;
+}
+
+bt_trace_class_remove_listener_status bt_trace_class_remove_destruction_listener(
+		const bt_trace_class *tc, bt_listener_id id)
+{
+	PRE(tc && id < listeners, "trace class not NULL, a listener it has");
+	return BT_TRACE_CLASS_REMOVE_LISTENER_STATUS_OK;
+}
+
+/* The fake stream classes list no event classes: the decoder learns of
+ * them from the events (an input without events is not a slub trace). */
+uint64_t bt_stream_class_get_event_class_count(const bt_stream_class *sc)
+{
+	PRE(sc, "stream class not NULL");
+	return 0;
+}
+
+const bt_event_class *bt_stream_class_borrow_event_class_by_index_const(const bt_stream_class *sc,
+									 uint64_t index)
+{
+	PRE(sc && index < bt_stream_class_get_event_class_count(sc),
+	    "stream class not NULL, index in range");
+	return NULL;
+}
+
 const bt_clock_class *bt_stream_class_borrow_default_clock_class_const(const bt_stream_class *sc)
 {
 	PRE(sc, "stream class not NULL");

@@ -270,7 +270,9 @@ sink_consume(bt_message_iterator *iter, void *data)
 	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
 }
 
-static void run(const struct ts_script *s, struct collected *c, struct slub_symbolizer *sym)
+/* The script through c's decoder; the graph, and so the script's trace,
+ * is destroyed at the end (after the decoder when dec_first). */
+static void run_on(const struct ts_script *s, struct collected *c, bool dec_first)
 {
 	bt_component_class_source *cls = testsrc_class();
 	bt_graph *g = bt_graph_create(0);
@@ -278,8 +280,6 @@ static void run(const struct ts_script *s, struct collected *c, struct slub_symb
 	const bt_component_sink *sink;
 	bt_graph_run_status st;
 
-	memset(c, 0, sizeof(*c));
-	c->dec = slub_decoder_create(NULL, sym);
 	bt_graph_add_source_component_with_initialize_method_data(g, cls, "src", NULL, (void *)s,
 		BT_LOGGING_LEVEL_NONE, &src);
 	bt_graph_add_simple_sink_component(g, "sink", sink_init, sink_consume, NULL, c, &sink);
@@ -287,8 +287,19 @@ static void run(const struct ts_script *s, struct collected *c, struct slub_symb
 			       bt_component_sink_borrow_input_port_by_index_const(sink, 0), NULL);
 	st = bt_graph_run(g);
 	CHECK(st == BT_GRAPH_RUN_STATUS_OK, "graph run status %d", st);
+	if (dec_first) {
+		slub_decoder_destroy(c->dec);
+		c->dec = NULL;
+	}
 	bt_graph_put_ref(g);
 	bt_component_class_source_put_ref(cls);
+}
+
+static void run(const struct ts_script *s, struct collected *c, struct slub_symbolizer *sym)
+{
+	memset(c, 0, sizeof(*c));
+	c->dec = slub_decoder_create(NULL, sym);
+	run_on(s, c, false);
 }
 
 /* ---- tests ---- */
@@ -479,6 +490,47 @@ static void test_v5(void)
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`where`") &&
 	      strstr(c.error, "format 5?"), "slabinfo_walk without where: %s", c.error);
 	slub_decoder_destroy(c.dec);
+}
+
+/* A live source's traces come and go: once one is destroyed, the decoder
+ * holds none of its streams and event classes as keys (destruction
+ * listeners), so a new stream or class at a freed address is not taken for
+ * the old one; the old stream keeps its id and name.  A decoder destroyed
+ * before the traces it watched leaves no listener behind (ASan: the
+ * plugin_asan run). */
+static void test_trace_destroyed(void)
+{
+	static const struct ts_class cls[] = {
+		CACHE4,
+		{ "slub:slabinfo_walk", { WHERE3, { "lock_seq", TF_U64 }, { "free", TF_U64 },
+			{ "walked", TF_U32 }, { "listed", TF_U32 } } },
+	};
+	static const struct ts_item items[] = {
+		{ 0, 100, 10, 10, { 5, W3(3, 0, 0, 0, 0), (uintptr_t)geometry4,
+			(uintptr_t)"kmalloc-64" } },
+		{ 1, 200, 10, 11, { W3(3, 1, 1, 1, 0), 77, 123456, 10000, 60000 } },
+	};
+	struct ts_script a = { cls, 2, items, 2, "/tmp/a/ust/uid/0/64-bit/chan_0", 0 };
+	struct ts_script b = { cls, 2, items, 2, "/tmp/b/ust/uid/0/64-bit/chan_0", 0 };
+	struct collected c;
+
+	run(&a, &c, NULL);
+	CHECK(!c.failed && c.nr == 2, "first trace: %s (%d)", c.error, c.nr);
+	CHECK(slub_decoder_keys(c.dec) == 0, "%zu keys left after their trace was destroyed",
+	      slub_decoder_keys(c.dec));
+	c.nr = 0;
+	run_on(&b, &c, false);
+	CHECK(!c.failed && c.nr == 2 && c.out[1].event.stream_id == 1 &&
+	      !strcmp(slub_decoder_stream_name(c.dec, 1), b.stream_name) &&
+	      !strcmp(slub_decoder_stream_name(c.dec, 0), a.stream_name),
+	      "second trace: %d events, stream %llu named %s", c.nr,
+	      (unsigned long long)c.out[1].event.stream_id, slub_decoder_stream_name(c.dec, 1));
+	slub_decoder_destroy(c.dec);
+
+	memset(&c, 0, sizeof(c));
+	c.dec = slub_decoder_create(NULL, NULL);
+	run_on(&a, &c, true);
+	CHECK(!c.failed && c.nr == 2, "decoder destroyed first: %s (%d)", c.error, c.nr);
 }
 
 static void test_format1(void)
@@ -872,6 +924,7 @@ static void test_symbolizer(void)
 int main(void)
 {
 	test_v5();
+	test_trace_destroyed();
 	test_v4();
 	test_v3();
 	test_v2();

@@ -73,6 +73,10 @@ static void take_causes(char *buf, size_t len)
 }
 
 /* Runs script -> sink.slub.<sink> with params; output captured. */
+/* > 0: interrupt the graph after that many sink batches, as slubtrace's
+ * ^C does (the result's stop flag and the graph's interrupter). */
+static unsigned interrupt_after;
+
 static void run(const struct ts_script *script, const char *sink, bt_value *params,
 		struct outcome *o)
 {
@@ -100,6 +104,18 @@ static void run(const struct ts_script *script, const char *sink, bt_value *para
 		bt_graph_connect_ports(g,
 			bt_component_source_borrow_output_port_by_index_const(src, 0),
 			bt_component_sink_borrow_input_port_by_index_const(snk, 0), NULL);
+		if (interrupt_after) {
+			bt_interrupter *intr = bt_graph_borrow_default_interrupter(g);
+
+			for (unsigned i = 0; i < interrupt_after; i++)
+				bt_graph_run_once(g);
+			o->res.stop = 1;
+			bt_interrupter_set(intr);
+			o->status = bt_graph_run(g);
+			CHECK(o->status == BT_GRAPH_RUN_STATUS_AGAIN, "interrupted graph: %d",
+			      o->status);
+			bt_interrupter_reset(intr);
+		}
 		o->status = bt_graph_run(g);
 	}
 	take_causes(o->cause, sizeof(o->cause));
@@ -273,10 +289,15 @@ static void test_bad_input(void)
 	      strstr(o.cause, "`site`"), "error cause: %s", o.cause);
 	free(o.out);
 
+	/* Slub event classes but only another provider's events (a window
+	 * that holds none of them): a verdict on zero events, which the
+	 * in-process caller is told is no usable input.  A trace without any
+	 * slub event class stays an error (empty_window.sh, badinput.sh). */
 	script_life(&s, LIFE_OTHER_ONLY, 0, 0, 0, NULL);
 	run(&s, "check", NULL, &o);
-	CHECK(o.status == BT_GRAPH_RUN_STATUS_ERROR && o.res.unusable == SLUB_UNUSABLE_NO_EVENTS,
-	      "another provider only: status %d, unusable %u", o.status, o.res.unusable);
+	CHECK(o.status == BT_GRAPH_RUN_STATUS_OK && o.res.unusable == SLUB_UNUSABLE_NO_EVENTS,
+	      "slub classes, no slub event: status %d, unusable %u", o.status, o.res.unusable);
+	CHECK(o.out && strstr(o.out, "verdict: clean: 0 events"), "output: %s", o.out);
 	CHECK(strstr(o.res.message, "no slub event"), "message: %s", o.res.message);
 	free(o.out);
 
@@ -411,6 +432,25 @@ static void test_params(void)
 	refused("check", string_reorder_ns, "parameter `reorder-ns`: expected a non-negative integer");
 }
 
+/* ^C: the sink ends at its next batch with the verdict of what it read. */
+static void test_interrupted(void)
+{
+	struct ts_script s;
+	struct outcome o;
+
+	script_life(&s, LIFE_CLEAN, 0, 0, 0, NULL);
+	interrupt_after = 1;
+	run(&s, "check", NULL, &o);
+	interrupt_after = 0;
+	CHECK(o.status == BT_GRAPH_RUN_STATUS_OK && o.res.stop == 2, "status %d, stop %d: %s",
+	      o.status, (int)o.res.stop, o.cause);
+	CHECK(o.res.events > 0 && o.res.events < (uint64_t)s.nr_items,
+	      "interrupted after one batch: %llu events of %d", (unsigned long long)o.res.events,
+	      s.nr_items);
+	CHECK(!strncmp(last_line(o.out), "verdict: clean: ", 16), "verdict: %s", last_line(o.out));
+	free(o.out);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -419,6 +459,7 @@ int main(int argc, char **argv)
 	}
 	plugin_dir = argv[1];
 	test_clean();
+	test_interrupted();
 	test_lost_update();
 	test_lost_noticed();
 	test_stack();

@@ -32,6 +32,7 @@
 #include "../keymap.h"
 #include "../sink.h"
 #include "slub_tstats.h"
+#include "slub_json.h"
 
 #define MAX_TOP 20
 #define MAX_LANES 64
@@ -166,18 +167,8 @@ struct report {
 /* A string safe inside a <script> element: '<', '>' and '&' escaped too. */
 static void jstr(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	if (slub_json_put_script(f, s))
+		fputs("null", f);	/* no memory: the page's data stays valid */
 }
 
 /*

@@ -16,6 +16,7 @@
 
 #include "chrome.h"
 #include "../keymap.h"
+#include "slub_json.h"
 
 #define COUNTER_BIN_NS 1000000ull
 
@@ -59,18 +60,8 @@ struct slub_chrome {
 
 static void jstr(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	if (slub_json_put(f, s))
+		fputs("null", f);	/* no memory: the file stays valid JSON */
 }
 
 struct slub_chrome *slub_chrome_new(FILE *f)

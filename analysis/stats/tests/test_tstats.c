@@ -33,6 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "slub_json.h"
 #include "slub_tstats.h"
 
 static unsigned long checks, failures;
@@ -1108,6 +1109,33 @@ static void test_lock_tails(const char *dir)
 	slub_tstats_free(st);
 }
 
+/* Every JSON writer's strings: one escaping rule (jansson's), names that
+ * are not UTF-8 kept (U+FFFD) rather than dropped, and the page's variant
+ * safe inside <script>. */
+static void test_json_strings(void)
+{
+	static const struct {
+		const char *in, *json, *script;
+	} cases[] = {
+		{ "kmalloc-64", "\"kmalloc-64\"", "\"kmalloc-64\"" },
+		{ "a\"b\\c", "\"a\\\"b\\\\c\"", "\"a\\\"b\\\\c\"" },
+		{ "tab\there\n\x01", "\"tab\\there\\n\\u0001\"", "\"tab\\there\\n\\u0001\"" },
+		{ "</script>&", "\"</script>&\"", "\"\\u003c/script\\u003e\\u0026\"" },
+		{ "bad\xff", "\"bad\xef\xbf\xbd\"", "\"bad\xef\xbf\xbd\"" },
+		{ NULL, "\"\"", "\"\"" },
+	};
+
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *j = slub_json_quote(cases[i].in, false);
+		char *s = slub_json_quote(cases[i].in, true);
+
+		CHECK(j && !strcmp(j, cases[i].json), "case %u: %s", i, j ? j : "(null)");
+		CHECK(s && !strcmp(s, cases[i].script), "case %u (script): %s", i, s ? s : "(null)");
+		free(j);
+		free(s);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc == 3 && !strcmp(argv[1], "-j") ? argv[2] : NULL;
@@ -1118,6 +1146,7 @@ int main(int argc, char **argv)
 	test_walk();
 	test_lock_saturation();
 	test_json_and_diff();
+	test_json_strings();
 	test_series();
 	test_kept_lock();
 	test_pool();
