@@ -498,8 +498,12 @@ load_freelist:
 		return freelist;
 	}
 	c->freelist = get_freepointer(s, freelist);
-	if (variant(SLUB_VAR_PREFETCH_FREELIST))
+	if (variant(SLUB_VAR_PREFETCH_FREELIST) && c->freelist) {
+		/* a prefetch leaves no trace of its own: the count is what shows
+		 * the variant ran, beside the instruction prefetch.sh finds */
 		prefetch_freepointer(s, c->freelist);
+		stat(c, SLUB_ALLOC_PREFETCH);
+	}
 	return freelist;
 
 new_slab:

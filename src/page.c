@@ -21,7 +21,8 @@
  * and allocates in waves, as the kernel's direct-mapped pages always do
  * (and jemalloc's dirty_decay_ms, mimalloc's purge delay).  The delay runs
  * from the moment the threshold is passed and is checked at every free of
- * pages; beyond PURGE_HARD_PAGES the pages go back at once.  Segments stay
+ * pages; beyond PURGE_HARD_PAGES the excess goes back at once, down to half
+ * that limit (the rest waits for the delay).  Segments stay
  * mapped (their descriptors keep each slab address's seq monotone); only
  * their pages are returned.
  */
@@ -223,17 +224,18 @@ struct slab *slub_pages_alloc(unsigned npages, size_t align, int kind)
 	return pages_alloc(npages, align, kind, NULL);
 }
 
-static void purge_dirty_locked(void)
+/* Returns free resident pages to the OS until at most `keep` are left. */
+static void purge_dirty_locked(unsigned long keep)
 {
-	for (struct segment *seg = segments; seg; seg = seg->next) {
+	for (struct segment *seg = segments; seg && dirty_pages > keep; seg = seg->next) {
 		unsigned i = SEG_DATA_START;
-		while (i < SEG_PAGES && seg->nr_dirty) {
+		while (i < SEG_PAGES && seg->nr_dirty && dirty_pages > keep) {
 			if (!bit_test(seg->dirty, i)) {
 				i++;
 				continue;
 			}
 			unsigned j = i;
-			while (j < SEG_PAGES && bit_test(seg->dirty, j))
+			while (j < SEG_PAGES && bit_test(seg->dirty, j) && dirty_pages - (j - i) > keep)
 				j++;
 			slub_os_purge((char *)seg + ((size_t)i << SLUB_PAGE_SHIFT),
 				      (size_t)(j - i) << SLUB_PAGE_SHIFT);
@@ -256,7 +258,19 @@ static void purge_dirty_maybe_locked(void)
 	}
 	if (purge_delay_ms < 0)
 		purge_delay_ms = slub_env_number("SLUBTRACE_PURGE_DELAY_MS", 0, 3600000, 1000);
-	if (purge_delay_ms && dirty_pages <= PURGE_HARD_PAGES) {
+	if (purge_delay_ms && dirty_pages > PURGE_HARD_PAGES) {
+		/* Past the hard limit, the excess goes back at once, down to
+		 * half the limit: a program that frees more than the limit in
+		 * one wave (a 160 MiB cache emptied) finds half of it warm on
+		 * its next wave instead of faulting all of it in again, and
+		 * the purge runs once per half-limit of frees, not per free.
+		 * The delay keeps running for what is left. */
+		purge_dirty_locked(PURGE_HARD_PAGES / 2);
+		if (!over_since_ns)
+			over_since_ns = slub_now_ns();
+		return;
+	}
+	if (purge_delay_ms) {
 		now = slub_now_ns();
 		if (!over_since_ns) {
 			over_since_ns = now;
@@ -265,7 +279,7 @@ static void purge_dirty_maybe_locked(void)
 		if (now - over_since_ns < (uint64_t)purge_delay_ms * 1000000u)
 			return;
 	}
-	purge_dirty_locked();
+	purge_dirty_locked(0);
 	over_since_ns = 0;
 }
 

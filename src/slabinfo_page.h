@@ -53,6 +53,7 @@ static const char *const slub_stat_names[SLUB_NR_STAT_ITEMS] = {
 	[SLUB_LOCK_ACQUIRE] = "list_lock_acquire",
 	[SLUB_LOCK_CONTENDED] = "list_lock_contended",
 	[SLUB_CPU_PARTIAL_CMPXCHG_FAIL] = "cpu_partial_cmpxchg_fail",
+	[SLUB_ALLOC_PREFETCH] = "alloc_prefetch",
 };
 
 /* "Slab Perf Counter" rows: allocations (one item, or the sum of two) and

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "internal.h" /* the table's per-event effects */
 #include "slub_model.h"
 #include "testutil.h"
 
@@ -982,6 +983,57 @@ static void test_tables(void)
 }
 
 /*
+ * Resynchronisation applies each event's effect (table.c): for every edge
+ * of the table, an event that takes it must lead, by its effect alone and
+ * from the edge's state before, to the edge's state after, and onto the
+ * list the edge names.  An edge and an effect that disagree would make a
+ * slab resynchronised on that event differ from one that took the edge.
+ */
+static void test_effects_match_edges(void)
+{
+	static const uint8_t dest_of[SLUB_STATE_NR] = {
+		[SLUB_STATE_NODE_PARTIAL] = SLUB_DEST_TAIL,
+		[SLUB_STATE_FULL] = SLUB_DEST_FULL,
+		[SLUB_STATE_DISCARDED] = SLUB_DEST_DISCARD,
+	};
+
+	for (unsigned i = 0; i < slub_transition_count(); i++) {
+		const struct slub_transition *t = slub_transition_get(i);
+		const struct slub_effect *fx = slub_effect_of(t->type);
+		int frozen = t->after == SLUB_STATE_CPU_ACTIVE || t->after == SLUB_STATE_CPU_PARTIAL;
+		struct slub_event ev;
+		char cond[64];
+
+		CHECK(fx != NULL, "%s has no effect row", slub_event_name(t->type));
+		if (!fx)
+			continue;
+		/* an event that takes this edge: its site, its conditions */
+		memset(&ev, 0, sizeof(ev));
+		ev.type = t->type;
+		ev.site = t->site;
+		ev.list = t->cond & SLUB_COND_DEST ? dest_of[t->after] : SLUB_DEST_NONE;
+		ev.new.objects = 16;
+		ev.new.frozen = frozen;
+		ev.new.inuse = t->cond & SLUB_COND_EMPTY ? 0 : 8;
+		ev.new.freelist = (t->cond & SLUB_COND_TAKES) || t->after == SLUB_STATE_FULL
+					  ? 0 : 0x1000;
+		CHECK(slub_find_edge(t->before, &ev) == t, "edge %u (%s %s at %s) not found for its "
+		      "own event", i, slub_state_name(t->before), slub_event_name(t->type),
+		      slub_site_name(t->site));
+		CHECK(slub_effect_state(fx, &ev, t->before) == t->after,
+		      "edge %u: %s --%s at %s [%s]--> %s, its effect gives %s", i,
+		      slub_state_name(t->before), slub_event_name(t->type),
+		      slub_site_name(t->site), slub_cond_str(t->cond, cond, sizeof(cond)),
+		      slub_state_name(t->after),
+		      slub_state_name(slub_effect_state(fx, &ev, t->before)));
+		if (t->list != SLUB_LIST_NONE || is_list_op(t->type))
+			CHECK(fx->list == t->list, "edge %u: %s onto list %s, its effect says %s", i,
+			      slub_event_name(t->type), slub_model_list_name(t->list),
+			      fx->list == FX_KEEP ? "unchanged" : slub_model_list_name(fx->list));
+	}
+}
+
+/*
  * A forked child's events between fork() and its registration with the
  * session daemon are not recorded: acquisition 2 of the child's lock is
  * missing.  Its statedump (slub_model_registered) forgives that gap; with
@@ -1502,6 +1554,7 @@ static void test_registration_explains_lock_gap(void)
 int main(void)
 {
 	test_tables();
+	test_effects_match_edges();
 	test_rules();
 	test_slabinfo_walk();
 	test_flush_other_slot();

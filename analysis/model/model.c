@@ -1,238 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The SLUB state model: per slab, per list_lock, per cpu slot and per
- * thread state, fed one struct slub_event at a time.
+ * The SLUB state model's core: per slab, per list_lock, per cpu slot and
+ * per thread state (internal.h), fed one struct slub_event at a time.
+ * This file keeps the entity tables, the discarded-events notices, the
+ * records and reports (with the findings held for a registration), and the
+ * public entry points; slub_model_event() hands each event class to its
+ * handler: locks (lock.c), objects (object.c), slab events (ordered by
+ * reorder.c, applied by slab.c).
  *
  * Two orders meet here.  A slab's events are applied in the order of its
- * slab word: word events by seq, every other event of the slab (list and
- * cpu-slot operations, slab_discard) right after the word update its thread
- * last saw (the seq a list operation carries, or the thread's own last
- * update of that slab).  Events that arrive early wait in the slab's
- * reorder list; a slab that waits sits in a FIFO so that a gap older than
- * the window is given up (a lost update, or resynchronisation when a
- * discarded-events notice covers it).  Lock, thread and cpu-slot checks
- * run in arrival order: a thread's events arrive in its program order, and
- * one lock's events are emitted inside its critical sections.
- *
- * Entities live in hash tables keyed by (vpid << 32 | incarnation, id):
- * O(live slabs + locks + slots + threads + allocated objects).
+ * slab word (reorder.c); lock, thread and cpu-slot checks run in arrival
+ * order: a thread's events arrive in its program order, and one lock's
+ * events are emitted inside its critical sections.
  */
 #include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "mem.h"
-#include "slub_model.h"
-
-#define KEY_LAST UINT64_MAX /* "after everything the slab has seen" */
-#define NOTICES 64
-#define LOCK_TOUCH 32
-#define THREAD_HELD 4
-#define THREAD_LRU 8
-/* After lost events, a thread's next events may depend on lost ones (the
- * deactivate after a lost unfreeze, the release after a lost acquire): that
- * many of them only update the state. */
-#define SUSPECT_EVENTS 64
-
-struct pend {
-	struct pend *next;
-	int lenient;      /* its thread may have lost events just before it */
-	uint64_t sort;    /* 2 * seq for a word event, 2 * seq + 1 after it */
-	uint64_t order;   /* arrival number: ties keep arrival order */
-	uint64_t arrival; /* model time when it arrived */
-	struct slub_model_event e;
-};
-
-struct mslab {
-	struct hnode h; /* k1 = process key, k2 = address */
-	uint32_t vpid, cache_id;
-	int32_t node, owner, last_owner;
-	uint8_t state, list, list_known, have_seq;
-	uint8_t born, pages, resync, waiting;
-	/* 1: unfrozen to the partial list, add_partial due before the lock
-	 * drops; 2: the lock (due_lock, acquisition due_seq) dropped first. */
-	uint8_t list_due;
-	uint32_t due_lock;
-	uint64_t due_seq;
-	uint64_t freelist;
-	uint32_t inuse, objects, frozen, seq;
-	uint32_t base_seq, skip_lo, skip_hi;
-	uint64_t gen, last_ts, born_ts, born_gen;
-	struct pend *pend, *pend_tail;
-	uint32_t npend;
-	struct mslab *wprev, *wnext;
-	uint64_t wait_since;
-	uint32_t hist_n, hist_head;
-	struct slub_model_record hist[];
-};
-
-struct mproc {
-	struct hnode h; /* k1 = vpid */
-	uint32_t inc;
-	uint64_t namehash;
-	uint64_t obj_since; /* first object event, 0 = none yet */
-	/* seen: this image has had an event.  from_start: its first one was
-	 * the announcement of its caches, which the allocator emits once,
-	 * before the first traced event of a process image (src/observer.c):
-	 * the trace holds the image from its first traced event, so every
-	 * cache it uses was announced or created in it.  Threads that run
-	 * while the announcement is emitted may trace events before it ends:
-	 * judged from a reorder window after it (from_ts) on. */
-	uint8_t seen, from_start;
-	uint64_t from_ts;
-	/* registered at ts: its events up to ts + the reorder window are
-	 * recorded, not judged (what LTTng did not record before may be
-	 * logically before or after them) */
-	uint64_t quarantine_until;
-	uint8_t registered;	/* its lttng_ust_statedump:start came */
-};
-
-struct mcache {
-	struct hnode h; /* k1 = process key, k2 = cache id */
-	uint8_t destroyed;
-	uint32_t objects; /* per slab, from cache_create (0: not given) */
-	char name[55];
-};
-
-struct mlock {
-	struct hnode h; /* k1 = process key, k2 = lock id */
-	uint64_t seq;
-	uint32_t holder;
-	uint8_t known, held, overflow;
-	uint64_t gen, last_ts;
-	uint32_t ntouched;
-	uint64_t touched[LOCK_TOUCH];
-};
-
-struct mslot {
-	struct hnode h; /* k1 = process key, k2 = cache id << 32 | slot */
-	uint64_t active;
-	uint32_t chain;
-	uint8_t known;
-	uint64_t gen, last_ts;
-};
-
-struct mthread {
-	struct hnode h; /* k1 = vpid, k2 = vtid */
-	uint32_t nheld;
-	uint32_t held[THREAD_HELD];
-	uint8_t known;
-	int32_t flush_slot; /* a flush of another slot in progress, -1 none */
-	uint32_t suspect;   /* events of this thread not judged: some of its
-			     * events before them may have been lost */
-	uint32_t flush_cache;
-	uint64_t gen, last_ts;
-	/* the seq of the thread's latest update (or list operation) per slab */
-	struct {
-		uint64_t slab;
-		uint32_t seq;
-	} lru[THREAD_LRU];
-	uint32_t lru_i;
-};
-
-struct mobj {
-	struct hnode h; /* k1 = process key, k2 = object address */
-	uint64_t slab;
-	uint32_t cache_id;
-	uint64_t gen, ts; /* notices and time when it was allocated */
-};
-
-/* Findings held back at once, at most (more are reported at once). */
-#define DEFERRED_FINDINGS 16
-
-struct slub_model {
-	struct slub_model_config cfg;
-	struct slub_model_callbacks cb;
-	struct mm_ctx mm;
-	struct mm_pool p_slab, p_pend, p_lock, p_slot, p_thread, p_obj, p_cache, p_proc;
-	struct htab slabs, locks, slots, threads, objs, caches, procs;
-	uint64_t now, order;
-	uint64_t disc_gen;
-	/* After a discarded-events notice, events of the reorder window around
-	 * it may be logically before or after the lost ones: until then the
-	 * model only records, and forgets what it cannot trust. */
-	uint64_t quarantine_until;
-	/* the latest quarantine_until of a process (registrations) */
-	uint64_t reg_quarantine_until;
-	struct {
-		uint64_t begin, end, gen;
-	} notice[NOTICES];
-	struct mslab *wq_head, *wq_tail;
-	uint64_t npend;
-	uint64_t seen;
-	uint64_t applied_mask; /* types that reached a rule */
-	struct slub_model_summary sum;
-	int finished;
-	/* the violation being reported */
-	struct slub_model_record vrec;
-	struct slub_model_record *vhist;
-	char detail[512];
-	/* Findings of processes that may still register (see report()),
-	 * oldest first; dhist: history records of each, cfg.history apiece */
-	struct mdeferred {
-		uint32_t vpid, other;
-		unsigned rule, nr_history;
-		int has_slab;	/* a finding about slab r.slab */
-		int stands;	/* its slab went with no hole in its chain */
-		uint64_t k1;
-		struct slub_model_record r;
-		char detail[512];
-	} deferred[DEFERRED_FINDINGS];
-	unsigned ndeferred;
-	struct slub_model_record *dhist;
-	int registrations;	/* slub_model_registered() was called */
-	/* a violation waiting for the stack of its event */
-	int held;
-	struct slub_model_violation hv;
-	uint64_t hips[SLUB_MODEL_MAX_STACK];
-};
-
-/* ---- small helpers ---- */
-
-static inline uint64_t pkey(uint32_t vpid, uint32_t inc)
-{
-	return (uint64_t)vpid << 32 | inc;
-}
-
-static int is_word_event(unsigned t)
-{
-	switch (t) {
-	case SLUB_EV_SLAB_NEW:
-	case SLUB_EV_FREEZE:
-	case SLUB_EV_UNFREEZE:
-	case SLUB_EV_TAKE_FREELIST:
-	case SLUB_EV_FREE_REMOTE:
-	case SLUB_EV_DRAIN_FREELIST:
-		return 1;
-	}
-	return 0;
-}
-
-static int is_list_op(unsigned t)
-{
-	return t == SLUB_EV_ADD_PARTIAL || t == SLUB_EV_REMOVE_PARTIAL || t == SLUB_EV_ADD_FULL ||
-	       t == SLUB_EV_REMOVE_FULL;
-}
-
-static int is_cpu_event(unsigned t)
-{
-	return t == SLUB_EV_CPU_SLAB_LOAD || t == SLUB_EV_DEACTIVATE ||
-	       t == SLUB_EV_CPU_PARTIAL_PUT || t == SLUB_EV_CPU_PARTIAL_TAKE ||
-	       t == SLUB_EV_CPU_PARTIAL_DRAIN;
-}
-
-/* The cpu slot an event acts upon (cpu slot events carry it apart from
- * the acting cpu: they differ when a thread flushes another slot). */
-static int32_t ev_slot(const struct slub_event *ev)
-{
-	return ev->slot >= 0 ? ev->slot : ev->cpu;
-}
-
-static uint32_t lock_id_of(uint32_t cache_id, int32_t node)
-{
-	return cache_id * 64 + (uint32_t)node;
-}
+#include "internal.h"
 
 static uint64_t hash_str(const char *s)
 {
@@ -246,7 +32,7 @@ static uint64_t hash_str(const char *s)
 /* ---- discarded-events notices ---- */
 
 /* May events after `from_ts` be missing for an entity last synced at gen? */
-static int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts)
+int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts)
 {
 	if (m->disc_gen == gen)
 		return 0;
@@ -264,7 +50,7 @@ static int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from
 /* Did any recent notice lose events at or after from_ts (whatever the
  * entity saw since)?  For gaps found late: an event applied after a notice
  * may still be older than what the notice lost. */
-static int notice_since(const struct slub_model *m, uint64_t from_ts)
+int notice_since(const struct slub_model *m, uint64_t from_ts)
 {
 	uint64_t n = m->disc_gen < NOTICES ? m->disc_gen : NOTICES;
 
@@ -274,10 +60,6 @@ static int notice_since(const struct slub_model *m, uint64_t from_ts)
 	return 0;
 }
 
-static uint64_t window_start(const struct slub_model *m, uint64_t ts)
-{
-	return ts > m->cfg.reorder_ns ? ts - m->cfg.reorder_ns : 0;
-}
 
 /*
  * Only record, judge nothing: after a discarded-events notice, every
@@ -286,7 +68,7 @@ static uint64_t window_start(const struct slub_model *m, uint64_t ts)
  * gaps of every process, as a discarded-events notice does: a forking
  * run showed a gap explained by nothing else.
  */
-static int quarantined(const struct slub_model *m, uint32_t vpid)
+int quarantined(const struct slub_model *m, uint32_t vpid)
 {
 	const struct mproc *p;
 
@@ -332,9 +114,6 @@ static struct mproc *get_proc(struct slub_model *m, uint32_t vpid)
 	return (struct mproc *)ht_get(&m->procs, &m->p_proc, vpid, 0, &made);
 }
 
-static void report_leak(struct slub_model *m, struct mslab *s,
-			const struct slub_model_record *r);
-
 static void purge_table(struct slub_model *m, struct htab *t, struct mm_pool *pool, uint64_t k1)
 {
 	for (size_t i = 0; i < t->nb; i++) {
@@ -351,24 +130,7 @@ static void purge_table(struct slub_model *m, struct htab *t, struct mm_pool *po
 
 					if (s->list_due == 2)
 						report_leak(m, s, NULL);
-
-					while (s->pend) {
-						struct pend *pe = s->pend;
-
-						s->pend = pe->next;
-						mm_pool_put(&m->p_pend, pe);
-						m->npend--;
-					}
-					if (s->waiting) {
-						if (s->wprev)
-							s->wprev->wnext = s->wnext;
-						else
-							m->wq_head = s->wnext;
-						if (s->wnext)
-							s->wnext->wprev = s->wprev;
-						else
-							m->wq_tail = s->wprev;
-					}
+					reorder_forget(m, s);
 					m->sum.live_slabs--;
 				}
 				mm_pool_put(pool, h);
@@ -395,7 +157,7 @@ static void new_incarnation(struct slub_model *m, struct mproc *p)
 	p->seen = p->from_start = p->registered = 0;
 }
 
-static struct mslab *get_slab(struct slub_model *m, uint64_t k1, uint64_t addr, int create)
+struct mslab *get_slab(struct slub_model *m, uint64_t k1, uint64_t addr, int create)
 {
 	struct mslab *s;
 	int made;
@@ -418,7 +180,7 @@ static struct mslab *get_slab(struct slub_model *m, uint64_t k1, uint64_t addr, 
 
 static int chain_whole(const struct mslab *s);
 
-static void free_slab(struct slub_model *m, struct mslab *s)
+void free_slab(struct slub_model *m, struct mslab *s)
 {
 	/* A held finding about it is decided with what the slab was. */
 	for (unsigned i = 0; i < m->ndeferred; i++)
@@ -430,7 +192,7 @@ static void free_slab(struct slub_model *m, struct mslab *s)
 	mm_pool_put(&m->p_slab, s);
 }
 
-static struct mlock *get_lock(struct slub_model *m, uint64_t k1, uint32_t id)
+struct mlock *get_lock(struct slub_model *m, uint64_t k1, uint32_t id)
 {
 	int made;
 	struct mlock *l = (struct mlock *)ht_get(&m->locks, &m->p_lock, k1, id, &made);
@@ -440,7 +202,7 @@ static struct mlock *get_lock(struct slub_model *m, uint64_t k1, uint32_t id)
 	return l;
 }
 
-static struct mslot *get_slot(struct slub_model *m, uint64_t k1, uint32_t cache_id, int32_t slot)
+struct mslot *get_slot(struct slub_model *m, uint64_t k1, uint32_t cache_id, int32_t slot)
 {
 	uint64_t k2 = (uint64_t)cache_id << 32 | (uint32_t)slot;
 	int made;
@@ -463,7 +225,7 @@ static struct mthread *get_thread(struct slub_model *m, uint32_t vpid, uint32_t 
 	return t;
 }
 
-static const char *cache_name(struct slub_model *m, uint64_t k1, uint32_t cache_id)
+const char *cache_name(struct slub_model *m, uint64_t k1, uint32_t cache_id)
 {
 	struct mcache *c = (struct mcache *)ht_find(&m->caches, k1, cache_id);
 
@@ -471,7 +233,7 @@ static const char *cache_name(struct slub_model *m, uint64_t k1, uint32_t cache_
 }
 
 /* Lost events may hide this lock's or slot's history: start over. */
-static void lock_touch(struct slub_model *m, struct mlock *l, uint64_t ts)
+void lock_touch(struct slub_model *m, struct mlock *l, uint64_t ts)
 {
 	if (l->gen != m->disc_gen) {
 		if (l->known && notice_covers(m, l->gen, window_start(m, l->last_ts))) {
@@ -485,7 +247,7 @@ static void lock_touch(struct slub_model *m, struct mlock *l, uint64_t ts)
 	l->last_ts = ts;
 }
 
-static void slot_touch(struct slub_model *m, struct mslot *c, uint64_t ts)
+void slot_touch(struct slub_model *m, struct mslot *c, uint64_t ts)
 {
 	if (c->gen != m->disc_gen) {
 		if (c->known && notice_covers(m, c->gen, window_start(m, c->last_ts)))
@@ -511,7 +273,7 @@ static void thread_touch(struct slub_model *m, struct mthread *t, uint64_t ts)
 
 /* ---- records, history, reports ---- */
 
-static void make_record(struct slub_model_record *r, const struct slub_model_event *e)
+void make_record(struct slub_model_record *r, const struct slub_model_event *e)
 {
 	const struct slub_event *ev = &e->ev;
 
@@ -538,7 +300,7 @@ static void make_record(struct slub_model_record *r, const struct slub_model_eve
 	r->reason = ev->reason;
 }
 
-static void hist_push(struct slub_model *m, struct mslab *s, const struct slub_model_record *r)
+void hist_push(struct slub_model *m, struct mslab *s, const struct slub_model_record *r)
 {
 	uint32_t n = m->cfg.history;
 
@@ -549,10 +311,6 @@ static void hist_push(struct slub_model *m, struct mslab *s, const struct slub_m
 	if (s->hist_n < n)
 		s->hist_n++;
 }
-
-static void report(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
-		   struct mslab *s, uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
-	__attribute__((format(printf, 7, 8)));
 
 static void flush_held(struct slub_model *m)
 {
@@ -632,7 +390,7 @@ static int awaits_registration(const struct slub_model *m, uint32_t vpid)
 	return p && !p->from_start && !p->registered;
 }
 
-static void report(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
+void report(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
 		   struct mslab *s, uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
 {
 	struct slub_model_record *hist = NULL;
@@ -727,1190 +485,6 @@ static void deferred_findings(struct slub_model *m, int all)
 	m->ndeferred = keep;
 }
 
-/* ---- the slab state machine ---- */
-
-static uint8_t dest_state(unsigned dest, const struct slub_word *w)
-{
-	switch (dest) {
-	case SLUB_DEST_HEAD:
-	case SLUB_DEST_TAIL:
-		return SLUB_STATE_NODE_PARTIAL;
-	case SLUB_DEST_FULL:
-		return SLUB_STATE_FULL;
-	case SLUB_DEST_DISCARD:
-		return SLUB_STATE_DISCARDED;
-	}
-	return w->freelist ? SLUB_STATE_NODE_PARTIAL : SLUB_STATE_FULL;
-}
-
-/* The edge of the table this event takes from `before`, or NULL. */
-static const struct slub_transition *find_edge(uint8_t before, const struct slub_event *ev)
-{
-	int takes = ev->type == SLUB_EV_FREEZE && ev->new.freelist == 0;
-	uint8_t dst = dest_state(ev->list, &ev->new);
-
-	for (unsigned i = 0, n = slub_transition_count(); i < n; i++) {
-		const struct slub_transition *t = slub_transition_get(i);
-
-		if (t->before != before || t->type != ev->type)
-			continue;
-		if (t->site != SLUB_SITE_NONE && t->site != ev->site)
-			continue;
-		if (ev->type == SLUB_EV_FREEZE && ev->site == SLUB_SITE_ACQUIRE_SLAB &&
-		    !!(t->cond & SLUB_COND_TAKES) != takes)
-			continue;
-		if ((t->cond & SLUB_COND_DEST) && t->after != dst)
-			continue;
-		return t;
-	}
-	return NULL;
-}
-
-static uint8_t list_of_op(unsigned type)
-{
-	return type == SLUB_EV_ADD_FULL || type == SLUB_EV_REMOVE_FULL ? SLUB_LIST_FULL
-								      : SLUB_LIST_PARTIAL;
-}
-
-static void set_word(struct mslab *s, const struct slub_word *w)
-{
-	s->freelist = w->freelist;
-	s->inuse = w->inuse;
-	s->objects = w->objects;
-	s->frozen = w->frozen;
-	s->seq = w->seq;
-}
-
-/* What a slab seen without history (first event, or after lost events) is. */
-static void baseline(struct slub_model *m, struct mslab *s, const struct slub_event *ev)
-{
-	unsigned t = ev->type;
-
-	if (is_word_event(t)) {
-		set_word(s, &ev->new);
-		if (!s->have_seq)
-			s->base_seq = ev->new.seq;
-		s->have_seq = 1;
-	}
-	s->pages = t != SLUB_EV_SLAB_DISCARD; /* an event of a live slab: it has pages */
-	switch (t) {
-	case SLUB_EV_SLAB_NEW:
-		s->state = SLUB_STATE_CPU_ACTIVE;
-		s->owner = ev->cpu;
-		s->list = SLUB_LIST_NONE;
-		s->list_known = 1;
-		s->pages = 1;
-		break;
-	case SLUB_EV_FREEZE:
-		s->owner = ev->cpu;
-		s->state = ev->site == SLUB_SITE_ACQUIRE_SLAB && ev->new.freelist == 0
-				   ? SLUB_STATE_CPU_ACTIVE
-				   : SLUB_STATE_CPU_PARTIAL;
-		/* acquire_slab() freezes a slab still on the partial list; a
-		 * free-time freeze may find it on the full list */
-		s->list = SLUB_LIST_PARTIAL;
-		s->list_known = ev->site == SLUB_SITE_ACQUIRE_SLAB;
-		return;
-	case SLUB_EV_TAKE_FREELIST:
-	case SLUB_EV_DRAIN_FREELIST:
-		s->owner = ev->cpu;
-		s->state = SLUB_STATE_CPU_ACTIVE;
-		break;
-	case SLUB_EV_UNFREEZE:
-		s->last_owner = ev->old.owner >= 0 ? ev->old.owner : -1;
-		s->owner = -1;
-		s->state = dest_state(ev->list, &ev->new);
-		break;
-	case SLUB_EV_FREE_REMOTE:
-		if (!ev->new.frozen)
-			s->state = ev->new.freelist ? SLUB_STATE_NODE_PARTIAL : SLUB_STATE_FULL;
-		break;
-	case SLUB_EV_CPU_SLAB_LOAD:
-	case SLUB_EV_CPU_PARTIAL_TAKE:
-		s->owner = ev_slot(ev);
-		s->state = SLUB_STATE_CPU_ACTIVE;
-		break;
-	case SLUB_EV_CPU_PARTIAL_PUT:
-		s->owner = ev_slot(ev);
-		s->state = SLUB_STATE_CPU_PARTIAL;
-		s->list = SLUB_LIST_CPU_PARTIAL;
-		s->list_known = 1;
-		return;
-	case SLUB_EV_ADD_PARTIAL:
-	case SLUB_EV_ADD_FULL:
-		s->list = list_of_op(t);
-		s->list_known = 1;
-		break;
-	case SLUB_EV_REMOVE_PARTIAL:
-	case SLUB_EV_REMOVE_FULL:
-		s->list = SLUB_LIST_NONE;
-		s->list_known = 1;
-		break;
-	case SLUB_EV_SLAB_DISCARD:
-		s->state = SLUB_STATE_DISCARDED;
-		s->pages = 0;
-		s->list = SLUB_LIST_NONE;
-		s->list_known = 1;
-		break;
-	}
-}
-
-/*
- * Word rules that need only the previous word and this one: R5 (chain,
- * objects, deltas) and R2.  Returns 1 when a violation was reported.
- */
-static int check_word(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
-		      const struct slub_model_record *r)
-{
-	const struct slub_event *ev = &e->ev;
-	const struct slub_word *w = &ev->new;
-	uint64_t k1 = s->h.k1;
-	uint32_t pf = s->frozen, pi = s->inuse;
-	uint64_t pfl = s->freelist;
-
-	if (e->old_valid && ev->type != SLUB_EV_SLAB_NEW &&
-	    (ev->old.freelist != s->freelist || ev->old.inuse != s->inuse ||
-	     ev->old.objects != s->objects || ev->old.frozen != s->frozen ||
-	     ev->old.seq != s->seq)) {
-		report(m, SLUB_RULE_WORD_CHAIN, r, s, k1, 0,
-		       "%s seq %u: old word {freelist %#llx inuse %u frozen %u seq %u} is not the "
-		       "previous new word {freelist %#llx inuse %u frozen %u seq %u}: lost update",
-		       slub_event_name(ev->type), w->seq, (unsigned long long)ev->old.freelist,
-		       ev->old.inuse, ev->old.frozen, ev->old.seq, (unsigned long long)s->freelist,
-		       s->inuse, s->frozen, s->seq);
-		return 1;
-	}
-	if (w->inuse > w->objects || (ev->type != SLUB_EV_SLAB_NEW && w->objects != s->objects)) {
-		report(m, SLUB_RULE_WORD_OBJECTS, r, s, k1, 0,
-		       "%s seq %u: inuse %u objects %u (objects were %u)", slub_event_name(ev->type),
-		       w->seq, w->inuse, w->objects, s->objects);
-		return 1;
-	}
-	if (ev->type == SLUB_EV_FREEZE && pf) {
-		report(m, SLUB_RULE_FREEZE, r, s, k1, 0, "freeze at %s of a frozen slab (seq %u)",
-		       slub_site_name(ev->site), w->seq);
-		return 1;
-	}
-	if (ev->type == SLUB_EV_UNFREEZE && !pf) {
-		report(m, SLUB_RULE_UNFREEZE, r, s, k1, 0,
-		       "unfreeze at %s of a slab that is not frozen (seq %u)",
-		       slub_site_name(ev->site), w->seq);
-		return 1;
-	}
-
-	const char *bad = NULL;
-	switch (ev->type) {
-	case SLUB_EV_SLAB_NEW:
-		if (!w->frozen || w->freelist || w->inuse != w->objects)
-			bad = "a new slab is frozen with all objects on the cpu freelist";
-		break;
-	case SLUB_EV_FREEZE:
-		if (!w->frozen)
-			bad = "freeze left the slab unfrozen";
-		else if (ev->site == SLUB_SITE_ACQUIRE_SLAB) {
-			if (!pfl)
-				bad = "acquire_slab froze a slab without free objects";
-			else if (w->freelist ? (w->freelist != pfl || w->inuse != pi)
-					     : w->inuse != w->objects)
-				bad = "acquire_slab either takes the whole freelist or leaves it";
-		} else if (ev->site == SLUB_SITE_SLAB_FREE) {
-			if (pfl)
-				bad = "__slab_free freezes only a full slab";
-			else if (w->inuse + 1 != pi || !w->freelist)
-				bad = "__slab_free frees one object";
-		}
-		break;
-	case SLUB_EV_UNFREEZE:
-		if (w->frozen)
-			bad = "unfreeze left the slab frozen";
-		else if (ev->site == SLUB_SITE_GET_FREELIST) {
-			if (pfl || w->freelist || w->inuse != w->objects)
-				bad = "get_freelist unfreezes only a slab without free objects";
-		} else if (ev->site == SLUB_SITE_UNFREEZE_PARTIALS) {
-			if (w->inuse != pi || w->freelist != pfl)
-				bad = "unfreeze_partials changes only the frozen bit";
-		} else if (w->inuse > pi || (w->inuse == pi && w->freelist != pfl)) {
-			bad = "deactivate_slab only gives objects back";
-		}
-		break;
-	case SLUB_EV_TAKE_FREELIST:
-		if (!w->frozen || !pf)
-			bad = "take_freelist is for the frozen cpu slab";
-		else if (!pfl || w->freelist || w->inuse != w->objects)
-			bad = "get_freelist takes the whole, non-empty freelist";
-		break;
-	case SLUB_EV_FREE_REMOTE:
-		if (w->frozen != pf)
-			bad = "frozen flips only by freeze and unfreeze";
-		else if (w->inuse + 1 != pi || !w->freelist || w->freelist == pfl)
-			bad = "__slab_free frees one object onto the freelist";
-		break;
-	case SLUB_EV_DRAIN_FREELIST:
-		if (!w->frozen || !pf)
-			bad = "drain_freelist is for the frozen cpu slab";
-		else if (w->inuse + 1 != pi || !w->freelist)
-			bad = "the per-object drain gives back one object";
-		break;
-	}
-	if (bad) {
-		report(m, SLUB_RULE_WORD_DELTA, r, s, k1, 0,
-		       "%s at %s seq %u: %s (was freelist %#llx inuse %u frozen %u; now freelist "
-		       "%#llx inuse %u frozen %u)",
-		       slub_event_name(ev->type), slub_site_name(ev->site), w->seq, bad,
-		       (unsigned long long)pfl, pi, pf, (unsigned long long)w->freelist, w->inuse,
-		       w->frozen);
-		return 1;
-	}
-	return 0;
-}
-
-/*
- * Owner-only edges.  The actor is the slot acted upon for cpu slot events
- * and the acting cpu otherwise.  Another cpu may act for the owner only in
- * a flush: unfreeze_partials() after a cpu_partial_drain of that slot with
- * reason flush, or deactivate_slab(), whose deactivate event (slot, reason)
- * is checked on arrival.  An unfreeze also names the slot it leaves
- * (old.owner when the producer gives it): it must be the owner.
- */
-/* The queued copy of an unfreeze_partials unfreeze made inside a flush of
- * the slot it leaves (see slub_model_event()). */
-#define UNFREEZE_IN_FLUSH 0x5f1u
-
-static int owner_ok(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
-		    int32_t owner, int32_t *who)
-{
-	const struct slub_event *ev = &e->ev;
-	int32_t actor = is_cpu_event(ev->type) ? ev_slot(ev) : ev->cpu;
-
-	*who = actor;
-	if (owner < 0)
-		return 1;
-	if (ev->type == SLUB_EV_UNFREEZE && ev->old.owner >= 0 && ev->old.owner != owner) {
-		*who = ev->old.owner;
-		return 0;
-	}
-	if (actor == owner)
-		return 1;
-	if (ev->type != SLUB_EV_UNFREEZE)
-		return 0;
-	if (ev->site == SLUB_SITE_UNFREEZING_SLAB)
-		return 1; /* its deactivate says whose slot and why */
-	/* unfreeze_partials on behalf of another slot: only inside a flush
-	 * of that slot's chain, as seen when the event arrived. */
-	return ev->site == SLUB_SITE_UNFREEZE_PARTIALS && ev->reason == UNFREEZE_IN_FLUSH &&
-	       ev->old.owner == owner;
-}
-
-/*
- * R4, the leak: a slab unfrozen to the partial list (deactivate_slab,
- * unfreeze_partials) whose list_lock was released with the slab on no
- * list, and never listed since.  Judged when a later critical section that
- * touched the slab ends (the free that empties it takes the lock), at the
- * end of its process or of the trace: an add_partial right after the
- * unlock is R3-list-unlocked's, not a leak.  r NULL: the slab's last event
- * stands for it.
- */
-static void report_leak(struct slub_model *m, struct mslab *s, const struct slub_model_record *r)
-{
-	struct slub_model_record rr;
-
-	s->list_due = 0;
-	/* Events lost since its last one may hold its add_partial. */
-	if (notice_covers(m, s->gen, window_start(m, s->last_ts)) ||
-	    notice_since(m, window_start(m, s->last_ts)))
-		return;
-	if (!r) {
-		memset(&rr, 0, sizeof(rr));
-		if (s->hist_n) {
-			rr = s->hist[(s->hist_head + m->cfg.history - 1) % m->cfg.history];
-		} else {
-			rr.ts = s->last_ts;
-			rr.slab = s->h.k2;
-			rr.vpid = s->vpid;
-			rr.cache_id = s->cache_id;
-			rr.node = s->node;
-			rr.slot = rr.owner = -1;
-			rr.type = SLUB_EV_UNFREEZE;
-			rr.before = rr.after = s->state;
-		}
-		r = &rr;
-	}
-	report(m, SLUB_RULE_LIST_AT_UNLOCK, r, s, s->h.k1, 0,
-	       "slab %#llx was unfrozen to the partial list under lock %u, released "
-	       "(acquisition %llu) with the slab on no list and never listed since: leaked",
-	       (unsigned long long)s->h.k2, s->due_lock, (unsigned long long)s->due_seq);
-}
-
-/*
- * A slab's first event (or first after lost events) against its cache:
- * the cache must be known when the trace holds its process image from its
- * first traced event and nothing was lost (a trace started mid-run, a
- * snapshot, a forked child or a second session lack the announcement:
- * there it is unknown, not judged), and the slab's objects must be the
- * cache's objects per slab (the allocator has one geometry per cache).
- */
-static void check_cache(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
-			const struct slub_model_record *r)
-{
-	const struct slub_event *ev = &e->ev;
-	struct mcache *c = (struct mcache *)ht_find(&m->caches, s->h.k1, ev->cache_id);
-
-	if (!c) {
-		struct mproc *p = (struct mproc *)ht_find(&m->procs, s->vpid, 0);
-
-		if (p && p->from_start && !m->disc_gen && e->ts - p->from_ts > m->cfg.reorder_ns &&
-		    e->ts > p->from_ts)
-			report(m, SLUB_RULE_TRANSITION, r, s, s->h.k1, 0,
-			       "%s of slab %#llx names cache %u, which the process never announced "
-			       "nor created",
-			       slub_event_name(ev->type), (unsigned long long)ev->slab,
-			       ev->cache_id);
-		return;
-	}
-	if (is_word_event(ev->type) && c->objects && ev->new.objects != c->objects)
-		report(m, SLUB_RULE_WORD_OBJECTS, r, s, s->h.k1, 0,
-		       "%s seq %u: objects %u, cache %u has %u objects per slab",
-		       slub_event_name(ev->type), ev->new.seq, ev->new.objects, ev->cache_id,
-		       c->objects);
-}
-
-/*
- * Apply one slab event in slab order.  `late`: a cpu-slot event whose
- * thread's last update of the slab is older than what was applied since
- * (its thread was preempted before its tracepoint while other cpus moved
- * the slab on): it moves the state only along an edge that still exists
- * and is not judged, its checks having run on the cpu slot at arrival.
- */
-static void apply(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
-		  int late)
-{
-	const struct slub_event *ev = &e->ev;
-	struct slub_model_record r;
-	uint8_t before = s->state;
-	int resync = 0, flagged = 0;
-
-	int forget = quarantined(m, s->vpid);
-
-	if (forget)
-		late = 1;
-	make_record(&r, e);
-	r.before = r.after = before;
-	r.list = s->list;
-	r.owner = s->owner;
-	if (s->gen != m->disc_gen) {
-		if (notice_covers(m, s->gen, window_start(m, s->last_ts)))
-			s->resync = 1;
-		s->gen = m->disc_gen;
-	}
-	if (s->resync) {
-		s->resync = 0;
-		s->list_due = 0;
-		s->state = SLUB_STATE_UNKNOWN;
-		s->list_known = 0;
-		s->owner = -1;
-		s->last_owner = -1;
-		resync = 1;
-		m->sum.slabs_resynced++;
-	}
-	s->last_ts = e->ts;
-	if (ev->cache_id || !s->cache_id)
-		s->cache_id = ev->cache_id;
-	s->node = ev->node;
-	m->sum.applied++;
-
-	if (s->state == SLUB_STATE_UNKNOWN || (!s->have_seq && is_word_event(ev->type)) ||
-	    (ev->type == SLUB_EV_SLAB_NEW && s->state == SLUB_STATE_DISCARDED)) {
-		/* Baseline: nothing to compare with (first event, after lost
-		 * events, or a reused descriptor). */
-		if (ev->type == SLUB_EV_SLAB_NEW) {
-			s->born = !resync;
-			s->born_ts = e->ts;
-			s->born_gen = m->disc_gen;
-		}
-		if (!forget)
-			check_cache(m, s, e, &r);
-		baseline(m, s, ev);
-		(void)resync;
-		goto done;
-	}
-
-	uint64_t k1 = s->h.k1;
-	const struct slub_transition *edge = NULL;
-
-	if (late) {
-		/* judged on arrival (cpu slot rules) */
-	} else if (is_word_event(ev->type)) {
-		flagged = check_word(m, s, e, &r);
-	} else if (ev->type == SLUB_EV_SLAB_DISCARD) {
-		if (ev->new.inuse || ev->new.frozen || (s->list_known && s->list != SLUB_LIST_NONE) ||
-		    !s->pages || ev->locked) {
-			report(m, SLUB_RULE_DISCARD, &r, s, k1, 0,
-			       "discard of a slab with inuse %u frozen %u on list %s%s%s",
-			       ev->new.inuse, ev->new.frozen, slub_model_list_name(s->list),
-			       s->pages ? "" : ", already discarded",
-			       ev->locked ? ", list_lock held" : "");
-			flagged = 1;
-		} else if (ev->new.seq != s->seq) {
-			report(m, SLUB_RULE_DISCARD, &r, s, k1, 0,
-			       "discard names word seq %u, the slab is at seq %u", ev->new.seq,
-			       s->seq);
-			flagged = 1;
-		}
-	} else if (is_list_op(ev->type) && s->list_known) {
-		uint8_t want = list_of_op(ev->type);
-		int add = ev->type == SLUB_EV_ADD_PARTIAL || ev->type == SLUB_EV_ADD_FULL;
-
-		if (add && s->list != SLUB_LIST_NONE && s->list != SLUB_LIST_CPU_PARTIAL) {
-			report(m, SLUB_RULE_LIST_ONE, &r, s, k1, 0, "%s of a slab already on list %s",
-			       slub_event_name(ev->type), slub_model_list_name(s->list));
-			flagged = 1;
-		} else if (!add && s->list != want) {
-			report(m, SLUB_RULE_LIST_REMOVE, &r, s, k1, 0, "%s of a slab on list %s",
-			       slub_event_name(ev->type), slub_model_list_name(s->list));
-			flagged = 1;
-		}
-	} else if (e->old_valid && is_cpu_event(ev->type) && s->have_seq && ev->new.objects &&
-		   ev->new.seq == s->seq &&
-		   (ev->new.inuse != s->inuse || ev->new.frozen != s->frozen)) {
-		/* In-process cpu slot events carry the word read when they
-		 * fire.  Its counters half (inuse, frozen, seq) is one atomic
-		 * load: at the seq the chain is at, it must be the chain's
-		 * word; anything else was written without a counted CAS. */
-		report(m, SLUB_RULE_WORD_CHAIN, &r, s, k1, 0,
-		       "%s of slot %d saw {inuse %u frozen %u} at seq %u, the chain has "
-		       "{inuse %u frozen %u} at that seq: lost update",
-		       slub_event_name(ev->type), ev_slot(ev), ev->new.inuse, ev->new.frozen,
-		       ev->new.seq, s->inuse, s->frozen);
-		flagged = 1;
-	} else if ((ev->type == SLUB_EV_CPU_SLAB_LOAD || ev->type == SLUB_EV_CPU_PARTIAL_PUT ||
-		    ev->type == SLUB_EV_CPU_PARTIAL_TAKE) &&
-		   (s->state != SLUB_STATE_CPU_ACTIVE && s->state != SLUB_STATE_CPU_PARTIAL)) {
-		report(m, SLUB_RULE_FROZEN_STATE, &r, s, k1, 0, "%s of slot %d: the slab is %s, not frozen",
-		       slub_event_name(ev->type), ev_slot(ev), slub_state_name(s->state));
-		flagged = 1;
-	}
-
-	if (ev->type == SLUB_EV_CPU_PARTIAL_DRAIN) {
-		/* The chain head names the chain; its slabs follow one by one. */
-		goto done;
-	}
-	if (late) {
-		/* Not judged; a cpu-slot event moves the state only along an
-		 * edge that still exists (other cpus moved the slab on). */
-		edge = find_edge(before, ev);
-		if (!edge && is_cpu_event(ev->type))
-			goto done;
-		flagged = 1;
-	}
-	if (!flagged) {
-		edge = find_edge(before, ev);
-		if (!edge) {
-			report(m, SLUB_RULE_TRANSITION, &r, s, k1, 0,
-			       "no edge for %s at %s from %s (list %s, dest %s)",
-			       slub_event_name(ev->type), slub_site_name(ev->site),
-			       slub_state_name(before), slub_model_list_name(s->list),
-			       slub_dest_name(ev->list));
-			flagged = 1;
-		}
-	}
-	if (edge && !flagged) {
-		int32_t owner = ev->type == SLUB_EV_DEACTIVATE ? s->last_owner : s->owner;
-
-		int32_t who;
-
-		if ((edge->cond & SLUB_COND_OWNER) && ev->type != SLUB_EV_SLAB_NEW &&
-		    !owner_ok(m, s, e, owner, &who)) {
-			report(m, SLUB_RULE_OWNER, &r, s, k1, 0,
-			       "%s at %s by cpu %d for slot %d of a slab owned by slot %d",
-			       slub_event_name(ev->type), slub_site_name(ev->site), ev->cpu, who,
-			       owner);
-			flagged = 1;
-		} else if ((edge->cond & SLUB_COND_LOCKED) && !is_list_op(ev->type) && !ev->locked) {
-			report(m, SLUB_RULE_TRANSITION, &r, s, k1, 0,
-			       "%s at %s to %s without list_lock", slub_event_name(ev->type),
-			       slub_site_name(ev->site), slub_state_name(edge->after));
-			flagged = 1;
-		} else if ((edge->cond & SLUB_COND_ON_LIST) && !is_list_op(ev->type) &&
-			   s->list_known && s->list != SLUB_LIST_PARTIAL) {
-			report(m, SLUB_RULE_TRANSITION, &r, s, k1, 0,
-			       "%s at %s of a slab not on the partial list (%s)",
-			       slub_event_name(ev->type), slub_site_name(ev->site),
-			       slub_model_list_name(s->list));
-			flagged = 1;
-		} else if ((edge->cond & SLUB_COND_EMPTY) && ev->new.inuse) {
-			report(m, edge->type == SLUB_EV_SLAB_DISCARD ? SLUB_RULE_DISCARD
-								     : SLUB_RULE_TRANSITION,
-			       &r, s, k1, 0, "%s to %s with %u objects in use",
-			       slub_event_name(ev->type), slub_state_name(edge->after),
-			       ev->new.inuse);
-			flagged = 1;
-		}
-	}
-
-	/* The new state: the edge's when one was taken, else what the event says. */
-	if (is_word_event(ev->type))
-		set_word(s, &ev->new);
-	if (edge) {
-		s->state = edge->after;
-		if (ev->type == SLUB_EV_UNFREEZE && edge->after == SLUB_STATE_NODE_PARTIAL)
-			s->list_due = 1;
-		if (is_list_op(ev->type) || edge->list != SLUB_LIST_NONE) {
-			s->list = edge->list;
-			s->list_known = 1;
-		} else if (s->list == SLUB_LIST_CPU_PARTIAL && s->state != SLUB_STATE_CPU_PARTIAL) {
-			s->list = SLUB_LIST_NONE;
-		}
-	} else {
-		baseline(m, s, ev);
-	}
-	switch (ev->type) {
-	case SLUB_EV_FREEZE:
-		s->owner = ev->cpu;
-		break;
-	case SLUB_EV_UNFREEZE:
-		s->last_owner = s->owner;
-		s->owner = -1;
-		break;
-	case SLUB_EV_SLAB_NEW:
-		s->owner = ev->cpu;
-		s->pages = 1;
-		break;
-	case SLUB_EV_SLAB_DISCARD:
-		s->pages = 0;
-		s->state = SLUB_STATE_DISCARDED;
-		break;
-	case SLUB_EV_CPU_SLAB_LOAD:
-	case SLUB_EV_CPU_PARTIAL_TAKE:
-	case SLUB_EV_CPU_PARTIAL_PUT:
-		if (s->owner < 0)
-			s->owner = ev_slot(ev);
-		break;
-	}
-
-done:
-	if (is_list_op(ev->type) || s->state != SLUB_STATE_NODE_PARTIAL)
-		s->list_due = 0;
-	if (forget) {
-		/* recorded, not trusted: the next event after the quarantine
-		 * is a baseline */
-		s->list_due = 0;
-		s->state = SLUB_STATE_UNKNOWN;
-		s->list_known = 0;
-		s->owner = s->last_owner = -1;
-	}
-	r.before = before;
-	r.after = s->state;
-	r.list = s->list;
-	r.owner = s->frozen ? s->owner : -1;
-	if (!is_word_event(ev->type) && s->have_seq) {
-		r.inuse = s->inuse;
-		r.objects = s->objects;
-		r.frozen = s->frozen;
-		r.seq = s->seq;
-		r.freelist = s->freelist;
-	}
-	hist_push(m, s, &r);
-	if (m->cb.transition) {
-		struct slub_model_transition tr = { &r, cache_name(m, s->h.k1, r.cache_id) };
-
-		m->cb.transition(&tr, m->cb.arg);
-	}
-}
-
-/* ---- slab ordering ---- */
-
-static void wq_add(struct slub_model *m, struct mslab *s, uint64_t since)
-{
-	s->waiting = 1;
-	s->wait_since = since;
-	s->wnext = NULL;
-	s->wprev = m->wq_tail;
-	if (m->wq_tail)
-		m->wq_tail->wnext = s;
-	else
-		m->wq_head = s;
-	m->wq_tail = s;
-}
-
-static void wq_del(struct slub_model *m, struct mslab *s)
-{
-	if (!s->waiting)
-		return;
-	if (s->wprev)
-		s->wprev->wnext = s->wnext;
-	else
-		m->wq_head = s->wnext;
-	if (s->wnext)
-		s->wnext->wprev = s->wprev;
-	else
-		m->wq_tail = s->wprev;
-	s->waiting = 0;
-	s->wprev = s->wnext = NULL;
-}
-
-static int applicable(const struct mslab *s, const struct pend *p)
-{
-	if (!s->have_seq)
-		return 1;
-	if (p->sort & 1)
-		return (p->sort >> 1) <= s->seq;
-	/* A reused descriptor waits for the discard of its last life, then
-	 * starts a new baseline whatever its seq. */
-	if (p->e.ev.type == SLUB_EV_SLAB_NEW)
-		return !s->pages || s->state == SLUB_STATE_UNKNOWN;
-	return (p->sort >> 1) == (uint64_t)s->seq + 1;
-}
-
-static const struct slub_model_record *applied_at(const struct slub_model *m,
-						  const struct mslab *s, uint32_t seq);
-static int same_event(const struct slub_model_record *a, const struct slub_model_record *b);
-
-/* The slab_new of the slab's current life, read a second time. */
-static int slab_new_again(const struct slub_model *m, const struct mslab *s,
-			  const struct slub_model_event *e)
-{
-	const struct slub_model_record *a;
-	struct slub_model_record r;
-
-	if (!s->have_seq || !s->pages || s->state == SLUB_STATE_UNKNOWN)
-		return 0;
-	a = applied_at(m, s, e->ev.new.seq);
-	if (!a || a->type != SLUB_EV_SLAB_NEW)
-		return 0;
-	make_record(&r, e);
-	return same_event(a, &r);
-}
-
-/* A word update at or below the seq the slab is at can never apply. */
-static int stale(const struct slub_model *m, const struct mslab *s, const struct pend *p)
-{
-	if (!s->have_seq || (p->sort & 1))
-		return 0;
-	if (p->e.ev.type == SLUB_EV_SLAB_NEW)
-		return slab_new_again(m, s, &p->e);
-	return (p->sort >> 1) <= s->seq;
-}
-
-/* The applied word update of the slab at that seq, if still in its history. */
-static const struct slub_model_record *applied_at(const struct slub_model *m,
-						  const struct mslab *s, uint32_t seq)
-{
-	uint32_t n = m->cfg.history;
-
-	for (uint32_t i = 0; i < s->hist_n; i++) {
-		const struct slub_model_record *r = &s->hist[(s->hist_head + n - 1 - i) % n];
-
-		if (is_word_event(r->type) && r->seq == seq)
-			return r;
-	}
-	return NULL;
-}
-
-static int same_event(const struct slub_model_record *a, const struct slub_model_record *b)
-{
-	return a->ts == b->ts && a->type == b->type && a->site == b->site && a->vtid == b->vtid &&
-	       a->cpu == b->cpu && a->freelist == b->freelist && a->inuse == b->inuse &&
-	       a->objects == b->objects && a->frozen == b->frozen && a->seq == b->seq;
-}
-
-/*
- * A word update whose seq the slab has already passed: an update late
- * past a given-up gap or from before the baseline (dropped), or a seq
- * produced twice: two updates that both claim one step (a CAS that did
- * not compare the whole word), or the same event read twice (a stream
- * and a copy of it).  Either way it is dropped: applying it would rewind
- * the word, and waiting for it would never end.
- */
-static void seq_twice(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
-		      uint64_t key)
-{
-	const struct slub_model_record *a = applied_at(m, s, (uint32_t)key);
-	struct slub_model_record r;
-
-	make_record(&r, e);
-	/* the same event again is never a late update */
-	if (!(a && same_event(a, &r)) &&
-	    ((key >= s->skip_lo && key <= s->skip_hi) || key <= s->base_seq || s->resync)) {
-		m->sum.reorder_exceeded += key > s->base_seq;
-		return;
-	}
-	r.before = r.after = s->state;
-	r.list = s->list;
-	r.owner = s->frozen ? s->owner : -1;
-	if (!a) {
-		report(m, SLUB_RULE_WORD_CHAIN, &r, s, s->h.k1, 0,
-		       "seq %u produced twice: %s at %s {freelist %#llx inuse %u frozen %u} tid %u "
-		       "claims a step already applied (no longer in the history; now at seq %u)",
-		       (unsigned)key, slub_event_name(e->ev.type), slub_site_name(e->ev.site),
-		       (unsigned long long)e->ev.new.freelist, e->ev.new.inuse, e->ev.new.frozen,
-		       e->vtid, s->seq);
-		return;
-	}
-	/* kept short (the history shows both events in full) */
-	report(m, SLUB_RULE_WORD_CHAIN, &r, s, s->h.k1, a->vtid,
-	       "seq %u produced twice: %s at %s {freelist %#llx inuse %u frozen %u} tid %u, "
-	       "applied; then %s at %s {freelist %#llx inuse %u frozen %u} tid %u: %s",
-	       (unsigned)key, slub_event_name(a->type), slub_site_name(a->site),
-	       (unsigned long long)a->freelist, a->inuse, a->frozen, a->vtid,
-	       slub_event_name(r.type), slub_site_name(r.site), (unsigned long long)r.freelist,
-	       r.inuse, r.frozen, r.vtid,
-	       same_event(a, &r) ? "the same event twice" : "two updates claim one step");
-}
-
-/*
- * Apply what waits and can go, drop what never can; the slab may be freed
- * (returns NULL).  Each iteration takes one event off the slab's list.
- */
-static struct mslab *drain(struct slub_model *m, struct mslab *s)
-{
-	while (s->pend) {
-		struct pend *p = s->pend;
-		int go = applicable(s, p);
-
-		if (!go && !stale(m, s, p))
-			break;
-		s->pend = p->next;
-		s->npend--;
-		m->npend--;
-		if (!go) {
-			seq_twice(m, s, &p->e, p->sort >> 1);
-			mm_pool_put(&m->p_pend, p);
-			continue;
-		}
-		if (m->sum.reorder_max_delay_ns < m->now - p->e.ts && m->now > p->e.ts)
-			m->sum.reorder_max_delay_ns = m->now - p->e.ts;
-		apply(m, s, &p->e,
-		      p->lenient || (is_cpu_event(p->e.ev.type) && (p->sort >> 1) < s->seq));
-		mm_pool_put(&m->p_pend, p);
-	}
-	wq_del(m, s);
-	if (s->pend) {
-		wq_add(m, s, s->pend->arrival);
-		return s;
-	}
-	if (s->state == SLUB_STATE_DISCARDED && !s->pages) {
-		free_slab(m, s);
-		return NULL;
-	}
-	return s;
-}
-
-/*
- * The window passed (or the buffer is full): stop waiting for the gap.
- *
- * Termination: the loops over the wait queue (expire(), finish) call this
- * on a waiting slab, which has events waiting.  Afterwards its first event
- * is applicable or stale: a later seq is reached by skipping the gap, a
- * slab_new by ending the previous life, a non-word event by the seq it
- * follows, and a word update at or below the seq is stale.  drain() then
- * takes it off, so every call removes at least one waiting event, and the
- * model's total of waiting events strictly falls.
- */
-static void give_up(struct slub_model *m, struct mslab *s)
-{
-	struct pend *p = s->pend;
-	uint64_t npend = m->npend;
-	uint64_t key = p->sort >> 1;
-	uint32_t target = (p->sort & 1) ? (uint32_t)key : (uint32_t)(key - 1);
-	uint64_t k1 = s->h.k1;
-
-	if (s->have_seq && target >= (uint64_t)s->seq + 1) {
-		/* With end_cut_off, at the end a gap younger than the
-		 * reorder window is an update whose event had not come yet:
-		 * its thread was between its CAS and its event at exit(). */
-		int cut_off = m->finished && m->cfg.end_cut_off &&
-			      m->now - s->wait_since <= m->cfg.reorder_ns;
-		int explained = s->resync || cut_off ||
-				notice_since(m, window_start(m, s->last_ts));
-		struct slub_model_record r;
-
-		if (!explained) {
-			m->sum.reorder_exceeded++;
-			make_record(&r, &p->e);
-			r.before = r.after = s->state;
-			r.list = s->list;
-			report(m, SLUB_RULE_WORD_CHAIN, &r, s, k1, 0,
-			       "seq jumps from %u to %u: %u update(s) never seen and no "
-			       "discarded-events notice covers them (lost update)",
-			       s->seq, target + 1, target - s->seq);
-		}
-		/* Updates of every given-up gap may still arrive, late: keep
-		 * one range over all of them (a late one is then dropped, not
-		 * taken for a seq produced twice). */
-		if (!s->skip_hi)
-			s->skip_lo = s->seq + 1;
-		s->skip_hi = target;
-		s->seq = target;
-		s->resync = 1; /* what the missing updates did is unknown */
-	}
-	if (p->e.ev.type == SLUB_EV_SLAB_NEW && !(p->sort & 1) && !applicable(s, p) &&
-	    !stale(m, s, p)) {
-		/* The discard of the previous life never came. */
-		if (!notice_since(m, window_start(m, s->last_ts))) {
-			struct slub_model_record r;
-
-			make_record(&r, &p->e);
-			r.before = r.after = s->state;
-			report(m, SLUB_RULE_TRANSITION, &r, s, k1, 0,
-			       "slab_new at seq %u of a slab that was never discarded (%s)",
-			       p->e.ev.new.seq, slub_state_name(s->state));
-		}
-		s->pages = 0;
-		s->state = SLUB_STATE_DISCARDED;
-	}
-	assert(applicable(s, p) || stale(m, s, p));
-	drain(m, s);
-	assert(m->npend < npend);
-	(void)npend;
-}
-
-static void expire(struct slub_model *m)
-{
-	while (m->wq_head) {
-		struct mslab *s = m->wq_head;
-
-		if (m->now - s->wait_since <= m->cfg.reorder_ns && m->npend <= m->cfg.reorder_events)
-			break;
-		give_up(m, s);
-	}
-	/* A gap that a discarded-events notice covers waits an eighth of the
-	 * window: its events are most likely lost, not late.  (Slabs wait in
-	 * FIFO order, so only the head is looked at.) */
-	while (m->wq_head && m->disc_gen) {
-		struct mslab *s = m->wq_head;
-
-		if (m->now - s->wait_since <= m->cfg.reorder_ns / 8 ||
-		    !notice_covers(m, s->gen, window_start(m, s->last_ts)))
-			break;
-		give_up(m, s);
-	}
-}
-
-/* Order one slab event: apply now, or wait for its predecessor. */
-static void slab_submit(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
-			uint64_t key, int word, int lenient)
-{
-	uint64_t sort;
-
-	if (s->have_seq && word &&
-	    (e->ev.type == SLUB_EV_SLAB_NEW ? slab_new_again(m, s, e) : key <= s->seq)) {
-		/* An update older than what was applied: late past a given-up
-		 * gap, from before the baseline, or a seq produced twice. */
-		seq_twice(m, s, e, key);
-		return;
-	}
-	if (key == KEY_LAST) {
-		/* Nothing the slab has seen so far can follow it: after the
-		 * highest seq applied or waiting (a later update of the same
-		 * thread cannot have been produced yet). */
-		key = s->seq;
-		for (struct pend *q = s->pend; q; q = q->next)
-			if ((q->sort >> 1) > key)
-				key = q->sort >> 1;
-	}
-	if (word)
-		sort = key * 2;
-	else
-		sort = key * 2 + 1;
-	if (!s->pend) {
-		struct pend probe;
-
-		probe.sort = sort;
-		probe.e.ev.type = e->ev.type;
-		if (applicable(s, &probe)) {
-			apply(m, s, e,
-			      lenient || (!word && is_cpu_event(e->ev.type) && s->have_seq &&
-					  key < s->seq));
-			if (s->state == SLUB_STATE_DISCARDED && !s->pages)
-				free_slab(m, s);
-			return;
-		}
-	}
-	struct pend *p = mm_pool_get(&m->p_pend);
-	if (!p) {
-		apply(m, s, e, lenient); /* out of memory: better out of order than lost */
-		return;
-	}
-	p->sort = sort;
-	p->lenient = lenient;
-	p->order = ++m->order;
-	p->arrival = m->now;
-	p->e = *e;
-	p->e.procname = NULL;
-	if (s->pend && s->pend_tail->sort <= sort) {
-		/* the common case: arrivals in seq order behind a gap */
-		p->next = NULL;
-		s->pend_tail->next = p;
-		s->pend_tail = p;
-	} else {
-		struct pend **pp = &s->pend;
-
-		while (*pp && (*pp)->sort <= sort)
-			pp = &(*pp)->next;
-		p->next = *pp;
-		*pp = p;
-		if (!p->next)
-			s->pend_tail = p;
-	}
-	s->npend++;
-	m->npend++;
-	if (m->npend > m->sum.reorder_max_pending)
-		m->sum.reorder_max_pending = m->npend;
-	if (s->pend == p || !s->waiting) {
-		s = drain(m, s);
-	}
-}
-
-/* ---- per-thread memory of the last word seen per slab ---- */
-
-static void lru_note(struct mthread *t, uint64_t slab, uint32_t seq)
-{
-	for (unsigned i = 0; i < THREAD_LRU; i++)
-		if (t->lru[i].slab == slab) {
-			t->lru[i].seq = seq;
-			return;
-		}
-	t->lru[t->lru_i].slab = slab;
-	t->lru[t->lru_i].seq = seq;
-	t->lru_i = (t->lru_i + 1) % THREAD_LRU;
-}
-
-/* A cpu-slot event comes right after its thread's own last update of the
- * slab (deactivate after its unfreeze, even when another cpu froze the
- * slab again in between); without one, after everything known. */
-static uint64_t lru_key(const struct mthread *t, uint64_t slab)
-{
-	for (unsigned i = 0; i < THREAD_LRU; i++)
-		if (t->lru[i].slab == slab)
-			return t->lru[i].seq;
-	return KEY_LAST;
-}
-
-static void lock_note_slab(struct mlock *l, uint64_t slab)
-{
-	for (uint32_t i = 0; i < l->ntouched; i++)
-		if (l->touched[i] == slab)
-			return;
-	if (l->ntouched < LOCK_TOUCH)
-		l->touched[l->ntouched++] = slab;
-	else
-		l->overflow = 1;
-}
-
-/* ---- locks (arrival order = critical-section order) ---- */
-
-static void check_at_unlock(struct slub_model *m, uint64_t k1, struct mlock *l,
-			    const struct slub_model_record *r)
-{
-	for (uint32_t i = 0; i < l->ntouched; i++) {
-		struct mslab *s = get_slab(m, k1, l->touched[i], 0);
-		const char *bad = NULL;
-
-		/* Only a slab whose own order has caught up is judged. */
-		if (!s || s->pend || !s->list_known || s->state == SLUB_STATE_UNKNOWN)
-			continue;
-		if (s->list == SLUB_LIST_PARTIAL && s->frozen)
-			bad = "frozen";
-		else if (s->list == SLUB_LIST_PARTIAL && !s->freelist)
-			bad = "without a free object";
-		else if (s->list == SLUB_LIST_FULL && s->freelist)
-			bad = "with free objects";
-		if (s->list_due == 2 && s->list == SLUB_LIST_NONE &&
-		    (s->due_lock != (uint32_t)l->h.k2 || s->due_seq != l->seq)) {
-			struct slub_model_record rr = *r;
-
-			rr.slab = s->h.k2;
-			rr.before = rr.after = s->state;
-			rr.list = s->list;
-			report_leak(m, s, &rr);
-			continue;
-		}
-		if (s->list_due == 1 && s->list == SLUB_LIST_NONE &&
-		    s->state == SLUB_STATE_NODE_PARTIAL) {
-			/* Not yet a leak: a late add_partial is R3's.  Judged
-			 * when a later critical section on it ends, or at the end. */
-			s->list_due = 2;
-			s->due_lock = (uint32_t)l->h.k2;
-			s->due_seq = l->seq;
-			continue;
-		}
-		if (bad) {
-			struct slub_model_record rr = *r;
-
-			rr.slab = s->h.k2;
-			rr.before = rr.after = s->state;
-			rr.list = s->list;
-			rr.inuse = s->inuse;
-			rr.objects = s->objects;
-			rr.frozen = s->frozen;
-			rr.seq = s->seq;
-			rr.freelist = s->freelist;
-			report(m, SLUB_RULE_LIST_AT_UNLOCK, &rr, s, k1, 0,
-			       "lock %llu released (acquisition %llu) with slab %#llx on the %s "
-			       "list %s",
-			       (unsigned long long)l->h.k2, (unsigned long long)l->seq,
-			       (unsigned long long)s->h.k2, slub_model_list_name(s->list), bad);
-		}
-	}
-	l->ntouched = 0;
-	l->overflow = 0;
-}
-
-static void lock_event(struct slub_model *m, uint64_t k1, const struct slub_model_event *e,
-		       struct mthread *t, int lenient)
-{
-	const struct slub_event *ev = &e->ev;
-	struct mlock *l = get_lock(m, k1, ev->lock_id);
-	struct slub_model_record r;
-
-	if (!l)
-		return;
-	lock_touch(m, l, e->ts);
-	make_record(&r, e);
-	if (ev->type == SLUB_EV_LOCK_ACQUIRE) {
-		if (t && t->known && !t->suspect && !lenient) {
-			for (uint32_t i = 0; i < t->nheld; i++) {
-				if (t->held[i] == ev->lock_id)
-					report(m, SLUB_RULE_LOCK_RECURSIVE, &r, NULL, k1, 0,
-					       "tid %u takes lock %u (acquisition %llu) it holds",
-					       e->vtid, ev->lock_id, (unsigned long long)ev->lock_seq);
-				else
-					report(m, SLUB_RULE_LOCK_ORDER, &r, NULL, k1, 0,
-					       "tid %u takes lock %u while holding lock %u", e->vtid,
-					       ev->lock_id, t->held[i]);
-			}
-		}
-		if (l->known && !lenient) {
-			int explained = notice_covers(m, l->gen, window_start(m, l->last_ts));
-
-			if (l->held && l->holder == e->vtid) {
-				/* recursion: reported above from the thread's view */
-			} else if (l->held && !explained)
-				report(m, SLUB_RULE_LOCK_HOLDER, &r, NULL, k1, l->holder,
-				       "lock %u acquisition %llu by tid %u while tid %u holds "
-				       "acquisition %llu",
-				       ev->lock_id, (unsigned long long)ev->lock_seq, e->vtid,
-				       l->holder, (unsigned long long)l->seq);
-			else if (ev->lock_seq != l->seq + 1 && !explained)
-				report(m, SLUB_RULE_LOCK_SEQ, &r, NULL, k1, 0,
-				       "lock %u acquisition %llu follows acquisition %llu",
-				       ev->lock_id, (unsigned long long)ev->lock_seq,
-				       (unsigned long long)l->seq);
-		}
-		l->known = 1;
-		l->held = 1;
-		l->holder = e->vtid;
-		l->seq = ev->lock_seq;
-		l->ntouched = 0;
-		l->overflow = 0;
-		if (t) {
-			t->known = 1;
-			if (t->nheld < THREAD_HELD)
-				t->held[t->nheld++] = ev->lock_id;
-		}
-		return;
-	}
-	/* release */
-	if (l->known && !lenient && (!l->held || l->holder != e->vtid || l->seq != ev->lock_seq))
-		report(m, SLUB_RULE_LOCK_HOLDER, &r, NULL, k1, l->held ? l->holder : 0,
-		       "tid %u releases lock %u acquisition %llu; %s%u holds acquisition %llu",
-		       e->vtid, ev->lock_id, (unsigned long long)ev->lock_seq,
-		       l->held ? "tid " : "no one (last: tid ", l->holder,
-		       (unsigned long long)l->seq);
-	if (l->known && l->held && !lenient)
-		check_at_unlock(m, k1, l, &r);
-	l->ntouched = 0;
-	if (!l->known) {
-		l->known = 1;
-		l->seq = ev->lock_seq;
-	}
-	l->held = 0;
-	if (t) {
-		for (uint32_t i = 0; i < t->nheld; i++)
-			if (t->held[i] == ev->lock_id) {
-				t->held[i] = t->held[--t->nheld];
-				break;
-			}
-		t->known = 1;
-	}
-}
-
-/* ---- objects ---- */
-
-static void object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
-			 const struct slub_model_event *e)
-{
-	const struct slub_event *ev = &e->ev;
-	struct mobj *o = (struct mobj *)ht_find(&m->objs, k1, ev->object);
-	struct slub_model_record r;
-
-	if (!p->obj_since)
-		p->obj_since = e->ts ? e->ts : 1;
-	make_record(&r, e);
-	if (quarantined(m, e->vpid)) {
-		/* keep the set, judge nothing */
-		if (ev->type == SLUB_EV_FREE && o) {
-			ht_remove(&m->objs, &o->h);
-			mm_pool_put(&m->p_obj, o);
-		} else if (ev->type == SLUB_EV_ALLOC && !o && (o = mm_pool_get(&m->p_obj))) {
-			o->h.k1 = k1;
-			o->h.k2 = ev->object;
-			o->slab = ev->slab;
-			o->cache_id = ev->cache_id;
-			o->gen = m->disc_gen;
-			o->ts = e->ts;
-			ht_insert(&m->objs, &o->h);
-		}
-		return;
-	}
-	if (ev->type == SLUB_EV_ALLOC) {
-		if (o && notice_covers(m, o->gen, window_start(m, o->ts))) {
-			/* its free may be among the lost events */
-		} else if (o) {
-			report(m, SLUB_RULE_DOUBLE_ALLOC, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
-			       "object %#llx handed out again (allocated from slab %#llx, never freed)",
-			       (unsigned long long)ev->object, (unsigned long long)o->slab);
-		}
-		if (o) {
-			o->slab = ev->slab;
-			o->cache_id = ev->cache_id;
-			o->gen = m->disc_gen;
-			o->ts = e->ts;
-			return;
-		}
-		o = mm_pool_get(&m->p_obj);
-		if (!o)
-			return;
-		o->h.k1 = k1;
-		o->h.k2 = ev->object;
-		o->slab = ev->slab;
-		o->cache_id = ev->cache_id;
-		o->gen = m->disc_gen;
-		o->ts = e->ts;
-		ht_insert(&m->objs, &o->h);
-		return;
-	}
-	if (o) {
-		if ((o->slab != ev->slab || o->cache_id != ev->cache_id) &&
-		    !notice_covers(m, o->gen, window_start(m, o->ts)))
-			report(m, SLUB_RULE_OBJECT_SLAB, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
-			       "object %#llx freed to slab %#llx cache %u, allocated from slab "
-			       "%#llx cache %u",
-			       (unsigned long long)ev->object, (unsigned long long)ev->slab,
-			       ev->cache_id, (unsigned long long)o->slab, o->cache_id);
-		ht_remove(&m->objs, &o->h);
-		mm_pool_put(&m->p_obj, o);
-		return;
-	}
-	/* Not allocated as far as we know: a double free only when the slab's
-	 * whole life was seen with object events on. */
-	struct mslab *s = get_slab(m, k1, ev->slab, 0);
-	if (s && s->born && p->obj_since && p->obj_since <= s->born_ts &&
-	    s->state != SLUB_STATE_UNKNOWN && !notice_covers(m, s->born_gen, window_start(m, s->born_ts)))
-		report(m, SLUB_RULE_DOUBLE_FREE, &r, s, k1, 0,
-		       "object %#llx of slab %#llx freed while not allocated",
-		       (unsigned long long)ev->object, (unsigned long long)ev->slab);
-}
 
 /* ---- entry points ---- */
 
@@ -2026,10 +600,135 @@ static void cache_event(struct slub_model *m, struct mproc *p, const struct slub
 	}
 }
 
-int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
+/* The thread's memory goes at its exit (or a flush with nothing held). */
+static void thread_flush(struct slub_model *m, struct mthread *t)
+{
+	t->flush_slot = -1;
+	if (!t->nheld) {
+		ht_remove(&m->threads, &t->h);
+		mm_pool_put(&m->p_thread, t);
+	}
+}
+
+/* A failed CAS or an allocator error changes nothing: its slab's history
+ * shows it. */
+static void failed_update(struct slub_model *m, uint64_t k1, const struct slub_model_event *e)
+{
+	const struct slub_event *ev = &e->ev;
+	struct mslab *s = ev->slab ? get_slab(m, k1, ev->slab, 0) : NULL;
+	struct slub_model_record r;
+
+	if (!s)
+		return;
+	make_record(&r, e);
+	r.before = r.after = s->state;
+	r.list = s->list;
+	hist_push(m, s, &r);
+}
+
+/* No slab lives at address 0: the producer named none. */
+static void slab_zero(struct slub_model *m, uint64_t k1, const struct slub_model_event *e)
+{
+	unsigned type = e->ev.type;
+	struct slub_model_record r;
+
+	if (is_word_event(type) || is_list_op(type) || type == SLUB_EV_SLAB_DISCARD ||
+	    type == SLUB_EV_CPU_SLAB_LOAD || type == SLUB_EV_CPU_PARTIAL_PUT ||
+	    type == SLUB_EV_CPU_PARTIAL_TAKE) {
+		make_record(&r, e);
+		report(m, SLUB_RULE_TRANSITION, &r, NULL, k1, 0,
+		       "%s at %s of slab 0: no slab has address 0 (the event is dropped)",
+		       slub_event_name(type), slub_site_name(e->ev.site));
+	}
+}
+
+/*
+ * A slab event: its arrival-order checks (the lock a word update or list
+ * operation runs under, the cpu slot), the key that orders it among the
+ * slab's events (its seq, or the seq its thread last saw), then the slab's
+ * order (reorder.c).  Returns -1 when memory ran out.
+ */
+static int slab_event(struct slub_model *m, uint64_t k1, struct mthread *t,
+		      const struct slub_model_event *e)
 {
 	const struct slub_event *ev = &e->ev;
 	unsigned type = ev->type;
+	int word = is_word_event(type);
+	int lenient = t->suspect > 0 || quarantined(m, e->vpid);
+	uint64_t key;
+	struct mslab *s;
+
+	if (t->suspect)
+		t->suspect--;
+	if (word) {
+		key = ev->new.seq;
+		lru_note(t, ev->slab, ev->new.seq);
+		if (ev->locked) {
+			struct mlock *l = get_lock(m, k1, lock_id_of(ev->cache_id, ev->node));
+
+			if (l && l->held && l->holder == e->vtid)
+				lock_note_slab(l, ev->slab);
+		}
+	} else if (is_list_op(type)) {
+		key = ev->new.seq;
+		list_op_arrival(m, k1, e, t, lenient);
+	} else if (type == SLUB_EV_SLAB_DISCARD) {
+		key = ev->new.seq;
+	} else {
+		key = lru_key(t, ev->slab);
+	}
+	if (is_cpu_event(type) || type == SLUB_EV_TAKE_FREELIST || type == SLUB_EV_DRAIN_FREELIST)
+		slot_event(m, k1, t, e, lenient);
+	if (type == SLUB_EV_SLAB_DISCARD)
+		discard_arrival(m, k1, e, lenient);
+
+	s = get_slab(m, k1, ev->slab, 1);
+	if (!s)
+		return -1;
+	if (type == SLUB_EV_UNFREEZE && ev->site == SLUB_SITE_UNFREEZE_PARTIALS) {
+		/*
+		 * Whose chain the thread is flushing is known now, in its own
+		 * order; the unfreeze is judged later, in the slab's seq
+		 * order, when the thread may be flushing another slot.  The
+		 * answer travels in the queued copy's reason (unused by an
+		 * unfreeze): UNFREEZE_IN_FLUSH.
+		 */
+		struct slub_model_event q = *e;
+
+		q.ev.reason = t->flush_slot >= 0 && t->flush_slot == ev->old.owner &&
+			      t->flush_cache == ev->cache_id ? UNFREEZE_IN_FLUSH : 0;
+		slab_submit(m, s, &q, key, word, lenient);
+		return 0;
+	}
+	slab_submit(m, s, e, key, word, lenient);
+	return 0;
+}
+
+/* The process image of the event (a new procname is an exec). */
+static struct mproc *event_proc(struct slub_model *m, const struct slub_model_event *e)
+{
+	struct mproc *p = get_proc(m, e->vpid);
+
+	if (!p)
+		return NULL;
+	if (e->procname && *e->procname) {
+		uint64_t h = hash_str(e->procname);
+
+		if (p->namehash && p->namehash != h)
+			new_incarnation(m, p);
+		p->namehash = h;
+	}
+	if (!p->seen) {
+		p->seen = 1;
+		p->from_start = e->ev.type == SLUB_EV_CACHE_CREATE && e->ev.reason == 1;
+		p->from_ts = e->ts;
+	}
+	return p;
+}
+
+int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
+{
+	unsigned type = e->ev.type;
 	struct mproc *p;
 	struct mthread *t;
 	uint64_t k1;
@@ -2045,21 +744,9 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	if (e->ts > m->now)
 		m->now = e->ts;
 	m->seen |= 1ull << type;
-	p = get_proc(m, e->vpid);
+	p = event_proc(m, e);
 	if (!p)
 		return -1;
-	if (e->procname && *e->procname) {
-		uint64_t h = hash_str(e->procname);
-
-		if (p->namehash && p->namehash != h)
-			new_incarnation(m, p);
-		p->namehash = h;
-	}
-	if (!p->seen) {
-		p->seen = 1;
-		p->from_start = type == SLUB_EV_CACHE_CREATE && ev->reason == 1;
-		p->from_ts = e->ts;
-	}
 	if (type == SLUB_EV_CACHE_CREATE || type == SLUB_EV_CACHE_DESTROY) {
 		cache_event(m, p, e);
 		return 0;
@@ -2074,198 +761,31 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	case SLUB_EV_LOCK_ACQUIRE:
 	case SLUB_EV_LOCK_RELEASE:
 		lock_event(m, k1, e, t, quarantined(m, e->vpid));
-		goto out;
+		break;
 	case SLUB_EV_ALLOC:
 	case SLUB_EV_FREE:
 		object_event(m, k1, p, e);
-		goto out;
+		break;
 	case SLUB_EV_SLABINFO_WALK:
 		/* count_partial() reads the listed slabs' words under the
 		 * lock and changes no slab, list or word: nothing to apply,
 		 * nothing to judge (the hold it belongs to is judged by its
 		 * own lock events). */
-		goto out;
+		break;
 	case SLUB_EV_THREAD_FLUSH:
-		t->flush_slot = -1;
-		if (!t->nheld) {
-			/* Thread exit (or a flush with nothing held): its memory goes. */
-			ht_remove(&m->threads, &t->h);
-			mm_pool_put(&m->p_thread, t);
-		}
-		goto out;
+		thread_flush(m, t);
+		break;
 	case SLUB_EV_CMPXCHG_FAIL:
 	case SLUB_EV_CPU_CMPXCHG_FAIL:
-	case SLUB_EV_ERROR: {
-		struct mslab *s = ev->slab ? get_slab(m, k1, ev->slab, 0) : NULL;
-
-		if (s) {
-			struct slub_model_record r;
-
-			make_record(&r, e);
-			r.before = r.after = s->state;
-			r.list = s->list;
-			hist_push(m, s, &r);
-		}
-		goto out;
+	case SLUB_EV_ERROR:
+		failed_update(m, k1, e);
+		break;
+	default:
+		if (!e->ev.slab)
+			slab_zero(m, k1, e);
+		else if (slab_event(m, k1, t, e))
+			return -1;
 	}
-	}
-	if (!ev->slab) {
-		/* No slab lives at address 0: the producer named none. */
-		if (is_word_event(type) || is_list_op(type) || type == SLUB_EV_SLAB_DISCARD ||
-		    type == SLUB_EV_CPU_SLAB_LOAD || type == SLUB_EV_CPU_PARTIAL_PUT ||
-		    type == SLUB_EV_CPU_PARTIAL_TAKE) {
-			struct slub_model_record r;
-
-			make_record(&r, e);
-			report(m, SLUB_RULE_TRANSITION, &r, NULL, k1, 0,
-			       "%s at %s of slab 0: no slab has address 0 (the event is dropped)",
-			       slub_event_name(type), slub_site_name(ev->site));
-		}
-		goto out;
-	}
-
-	/* Arrival-order checks: lock held, cpu slot, and the slab's key. */
-	uint64_t key;
-	int word = is_word_event(type);
-	int lenient = t->suspect > 0 || quarantined(m, e->vpid);
-
-	if (t->suspect)
-		t->suspect--;
-
-	if (word) {
-		key = ev->new.seq;
-		lru_note(t, ev->slab, ev->new.seq);
-		if (ev->locked) {
-			struct mlock *l = get_lock(m, k1, lock_id_of(ev->cache_id, ev->node));
-
-			if (l && l->held && l->holder == e->vtid)
-				lock_note_slab(l, ev->slab);
-		}
-	} else if (is_list_op(type)) {
-		struct mlock *l = get_lock(m, k1, ev->lock_id);
-		struct slub_model_record r;
-
-		key = ev->new.seq;
-		lru_note(t, ev->slab, ev->new.seq);
-		if (l)
-			lock_touch(m, l, e->ts);
-		if (!lenient &&
-		    (l && l->known ? !(l->held && l->holder == e->vtid && l->seq == ev->lock_seq)
-				   : !ev->locked)) {
-			make_record(&r, e);
-			report(m, SLUB_RULE_LIST_UNLOCKED, &r, get_slab(m, k1, ev->slab, 0), k1,
-			       l && l->held ? l->holder : 0,
-			       "%s of slab %#llx by tid %u under lock %u acquisition %llu; %s",
-			       slub_event_name(type), (unsigned long long)ev->slab, e->vtid,
-			       ev->lock_id, (unsigned long long)ev->lock_seq,
-			       !l || !l->known ? "the event says list_lock is not held"
-			       : !l->held	 ? "the lock is free"
-			       : l->holder != e->vtid ? "another thread holds it"
-						      : "it is held under another acquisition");
-		}
-		if (l && l->held && l->holder == e->vtid)
-			lock_note_slab(l, ev->slab);
-	} else if (type == SLUB_EV_SLAB_DISCARD) {
-		key = ev->new.seq;
-	} else {
-		key = lru_key(t, ev->slab);
-	}
-
-	if (is_cpu_event(type) || type == SLUB_EV_TAKE_FREELIST || type == SLUB_EV_DRAIN_FREELIST) {
-		int32_t slot = is_cpu_event(type) ? ev_slot(ev) : ev->cpu;
-		struct mslot *c = get_slot(m, k1, ev->cache_id, slot);
-		struct slub_model_record r;
-
-		if (c) {
-			slot_touch(m, c, e->ts);
-			if (lenient)
-				c->known = 0; /* relearnt from this thread's next loads */
-			make_record(&r, e);
-			switch (type) {
-			case SLUB_EV_CPU_SLAB_LOAD:
-				if (c->known && c->active)
-					report(m, SLUB_RULE_CPU_SLAB, &r, get_slab(m, k1, ev->slab, 0),
-					       k1, 0, "slot %d loads slab %#llx over its active slab %#llx",
-					       slot, (unsigned long long)ev->slab,
-					       (unsigned long long)c->active);
-				c->active = ev->slab;
-				c->known = 1;
-				break;
-			case SLUB_EV_DEACTIVATE:
-				if (!lenient && slot != ev->cpu && ev->reason != SLUB_DEACT_FLUSH)
-					report(m, SLUB_RULE_OWNER, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
-					       "cpu %d deactivates slot %d's slab %#llx, reason %s (not a flush)",
-					       ev->cpu, slot, (unsigned long long)ev->slab,
-					       slub_deactivate_reason_name(ev->reason));
-				if (c->known && c->active != ev->slab)
-					report(m, SLUB_RULE_CPU_SLAB, &r, get_slab(m, k1, ev->slab, 0),
-					       k1, 0, "slot %d deactivates slab %#llx, its active slab is %#llx",
-					       slot, (unsigned long long)ev->slab,
-					       (unsigned long long)c->active);
-				c->active = 0;
-				c->known = 1;
-				break;
-			case SLUB_EV_CPU_PARTIAL_PUT:
-				c->chain++;
-				break;
-			case SLUB_EV_CPU_PARTIAL_TAKE:
-				if (c->chain)
-					c->chain--;
-				break;
-			case SLUB_EV_CPU_PARTIAL_DRAIN:
-				c->chain = 0;
-				if (ev->reason == SLUB_DEACT_FLUSH && slot != ev->cpu) {
-					t->flush_slot = slot;
-					t->flush_cache = ev->cache_id;
-				} else {
-					t->flush_slot = -1;
-				}
-				break;
-			case SLUB_EV_TAKE_FREELIST:
-			case SLUB_EV_DRAIN_FREELIST:
-				if (c->known && c->active != ev->slab)
-					report(m, SLUB_RULE_CPU_SLAB, &r, get_slab(m, k1, ev->slab, 0),
-					       k1, 0,
-					       "slot %d takes the freelist of slab %#llx, its active slab is %#llx",
-					       slot, (unsigned long long)ev->slab,
-					       (unsigned long long)c->active);
-				break;
-			}
-		}
-	}
-	if (type == SLUB_EV_SLAB_DISCARD) {
-		struct mlock *l = get_lock(m, k1, lock_id_of(ev->cache_id, ev->node));
-
-		if (!lenient && l && l->known && l->held && l->holder == e->vtid) {
-			struct slub_model_record r;
-
-			make_record(&r, e);
-			report(m, SLUB_RULE_DISCARD, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
-			       "slab %#llx discarded while tid %u holds its node's list_lock",
-			       (unsigned long long)ev->slab, e->vtid);
-		}
-	}
-
-	struct mslab *s = get_slab(m, k1, ev->slab, 1);
-	if (!s)
-		return -1;
-	if (ev->type == SLUB_EV_UNFREEZE && ev->site == SLUB_SITE_UNFREEZE_PARTIALS) {
-		/*
-		 * Whose chain the thread is flushing is known now, in its own
-		 * order; the unfreeze is judged later, in the slab's seq
-		 * order, when the thread may be flushing another slot.  The
-		 * answer travels in the queued copy's reason (unused by an
-		 * unfreeze): UNFREEZE_IN_FLUSH.
-		 */
-		struct slub_model_event q = *e;
-
-		q.ev.reason = t && t->flush_slot >= 0 && t->flush_slot == ev->old.owner &&
-			      t->flush_cache == ev->cache_id ? UNFREEZE_IN_FLUSH : 0;
-		slab_submit(m, s, &q, key, word, lenient);
-		goto out;
-	}
-	slab_submit(m, s, e, key, word, lenient);
-out:
 	expire(m);
 	return 0;
 }

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The SLUB state machine as data: the rules (doc/design.md's invariant
- * families, each with a stable id) and the table of allowed transitions.
- * The checker (model.c), `slubtrace rules` and the README's drawing all
- * read these two tables; nothing else describes the edges.
+ * families, each with a stable id), the table of allowed transitions and,
+ * per slab event, the effect of the edges it can be (what a slab seen
+ * without history is after it).  The checker (slab.c), `slubtrace rules`
+ * and the README's drawing all read these tables; nothing else describes
+ * the edges or what an event implies.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "slub_model.h"
+#include "internal.h"
 
 static const char *const state_names[SLUB_STATE_NR] = {
 	[SLUB_STATE_UNKNOWN] = "UNKNOWN",
@@ -283,6 +285,106 @@ unsigned slub_transition_count(void)
 const struct slub_transition *slub_transition_get(unsigned i)
 {
 	return i < NR_TRANSITIONS ? &transitions[i] : NULL;
+}
+
+/* ---- the table applied ---- */
+
+int slub_freeze_takes(const struct slub_event *ev)
+{
+	if (ev->type != SLUB_EV_FREEZE || ev->site != SLUB_SITE_ACQUIRE_SLAB)
+		return -1;
+	return ev->new.freelist == 0;
+}
+
+uint8_t slub_dest_state(unsigned dest, const struct slub_word *w)
+{
+	switch (dest) {
+	case SLUB_DEST_HEAD:
+	case SLUB_DEST_TAIL:
+		return SLUB_STATE_NODE_PARTIAL;
+	case SLUB_DEST_FULL:
+		return SLUB_STATE_FULL;
+	case SLUB_DEST_DISCARD:
+		return SLUB_STATE_DISCARDED;
+	}
+	return w->freelist ? SLUB_STATE_NODE_PARTIAL : SLUB_STATE_FULL;
+}
+
+const struct slub_transition *slub_find_edge(uint8_t before, const struct slub_event *ev)
+{
+	int takes = slub_freeze_takes(ev);
+	uint8_t dst = slub_dest_state(ev->list, &ev->new);
+
+	for (unsigned i = 0; i < NR_TRANSITIONS; i++) {
+		const struct slub_transition *t = &transitions[i];
+
+		if (t->before != before || t->type != ev->type)
+			continue;
+		if (t->site != SLUB_SITE_NONE && t->site != ev->site)
+			continue;
+		if (takes >= 0 && !!(t->cond & SLUB_COND_TAKES) != takes)
+			continue;
+		if ((t->cond & SLUB_COND_DEST) && t->after != dst)
+			continue;
+		return t;
+	}
+	return NULL;
+}
+
+/*
+ * Each slab event's effect, whatever state the slab was in: the `after`,
+ * owner and list its edges above agree on, and what tells them apart
+ * where they do not (TAKES, DEST, the word's frozen bit).  test_model
+ * checks that every edge's `after` is what its event's effect gives.
+ */
+#define FX(type, state, owner, list, list_site, pages) \
+	[type] = { 1, state, owner, list, list_site, pages }
+#define ANY SLUB_SITE_NONE
+
+static const struct slub_effect effects[SLUB_EV_NR] = {
+	/* new_slab(): frozen, the acting cpu's, on no list, with pages */
+	FX(SLUB_EV_SLAB_NEW, ACT, FX_OWNER_ACTOR, L_NO, ANY, FX_PAGES_NEW),
+	/* acquire_slab() freezes a slab still on the partial list; a
+	 * free-time freeze may find it on the full list: the list is known
+	 * at acquire_slab only */
+	FX(SLUB_EV_FREEZE, FX_TAKES, FX_OWNER_ACTOR, L_PA, SLUB_SITE_ACQUIRE_SLAB, 0),
+	FX(SLUB_EV_TAKE_FREELIST, ACT, FX_OWNER_HOLDER, FX_KEEP, ANY, 0),
+	FX(SLUB_EV_DRAIN_FREELIST, ACT, FX_OWNER_HOLDER, FX_KEEP, ANY, 0),
+	FX(SLUB_EV_UNFREEZE, FX_DEST, FX_OWNER_LEAVES, FX_KEEP, ANY, 0),
+	FX(SLUB_EV_FREE_REMOTE, FX_WORD, FX_OWNER_KEEP, FX_KEEP, ANY, 0),
+	FX(SLUB_EV_CPU_SLAB_LOAD, ACT, FX_OWNER_SLOT, FX_KEEP, ANY, 0),
+	FX(SLUB_EV_CPU_PARTIAL_TAKE, ACT, FX_OWNER_SLOT, FX_KEEP, ANY, 0),
+	FX(SLUB_EV_CPU_PARTIAL_PUT, CPP, FX_OWNER_SLOT, L_CP, ANY, 0),
+	FX(SLUB_EV_DEACTIVATE, FX_KEEP, FX_OWNER_KEEP, FX_KEEP, ANY, 0),
+	FX(SLUB_EV_CPU_PARTIAL_DRAIN, FX_KEEP, FX_OWNER_KEEP, FX_KEEP, ANY, 0),
+	FX(SLUB_EV_ADD_PARTIAL, FX_KEEP, FX_OWNER_KEEP, L_PA, ANY, 0),
+	FX(SLUB_EV_ADD_FULL, FX_KEEP, FX_OWNER_KEEP, L_FU, ANY, 0),
+	FX(SLUB_EV_REMOVE_PARTIAL, FX_KEEP, FX_OWNER_KEEP, L_NO, ANY, 0),
+	FX(SLUB_EV_REMOVE_FULL, FX_KEEP, FX_OWNER_KEEP, L_NO, ANY, 0),
+	/* discard_slab(): pages given back, on no list */
+	FX(SLUB_EV_SLAB_DISCARD, DIS, FX_OWNER_KEEP, L_NO, ANY, FX_PAGES_GONE),
+};
+
+const struct slub_effect *slub_effect_of(unsigned type)
+{
+	return type < SLUB_EV_NR && effects[type].row ? &effects[type] : NULL;
+}
+
+uint8_t slub_effect_state(const struct slub_effect *fx, const struct slub_event *ev, uint8_t cur)
+{
+	switch (fx->state) {
+	case FX_KEEP:
+		return cur;
+	case FX_TAKES:
+		return slub_freeze_takes(ev) == 1 ? SLUB_STATE_CPU_ACTIVE : SLUB_STATE_CPU_PARTIAL;
+	case FX_DEST:
+		return slub_dest_state(ev->list, &ev->new);
+	case FX_WORD:
+		if (ev->new.frozen)
+			return cur;
+		return ev->new.freelist ? SLUB_STATE_NODE_PARTIAL : SLUB_STATE_FULL;
+	}
+	return fx->state;
 }
 
 const char *slub_cond_str(unsigned cond, char *buf, size_t len)

@@ -139,6 +139,8 @@ enum slub_stat_item {
 	SLUB_LOCK_ACQUIRE,          /* list_lock acquisitions */
 	SLUB_LOCK_CONTENDED,        /* ... that had to wait */
 	SLUB_CPU_PARTIAL_CMPXCHG_FAIL, /* cpu partial chain CAS failures (put/take) */
+	SLUB_ALLOC_PREFETCH,        /* next free pointers prefetched in ___slab_alloc
+				     * (variant prefetch-freelist) */
 	SLUB_NR_STAT_ITEMS
 };
 

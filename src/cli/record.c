@@ -711,10 +711,18 @@ static void stop_sessiond(struct session *s, bool keep_log)
 	/* The daemon this run started may serve another run's session by
 	 * now (a second `slubtrace record` found it and used it): stopping
 	 * it would end that recording.  Leave it to them. */
-	if (s->sessiond > 0 && sessions_left() > 0) {
-		cli_info("note: the session daemon started for this run (pid %ld) also records "
-			 "other sessions now; left running", (long)s->sessiond);
-		s->sessiond = 0;
+	if (s->sessiond > 0) {
+		int left = sessions_left();
+
+		if (left > 0) {
+			cli_info("note: the session daemon started for this run (pid %ld) also "
+				 "records other sessions now; left running", (long)s->sessiond);
+			s->sessiond = 0;
+		} else if (left < 0) {
+			cli_info("note: `lttng list` failed: cannot tell whether the session daemon "
+				 "started for this run (pid %ld) serves other sessions; stopping it",
+				 (long)s->sessiond);
+		}
 	}
 	if (s->sessiond > 0) {
 		kill(s->sessiond, SIGTERM);

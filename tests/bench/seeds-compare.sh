@@ -1,22 +1,31 @@
 #!/bin/sh
 # seeds-compare.sh BUILD_DIR [RUNS] [WORK_DIR]: every seed variant through
 # `slubtrace compare` (RUNS untraced timing runs and RUNS recorded runs per
-# side, interleaved, default 3), then `slubtrace check` on the first
-# recording of the variant's side and `slubtrace stats` on the first of
-# each side, printed as one Markdown table, a row per variant: the seed's
-# own figure, what compare measured here (the change of the workload's
-# figure with its 95 % interval, Welch's t), what the pooled trace diff said
-# (its exit, the figures it judged regressed or improved, the tails of
-# list_lock hold), and the check's verdict.
+# side, interleaved, default 3), then `slubtrace check` on every recording
+# of both sides and `slubtrace stats` on the first of each side.  Prints the
+# proving ground's rows for the seeds, in the format of the table in
+# doc/analysis.md (a row per variant: the pooled diff's exit, its figure
+# before and after, the figures it judged regressed, the seed's own figure)
+# with two more columns: what compare measured untraced (the change of the
+# workload's figure with its 95 % interval, Welch's t, and its direction)
+# and the state model's verdicts on all 2 x RUNS recordings.  Then the tails
+# of the count_partial variants: the allocating threads' own p99 and max
+# latency (the workload's figures, compare's intervals) and the pooled
+# diff's list_lock wait and hold p99 and max of the jitter cache, beside
+# the structure that explains them: the reads, and the most slabs the
+# reader walked in one list_lock hold (slabinfo_walk, from the first
+# recording of each side).
 #   the 2012 four (keep-oldpage, perobj-deactivate, old-unfreeze-partials,
 #     free-keep-lock) on hackbench -g 4 -f 4 -l 6000, the proving ground's
 #     run: the figure is the code-path figure of the diff;
 #   partial-counters, partial-counters-pcp, partial-scan-bounded against the
 #     6.1 walk on partial_jitter (-s 30000 partial slabs, 2 allocating
 #     threads, a slabinfo read every 10 ms): the reader's mean read, and from
-#     the traces the most slabs walked in one list_lock hold (slabinfo_walk);
+#     the traces the most slabs walked in one list_lock hold;
 #   prefetch-freelist on hackbench -Q (in-memory queues).
-# SEEDS_TABLE_ONLY=1 with WORK_DIR prints the table of a finished run again.
+# SEEDS_ONLY="v1 v2" runs those variants only; SEEDS_TABLE_ONLY=1 with
+# WORK_DIR prints the tables of a finished run again; SEEDS_KEEP_TRACES=1
+# keeps the recordings (partial_jitter's are ~150 MB each).
 # Prints figures only; never a pass/fail on time.  As root it runs as
 # nobody under a private LTTNG_HOME (a root session daemon would record
 # every other user's traced program too).
@@ -38,6 +47,8 @@ fi
 
 one() { # name variant -- cmd...: compare, check, stats
 	name=$1 variant=$2
+	# SEEDS_ONLY="v1 v2": those variants only (their table rows are redone)
+	case " ${SEEDS_ONLY:-$name} " in *" $name "*) ;; *) return 0 ;; esac
 	shift 3
 	echo "seeds: $name ($variant), $runs runs a side: $*" >&2
 	rm -rf "$work/$name"
@@ -45,12 +56,20 @@ one() { # name variant -- cmd...: compare, check, stats
 		--after-env "SLUBTRACE_VARIANT=$variant" -- "$@" >"$work/$name.json" \
 		2>"$work/$name.log"
 	echo $? >"$work/$name.rc"
-	"$st" check "$work/$name/after-1" >"$work/$name.check" 2>&1
-	echo $? >"$work/$name.check.rc"
+	# every recording of both sides through the state model: a false
+	# violation of a new event would show on the default side too
 	for side in before after; do
+		k=1
+		while [ "$k" -le "$runs" ]; do
+			"$st" check "$work/$name/$side-$k" >"$work/$name.$side-$k.check" 2>&1
+			echo $? >"$work/$name.$side-$k.check.rc"
+			k=$((k + 1))
+		done
 		"$st" stats --procname "$(basename "$1")" -o "$work/$name.$side.stats.json" \
 			"$work/$name/$side-1" >/dev/null 2>&1
 	done
+	# the traces are large (partial_jitter: ~150 MB each): kept on request
+	[ -n "${SEEDS_KEEP_TRACES:-}" ] || rm -rf "${work:?}/$name"
 }
 
 hb="$build/tests/bench/hackbench -g 4 -f 4 -l 6000"
@@ -68,25 +87,30 @@ one prefetch-freelist prefetch-freelist -- $hb -Q
 }
 
 python3 - "$work" "$runs" <<'PY'
-import json, os, sys
-work, runs = sys.argv[1], sys.argv[2]
+import json, os, re, sys
+work, runs = sys.argv[1], int(sys.argv[2])
+# variant, the seed's own figure, the diff figure of the row (None: the
+# workload's figure from compare), the workload figure compare reports
 rows = [
     ("keep-oldpage", "2012: the CAS after a drain fails for nothing (no figure posted)",
-     "cpu_redos_per_drain", None),
+     "cpu_redos_per_drain", "wall_s"),
     ("perobj-deactivate", "2012: one CAS per object when deactivating (3.1 to 5.11)",
-     "word_updates_per_deactivate", None),
+     "word_updates_per_deactivate", "wall_s"),
     ("old-unfreeze-partials", "2012: Locked Cmpxchg Double redos 182685 -> 177995 with the fix",
-     "unfreeze_partials_redos_per_1k", None),
-    ("free-keep-lock", "2012: the fix drops list_lock before a __slab_free retry (no figure)",
-     "kept_lock_redos_per_1k_slow_frees", None),
-    ("partial-counters", "2020 v2 1-2: no walk; hackbench 19.21 s -> 21.73 s (+13 %)",
+     "unfreeze_partials_redos_per_1k", "wall_s"),
+    ("free-keep-lock", "2012: the fix drops list_lock before a __slab_free retry (no figure posted)",
+     "kept_lock_redos_per_1k_slow_frees", "wall_s"),
+    ("partial-counters", "2020 v2 patches 1-2: no walk; hackbench 19.21 s -> 21.73 s (+13 %)",
      None, "slabinfo_mean_ns"),
-    ("partial-counters-pcp", "2020 v2 1-3: no walk; 19.11 s (-0.5 %)", None, "slabinfo_mean_ns"),
-    ("partial-scan-bounded", "6.10: at most 10,000 slabs walked, the rest extrapolated",
+    ("partial-counters-pcp", "2020 v2 patches 1-3: no walk; 19.11 s (-0.5 %)", None,
+     "slabinfo_mean_ns"),
+    ("partial-scan-bounded", "6.10: at most 10,000 partial slabs scanned, the rest extrapolated",
      None, "slabinfo_mean_ns"),
     ("prefetch-freelist", "2024: hackbench -g 100 -l 1000 17.07 s -> 16.42 s (-3.8 %, arm64)",
      None, "wall_s"),
 ]
+JITTER = "jitter-256"
+
 
 def load(path):
     try:
@@ -94,77 +118,130 @@ def load(path):
     except (OSError, ValueError):
         return None
 
+
 def fmt(v):
     return "-" if v is None else ("%.4g" % v)
 
-def timing(r, name):
-    for x in r["figures"] if r else []:
-        if x["name"] == name:
-            ci = x.get("ci_pct")
-            if not ci or ci[0] is None or x["diff_pct"] is None:
-                return f"{name}: -"
-            if x.get("significant"):
-                d = "lower" if x["diff_pct"] < 0 else "higher"
-            else:
-                d = f"not distinguishable from 0 at +-{(ci[1] - ci[0]) / 2:.1f} %"
-            return (f"{name} {fmt(x['before']['mean'])} -> {fmt(x['after']['mean'])}: "
-                    f"{x['diff_pct']:+.1f} %, CI [{ci[0]:+.1f} %, {ci[1]:+.1f} %], {d}")
-    return f"{name}: -"
 
-def diff_fig(r, name, scope=None):
-    for x in (r or {}).get("diff") and r["diff"]["figures"] or []:
-        if x["name"] == name and (scope is None or x["scope"] == scope):
+def cfig(r, name):
+    for x in (r or {}).get("figures", []):
+        if x["name"] == name:
             return x
     return None
 
-def walk(path):
-    d = load(path)
-    best = None
-    for c in (d or {}).get("caches", []):
-        w = c.get("lock", {}).get("walked_max")
-        if w is not None and (best is None or w > best[0]):
-            best = (w, c["lock"].get("walked_max_listed"), c["lock"].get("slabinfo_walks"))
-    return best
 
-print("| variant | seed's figure | workload | compare (untraced, 95 % CI, Welch) | "
-      "diff (recorded, pooled) | list_lock hold p99 / max (ns, overall) | slabs walked in one hold | check |")
-print("|---|---|---|---|---|---|---|---|")
-for var, seed, dfig, tfig in rows:
+def timing(x, short=False):
+    """compare's change of one figure: direction and 95 % interval."""
+    if not x or x.get("diff_pct") is None or not x.get("ci_pct") or x["ci_pct"][0] is None:
+        return "-"
+    lo, hi = x["ci_pct"]
+    if x.get("significant"):
+        d = "lower" if x["diff_pct"] < 0 else "higher"
+    else:
+        d = f"not distinguishable from 0 at +-{(hi - lo) / 2:.1f} %"
+    body = f"{x['diff_pct']:+.1f} % [{lo:+.1f} %, {hi:+.1f} %], {d}"
+    if short:
+        return f"{fmt(x['before']['mean'])} -> {fmt(x['after']['mean'])}: {body}"
+    return f"{x['name']} {fmt(x['before']['mean'])} -> {fmt(x['after']['mean'])}: {body}"
+
+
+def dfig(r, name, scope="overall"):
+    for x in ((r or {}).get("diff") or {}).get("figures", []):
+        if x["name"] == name and x["scope"] == scope:
+            return x
+    return None
+
+
+def walk(path):
+    """(reads, most slabs walked in one hold, slabs listed then) of a side."""
+    d = load(path)
+    for c in (d or {}).get("caches", []):
+        if c.get("name") == JITTER:
+            l = c.get("lock", {})
+            return (l.get("slabinfo_walks", 0), l.get("walked_max", 0),
+                    l.get("walked_max_listed", 0))
+    return None
+
+
+def checks(var):
+    """The verdicts of every recording: clean count, violations, events."""
+    n = clean = viol = events = 0
+    for side in ("before", "after"):
+        for k in range(1, runs + 1):
+            try:
+                text = open(os.path.join(work, f"{var}.{side}-{k}.check")).read()
+            except OSError:
+                continue
+            n += 1
+            m = re.search(r"^verdict: (\w+): (\d+) events, \d+ slabs, (\d+) violations", text, re.M)
+            if m:
+                clean += m.group(1) == "clean"
+                events += int(m.group(2))
+                viol += int(m.group(3))
+    return n, clean, viol, events
+
+
+print(f"| run | diff, {runs} runs a side pooled | figure | default | run | "
+      f"regressed figures (overall) | seed's figure | compare, untraced, {runs} runs a side "
+      f"(change, 95 % CI, Welch) | check, {2 * runs} recordings |")
+print("|---|---|---|---|---|---|---|---|---|")
+for var, seed, fig, tfig in rows:
     r = load(os.path.join(work, var + ".json"))
-    rc = open(os.path.join(work, var + ".rc")).read().strip()
-    wl = " ".join(os.path.basename(a) if "/" in a else a for a in (r or {}).get("command", ["?"]))
-    cmp = timing(r, tfig) if tfig else timing(r, "wall_s")
-    reg = [x for x in ((r or {}).get("diff") or {}).get("figures", []) if x["verdict"] == "regressed"]
-    imp = [x for x in ((r or {}).get("diff") or {}).get("figures", []) if x["verdict"] == "improved"]
-    ds = f"compare exit {rc}"
-    if dfig:
-        x = diff_fig(r, dfig, "overall")
-        if x:
-            ds += f"; {dfig} {fmt(x['before'])} -> {fmt(x['after'])} ({x['verdict']})"
-    if reg:
-        ds += "; regressed: " + ", ".join(sorted({x["name"] for x in reg}))
-    if imp:
-        ds += "; improved: " + ", ".join(sorted({x["name"] for x in imp}))
-    p99, mx = diff_fig(r, "lock_hold_p99_ns", "overall"), diff_fig(r, "lock_hold_max_ns", "overall")
-    tails = "-"
-    if p99 and mx:
-        tails = (f"{fmt(p99['before'])} -> {fmt(p99['after'])} / "
-                 f"{fmt(mx['before'])} -> {fmt(mx['after'])}")
-    wb, wa = walk(os.path.join(work, var + ".before.stats.json")), \
-        walk(os.path.join(work, var + ".after.stats.json"))
-    ws = "-"
-    if wb or wa:
-        ws = (f"{wb[0] if wb else 0} of {wb[1] if wb else 0} -> "
-              f"{wa[0] if wa else 0}" + (f" of {wa[1]}" if wa else " (no walk)"))
-    ck = "-"
-    try:
-        lines = open(os.path.join(work, var + ".check")).read().splitlines()
-        ck = next((l for l in reversed(lines) if l.startswith("verdict")), lines[-1] if lines else "-")
-        ck = ck.split(", skipped rules")[0]
-    except OSError:
-        pass
-    print(f"| {var} | {seed} | {wl} | {cmp} | {ds} | {tails} | {ws} | {ck} |")
-print(f"\n({runs} untraced and {runs} recorded runs per side, interleaved: `slubtrace compare "
-      f"-n {runs} --after-env SLUBTRACE_VARIANT=V`; check on the variant's first recording; "
-      f"walks from `slubtrace stats` of the first recording of each side)")
+    if r is None:
+        print(f"| {var} | not run | | | | | {seed} | | |")
+        continue
+    rc = (r or {}).get("exit")
+    reg = sorted({x["name"] for x in ((r.get("diff") or {}).get("figures", []))
+                  if x["verdict"] == "regressed" and x["scope"] == "overall"})
+    if fig:
+        x = dfig(r, fig)
+        fname, fb, fa = fig, fmt(x and x["before"]), fmt(x and x["after"])
+    else:
+        # the count_partial variants: the most slabs walked in one list_lock
+        # hold; prefetch: its own figure is the run time
+        wb = walk(os.path.join(work, var + ".before.stats.json"))
+        wa = walk(os.path.join(work, var + ".after.stats.json"))
+        if var.startswith("partial-"):
+            fname = "slabs walked in one list_lock hold (most)"
+            fb = f"{wb[1]} of {wb[2]}" if wb and wb[0] else "0 (no walk)"
+            fa = f"{wa[1]} of {wa[2]}" if wa and wa[0] else "0 (no walk)"
+        else:
+            x = cfig(r, "wall_s")
+            fname = "wall_s (untraced mean)"
+            fb, fa = fmt(x and x["before"]["mean"]), fmt(x and x["after"]["mean"])
+    n, clean, viol, events = checks(var)
+    ck = f"{clean} of {n} clean, {viol} violations ({events / max(n, 1) / 1e3:.0f}k events each)"
+    print(f"| {var} | exit {rc} | {fname} | {fb} | {fa} | {','.join(reg)} | {seed} | "
+          f"{timing(cfig(r, tfig))} | {ck} |")
+
+print()
+print(f"The count_partial variants against the 6.1 walk, tails ({runs} untraced runs a side "
+      f"for the workload's own latency, mean of the per-run figure -> mean, 95 % CI; "
+      f"{runs} recordings a side pooled for the list_lock tails of {JITTER}, diff's verdict):")
+print()
+print("| variant | reads, slabs walked in the longest walk (default -> variant) | "
+      "alloc p99 ns | alloc max ns | free p99 ns | free max ns | "
+      "lock wait p99 / max ns | lock hold p99 / max ns |")
+print("|---|---|---|---|---|---|---|---|")
+for var, _, _, _ in rows:
+    if not var.startswith("partial-"):
+        continue
+    r = load(os.path.join(work, var + ".json"))
+    if r is None:
+        continue
+    wb = walk(os.path.join(work, var + ".before.stats.json")) or (0, 0, 0)
+    wa = walk(os.path.join(work, var + ".after.stats.json")) or (0, 0, 0)
+    ws = (f"{wb[0]} reads, {wb[1]} of {wb[2]} -> " +
+          (f"{wa[0]} reads, {wa[1]} of {wa[2]}" if wa[0] else "no walk"))
+    cells = [timing(cfig(r, n), short=True)
+             for n in ("alloc_p99_ns", "alloc_max_ns", "free_p99_ns", "free_max_ns")]
+    for kind in ("wait", "hold"):
+        p99, mx = dfig(r, f"lock_{kind}_p99_ns", JITTER), dfig(r, f"lock_{kind}_max_ns", JITTER)
+        cells.append("-" if not (p99 and mx) else
+                     f"{fmt(p99['before'])} -> {fmt(p99['after'])} ({p99['verdict']}) / "
+                     f"{fmt(mx['before'])} -> {fmt(mx['after'])} ({mx['verdict']})")
+    print(f"| {var} | {ws} | " + " | ".join(cells) + " |")
+print(f"\n(regenerated by `tests/bench/seeds-compare.sh BUILD {runs}`: `slubtrace compare "
+      f"-n {runs} --after-env SLUBTRACE_VARIANT=V -- WORKLOAD` per variant, `slubtrace check` "
+      f"on every recording, `slubtrace stats` on the first of each side)")
 PY

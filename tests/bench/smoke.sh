@@ -41,6 +41,8 @@ run_all() {
 		"$@" "$bin/slab_test" -n 300 -t 2 -s 1024 -S 256
 	check "$tag slab_test table" "times malloc(8) -> " \
 		"$@" "$bin/slab_test" -n 100 -T 1 -s 16
+	check "$tag slab_test best of 3" "of 12 timed passes preempted (best of 3 kept)" \
+		"$@" "$bin/slab_test" -n 100 -T 12 -s 16 -r 3
 	check "$tag larson" "ns/op" "$@" "$bin/larson" -t 2 -e 3 -k 500 -c 64
 	check "$tag xmalloc" "ns/obj" "$@" "$bin/xmalloc" -p 2 -c 2 -n 20000
 	check "$tag cache_scratch" "ns/iter" "$@" "$bin/cache_scratch" -t 2 -i 500 -w 10

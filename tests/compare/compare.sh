@@ -5,7 +5,10 @@
 #    interval [400, 400] (an exact figure: no spread, so deterministic);
 #    the wall time of every AFTER run is at least 0.4 s and its interval
 #    is printed (never judged: timings are not pass/fail criteria);
-#  - identical sides judged on an exact figure (--metric): exit 0, the
+#  - a delay injected into wall time alone (0.5 s on a 50 ms run, 8 runs a
+#    side, --metric wall_s): exit 1, wall_s regressed, its interval above 0;
+#  - identical sides, wall time deciding (the same 50 ms run, --threshold
+#    50): exit 0; and judged on an exact figure (--metric): exit 0, the
 #    interval is [0, 0];
 #  - bad input: exit 2 with a message.
 slubtrace=$1
@@ -52,6 +55,40 @@ assert not u["decides"] and u["verdict"] == "not distinguishable", u
 assert "x" not in f and "y" not in f, f
 print("delay: ok")
 PY
+
+# the delay measured, not printed: wall time alone decides.  The AFTER side
+# sleeps 0.5 s more than a 50 ms run (+1000 %), 8 runs a side: a pause of
+# the machine would have to stall most BEFORE runs by about half a second
+# to hide it.  --threshold 50 is the gate of the identical sides below.
+cat >"$work/sleep.sh" <<'SH'
+#!/bin/sh
+sleep "$DELAY"
+SH
+chmod +x "$work/sleep.sh"
+"$slubtrace" compare --timing-only -n 8 --json --metric wall_s --threshold 50 \
+	--before-env DELAY=0.05 --after-env DELAY=0.55 -- "$work/sleep.sh" >"$work/wall.json"
+rc=$?
+[ $rc -eq 1 ] || { cat "$work/wall.json"; bad "injected delay, wall time: exit $rc, want 1"; }
+python3 - "$work/wall.json" <<'PY' || bad "injected delay, wall time: the JSON verdicts"
+import json, sys
+r = json.load(open(sys.argv[1]))
+w = {x["name"]: x for x in r["figures"]}["wall_s"]
+assert r["exit"] == 1 and w["decides"] and w["verdict"] == "regressed", w
+assert w["ci"][0] > 0, w
+print("wall_s (0.5 s injected): change %+.3f s, 95%% CI [%+.3f, %+.3f], %s" %
+      (w["diff"], w["ci"][0], w["ci"][1], w["verdict"]))
+PY
+# identical sides, wall time deciding: the same 50 ms run both sides; a
+# difference would have to be significant and past +50 % (25 ms) to fail
+"$slubtrace" compare --timing-only -n 8 --json --metric wall_s --threshold 50 \
+	--before-env DELAY=0.05 --after-env DELAY=0.05 -- "$work/sleep.sh" >"$work/same-wall.json"
+rc=$?
+python3 -c '
+import json, sys
+w = {x["name"]: x for x in json.load(open(sys.argv[1]))["figures"]}["wall_s"]
+print("wall_s (identical sides): change %+.4f s, 95%% CI [%+.4f, %+.4f], %s" %
+      (w["diff"], w["ci"][0], w["ci"][1], w["verdict"]))' "$work/same-wall.json"
+[ $rc -eq 0 ] || bad "identical sides, wall time: exit $rc, want 0"
 
 "$slubtrace" compare --timing-only -n 3 --metric units -- "$work/load.sh" >"$work/same.txt"
 rc=$?

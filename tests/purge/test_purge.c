@@ -7,7 +7,12 @@
  *                     than half of its pages fault; with delay 0 nearly
  *                     all do);
  *   test_purge now    (delay 0): the freed pages are given back at once
- *                     (not resident).
+ *                     (not resident);
+ *   test_purge hard   (delay 1 hour): 160 MiB freed in one wave, past the
+ *                     128 MiB hard limit: the excess goes back at once,
+ *                     down to half the limit, so between 64 and 128 MiB
+ *                     stay resident (not nothing) and the next wave reuses
+ *                     them.
  * Residency is read with mincore(2) on the freed runs, which stay mapped
  * (segments are never unmapped).
  */
@@ -23,13 +28,15 @@
 
 #define RUNS 200
 #define RUN (64u << 10)
+#define HARD_RUNS 2560			/* 160 MiB of runs */
+#define HARD_PAGES 32768		/* the page layer's hard limit, 128 MiB */
 
-static unsigned long resident(void **v)
+static unsigned long resident_n(void **v, int n)
 {
 	unsigned long pages = 0;
 	unsigned char vec[RUN / 4096];
 
-	for (int i = 0; i < RUNS; i++) {
+	for (int i = 0; i < n; i++) {
 		if (mincore(v[i], RUN, vec)) {
 			perror("mincore");
 			exit(1);
@@ -40,12 +47,52 @@ static unsigned long resident(void **v)
 	return pages;
 }
 
+static unsigned long resident(void **v)
+{
+	return resident_n(v, RUNS);
+}
+
 static long minflt(void)
 {
 	struct rusage ru;
 
 	getrusage(RUSAGE_SELF, &ru);
 	return ru.ru_minflt;
+}
+
+static int hard(void)
+{
+	static void *v[HARD_RUNS];
+	unsigned long total = HARD_RUNS * (RUN / 4096), res;
+	long f0, f;
+
+	for (int i = 0; i < HARD_RUNS; i++) {
+		v[i] = slub_malloc(RUN);
+		memset(v[i], 1, RUN);
+	}
+	for (int i = 0; i < HARD_RUNS; i++)
+		slub_free(v[i]);
+	res = resident_n(v, HARD_RUNS);
+	printf("hard: %lu of %lu freed pages resident\n", res, total);
+	if (res < HARD_PAGES / 2 || res > HARD_PAGES) {
+		printf("FAIL: want %u to %u resident\n", HARD_PAGES / 2, HARD_PAGES);
+		return 1;
+	}
+	f0 = minflt();
+	for (int i = 0; i < HARD_RUNS; i++) {
+		v[i] = slub_malloc(RUN);
+		memset(v[i], 2, RUN);
+	}
+	f = minflt() - f0;
+	printf("hard: the second wave faulted %ld times\n", f);
+	if (f > (long)(total - HARD_PAGES / 2)) {
+		printf("FAIL: the second wave did not reuse the pages kept\n");
+		return 1;
+	}
+	for (int i = 0; i < HARD_RUNS; i++)
+		slub_free(v[i]);
+	printf("ok\n");
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -55,6 +102,8 @@ int main(int argc, char **argv)
 	unsigned long total = RUNS * (RUN / 4096), res;
 	long f0;
 
+	if (argc > 1 && !strcmp(argv[1], "hard"))
+		return hard();
 	for (int i = 0; i < RUNS; i++) {
 		v[i] = slub_malloc(RUN);
 		memset(v[i], 1, RUN);

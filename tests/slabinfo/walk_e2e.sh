@@ -2,15 +2,16 @@
 # walk_e2e.sh SLUBTRACE PARTIAL_JITTER: the count_partial walk in recorded
 # traces of partial_jitter (15,000 partial slabs, 2 allocating threads, a
 # slabinfo read every 20 ms), through `slubtrace compare --record-only`:
-#  - the 6.1 default against partial-counters: the default's traces hold
-#    slabinfo_walk events, each inside a hold, the longest walking every
-#    listed slab; the counters' hold none (the walk is gone);
+#  - the 6.1 default against partial-counters and against
+#    partial-counters-pcp: the default's traces hold slabinfo_walk events,
+#    each inside a hold, the longest walking every listed slab; the
+#    counters' hold none (the walk is gone), per-cpu or not;
 #  - the default against partial-scan-bounded: the bounded side's longest
 #    walk is 10,000 slabs of the 15,000 listed (the 6.10 cap), the
 #    default's the whole list;
 #  - `slubtrace timeline` prints the walks (text and JSON) as what the
 #    reader's holds did;
-#  - `slubtrace check` finds no violation in any of the four traces (the
+#  - `slubtrace check` finds no violation in any of the six traces (the
 #    walk changes no slab state);
 #  - the pooled diff's list_lock hold tails are printed, not judged: a walk
 #    is one hold in 10,000 and the longest hold on a shared machine is a
@@ -44,6 +45,7 @@ side() { # name variant: one recording a side, the stats of both, check of both
 }
 
 side counters partial-counters
+side pcp partial-counters-pcp
 side bounded partial-scan-bounded
 
 python3 - "$work" <<'PY' || bad "the walks"
@@ -64,7 +66,7 @@ def tails(name):
         if x:
             print(f"  {name}: {n} {x['before']} -> {x['after']} ({x['verdict']})")
 
-for name in ("counters", "bounded"):
+for name in ("counters", "pcp", "bounded"):
     d = cache(name, "before")
     # the 6.1 walk: every listed slab (15,000 and the few the threads add)
     assert d.get("slabinfo_walks", 0) > 0, (name, d)
@@ -72,9 +74,10 @@ for name in ("counters", "bounded"):
     print(f"{name}: default walked {d['walked_max']} of {d['walked_max_listed']} slabs "
           f"in one hold, {d['slabinfo_walks']} walks")
     tails(name)
-c = cache("counters", "after")
-assert "slabinfo_walks" not in c and "walked_max" not in c, c
-print("counters: no walk")
+for name in ("counters", "pcp"):
+    c = cache(name, "after")
+    assert "slabinfo_walks" not in c and "walked_max" not in c, (name, c)
+    print(f"{name}: no walk")
 b = cache("bounded", "after")
 assert b.get("slabinfo_walks", 0) > 0, b
 assert b["walked_max"] == 10000 and b["walked_max_listed"] >= 15000, b
