@@ -53,8 +53,11 @@ void cmd_report_usage(FILE *f)
 		"      --baseline BEFORE    add a comparison with BEFORE (a trace directory or a\n"
 		"                           `slubtrace stats -o` JSON report): the diff table,\n"
 		"                           regressed figures marked\n"
-		"      --top N              slabs in each top-N table (default 5, at most 20)\n"
+		"      --top N              slabs in each top-N table (default 10, as stats and\n"
+		"                           top; at most 20)\n"
 		"      --max-violations N   violations shown in detail (default 20)\n"
+		"      --reorder-ns NS      how long an event may wait for its predecessor in\n"
+		"                           seq order (default: the model's, 1 s)\n"
 		CLI_VERBOSITY_HELP
 		"  -h, --help               show this help\n"
 		"\n"
@@ -148,6 +151,10 @@ static unsigned write_diff(FILE *f, const char *before_name, const struct slub_t
 	return regressed;
 }
 
+/* --reorder-ns, when given (the sink's parameter, as for check and timeline) */
+static bool reorder_given;
+static uint64_t reorder_ns;
+
 static int run_pass(const char *trace, const char *pass, const char *tmp, uint64_t top,
 		    uint64_t max_violations, struct slub_plugin_result *res)
 {
@@ -165,6 +172,8 @@ static int run_pass(const char *trace, const char *pass, const char *tmp, uint64
 	    bt_value_map_insert_string_entry(p, "slabs-path", slabs) ||
 	    bt_value_map_insert_unsigned_integer_entry(p, "top", top) ||
 	    bt_value_map_insert_unsigned_integer_entry(p, "max-violations", max_violations) ||
+	    (reorder_given && bt_value_map_insert_unsigned_integer_entry(p, "reorder-ns",
+									  reorder_ns)) ||
 	    (!strcmp(pass, "scan") && bt_value_map_insert_string_entry(p, "stats-path", stats))) {
 		bt_value_put_ref(p);
 		return cli_nomem();
@@ -260,12 +269,14 @@ int cmd_report(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'B' },
 		{ "top", required_argument, NULL, 'T' },
 		{ "max-violations", required_argument, NULL, 'V' },
+		{ "reorder-ns", required_argument, NULL, 'R' },
 		CLI_VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *baseline = NULL;
-	uint64_t top = 5, max_violations = 20;
+	/* the same default as stats and top */
+	uint64_t top = SLUB_TSTATS_DEFAULT_TOP_N, max_violations = 20;
 	struct slub_tstats_result before = { 0 }, after = { 0 };
 	struct slub_plugin_result res;
 	char tmp[TMP_DIR_MAX], path[PATH_MAX], err[512];
@@ -287,6 +298,10 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'V':
 			bad |= parse_uint("max-violations", optarg, 1000, &max_violations) < 0;
+			break;
+		case 'R':
+			bad |= parse_uint("reorder-ns", optarg, UINT64_MAX, &reorder_ns) < 0;
+			reorder_given = true;
 			break;
 		case 'h':
 			cmd_report_usage(stdout);

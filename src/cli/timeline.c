@@ -41,6 +41,8 @@ void cmd_timeline_usage(FILE *f)
 		"                       counters of cmpxchg failures and list_lock waits; there\n"
 		"                       --tid selects the thread tracks and counters\n"
 		"      --json           the same as --format json\n"
+		"      --reorder-ns NS  how long an event may wait for its predecessor in seq\n"
+		"                       order (default: the model's, 1 s)\n"
 		CLI_VERBOSITY_HELP
 		"  -h, --help           show this help\n"
 		"\n"
@@ -89,6 +91,7 @@ int cmd_timeline(int argc, char **argv)
 		{ "end", required_argument, NULL, 'e' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "reorder-ns", required_argument, NULL, 'r' },
 		CLI_VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -118,6 +121,19 @@ int cmd_timeline(int argc, char **argv)
 		case 'c':
 			nomem |= !!bt_value_map_insert_string_entry(params, "cache", optarg);
 			break;
+		case 'r': {
+			unsigned long long ns;
+
+			/* as check's --reorder-ns: the sink's parameter */
+			errno = 0;
+			ns = strtoull(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] == '-') {
+				cli_err("--reorder-ns: expected a number of ns, got '%s'", optarg);
+				bad = 1;
+			}
+			nomem |= !!bt_value_map_insert_unsigned_integer_entry(params, "reorder-ns", ns);
+			break;
+		}
 		case 't': {
 			long long tid;
 
