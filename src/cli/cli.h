@@ -233,5 +233,13 @@ bool live_stop_relay(bool keep_log);
 int live_create(const char *session);
 void live_announce(const char *session);
 int cmd_check_live(int argc, char **argv);
+/*
+ * The live inputs of check --live and top --live: session URLs, or with
+ * all, relay URLs (net://HOST[:PORT]) whose every session is taken (listed
+ * through src.ctf.lttng-live's `sessions` query).  *urls gets them joined
+ * by spaces (cli_run_graph() reads one source per URL), *nr their count.
+ * -1 on success, else the exit status after a line saying why.
+ */
+int live_inputs(int n, char *const *args, bool all, char **urls, size_t *nr);
 
 #endif /* SLUBTRACE_CLI_H */

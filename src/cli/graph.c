@@ -258,8 +258,22 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 	memset(res, 0, sizeof(*res));
 	res->magic = SLUB_PLUGIN_RESULT_MAGIC;
 	if (live) {
-		if (add_dir(&traces, trace_dir) < 0)
-			return CLI_EXIT_USAGE;
+		/* Several sessions (of several hosts) are URLs separated by
+		 * spaces: one src.ctf.lttng-live each, as it takes one URL. */
+		const char *u = trace_dir;
+
+		while (*u) {
+			size_t n = strcspn(u, " ");
+			char *one = strndup(u, n);
+
+			if (!one || add_dir(&traces, one) < 0) {
+				free(one);
+				free_traces(&traces);
+				return cli_nomem();
+			}
+			free(one);
+			u += n + strspn(u + n, " ");
+		}
 	} else if (stat(trace_dir, &st) < 0) {
 		cli_err("%s: %s", trace_dir, strerror(errno));
 		return CLI_EXIT_USAGE;

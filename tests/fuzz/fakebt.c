@@ -190,6 +190,33 @@ const bt_stream_class *bt_stream_borrow_class_const(const bt_stream *s)
 	return s->sc;
 }
 
+const bt_trace *bt_stream_borrow_trace_const(const bt_stream *s)
+{
+	static const struct bt_trace trace;
+
+	PRE(s, "stream not NULL");
+	return &trace;
+}
+
+const bt_value *bt_trace_borrow_environment_entry_value_by_name_const(const bt_trace *t,
+								     const char *name)
+{
+	PRE(t && name, "trace and name not NULL");
+	return NULL;
+}
+
+bt_value_type bt_value_get_type(const bt_value *v)
+{
+	(void)v;
+	broken(__func__, "no value exists here");
+}
+
+const char *bt_value_string_get(const bt_value *v)
+{
+	(void)v;
+	broken(__func__, "no value exists here");
+}
+
 const bt_clock_class *bt_stream_class_borrow_default_clock_class_const(const bt_stream_class *sc)
 {
 	PRE(sc, "stream class not NULL");
