@@ -40,14 +40,32 @@ Tests:
             redos while the program still runs (the test lets it end only
             after seeing them), then ends with the session; bad input: one
             line, exit 2
+  hosts     (as root) several hosts streaming to one relay: in a private
+            network, UTS, pid and mount namespace made here (`unshare`; no
+            real interface is ever used), two host namespaces, each its own
+            hostname and pid namespace, joined by veth pairs to the relay's
+            (10.77.N.1 there, 10.77.N.2 in host N); one lttng-relayd; on
+            each host `slubtrace record --live --relay` (its own session
+            daemon as nobody with a private LTTNG_HOME) of the bundled
+            workload, with an injected fault on alpha and clean on beta;
+            `check --live --all-sessions` and `check --live URL URL` label
+            the violations [alpha], say beta is clean, exit 1; `top --batch
+            --all-sessions` prints rows of both hosts; `slubtrace check` of
+            the relay's output (both hosts' traces) the same.  Everything is
+            removed at the end; skipped (77) when not root or when the
+            namespaces cannot be made
 """
+import argparse
 import json
 import os
 import queue
+import pwd
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import termios
 import threading
 import time
@@ -789,10 +807,332 @@ def relayd_of(pid):
     return [int(x) for x in p.stdout.split()]
 
 
+# ---- several hosts ----------------------------------------------------------------
+
+HOSTS = ("alpha", "beta")
+RELAY_PORT = 5342       # in the test's own network namespace: no one else is there
+
+
+def host_addr(i, side):
+    """The veth address of host number i (from 1): side 1 the relay's, 2 the host's."""
+    return "10.77.%d.%d" % (i, side)
+
+
+class World:
+    """Runs inside the private namespaces as root: the hosts and the relay."""
+
+    def __init__(self, args, work):
+        self.args, self.work = args, work
+        self.slubtrace = os.path.join(args.build, "src/cli/slubtrace")
+        self.pw = pwd.getpwnam("nobody")
+        self.holders, self.hpid, self.procs = [], {}, []
+        self.env = dict(os.environ)
+        for k in ("LD_PRELOAD", "SLUBTRACE_LIBDIR", "SLUBTRACE_INJECT"):
+            self.env.pop(k, None)
+        self.env["LTTNG_UST_REGISTER_TIMEOUT"] = "30000"
+
+    def home(self, name):
+        h = os.path.join(self.work, "home-" + name)
+        os.makedirs(h, exist_ok=True)
+        os.chown(h, self.pw.pw_uid, self.pw.pw_gid)
+        return h
+
+    def as_nobody(self, argv):
+        return ["setpriv", "--reuid=%d" % self.pw.pw_uid, "--regid=%d" % self.pw.pw_gid,
+                "--clear-groups"] + argv
+
+    def user_env(self, name, extra=None):
+        e = dict(self.env)
+        e["HOME"] = e["LTTNG_HOME"] = self.home(name)
+        e.update(extra or {})
+        return e
+
+    def make_host(self, i, name):
+        # its own network, hostname and pids; its /proc for those pids
+        h = subprocess.Popen(["unshare", "--net", "--uts", "--pid", "--fork", "--mount",
+                              "--mount-proc", "--propagation", "private", "sleep", "1000000"],
+                             stderr=subprocess.DEVNULL)
+        self.holders.append(h)
+        pid = None
+        for _ in range(200):
+            try:
+                with open("/proc/%d/task/%d/children" % (h.pid, h.pid)) as f:
+                    kids = f.read().split()
+            except OSError:
+                kids = []
+            if kids:
+                pid = int(kids[0])
+                break
+            time.sleep(0.05)
+        if not pid:
+            raise Failure("the namespaces of host %s were not made" % name)
+        self.hpid[name] = pid
+        veth = "vh-" + name
+        run(["ip", "link", "add", veth, "type", "veth", "peer", "name", "eth0", "netns",
+             str(pid)], what="ip link add")
+        run(["ip", "addr", "add", host_addr(i, 1) + "/24", "dev", veth], what="ip addr")
+        run(["ip", "link", "set", veth, "up"], what="ip link")
+        inside = ["nsenter", "-t", str(pid), "--net", "--uts"]
+        run(inside + ["ip", "addr", "add", host_addr(i, 2) + "/24", "dev", "eth0"],
+            what="ip addr (host)")
+        run(inside + ["ip", "link", "set", "eth0", "up"], what="ip link (host)")
+        run(inside + ["ip", "link", "set", "lo", "up"], what="ip link lo (host)")
+        run(inside + ["hostname", name], what="hostname")
+        rc, out = run(inside + ["hostname"], what="hostname")
+        if out.strip() != name:
+            raise Failure("host %s: its hostname reads %r" % (name, out.strip()))
+        log("host %s: pid namespace of %d, %s <-> %s" % (name, pid, host_addr(i, 1),
+                                                           host_addr(i, 2)))
+
+    def in_host(self, name, argv):
+        return ["nsenter", "-t", str(self.hpid[name]), "--net", "--uts", "--pid",
+                "--mount"] + self.as_nobody(argv)
+
+    def start_relay(self):
+        out = os.path.join(self.work, "relay")
+        os.makedirs(out, exist_ok=True)
+        os.chown(out, self.pw.pw_uid, self.pw.pw_gid)
+        argv = self.as_nobody(["lttng-relayd", "-C", "tcp://0.0.0.0:%d" % RELAY_PORT,
+                               "-D", "tcp://0.0.0.0:%d" % (RELAY_PORT + 1),
+                               "-L", "tcp://0.0.0.0:%d" % (RELAY_PORT + 2), "-o", out])
+        log_f = open(os.path.join(self.work, "relayd.log"), "w")
+        p = subprocess.Popen(argv, env=self.user_env("relay"), stdout=log_f,
+                             stderr=subprocess.STDOUT, start_new_session=True)
+        self.procs.append(p)
+        import socket
+        for _ in range(300):
+            s = socket.socket()
+            try:
+                s.connect(("127.0.0.1", RELAY_PORT + 2))
+                return p
+            except OSError:
+                time.sleep(0.1)
+            finally:
+                s.close()
+        raise Failure("lttng-relayd did not listen")
+
+    def record(self, i, name, tag, inject):
+        go = os.path.join(self.work, "go-" + tag)
+        release = os.path.join(self.work, "release-" + tag)
+        workload = "%s -g 2 -t 3 -m 800 -r 2" % os.path.join(self.args.build,
+                                                            "examples/slub-workload")
+        script = ("while [ ! -e %s ]; do sleep 0.1; done; %s; "
+                  "while [ ! -e %s ]; do sleep 0.1; done" % (go, workload, release))
+        extra = {"SLUBTRACE_INJECT": inject} if inject else {}
+        argv = self.in_host(name, [self.slubtrace, "record", "--live", "--relay",
+                                   "%s:%d" % (host_addr(i, 1), RELAY_PORT), "-o",
+                                   os.path.join(self.work, "trace-" + tag), "--", "sh", "-c",
+                                   script])
+        p = subprocess.Popen(argv, env=self.user_env(name, extra), cwd=self.work,
+                             stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True, errors="replace",
+                             start_new_session=True)
+        self.procs.append(p)
+        return p, go, release
+
+    def viewer(self, argv):
+        p = subprocess.Popen(self.as_nobody([self.slubtrace] + argv),
+                             env=self.user_env("viewer"), cwd=self.work,
+                             stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True, errors="replace",
+                             start_new_session=True)
+        self.procs.append(p)
+        return p
+
+    def round(self, tag, viewer_argv, wait_pattern):
+        """Both hosts record (alpha with a fault); a viewer made of the
+        sessions' URLs runs while they do; returns the viewer's exit status
+        and output, and the records' outputs."""
+        recs = [self.record(1, "alpha", tag + "-a", "unlocked-list,race-window"),
+                self.record(2, "beta", tag + "-b", None)]
+        readers = [Reader(p) for p, _, _ in recs]
+        urls = [r.wait_for(r"^slubtrace: live: net://").split()[2] for r in readers]
+        log("%s: sessions %s" % (tag, " ".join(urls)))
+        v = self.viewer(viewer_argv(urls))
+        vr = Reader(v)
+        time.sleep(2)   # the viewer attaches before the workloads start
+        for _, go, _ in recs:
+            open(go, "w").close()
+        vr.wait_for(wait_pattern)
+        running = [p.poll() is None for p, _, _ in recs]
+        for _, _, release in recs:
+            open(release, "w").close()
+        outs = [r.rest() for r in readers]
+        try:
+            v.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            os.killpg(v.pid, signal.SIGKILL)
+            raise Failure("%s: the viewer did not end with the sessions" % tag)
+        vout = vr.rest()
+        for (p, _, _), out in zip(recs, outs):
+            if p.returncode != 0:
+                raise Failure("%s: record exited with %d:\n%s" % (tag, p.returncode, out))
+        return v.returncode, vout, outs, running
+
+    def cleanup(self):
+        for p in self.procs:
+            if p.poll() is None:
+                try:
+                    os.killpg(p.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                p.wait()
+        # the pid 1 of each host: its end ends every process of the host
+        for name, pid in self.hpid.items():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        for h in self.holders:
+            h.wait()
+
+
+def check_hosts_verdict(tag, out, errors):
+    """alpha's violations labelled, beta clean with events, one verdict."""
+    check(re.search(r"^\[alpha\] violation 1: R\d", out, re.M),
+          "%s: no violation labelled [alpha]:\n%s" % (tag, out[-3000:]), errors)
+    check(re.search(r"^\[alpha\]   process \d+, thread \d+", out, re.M),
+          "%s: alpha's process line not labelled (or its vpid numbered)" % tag, errors)
+    check(not re.search(r"^\[beta\] violation", out, re.M),
+          "%s: a violation labelled [beta] (beta ran clean)" % tag, errors)
+    check(re.search(r"^\[alpha\] host verdict: VIOLATIONS: [1-9]\d* events, [1-9]\d* "
+                    r"violations$", out, re.M),
+          "%s: no VIOLATIONS verdict for alpha" % tag, errors)
+    check(re.search(r"^\[beta\] host verdict: clean: [1-9]\d* events, 0 violations$", out,
+                    re.M), "%s: beta is not reported clean with its events" % tag, errors)
+    check(re.search(r"^verdict: VIOLATIONS:", out, re.M),
+          "%s: no verdict over all hosts" % tag, errors)
+    for line in out.splitlines():
+        if line.startswith("violation ") or line.startswith("  process "):
+            check(False, "%s: an unlabelled report line: %s" % (tag, line), errors)
+            break
+
+
+def hosts_in_world(args, work):
+    """The test proper, as root inside the private namespaces."""
+    errors = []
+    w = World(args, work)
+    try:
+        run(["ip", "link", "set", "lo", "up"], what="ip link lo")
+        for i, name in enumerate(HOSTS, 1):
+            w.make_host(i, name)
+        w.start_relay()
+        relay = "net://127.0.0.1:%d" % (RELAY_PORT + 2)
+
+        # every session of the relay
+        rc, out, recs, running = w.round(
+            "all-sessions", lambda urls: ["check", "--live", "--all-sessions", relay],
+            r"^\[alpha\] violation 1: R\d")
+        check(all(running), "all-sessions: a traced program ended before the live line",
+              errors)
+        check(rc == 1, "check --live --all-sessions exited %d, not 1" % rc, errors)
+        check_hosts_verdict("check --live --all-sessions", out, errors)
+
+        # the same with two URLs
+        rc, out, recs, running = w.round(
+            "two-urls", lambda urls: ["check", "--live"] + urls,
+            r"^\[alpha\] violation 1: R\d")
+        check(rc == 1, "check --live URL URL exited %d, not 1" % rc, errors)
+        check_hosts_verdict("check --live URL URL", out, errors)
+
+        # top: the rows of both hosts
+        rc, out, recs, running = w.round(
+            "top", lambda urls: ["top", "--batch", "--counts", "--all-sessions", "--live",
+                                 relay],
+            r"^\d+\.\d{9} alpha\s+\S+\s+")
+        check(rc == 0, "top --all-sessions exited %d" % rc, errors)
+        for name in HOSTS:
+            check(re.search(r"^\d+\.\d{9} %s\s+kmalloc-\d+\s" % name, out, re.M),
+                  "top: no cache row of host %s:\n%s" % (name, out[-3000:]), errors)
+        check(re.search(r"^\d+\.\d{9} HOST\s+CACHE\s", out, re.M),
+              "top: no HOST column", errors)
+
+        # the relay's output holds both hosts' traces: read offline together
+        rc, out = run(w.as_nobody([w.slubtrace, "check", os.path.join(work, "relay")]),
+                      env=w.user_env("viewer"), check=False)
+        log(out[-1500:])
+        check(rc == 1, "slubtrace check of the relay's output exited %d, not 1" % rc, errors)
+        check(re.search(r"^\[beta\] host verdict: clean: [1-9]", out, re.M) and
+              re.search(r"^\[alpha\] host verdict: VIOLATIONS", out, re.M),
+              "slubtrace check of the relay's output: hosts not told apart", errors)
+    finally:
+        w.cleanup()
+    return errors
+
+
+def hosts_main(argv):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--in-world", help=argparse.SUPPRESS)
+    ap.add_argument("test")
+    args = ap.parse_args(argv)
+    args.build = os.path.abspath(args.build)
+    args.source = os.path.abspath(args.source)
+    if args.in_world:
+        try:
+            errors = hosts_in_world(args, args.in_world)
+        except Failure as e:
+            errors = [str(e)]
+        for e in errors:
+            log("FAIL: %s" % e)
+        return 1 if errors else 0
+
+    if os.geteuid() != 0:
+        log("e2e hosts: skipped: network, UTS and pid namespaces need root")
+        return e2e.SKIP
+    for tool in ("lttng", "lttng-sessiond", "lttng-relayd", "babeltrace2", "unshare",
+                 "nsenter", "ip", "setpriv", "hostname"):
+        if not shutil.which(tool):
+            log("e2e hosts: skipped: %s is not installed" % tool)
+            return e2e.SKIP
+    world = ["unshare", "--net", "--uts", "--pid", "--fork", "--mount", "--mount-proc",
+             "--propagation", "private"]
+    p = subprocess.run(world + ["ip", "link", "add", "vprobe", "type", "veth", "peer", "name",
+                                "vprobe1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
+    if p.returncode:
+        log("e2e hosts: skipped: cannot make network namespaces with veth pairs here: %s"
+            % p.stdout.strip())
+        return e2e.SKIP
+    try:
+        pw = pwd.getpwnam("nobody")
+    except KeyError:
+        log("e2e hosts: skipped: no user nobody")
+        return e2e.SKIP
+    py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+    if not e2e.nobody_can_use([os.path.join(args.build, "src/cli/slubtrace"),
+                               os.path.join(args.build, "tracepoints/libslub-tp.so")],
+                              pw.pw_uid, pw.pw_gid):
+        log("e2e hosts: skipped: user nobody cannot read the build tree")
+        return e2e.SKIP
+    work = tempfile.mkdtemp(prefix="slubtrace-hosts-")
+    os.chmod(work, 0o755)
+    os.chown(work, pw.pw_uid, pw.pw_gid)
+    log("e2e hosts: work directory %s" % work)
+    try:
+        # The world's first process is the pid 1 of its pid namespace: when
+        # it ends, whatever runs in there is killed, and the network
+        # namespaces go with their last process.
+        rc = subprocess.run(world + [py, os.path.abspath(__file__), "--in-world", work] +
+                            argv, timeout=900).returncode
+    except subprocess.TimeoutExpired:
+        log("FAIL: the test did not end in 900 s")
+        rc = 1
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    log("PASS" if rc == 0 else "FAIL")
+    return rc
+
+
 TESTS = {"attach": test_attach, "trigger": test_trigger, "live": test_live,
          "top": test_top}
 
 if __name__ == "__main__":
+    if sys.argv[-1] == "hosts":
+        sys.exit(hosts_main(sys.argv[1:]))
     e2e.TESTS.update(TESTS)
     # drop_privileges() re-runs the script it finds in e2e.__file__.
     e2e.__file__ = os.path.abspath(__file__)
