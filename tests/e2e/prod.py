@@ -849,8 +849,9 @@ class World:
 
     def make_host(self, i, name):
         # its own network, hostname and pids; its /proc for those pids
-        h = subprocess.Popen(["unshare", "--net", "--uts", "--pid", "--fork", "--mount",
-                              "--mount-proc", "--propagation", "private", "sleep", "1000000"],
+        h = subprocess.Popen(["unshare", "--net", "--uts", "--pid", "--fork", "--kill-child",
+                              "--mount", "--mount-proc", "--propagation", "private", "sleep",
+                              "1000000"],
                              stderr=subprocess.DEVNULL)
         self.holders.append(h)
         pid = None
@@ -946,24 +947,28 @@ class World:
         recs = [self.record(1, "alpha", tag + "-a", "unlocked-list,race-window"),
                 self.record(2, "beta", tag + "-b", None)]
         readers = [Reader(p) for p, _, _ in recs]
-        urls = [r.wait_for(r"^slubtrace: live: net://").split()[2] for r in readers]
-        log("%s: sessions %s" % (tag, " ".join(urls)))
-        v = self.viewer(viewer_argv(urls))
-        vr = Reader(v)
-        time.sleep(2)   # the viewer attaches before the workloads start
-        for _, go, _ in recs:
-            open(go, "w").close()
-        vr.wait_for(wait_pattern)
-        running = [p.poll() is None for p, _, _ in recs]
-        for _, _, release in recs:
-            open(release, "w").close()
-        outs = [r.rest() for r in readers]
         try:
-            v.wait(timeout=120)
+            urls = [r.wait_for(r"^slubtrace: live: net://", 60).split()[2] for r in readers]
+            log("%s: sessions %s" % (tag, " ".join(urls)))
+            v = self.viewer(viewer_argv(urls))
+            vr = Reader(v)
+            time.sleep(2)   # the viewer attaches before the workloads start
+            for _, go, _ in recs:
+                open(go, "w").close()
+            vr.wait_for(wait_pattern, 60)
+            running = [p.poll() is None for p, _, _ in recs]
+        finally:
+            # the programs end whatever happened, so that nothing waits
+            for _, go, release in recs:
+                open(go, "w").close()
+                open(release, "w").close()
+        outs = [r.rest(60) for r in readers]
+        try:
+            v.wait(timeout=60)
         except subprocess.TimeoutExpired:
             os.killpg(v.pid, signal.SIGKILL)
             raise Failure("%s: the viewer did not end with the sessions" % tag)
-        vout = vr.rest()
+        vout = vr.rest(60)
         for (p, _, _), out in zip(recs, outs):
             if p.returncode != 0:
                 raise Failure("%s: record exited with %d:\n%s" % (tag, p.returncode, out))
@@ -1060,6 +1065,13 @@ def hosts_in_world(args, work):
     return errors
 
 
+def die_with_parent():
+    """In the child: SIGKILL when the test ends, however it ends (ctest's
+    timeout kills the test, not its children)."""
+    import ctypes
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
 def hosts_main(argv):
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -1071,6 +1083,9 @@ def hosts_main(argv):
     args.build = os.path.abspath(args.build)
     args.source = os.path.abspath(args.source)
     if args.in_world:
+        import faulthandler
+        # a hang says where it is, and ends before the outer timeout
+        faulthandler.dump_traceback_later(240, exit=True)
         try:
             errors = hosts_in_world(args, args.in_world)
         except Failure as e:
@@ -1087,8 +1102,10 @@ def hosts_main(argv):
         if not shutil.which(tool):
             log("e2e hosts: skipped: %s is not installed" % tool)
             return e2e.SKIP
-    world = ["unshare", "--net", "--uts", "--pid", "--fork", "--mount", "--mount-proc",
-             "--propagation", "private"]
+    # --kill-child: the world's pid 1 dies with unshare, and with it every
+    # process of the world
+    world = ["unshare", "--net", "--uts", "--pid", "--fork", "--kill-child", "--mount",
+             "--mount-proc", "--propagation", "private"]
     p = subprocess.run(world + ["ip", "link", "add", "vprobe", "type", "veth", "peer", "name",
                                 "vprobe1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True)
@@ -1116,9 +1133,9 @@ def hosts_main(argv):
         # it ends, whatever runs in there is killed, and the network
         # namespaces go with their last process.
         rc = subprocess.run(world + [py, os.path.abspath(__file__), "--in-world", work] +
-                            argv, timeout=900).returncode
+                            argv, timeout=270, preexec_fn=die_with_parent).returncode
     except subprocess.TimeoutExpired:
-        log("FAIL: the test did not end in 900 s")
+        log("FAIL: the test did not end in 270 s")
         rc = 1
     finally:
         if not args.keep:
