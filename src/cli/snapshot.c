@@ -280,3 +280,156 @@ next:
 		cli_info("no trigger fired: no snapshot was written");
 	return found;
 }
+
+/* ---- where a snapshot's streams are all complete ------------------------ */
+
+static uint64_t le64(const unsigned char *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/*
+ * An LTTng stream file's first packet's timestamp_begin and packet_seq_num
+ * and its last packet's timestamp_end: little-endian at bytes 32, 64 and
+ * 40 of a packet (LTTng-UST's packet header of 32 bytes, then its packet
+ * context, packet_size in bits at 56; lttng_layout() checks the metadata
+ * says so).  Snapshots have no index to read them from.  0, or -1 when
+ * the file is no such stream.
+ */
+static int stream_bounds(const char *path, uint64_t *begin, uint64_t *seq, uint64_t *end)
+{
+	unsigned char b[72];
+	uint64_t off = 0, size;
+	FILE *f = fopen(path, "rb");
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	while (fseeko(f, (off_t)off, SEEK_SET) == 0 && fread(b, 1, sizeof(b), f) == sizeof(b) &&
+	       b[0] == 0xC1 && b[1] == 0x1F && b[2] == 0xFC && b[3] == 0xC1) {
+		if (!off) {
+			*begin = le64(b + 32);
+			*seq = le64(b + 64);
+		}
+		*end = le64(b + 40);
+		rc = 0;
+		size = le64(b + 56) / 8;
+		if (size < sizeof(b))
+			break;
+		off += size;
+	}
+	fclose(f);
+	return rc;
+}
+
+/* The metadata describes LTTng-UST's little-endian packet layout. */
+static bool lttng_layout(const char *text, size_t n)
+{
+	static const char *const need[] = {
+		"byte_order = le;",
+		"uint32_t magic;\n\t\tuint8_t  uuid[16];\n\t\tuint32_t stream_id;\n\t\t"
+		"uint64_t stream_instance_id;\n\t};",
+		"struct packet_context {\n\tuint64_clock_monotonic_t timestamp_begin;\n\t"
+		"uint64_clock_monotonic_t timestamp_end;\n\tuint64_t content_size;\n\t"
+		"uint64_t packet_size;\n\tuint64_t packet_seq_num;",
+	};
+
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (!memmem(text, n, need[i], strlen(need[i])))
+			return false;
+	return true;
+}
+
+/* The value after `key =` in the first `clock {` block of the metadata
+ * text (packetized or not: the block is short, and LTTng writes it in one
+ * packet). */
+static bool clock_field(const char *text, size_t n, const char *key, long long *v)
+{
+	const char *c = memmem(text, n, "clock {", 7), *end, *p;
+	size_t kl = strlen(key);
+
+	if (!c)
+		return false;
+	end = memmem(c, n - (size_t)(c - text), "};", 2);
+	if (!end)
+		return false;
+	for (p = c; (p = memmem(p, (size_t)(end - p), key, kl)); p += kl) {
+		const char *q = p + kl;
+
+		/* `offset` must not match `offset_s`, nor a word of a comment */
+		if (p > c && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z')))
+			continue;
+		while (q < end && *q == ' ')
+			q++;
+		if (*q++ != '=')
+			continue;
+		*v = strtoll(q, NULL, 0);
+		return true;
+	}
+	return false;
+}
+
+int snapshot_trace_bounds(const char *trace_dir, uint64_t *begin_ns, uint64_t *end_ns,
+			  unsigned *cut)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	uint64_t latest = 0, earliest_end = UINT64_MAX;
+	long long freq = 0, off_s = 0, off = 0;
+	char *text;
+	size_t n = 0;
+	FILE *f;
+	DIR *d;
+
+	*cut = 0;
+	snprintf(path, sizeof(path), "%s/metadata", trace_dir);
+	f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	text = malloc(1 << 20);
+	if (text)
+		n = fread(text, 1, 1 << 20, f);
+	fclose(f);
+	if (!text || !lttng_layout(text, n) || !clock_field(text, n, "freq", &freq) ||
+	    freq <= 0) {
+		free(text);
+		return -1;
+	}
+	clock_field(text, n, "offset_s", &off_s);
+	clock_field(text, n, "offset", &off);
+	free(text);
+	d = opendir(trace_dir);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		uint64_t ts = 0, seq = 0, end = 0;
+
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "metadata"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", trace_dir, de->d_name);
+		if (stream_bounds(path, &ts, &seq, &end) < 0)
+			continue;
+		if (end < earliest_end)
+			earliest_end = end;
+		if (!seq)
+			continue;
+		(*cut)++;
+		if (ts > latest)
+			latest = ts;
+	}
+	closedir(d);
+	if (!*cut)
+		return 0;
+	/* cycles to ns from the origin, as Babeltrace computes it */
+	*begin_ns = (uint64_t)off_s * 1000000000u +
+		(uint64_t)((unsigned __int128)(latest + (uint64_t)off) * 1000000000u /
+			   (uint64_t)freq);
+	*end_ns = (uint64_t)off_s * 1000000000u +
+		(uint64_t)((unsigned __int128)(earliest_end + (uint64_t)off) * 1000000000u /
+			   (uint64_t)freq);
+	return 1;
+}
