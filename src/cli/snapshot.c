@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -222,6 +223,91 @@ static int snapshot_rule(const char *dir, char *out, size_t size)
 	return found;
 }
 
+static int stream_bounds(const char *path, uint64_t *begin, uint64_t *seq, uint64_t *end,
+			 uint64_t *need);
+
+/* A stream file below dir (recursively) that ends inside a packet, or no
+ * metadata at all: into bad; false when every stream is whole. */
+static bool cut_short(const char *dir, char *bad, size_t len, uint64_t *have, uint64_t *need)
+{
+	struct dirent *de;
+	bool cut = false, meta = false, streams = false;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return false;
+	while (!cut && (de = readdir(d))) {
+		char path[PATH_MAX];
+		uint64_t b, q, e, n;
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (stat(path, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			cut = cut_short(path, bad, len, have, need);
+		} else if (!strcmp(de->d_name, "metadata")) {
+			meta = true;
+		} else if (stream_bounds(path, &b, &q, &e, &n) == 0) {
+			streams = true;
+			if (n > (uint64_t)st.st_size) {
+				snprintf(bad, len, "%s", path);
+				*have = (uint64_t)st.st_size;
+				*need = n;
+				cut = true;
+			}
+		} else if (S_ISREG(st.st_mode) && strcmp(de->d_name, "index") &&
+			   !strstr(de->d_name, ".idx")) {
+			/* a stream file without even its first packet header */
+			snprintf(bad, len, "%s", path);
+			*have = (uint64_t)st.st_size;
+			*need = 0;
+			cut = true;
+		}
+	}
+	closedir(d);
+	if (!cut && streams && !meta) {
+		snprintf(bad, len, "%s/metadata", dir);
+		*have = *need = 0;
+		cut = true;
+	}
+	return cut;
+}
+
+/*
+ * The session daemon writes a snapshot on its own: when the file system
+ * fills, the snapshot is cut short and nothing tells the program or us.
+ * A snapshot with a stream file ending inside a packet (or no metadata)
+ * is one line naming the directory and the space left, not a check that
+ * cannot read it.  (The traced program is not concerned: its ring buffers
+ * are in memory.)
+ */
+static bool snapshot_disk_full(const char *snap, const char *dir)
+{
+	struct statvfs vfs;
+	char bad[PATH_MAX], space[96] = "";
+	uint64_t have = 0, need = 0;
+
+	if (!cut_short(snap, bad, sizeof(bad), &have, &need))
+		return false;
+	if (statvfs(snap, &vfs) == 0)
+		snprintf(space, sizeof(space), "%s (%llu KiB free of %llu KiB)",
+			 vfs.f_bavail ? "" : " is full",
+			 (unsigned long long)vfs.f_bavail * vfs.f_frsize / 1024,
+			 (unsigned long long)vfs.f_blocks * vfs.f_frsize / 1024);
+	if (need)
+		cli_err("%s: the snapshot is incomplete: %s holds %llu of its %llu bytes; the file "
+			"system of %s%s; give -o a directory with room for --buffer-size per CPU",
+			snap, bad, (unsigned long long)have, (unsigned long long)need, dir, space);
+	else
+		cli_err("%s: the snapshot is incomplete: %s is %s; the file system of %s%s; give "
+			"-o a directory with room for --buffer-size per CPU", snap, bad,
+			have ? "cut short" : "missing or empty", dir, space);
+	return true;
+}
+
 /*
  * LTTng names a snapshot NAME-YYYYmmdd-HHMMSS-N: rename each to
  * YYYYmmdd-HHMMSS-RULE-N, list them, and check them.  Returns how many.
@@ -260,6 +346,8 @@ unsigned snapshot_finish(const char *dir, bool check)
 		}
 		found++;
 		cli_info("snapshot %u: %s", found, to);
+		if (snapshot_disk_full(to, dir))
+			goto next;
 		if (check) {
 			struct slub_plugin_result res;
 			bt_value *params = bt_value_map_create();
@@ -300,7 +388,8 @@ static uint64_t le64(const unsigned char *p)
  * says so).  Snapshots have no index to read them from.  0, or -1 when
  * the file is no such stream.
  */
-static int stream_bounds(const char *path, uint64_t *begin, uint64_t *seq, uint64_t *end)
+static int stream_bounds(const char *path, uint64_t *begin, uint64_t *seq, uint64_t *end,
+			 uint64_t *need)
 {
 	unsigned char b[72];
 	uint64_t off = 0, size;
@@ -318,6 +407,7 @@ static int stream_bounds(const char *path, uint64_t *begin, uint64_t *seq, uint6
 		*end = le64(b + 40);
 		rc = 0;
 		size = le64(b + 56) / 8;
+		*need = off + size;
 		if (size < sizeof(b))
 			break;
 		off += size;
@@ -406,12 +496,12 @@ int snapshot_trace_bounds(const char *trace_dir, uint64_t *begin_ns, uint64_t *e
 	if (!d)
 		return -1;
 	while ((de = readdir(d))) {
-		uint64_t ts = 0, seq = 0, end = 0;
+		uint64_t ts = 0, seq = 0, end = 0, need;
 
 		if (de->d_name[0] == '.' || !strcmp(de->d_name, "metadata"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", trace_dir, de->d_name);
-		if (stream_bounds(path, &ts, &seq, &end) < 0)
+		if (stream_bounds(path, &ts, &seq, &end, &need) < 0)
 			continue;
 		if (end < earliest_end)
 			earliest_end = end;

@@ -54,6 +54,13 @@ Tests:
             the relay's output (both hosts' traces) the same.  Everything is
             removed at the end; skipped (77) when not root or when the
             namespaces cannot be made
+  diskfull  (as root) `record --snapshot --trigger violation` whose output
+            directory is a 256 KiB tmpfs mounted in a private mount
+            namespace (`unshare --mount`; gone with the test), the fault
+            armed after 1 s of traffic (SLUBTRACE_INJECT_DELAY): the trigger
+            fires, the snapshot cannot fit, one line names the snapshot's
+            directory and says its file system is full, and the traced
+            program runs to its end with its exit status and its output
 """
 import argparse
 import json
@@ -1065,6 +1072,65 @@ def hosts_in_world(args, work):
     return errors
 
 
+# ---- a snapshot directory that fills ------------------------------------------------
+
+def diskfull_in_world(args, work):
+    """As root in a private mount namespace: a tiny tmpfs for the snapshots."""
+    errors = []
+    pw = pwd.getpwnam("nobody")
+    small = os.path.join(work, "small")
+    home = os.path.join(work, "home")
+    os.makedirs(small)
+    os.makedirs(home)
+    os.chown(home, pw.pw_uid, pw.pw_gid)
+    run(["mount", "-t", "tmpfs", "-o", "size=256k,mode=0777", "tmpfs", small],
+        what="mount tmpfs")
+    env = dict(os.environ)
+    for k in ("LD_PRELOAD", "SLUBTRACE_LIBDIR"):
+        env.pop(k, None)
+    # the fault after a second of traffic: the buffers then hold far more
+    # than the file system can take
+    env.update({"HOME": home, "LTTNG_HOME": home, "LTTNG_UST_REGISTER_TIMEOUT": "30000",
+                "SLUBTRACE_INJECT": "unlocked-list", "SLUBTRACE_INJECT_DELAY": "1"})
+    slubtrace = os.path.join(args.build, "src/cli/slubtrace")
+    workload = [os.path.join(args.build, "examples/slub-workload"), "-g", "2", "-t", "3",
+                "-m", "800", "-r", "60"]
+    argv = ["setpriv", "--reuid=%d" % pw.pw_uid, "--regid=%d" % pw.pw_gid, "--clear-groups",
+            slubtrace, "record", "--snapshot", "--trigger", "violation", "-o",
+            os.path.join(small, "flight"), "--"] + workload
+    p = subprocess.run(argv, env=env, cwd=work, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, errors="replace", timeout=240)
+    for line in p.stderr.splitlines():
+        if re.match(r"slubtrace: (trigger|snapshot|check:|/|no )", line):
+            log("  | " + line)
+    log("  stdout | " + p.stdout.strip())
+    check(re.search(r"^slubtrace: trigger: violation R3-list-unlocked", p.stderr, re.M),
+          "the trigger did not fire", errors)
+    m = re.search(r"^slubtrace: (%s/flight/\S+): the snapshot is incomplete: .*; the file "
+                  r"system of %s/flight( is full)? \((\d+) KiB free of 256 KiB\)"
+                  % (re.escape(small), re.escape(small)), p.stderr, re.M)
+    if m:
+        log("the snapshot directory's file system: %s KiB free of 256" % m.group(3))
+    check(m and os.path.isdir(m.group(1)),
+          "no line naming the snapshot directory on the full file system", errors)
+    check(p.returncode == 0, "record exited %d, not the program's 0" % p.returncode, errors)
+    check(re.search(r"^slub-workload: 60 rounds x 2 groups x 3\+3 threads: 288000 messages "
+                    r"passed, 0 damaged", p.stdout, re.M),
+          "the traced program's output is not its own:\n" + p.stdout, errors)
+    check("not a readable CTF trace" not in p.stderr,
+          "the cut-short snapshot was checked anyway", errors)
+    run(["umount", small], what="umount")
+    return errors
+
+
+ROOT_TESTS = {
+    "hosts": (["--net", "--uts", "--pid", "--fork", "--kill-child", "--mount",
+               "--mount-proc", "--propagation", "private"], hosts_in_world),
+    "diskfull": (["--mount", "--pid", "--fork", "--kill-child", "--mount-proc",
+                  "--propagation", "private"], diskfull_in_world),
+}
+
+
 def die_with_parent():
     """In the child: SIGKILL when the test ends, however it ends (ctest's
     timeout kills the test, not its children)."""
@@ -1072,7 +1138,8 @@ def die_with_parent():
     ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
-def hosts_main(argv):
+def root_main(argv):
+    """The tests that need root for their namespaces: run in them."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
     ap.add_argument("--source", required=True)
@@ -1082,12 +1149,14 @@ def hosts_main(argv):
     args = ap.parse_args(argv)
     args.build = os.path.abspath(args.build)
     args.source = os.path.abspath(args.source)
+    flags, inner = ROOT_TESTS[args.test]
+    name = "e2e " + args.test
     if args.in_world:
         import faulthandler
         # a hang says where it is, and ends before the outer timeout
         faulthandler.dump_traceback_later(240, exit=True)
         try:
-            errors = hosts_in_world(args, args.in_world)
+            errors = inner(args, args.in_world)
         except Failure as e:
             errors = [str(e)]
         for e in errors:
@@ -1095,39 +1164,40 @@ def hosts_main(argv):
         return 1 if errors else 0
 
     if os.geteuid() != 0:
-        log("e2e hosts: skipped: network, UTS and pid namespaces need root")
+        log("%s: skipped: its namespaces (%s) need root" % (
+            name, " ".join(f[2:] for f in flags if f[2:] in ("net", "uts", "pid", "mount"))))
         return e2e.SKIP
     for tool in ("lttng", "lttng-sessiond", "lttng-relayd", "babeltrace2", "unshare",
-                 "nsenter", "ip", "setpriv", "hostname"):
+                 "nsenter", "ip", "setpriv", "hostname", "mount"):
         if not shutil.which(tool):
-            log("e2e hosts: skipped: %s is not installed" % tool)
+            log("%s: skipped: %s is not installed" % (name, tool))
             return e2e.SKIP
     # --kill-child: the world's pid 1 dies with unshare, and with it every
     # process of the world
-    world = ["unshare", "--net", "--uts", "--pid", "--fork", "--kill-child", "--mount",
-             "--mount-proc", "--propagation", "private"]
-    p = subprocess.run(world + ["ip", "link", "add", "vprobe", "type", "veth", "peer", "name",
-                                "vprobe1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    world = ["unshare"] + flags
+    probe = ["ip", "link", "add", "vprobe", "type", "veth", "peer", "name", "vprobe1"] \
+        if "--net" in flags else ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", "/mnt"]
+    p = subprocess.run(world + probe, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True)
     if p.returncode:
-        log("e2e hosts: skipped: cannot make network namespaces with veth pairs here: %s"
-            % p.stdout.strip())
+        log("%s: skipped: cannot make its namespaces here (%s): %s"
+            % (name, " ".join(probe), p.stdout.strip()))
         return e2e.SKIP
     try:
         pw = pwd.getpwnam("nobody")
     except KeyError:
-        log("e2e hosts: skipped: no user nobody")
+        log("%s: skipped: no user nobody" % name)
         return e2e.SKIP
     py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
     if not e2e.nobody_can_use([os.path.join(args.build, "src/cli/slubtrace"),
                                os.path.join(args.build, "tracepoints/libslub-tp.so")],
                               pw.pw_uid, pw.pw_gid):
-        log("e2e hosts: skipped: user nobody cannot read the build tree")
+        log("%s: skipped: user nobody cannot read the build tree" % name)
         return e2e.SKIP
-    work = tempfile.mkdtemp(prefix="slubtrace-hosts-")
+    work = tempfile.mkdtemp(prefix="slubtrace-%s-" % args.test)
     os.chmod(work, 0o755)
     os.chown(work, pw.pw_uid, pw.pw_gid)
-    log("e2e hosts: work directory %s" % work)
+    log("%s: work directory %s" % (name, work))
     try:
         # The world's first process is the pid 1 of its pid namespace: when
         # it ends, whatever runs in there is killed, and the network
@@ -1148,8 +1218,8 @@ TESTS = {"attach": test_attach, "trigger": test_trigger, "live": test_live,
          "top": test_top}
 
 if __name__ == "__main__":
-    if sys.argv[-1] == "hosts":
-        sys.exit(hosts_main(sys.argv[1:]))
+    if sys.argv[-1] in ROOT_TESTS:
+        sys.exit(root_main(sys.argv[1:]))
     e2e.TESTS.update(TESTS)
     # drop_privileges() re-runs the script it finds in e2e.__file__.
     e2e.__file__ = os.path.abspath(__file__)
