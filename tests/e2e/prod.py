@@ -446,6 +446,12 @@ def test_live(env):
         c.wait_for(r"^violation 1: R\d")
         log("live: first violation line %.2f s after the workload was released "
             "(includes its start)" % (time.monotonic() - t0))
+        # the event's time (ns since the epoch: LTTng's clock offset) against
+        # the wall clock when its report's line is read: a figure, not a test
+        at = c.wait_for(r"^  process \d+, thread \d+, at \S+ \((\d+) ns\)")
+        seen = time.time()
+        ns = int(re.search(r"\((\d+) ns\)", at).group(1))
+        log("live: violation 1 -> its line on check --live: %.0f ms" % ((seen - ns / 1e9) * 1e3))
         check(rec.poll() is None, "the traced program ended before the live line", errors)
         open(release, "w").close()
         rec_out = r.rest()
