@@ -28,7 +28,9 @@ Tests:
             `check --live URL` prints the violation while the program still
             runs (the test lets it end only after seeing the line), ends
             with the session, exit 1, the same count as record's own check;
-            an unknown session, a relay that does not answer, `--relay` to
+            an unknown session, a relay that does not answer (also with
+            --all-sessions, and for top), a relay URL without a session and
+            without --all-sessions, `--relay` to
             a port nobody listens on: one line, exit 2, nothing run; the
             relay daemon killed mid-session: the program runs to its end,
             record says the trace is incomplete and exits 125
@@ -421,6 +423,19 @@ def test_live(env):
                   check=False)
     check(rc == 2 and "net://127.0.0.1:1/host/h/s" in out,
           "check --live of a closed port: exit %d:\n%s" % (rc, out), errors)
+    rc, out = run([slubtrace, "check", "--live", "--all-sessions", "net://127.0.0.1:1"],
+                  env=env.env, check=False)
+    check(rc == 2 and re.search(r"^slubtrace: net://127.0.0.1:1: cannot list the relay's "
+                                r"sessions: ", out, re.M),
+          "check --live --all-sessions of a closed port: exit %d:\n%s" % (rc, out), errors)
+    rc, out = run([slubtrace, "check", "--live", "net://127.0.0.1:1"], env=env.env, check=False)
+    check(rc == 2 and "no session named" in out and "--all-sessions" in out,
+          "check --live of a relay URL without --all-sessions: exit %d:\n%s" % (rc, out),
+          errors)
+    rc, out = run([slubtrace, "top", "--batch", "--all-sessions", "--live", "net://127.0.0.1:1"],
+                  env=env.env, check=False)
+    check(rc == 2 and "cannot list the relay's sessions" in out,
+          "top --all-sessions of a closed port: exit %d:\n%s" % (rc, out), errors)
 
     workload = "%s -g 2 -t 3 -m 800 -r 2" % env.path("examples/slub-workload")
     script = ("while [ ! -e %s ]; do sleep 0.1; done; %s; "
