@@ -22,6 +22,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 void slub_env_fail(const char *var, const char *what, const char *word, size_t len,
@@ -159,9 +160,63 @@ static unsigned env_names(const char *var, bool injected)
 	return mask;
 }
 
+/*
+ * SLUBTRACE_INJECT_DELAY=SECONDS holds the injected faults back for that
+ * long after the allocator starts, so that a long-running program shows
+ * clean traffic first and the fault later (the flight recorder's case).
+ * Until then the faults wait in slub_inject_pending; variant() asks the
+ * clock (CLOCK_MONOTONIC, a vDSO call) only for a fault still pending, on
+ * the slow paths where it is tested, and nothing once they are armed.
+ */
+unsigned slub_inject_pending;
+static uint64_t inject_at_ns;
+static long inject_delay_s;
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+bool slub_inject_arm(unsigned bit)
+{
+	unsigned armed;
+
+	if (monotonic_ns() < inject_at_ns)
+		return false;
+	/* the first thread past the time arms them all, and says so once */
+	armed = __atomic_exchange_n(&slub_inject_pending, 0, __ATOMIC_ACQ_REL);
+	if (armed) {
+		char buf[160];
+		int n;
+
+		__atomic_fetch_or(&slub_variant_mask, armed, __ATOMIC_RELEASE);
+		n = snprintf(buf, sizeof(buf), "slubtrace: SLUBTRACE_INJECT armed after %ld s "
+			     "(SLUBTRACE_INJECT_DELAY)\n", inject_delay_s);
+		if (n > 0) {
+			ssize_t w = write(STDERR_FILENO, buf,
+					  (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+			(void)w;
+		}
+	}
+	return (READ_ONCE(slub_variant_mask) & bit) != 0;
+}
+
 unsigned slub_env_variants(void)
 {
-	return env_names("SLUBTRACE_VARIANT", false) | env_names("SLUBTRACE_INJECT", true);
+	unsigned mask = env_names("SLUBTRACE_VARIANT", false);
+	unsigned injected = env_names("SLUBTRACE_INJECT", true);
+
+	/* up to a year: a delay is for a service that runs for hours */
+	inject_delay_s = slub_env_number("SLUBTRACE_INJECT_DELAY", 0, 366L * 24 * 3600, 0);
+	if (inject_delay_s && injected) {
+		inject_at_ns = monotonic_ns() + (uint64_t)inject_delay_s * 1000000000u;
+		__atomic_store_n(&slub_inject_pending, injected, __ATOMIC_RELEASE);
+		return mask;
+	}
+	return mask | injected;
 }
 
 /*

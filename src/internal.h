@@ -294,9 +294,20 @@ SLUB_INTERNAL extern int slub_initialized;
 /* Initialised, and kmalloc records no requested sizes (no Z). */
 SLUB_INTERNAL extern int slub_kmalloc_plain;
 
+/* Injected faults held back by SLUBTRACE_INJECT_DELAY (env.c) until
+ * their time comes; 0 once armed, or when no delay was asked. */
+SLUB_INTERNAL extern unsigned slub_inject_pending;
+SLUB_INTERNAL bool slub_inject_arm(unsigned bit);
+
 static inline bool variant(unsigned bit)
 {
-	return unlikely(READ_ONCE(slub_variant_mask) & bit);
+	if (likely(!(READ_ONCE(slub_variant_mask) & bit))) {
+		/* a delayed fault: the clock says whether it is armed yet */
+		if (unlikely(READ_ONCE(slub_inject_pending) & bit))
+			return slub_inject_arm(bit);
+		return false;
+	}
+	return true;
 }
 
 /* An injected fault fires on every `every`-th pass of its site: often

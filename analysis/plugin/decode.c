@@ -223,6 +223,7 @@ struct dec_class {
 
 struct dec_stream {
 	uint64_t id;
+	uint32_t host;		/* shifted by SLUB_DEC_HOST_SHIFT */
 	char *name;
 	const bt_trace *trace;	/* NULL once destroyed: the key is gone, the name stays */
 	bool has_clock;
@@ -254,6 +255,8 @@ struct slub_decoder {
 	char *trace_dir;
 	const struct slub_log *log;	/* the sink's; NULL: nothing is logged */
 	bool slub_classes;	/* a stream class of the input has slub:* events */
+	char **hosts;		/* by number, see decode.h */
+	uint32_t nr_hosts;
 };
 
 struct slub_decoder *slub_decoder_create(bt_self_component *self, struct slub_symbolizer *sym)
@@ -385,6 +388,9 @@ void slub_decoder_destroy(struct slub_decoder *d)
 		free_stream(d->by_id[i]);
 	free(d->by_id);
 	free(d->trace_dir);
+	for (uint32_t i = 0; i < d->nr_hosts; i++)
+		free(d->hosts[i]);
+	free(d->hosts);
 	free(d);
 }
 
@@ -425,6 +431,21 @@ const char *slub_decoder_trace_dir(const struct slub_decoder *d)
 	return d->trace_dir;
 }
 
+uint32_t slub_decoder_hosts(const struct slub_decoder *d)
+{
+	return d->nr_hosts;
+}
+
+const char *slub_decoder_host_name(const struct slub_decoder *d, uint32_t i)
+{
+	return i < d->nr_hosts ? d->hosts[i] : "?";
+}
+
+uint32_t slub_decoder_stream_host(const struct slub_decoder *d, uint64_t id)
+{
+	return id < d->nr_streams ? slub_dec_host(d->by_id[id]->host) : 0;
+}
+
 /* Records the first reason the input is unusable and appends a cause. */
 static __attribute__((format(printf, 3, 4)))
 void refuse(struct slub_decoder *d, enum slub_plugin_unusable why, const char *fmt, ...)
@@ -446,11 +467,39 @@ void refuse(struct slub_decoder *d, enum slub_plugin_unusable why, const char *f
 
 /* ---- streams ------------------------------------------------------------- */
 
+/* The number of the host whose trace holds bs, or -1 (no memory, or more
+ * hosts than the vpid has bits for: refused). */
+static int64_t host_of(struct slub_decoder *d, const bt_stream *bs)
+{
+	const bt_value *v = bt_trace_borrow_environment_entry_value_by_name_const(
+		bt_stream_borrow_trace_const(bs), "hostname");
+	const char *name = v && bt_value_is_string(v) ? bt_value_string_get(v) : "?";
+	char **n;
+
+	for (uint32_t i = 0; i < d->nr_hosts; i++)
+		if (!strcmp(d->hosts[i], name))
+			return i;
+	if (d->nr_hosts == SLUB_DEC_MAX_HOSTS) {
+		refuse(d, SLUB_UNUSABLE_MALFORMED, "%s: more than %u hosts (trace environments "
+		       "with distinct hostnames) in one analysis", name, SLUB_DEC_MAX_HOSTS);
+		return -1;
+	}
+	n = realloc(d->hosts, (d->nr_hosts + 1) * sizeof(*n));
+	if (!n)
+		return -1;
+	d->hosts = n;
+	n[d->nr_hosts] = strdup(name);
+	if (!n[d->nr_hosts])
+		return -1;
+	return d->nr_hosts++;
+}
+
 static struct dec_stream *get_stream(struct slub_decoder *d, const bt_stream *bs)
 {
 	struct dec_stream *s;
 	const bt_stream_class *sc;
 	const char *name;
+	int64_t host;
 
 	if (bs == d->last_stream)
 		return d->last;
@@ -470,6 +519,12 @@ static struct dec_stream *get_stream(struct slub_decoder *d, const bt_stream *bs
 			bt_stream_class_discarded_events_have_default_clock_snapshots(sc);
 		s->discard_pk_clock = s->has_clock &&
 			bt_stream_class_discarded_packets_have_default_clock_snapshots(sc);
+		host = host_of(d, bs);
+		if (host < 0) {
+			free_stream(s);
+			return NULL;
+		}
+		s->host = (uint32_t)host << SLUB_DEC_HOST_SHIFT;
 		if (d->nr_streams == d->cap_streams) {
 			size_t cap = d->cap_streams ? d->cap_streams * 2 : 16;
 			struct dec_stream **n = realloc(d->by_id, cap * sizeof(*n));
@@ -1146,6 +1201,7 @@ static int decode_event(struct slub_decoder *d, const bt_message *msg, struct sl
 
 	ctx = bt_event_borrow_common_context_field_const(e);
 	vpid = dc->ctx_vpid >= 0 ? ctx_int(dc, ctx, dc->ctx_vpid, 1) : 0;
+	vpid = slub_dec_pid(vpid) | s->host;
 	p = bt_event_borrow_payload_field_const(e);
 	if (dc->kind != K_SLUB && dc->kind != K_STACK) {
 		decode_objects(d, dc, p, vpid);
@@ -1187,7 +1243,7 @@ static int decode_event(struct slub_decoder *d, const bt_message *msg, struct sl
 	 */
 	out->thread_name = dc->ctx_procname >= 0 ?
 		bt_field_string_get_value(member(ctx, dc->ctx_procname)) : NULL;
-	out->event.procname = vtid == vpid ? out->thread_name : NULL;
+	out->event.procname = vtid == slub_dec_pid(vpid) ? out->thread_name : NULL;
 	if (s->has_clock) {
 		int64_t ns;
 

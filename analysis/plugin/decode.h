@@ -88,4 +88,31 @@ const char *slub_decoder_stream_name(const struct slub_decoder *d, uint64_t stre
 /* The trace directory of the first stream seen, or NULL. */
 const char *slub_decoder_trace_dir(const struct slub_decoder *d);
 
+/*
+ * Hosts.  Traces of several machines read together (several live sessions
+ * of a relay, or a relay's output directory) may use the same vpid, cache
+ * id and slab address for different things.  The decoder tells hosts
+ * apart by the trace environment's `hostname` (set by the session daemon)
+ * and numbers them in the order they appear; every vpid it hands on
+ * (event, stack, registration, symbolizer) carries that number above the
+ * pid, so that whatever is keyed by vpid is keyed by host too.  Linux pids
+ * are below 2^22 (PID_MAX_LIMIT); the first host is number 0, so a trace
+ * of one host decodes to its own vpids.
+ */
+#define SLUB_DEC_HOST_SHIFT 22
+#define SLUB_DEC_MAX_HOSTS (1u << (32 - SLUB_DEC_HOST_SHIFT))
+static inline uint32_t slub_dec_pid(uint32_t vpid)
+{
+	return vpid & ((1u << SLUB_DEC_HOST_SHIFT) - 1);
+}
+static inline uint32_t slub_dec_host(uint32_t vpid)
+{
+	return vpid >> SLUB_DEC_HOST_SHIFT;
+}
+/* Hosts seen so far; the name of host i ("?" when its trace has none). */
+uint32_t slub_decoder_hosts(const struct slub_decoder *d);
+const char *slub_decoder_host_name(const struct slub_decoder *d, uint32_t i);
+/* The host number of the stream of that id. */
+uint32_t slub_decoder_stream_host(const struct slub_decoder *d, uint64_t stream_id);
+
 #endif /* SLUB_PLUGIN_DECODE_H */

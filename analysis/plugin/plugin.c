@@ -47,6 +47,9 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(check,
 	  "0 = all)")
 	P("fail-on-violation=BOOL", "end the graph with an error when violations exist, so "
 	  "that babeltrace2 exits non-zero (default no)")
+	P("hosts=BOOL", "prefix every line of a report with [HOST], the trace environment's "
+	  "hostname, and end with a verdict per host (default no; done anyway once a second "
+	  "host is seen)")
 	REORDER_PARAMS);
 BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(check, slub_check_init);
 BT_PLUGIN_SINK_COMPONENT_CLASS_GRAPH_IS_CONFIGURED_METHOD(check, slub_check_graph_is_configured);
@@ -140,7 +143,10 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(top,
 	P("quit-fd=FD", "a descriptor to watch: a byte or its end quits after printing the "
 	  "interval so far (default -1, none)")
 	P("realtime=BOOL", "with format=\"screen\", keep each table up for its interval's "
-	  "length, replaying a trace at its own pace (default no)"));
+	  "length, replaying a trace at its own pace (default no)")
+	P("hosts=BOOL", "a HOST column (the trace environment's hostname) in both tables; "
+	  "the rows are per host and cache anyway (default no; shown once a second host is "
+	  "seen)"));
 BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(top, slub_top_init);
 BT_PLUGIN_SINK_COMPONENT_CLASS_GRAPH_IS_CONFIGURED_METHOD(top, slub_top_graph_is_configured);
 BT_PLUGIN_SINK_COMPONENT_CLASS_FINALIZE_METHOD(top, slub_top_finalize);

@@ -19,7 +19,8 @@ void cmd_check_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: slubtrace check [OPTIONS] TRACE_DIR\n"
-		"       slubtrace check --live net://HOST[:PORT]/host/NAME/SESSION\n"
+		"       slubtrace check --live net://HOST[:PORT]/host/NAME/SESSION...\n"
+		"       slubtrace check --live --all-sessions net://HOST[:PORT]...\n"
 		"\n"
 		"Replay the slab state transitions recorded in TRACE_DIR (every CTF trace\n"
 		"below it) against the SLUB state model and report each transition that\n"
@@ -29,7 +30,12 @@ void cmd_check_usage(FILE *f)
 		"\n"
 		"With --live, read a live session of an lttng-relayd as it is recorded (the URL\n"
 		"`slubtrace record --live` prints): each violation is printed when it is\n"
-		"found, and the verdict when the session ends.\n"
+		"found, and the verdict when the session ends.  Several URLs, or\n"
+		"--all-sessions with a relay's net://HOST[:PORT] (every session it lists when\n"
+		"check starts), are read together: traced programs of several hosts streaming\n"
+		"to one relay.  Each host (the trace's hostname) is kept apart, every line of\n"
+		"a report starts with [HOST], a verdict per host precedes the verdict over all;\n"
+		"the exit status covers all hosts.\n"
 		"\n"
 		"Options:\n"
 		"      --history N       events of the slab shown before a violation (default 8)\n"
@@ -37,6 +43,7 @@ void cmd_check_usage(FILE *f)
 		"                        (default 100, 0 = all)\n"
 		"      --reorder-ns NS   how long an event may wait for its predecessor in seq\n"
 		"                        order (default: the model's, 1 s)\n"
+		"      --all-sessions    with --live: each relay URL stands for all its sessions\n"
 		CLI_VERBOSITY_HELP
 		"  -h, --help            show this help\n"
 		"\n"

@@ -205,6 +205,10 @@ const char *cli_stream_file(const char *port);
  * and the watchdog name trace), running once it runs, stop after.
  */
 struct bt_component_class_filter *cli_watch_class(void);
+/* Events and discarded-events records before begin or after end (ns from
+ * the clock's origin) are dropped by the watch filters of the next graph
+ * (0, 0: none). */
+void cli_watch_window(uint64_t begin, uint64_t end);
 void cli_watch_start(const char *trace);
 void cli_watch_running(void);
 void cli_watch_stop(void);
@@ -244,6 +248,19 @@ void snapshot_child_env(void);
 void snapshot_settle(const char *dir);
 /* Names, lists and (check) checks the snapshots; returns how many. */
 unsigned snapshot_finish(const char *dir, bool check);
+/*
+ * A flight recorder's snapshot keeps each per-CPU buffer's latest packets:
+ * a stream whose first packet is not its first (packet_seq_num > 0) lost
+ * everything before it, without a discarded-events record, and the
+ * streams end at slightly different times.  Outside [latest such start,
+ * earliest stream end] some CPU's events are missing, and the model would
+ * judge the others' without them.  Returns 1 with those times (ns from
+ * the clock's origin) and the count of streams cut at their start in
+ * *cut, 0 when every stream is complete from its start, -1 when it cannot
+ * tell (not LTTng-UST's packet layout, unreadable metadata clock).
+ */
+int snapshot_trace_bounds(const char *trace_dir, uint64_t *begin_ns, uint64_t *end_ns,
+			  unsigned *cut);
 
 /* record --live, --relay; check --live (live.c). */
 bool live_requested(void);
@@ -256,5 +273,13 @@ bool live_stop_relay(bool keep_log);
 int live_create(const char *session);
 void live_announce(const char *session);
 int cmd_check_live(int argc, char **argv);
+/*
+ * The live inputs of check --live and top --live: session URLs, or with
+ * all, relay URLs (net://HOST[:PORT]) whose every session is taken (listed
+ * through src.ctf.lttng-live's `sessions` query).  *urls gets them joined
+ * by spaces (cli_run_graph() reads one source per URL), *nr their count.
+ * -1 on success, else the exit status after a line saying why.
+ */
+int live_inputs(int n, char *const *args, bool all, char **urls, size_t *nr);
 
 #endif /* SLUBTRACE_CLI_H */

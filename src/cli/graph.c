@@ -351,6 +351,8 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 	const bt_component_class_sink *sink_cls;
 	const bt_component_filter *mux;
 	const bt_component_sink *sink;
+	uint64_t trim_ns = 0, trim_end = 0;
+	unsigned trim_cut = 0;
 	bt_graph *g = NULL;
 	struct stat st;
 	char err[1024];
@@ -363,8 +365,22 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 	memset(res, 0, sizeof(*res));
 	res->magic = SLUB_PLUGIN_RESULT_MAGIC;
 	if (live) {
-		if (add_dir(&traces, trace_dir) < 0)
-			return CLI_EXIT_USAGE;
+		/* Several sessions (of several hosts) are URLs separated by
+		 * spaces: one src.ctf.lttng-live each, as it takes one URL. */
+		const char *u = trace_dir;
+
+		while (*u) {
+			size_t n = strcspn(u, " ");
+			char *one = strndup(u, n);
+
+			if (!one || add_dir(&traces, one) < 0) {
+				free(one);
+				free_traces(&traces);
+				return cli_nomem();
+			}
+			free(one);
+			u += n + strspn(u + n, " ");
+		}
 	} else if (stat(trace_dir, &st) < 0) {
 		cli_err("%s: %s", trace_dir, strerror(errno));
 		return CLI_EXIT_USAGE;
@@ -455,6 +471,28 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		bt_value_put_ref(p);
 		if (bad)
 			goto graph;
+	}
+	/* A flight recorder's snapshot: read from where every stream is complete
+	 * (snapshot_trace_begin(), snapshot.c); the watch filters drop what
+	 * comes before (flt.utils.trimmer would need sources that seek). */
+	for (size_t i = 0; !live && i < traces.nr; i++) {
+		uint64_t b, e;
+		unsigned cut;
+
+		if (snapshot_trace_bounds(traces.dirs[i], &b, &e, &cut) == 1 && b > trim_ns) {
+			trim_ns = b;
+			trim_end = e;
+			trim_cut = cut;
+		}
+	}
+	if (trim_ns) {
+		cli_watch_window(trim_ns, trim_end);
+		cli_info("%s: a flight-recorder snapshot: %u stream%s lost %s oldest packets; "
+			 "read from %" PRIu64 ".%09" PRIu64 " to %" PRIu64 ".%09" PRIu64 " s of "
+			 "the clock, where every stream is complete", trace_dir, trim_cut,
+			 trim_cut == 1 ? "" : "s", trim_cut == 1 ? "its" : "their",
+			 trim_ns / 1000000000u, trim_ns % 1000000000u, trim_end / 1000000000u,
+			 trim_end % 1000000000u);
 	}
 	if (bt_graph_add_sink_component_with_initialize_method_data(g, sink_cls, "slub", params,
 			res, cli_bt_log_level(), &sink) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {

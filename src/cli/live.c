@@ -6,14 +6,19 @@
  *       relay daemon: one started here on loopback (its ports chosen free,
  *       its output the trace directory, stopped at the end), or HOST's
  *       (control PORT, default 5342; data PORT+1; live PORT+2)
- *   check --live net://HOST[:PORT]/host/NAME/SESSION
- *       src.ctf.lttng-live -> flt.utils.muxer -> sink.slub.check: each
- *       violation printed as the model finds it; the verdict when the
- *       session ends; exit 1 if any
+ *   check --live [--all-sessions] URL...
+ *       one src.ctf.lttng-live per session URL (net://HOST[:PORT]/host/
+ *       NAME/SESSION; with --all-sessions a relay's net://HOST[:PORT]
+ *       stands for every session it lists) -> flt.utils.muxer ->
+ *       sink.slub.check: each violation printed as the model finds it,
+ *       labelled with its host when there are several sessions; the
+ *       verdict (per host, then over all) when the sessions end; exit 1
+ *       if any
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <getopt.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -264,26 +269,195 @@ void live_announce(const char *session)
 	fflush(NULL);
 }
 
+/* ---- live inputs ----------------------------------------------------- */
+
+struct url_list {
+	char *joined;
+	size_t len, nr;
+};
+
+static int url_add(struct url_list *l, const char *url)
+{
+	size_t n = strlen(url);
+	char *j;
+
+	/* a space separates the URLs given to cli_run_graph() */
+	if (strchr(url, ' ')) {
+		cli_err("%s: a session URL with a space cannot be read", url);
+		return CLI_EXIT_USAGE;
+	}
+	j = realloc(l->joined, l->len + n + 2);
+	if (!j)
+		return cli_nomem();
+	if (l->len)
+		j[l->len++] = ' ';
+	memcpy(j + l->len, url, n + 1);
+	l->len += n;
+	l->joined = j;
+	l->nr++;
+	return -1;
+}
+
+/* Whether url names a session (net://HOST[:PORT]/host/NAME/SESSION), not
+ * only a relay. */
+static bool session_url(const char *url)
+{
+	const char *p = strchr(url + 6, '/');
+
+	return p && !strncmp(p, "/host/", 6) && strchr(p + 6, '/') && p[strlen(p) - 1] != '/';
+}
+
+/*
+ * Every session the relay at url lists, through src.ctf.lttng-live's
+ * `sessions` query (what babeltrace2 prints for a URL without a session).
+ */
+static int relay_sessions(const char *url, struct url_list *l)
+{
+	const bt_plugin *ctf = NULL;
+	const bt_component_class_source *cls;
+	bt_query_executor *q = NULL;
+	const bt_value *res = NULL;
+	bt_value *params = NULL;
+	int rc = CLI_EXIT_USAGE;
+	uint64_t n, taken = 0;
+
+	if (bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &ctf) !=
+	    BT_PLUGIN_FIND_STATUS_OK) {
+		cli_err("babeltrace2's ctf plugin was not found (install babeltrace2)");
+		return CLI_EXIT_USAGE;
+	}
+	cls = bt_plugin_borrow_source_component_class_by_name_const(ctf, "lttng-live");
+	params = bt_value_map_create();
+	if (!cls || !params || bt_value_map_insert_string_entry(params, "url", url)) {
+		cli_err("%s: cannot query the relay (no src.ctf.lttng-live, or no memory)", url);
+		goto out;
+	}
+	q = bt_query_executor_create(bt_component_class_source_as_component_class_const(cls),
+				     "sessions", params);
+	if (!q || bt_query_executor_query(q, &res) != BT_QUERY_EXECUTOR_QUERY_STATUS_OK ||
+	    !bt_value_is_array(res)) {
+		const bt_error *e = bt_current_thread_take_error();
+		const char *msg = NULL;
+
+		if (e && bt_error_get_cause_count(e))
+			msg = bt_error_cause_get_message(bt_error_borrow_cause_by_index(e, 0));
+		cli_err("%s: cannot list the relay's sessions: %s", url,
+			msg ? msg : "no relay daemon answers there");
+		if (e)
+			bt_error_release(e);
+		goto out;
+	}
+	n = bt_value_array_get_length(res);
+	for (uint64_t i = 0; i < n; i++) {
+		const bt_value *s = bt_value_array_borrow_element_by_index_const(res, i);
+		const bt_value *u = bt_value_is_map(s) ?
+			bt_value_map_borrow_entry_value_const(s, "url") : NULL;
+		int r;
+
+		if (!u || !bt_value_is_string(u))
+			continue;
+		r = url_add(l, bt_value_string_get(u));
+		if (r >= 0) {
+			rc = r;
+			goto out;
+		}
+		taken++;
+	}
+	if (!taken) {
+		cli_err("%s: the relay lists no session (record --live --relay HOST:PORT sends "
+			"one there)", url);
+		goto out;
+	}
+	rc = -1;
+out:
+	bt_value_put_ref(res);
+	bt_query_executor_put_ref(q);
+	bt_value_put_ref(params);
+	bt_plugin_put_ref(ctf);
+	return rc;
+}
+
+int live_inputs(int n, char *const *args, bool all, char **urls, size_t *nr)
+{
+	struct url_list l = { 0 };
+	int rc = -1;
+
+	for (int i = 0; i < n && rc < 0; i++) {
+		if (strncmp(args[i], "net://", 6)) {
+			cli_err("%s: expected a URL net://HOST[:PORT]/host/NAME/SESSION%s", args[i],
+				all ? " or net://HOST[:PORT]" : "");
+			rc = CLI_EXIT_USAGE;
+		} else if (session_url(args[i])) {
+			rc = url_add(&l, args[i]);
+		} else if (all) {
+			rc = relay_sessions(args[i], &l);
+		} else {
+			cli_err("%s: no session named (net://HOST[:PORT]/host/NAME/SESSION); "
+				"--all-sessions reads every session of the relay", args[i]);
+			rc = CLI_EXIT_USAGE;
+		}
+	}
+	if (rc < 0 && !l.nr) {
+		cli_err("no live session given");
+		rc = CLI_EXIT_USAGE;
+	}
+	if (rc >= 0) {
+		free(l.joined);
+		return rc;
+	}
+	*urls = l.joined;
+	*nr = l.nr;
+	return -1;
+}
+
 /* ---- check --live ------------------------------------------------------- */
 
 int cmd_check_live(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "live", no_argument, NULL, 'L' },
+		{ "all-sessions", no_argument, NULL, 'a' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct slub_plugin_result res;
+	bool all = false;
+	char *urls = NULL;
+	size_t nr = 0;
 	bt_value *params;
-	int rc;
+	int c, rc;
 
-	if (argc != 2 || strncmp(argv[1], "net://", 6)) {
-		cli_err("check --live: expected one URL net://HOST[:PORT]/host/NAME/SESSION "
-			"(record --live prints it)");
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'a') {
+			all = true;
+		} else if (c != 'L') {
+			cli_err("check --live: expected [--all-sessions] URL...: a session "
+				"net://HOST[:PORT]/host/NAME/SESSION (record --live prints it), or "
+				"with --all-sessions a relay net://HOST[:PORT]");
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (optind == argc) {
+		cli_err("check --live: expected one URL net://HOST[:PORT]/host/NAME/SESSION or "
+			"more (record --live prints it), or --all-sessions net://HOST[:PORT]");
 		return CLI_EXIT_USAGE;
 	}
+	rc = live_inputs(argc - optind, argv + optind, all, &urls, &nr);
+	if (rc >= 0)
+		return rc;
 	params = bt_value_map_create();
-	if (!params)
+	/* several sessions are several hosts, or may be: say whose each line is */
+	if (!params || ((all || nr > 1) &&
+			bt_value_map_insert_bool_entry(params, "hosts", BT_TRUE))) {
+		free(urls);
+		bt_value_put_ref(params);
 		return cli_nomem();
+	}
 	/* Each violation as it comes, not when a buffer fills. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	rc = cli_run_graph(argv[1], "check", params, &res);
+	rc = cli_run_graph(urls, "check", params, &res);
 	bt_value_put_ref(params);
+	free(urls);
 	if (rc)
 		return rc;
 	return res.violations ? 1 : 0;

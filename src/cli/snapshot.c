@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -222,6 +223,91 @@ static int snapshot_rule(const char *dir, char *out, size_t size)
 	return found;
 }
 
+static int stream_bounds(const char *path, uint64_t *begin, uint64_t *seq, uint64_t *end,
+			 uint64_t *need);
+
+/* A stream file below dir (recursively) that ends inside a packet, or no
+ * metadata at all: into bad; false when every stream is whole. */
+static bool cut_short(const char *dir, char *bad, size_t len, uint64_t *have, uint64_t *need)
+{
+	struct dirent *de;
+	bool cut = false, meta = false, streams = false;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return false;
+	while (!cut && (de = readdir(d))) {
+		char path[PATH_MAX];
+		uint64_t b, q, e, n;
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (stat(path, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			cut = cut_short(path, bad, len, have, need);
+		} else if (!strcmp(de->d_name, "metadata")) {
+			meta = true;
+		} else if (stream_bounds(path, &b, &q, &e, &n) == 0) {
+			streams = true;
+			if (n > (uint64_t)st.st_size) {
+				snprintf(bad, len, "%s", path);
+				*have = (uint64_t)st.st_size;
+				*need = n;
+				cut = true;
+			}
+		} else if (S_ISREG(st.st_mode) && strcmp(de->d_name, "index") &&
+			   !strstr(de->d_name, ".idx")) {
+			/* a stream file without even its first packet header */
+			snprintf(bad, len, "%s", path);
+			*have = (uint64_t)st.st_size;
+			*need = 0;
+			cut = true;
+		}
+	}
+	closedir(d);
+	if (!cut && streams && !meta) {
+		snprintf(bad, len, "%s/metadata", dir);
+		*have = *need = 0;
+		cut = true;
+	}
+	return cut;
+}
+
+/*
+ * The session daemon writes a snapshot on its own: when the file system
+ * fills, the snapshot is cut short and nothing tells the program or us.
+ * A snapshot with a stream file ending inside a packet (or no metadata)
+ * is one line naming the directory and the space left, not a check that
+ * cannot read it.  (The traced program is not concerned: its ring buffers
+ * are in memory.)
+ */
+static bool snapshot_disk_full(const char *snap, const char *dir)
+{
+	struct statvfs vfs;
+	char bad[PATH_MAX], space[96] = "";
+	uint64_t have = 0, need = 0;
+
+	if (!cut_short(snap, bad, sizeof(bad), &have, &need))
+		return false;
+	if (statvfs(snap, &vfs) == 0)
+		snprintf(space, sizeof(space), "%s (%llu KiB free of %llu KiB)",
+			 vfs.f_bavail ? "" : " is full",
+			 (unsigned long long)vfs.f_bavail * vfs.f_frsize / 1024,
+			 (unsigned long long)vfs.f_blocks * vfs.f_frsize / 1024);
+	if (need)
+		cli_err("%s: the snapshot is incomplete: %s holds %llu of its %llu bytes; the file "
+			"system of %s%s; give -o a directory with room for --buffer-size per CPU",
+			snap, bad, (unsigned long long)have, (unsigned long long)need, dir, space);
+	else
+		cli_err("%s: the snapshot is incomplete: %s is %s; the file system of %s%s; give "
+			"-o a directory with room for --buffer-size per CPU", snap, bad,
+			have ? "cut short" : "missing or empty", dir, space);
+	return true;
+}
+
 /*
  * LTTng names a snapshot NAME-YYYYmmdd-HHMMSS-N: rename each to
  * YYYYmmdd-HHMMSS-RULE-N, list them, and check them.  Returns how many.
@@ -260,6 +346,8 @@ unsigned snapshot_finish(const char *dir, bool check)
 		}
 		found++;
 		cli_info("snapshot %u: %s", found, to);
+		if (snapshot_disk_full(to, dir))
+			goto next;
 		if (check) {
 			struct slub_plugin_result res;
 			bt_value *params = bt_value_map_create();
@@ -279,4 +367,159 @@ next:
 	if (!found)
 		cli_info("no trigger fired: no snapshot was written");
 	return found;
+}
+
+/* ---- where a snapshot's streams are all complete ------------------------ */
+
+static uint64_t le64(const unsigned char *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/*
+ * An LTTng stream file's first packet's timestamp_begin and packet_seq_num
+ * and its last packet's timestamp_end: little-endian at bytes 32, 64 and
+ * 40 of a packet (LTTng-UST's packet header of 32 bytes, then its packet
+ * context, packet_size in bits at 56; lttng_layout() checks the metadata
+ * says so).  Snapshots have no index to read them from.  0, or -1 when
+ * the file is no such stream.
+ */
+static int stream_bounds(const char *path, uint64_t *begin, uint64_t *seq, uint64_t *end,
+			 uint64_t *need)
+{
+	unsigned char b[72];
+	uint64_t off = 0, size;
+	FILE *f = fopen(path, "rb");
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	while (fseeko(f, (off_t)off, SEEK_SET) == 0 && fread(b, 1, sizeof(b), f) == sizeof(b) &&
+	       b[0] == 0xC1 && b[1] == 0x1F && b[2] == 0xFC && b[3] == 0xC1) {
+		if (!off) {
+			*begin = le64(b + 32);
+			*seq = le64(b + 64);
+		}
+		*end = le64(b + 40);
+		rc = 0;
+		size = le64(b + 56) / 8;
+		*need = off + size;
+		if (size < sizeof(b))
+			break;
+		off += size;
+	}
+	fclose(f);
+	return rc;
+}
+
+/* The metadata describes LTTng-UST's little-endian packet layout. */
+static bool lttng_layout(const char *text, size_t n)
+{
+	static const char *const need[] = {
+		"byte_order = le;",
+		"uint32_t magic;\n\t\tuint8_t  uuid[16];\n\t\tuint32_t stream_id;\n\t\t"
+		"uint64_t stream_instance_id;\n\t};",
+		"struct packet_context {\n\tuint64_clock_monotonic_t timestamp_begin;\n\t"
+		"uint64_clock_monotonic_t timestamp_end;\n\tuint64_t content_size;\n\t"
+		"uint64_t packet_size;\n\tuint64_t packet_seq_num;",
+	};
+
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (!memmem(text, n, need[i], strlen(need[i])))
+			return false;
+	return true;
+}
+
+/* The value after `key =` in the first `clock {` block of the metadata
+ * text (packetized or not: the block is short, and LTTng writes it in one
+ * packet). */
+static bool clock_field(const char *text, size_t n, const char *key, long long *v)
+{
+	const char *c = memmem(text, n, "clock {", 7), *end, *p;
+	size_t kl = strlen(key);
+
+	if (!c)
+		return false;
+	end = memmem(c, n - (size_t)(c - text), "};", 2);
+	if (!end)
+		return false;
+	for (p = c; (p = memmem(p, (size_t)(end - p), key, kl)); p += kl) {
+		const char *q = p + kl;
+
+		/* `offset` must not match `offset_s`, nor a word of a comment */
+		if (p > c && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z')))
+			continue;
+		while (q < end && *q == ' ')
+			q++;
+		if (*q++ != '=')
+			continue;
+		*v = strtoll(q, NULL, 0);
+		return true;
+	}
+	return false;
+}
+
+int snapshot_trace_bounds(const char *trace_dir, uint64_t *begin_ns, uint64_t *end_ns,
+			  unsigned *cut)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	uint64_t latest = 0, earliest_end = UINT64_MAX;
+	long long freq = 0, off_s = 0, off = 0;
+	char *text;
+	size_t n = 0;
+	FILE *f;
+	DIR *d;
+
+	*cut = 0;
+	snprintf(path, sizeof(path), "%s/metadata", trace_dir);
+	f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	text = malloc(1 << 20);
+	if (text)
+		n = fread(text, 1, 1 << 20, f);
+	fclose(f);
+	if (!text || !lttng_layout(text, n) || !clock_field(text, n, "freq", &freq) ||
+	    freq <= 0) {
+		free(text);
+		return -1;
+	}
+	clock_field(text, n, "offset_s", &off_s);
+	clock_field(text, n, "offset", &off);
+	free(text);
+	d = opendir(trace_dir);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		uint64_t ts = 0, seq = 0, end = 0, need;
+
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "metadata"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", trace_dir, de->d_name);
+		if (stream_bounds(path, &ts, &seq, &end, &need) < 0)
+			continue;
+		if (end < earliest_end)
+			earliest_end = end;
+		if (!seq)
+			continue;
+		(*cut)++;
+		if (ts > latest)
+			latest = ts;
+	}
+	closedir(d);
+	if (!*cut)
+		return 0;
+	/* cycles to ns from the origin, as Babeltrace computes it */
+	*begin_ns = (uint64_t)off_s * 1000000000u +
+		(uint64_t)((unsigned __int128)(latest + (uint64_t)off) * 1000000000u /
+			   (uint64_t)freq);
+	*end_ns = (uint64_t)off_s * 1000000000u +
+		(uint64_t)((unsigned __int128)(earliest_end + (uint64_t)off) * 1000000000u /
+			   (uint64_t)freq);
+	return 1;
 }

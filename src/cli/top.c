@@ -30,7 +30,8 @@ void cmd_top_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: slubtrace top [OPTIONS] TRACE_DIR\n"
-		"       slubtrace top [OPTIONS] --live net://HOST[:PORT]/host/NAME/SESSION\n"
+		"       slubtrace top [OPTIONS] --live net://HOST[:PORT]/host/NAME/SESSION...\n"
+		"       slubtrace top [OPTIONS] --all-sessions --live net://HOST[:PORT]...\n"
 		"\n"
 		"A table per interval of trace time, in the manner of slabtop: per cache the\n"
 		"allocations, frees, slow-path operations and failed CAS (redos: slab word and\n"
@@ -39,6 +40,10 @@ void cmd_top_usage(FILE *f)
 		"threads with the most redos and lock wait.  With --live, a live session of an\n"
 		"lttng-relayd as it is recorded (the URL `slubtrace record --live` prints);\n"
 		"else TRACE_DIR replayed interval by interval by the events' timestamps.\n"
+		"Several URLs (after --live), or --all-sessions with a relay's URL (every\n"
+		"session it lists when top starts), are shown in one table: programs of\n"
+		"several hosts streaming to one relay; rows are per host and cache, and a HOST\n"
+		"column (the trace's hostname) names each.\n"
 		"\n"
 		"On a terminal the table is redrawn in place (a trace directory at its own\n"
 		"pace) and q quits; else, or with --batch, every line of each table starts\n"
@@ -51,7 +56,8 @@ void cmd_top_usage(FILE *f)
 		"columns show -.\n"
 		"\n"
 		"Options:\n"
-		"      --live URL        read a live session (net://HOST[:PORT]/host/NAME/SESSION)\n"
+		"      --live URL...     read live sessions (net://HOST[:PORT]/host/NAME/SESSION)\n"
+		"      --all-sessions    with --live: each relay URL stands for all its sessions\n"
 		"  -b, --batch           plain text lines, also on a terminal\n"
 		"  -i, --interval T      the interval, of trace time: 1s (default), 250ms, 50us,\n"
 		"                        1000ns, or seconds (0.5)\n"
@@ -167,6 +173,7 @@ int cmd_top(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "live", required_argument, NULL, 'L' },
+		{ "all-sessions", no_argument, NULL, 'A' },
 		{ "batch", no_argument, NULL, 'b' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "sort", required_argument, NULL, 's' },
@@ -182,7 +189,9 @@ int cmd_top(int argc, char **argv)
 	struct slub_plugin_result res;
 	struct sigaction sa = { 0 };
 	const char *live = NULL, *input;
-	bool batch = false, screen, rows_given = false;
+	char *urls = NULL;
+	size_t nr_urls = 0;
+	bool batch = false, screen, rows_given = false, all = false;
 	unsigned long long threads = 5;
 	bt_value *params;
 	pthread_t kt;
@@ -201,6 +210,9 @@ int cmd_top(int argc, char **argv)
 			break;
 		case 'b':
 			batch = true;
+			break;
+		case 'A':
+			all = true;
 			break;
 		case 'i': {
 			unsigned long long ns = parse_interval(optarg);
@@ -247,7 +259,10 @@ int cmd_top(int argc, char **argv)
 			bad |= !cli_verbosity_option(c);
 		}
 	}
-	if (!bad && live && optind != argc) {
+	if (!bad && all && !live) {
+		cli_err("top: --all-sessions reads the relays given with --live URL");
+		bad = 1;
+	} else if (!bad && live && optind != argc && strncmp(argv[optind], "net://", 6)) {
 		cli_err("top: --live URL or TRACE_DIR, not both");
 		bad = 1;
 	} else if (!bad && !live && optind != argc - 1) {
@@ -257,6 +272,29 @@ int cmd_top(int argc, char **argv)
 		cli_err("top --live: expected a URL net://HOST[:PORT]/host/NAME/SESSION "
 			"(record --live prints it), got '%s'", live);
 		bad = 1;
+	} else if (!bad && live) {
+		/* the first URL is --live's argument, the others follow */
+		char **in = calloc((size_t)(argc - optind) + 1, sizeof(*in));
+
+		if (!in) {
+			bt_value_put_ref(params);
+			return cli_nomem();
+		}
+		in[0] = (char *)live;
+		for (int i = optind; i < argc; i++)
+			in[1 + i - optind] = argv[i];
+		rc = live_inputs(1 + argc - optind, in, all, &urls, &nr_urls);
+		free(in);
+		if (rc >= 0) {
+			bt_value_put_ref(params);
+			return rc;
+		}
+		if ((all || nr_urls > 1) &&
+		    bt_value_map_insert_bool_entry(params, "hosts", BT_TRUE)) {
+			free(urls);
+			bt_value_put_ref(params);
+			return cli_nomem();
+		}
 	} else if (!bad && !live && !strncmp(argv[optind], "net://", 6)) {
 		cli_err("top: a URL is read with --live %s", argv[optind]);
 		bad = 1;
@@ -266,10 +304,11 @@ int cmd_top(int argc, char **argv)
 		bt_value_put_ref(params);
 		return CLI_EXIT_USAGE;
 	}
-	input = live ? live : argv[optind];
+	input = live ? urls : argv[optind];
 	screen = !batch && isatty(STDOUT_FILENO);
 	if (pipe(quit_pipe) < 0) {
 		cli_err("pipe: %s", strerror(errno));
+		free(urls);
 		bt_value_put_ref(params);
 		return CLI_EXIT_USAGE;
 	}
@@ -299,5 +338,6 @@ int cmd_top(int argc, char **argv)
 	rc = cli_run_graph(input, "top", params, &res);
 	restore_terminal();
 	bt_value_put_ref(params);
+	free(urls);
 	return rc;
 }

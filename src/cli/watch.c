@@ -57,6 +57,7 @@ static struct {
 	bool source_failed;			/* it returned an error */
 	volatile sig_atomic_t phase;		/* 0 idle, 1 building, 2 running */
 	atomic_uint_fast64_t progress;		/* batches pulled */
+	uint64_t begin_ns, end_ns;		/* drop events outside (a snapshot) */
 	unsigned int stall_s;
 	pthread_t thread;
 	pid_t tid;				/* the graph's thread */
@@ -301,6 +302,48 @@ void cli_watch_start(const char *trace)
 	}
 }
 
+void cli_watch_window(uint64_t begin, uint64_t end)
+{
+	watch.begin_ns = begin;
+	watch.end_ns = end;
+}
+
+/* Whether m is an event or a discarded-events/packets record outside
+ * [watch.begin_ns, watch.end_ns]: a snapshot's streams are not all
+ * complete there. */
+static bool outside_window(const bt_message *m)
+{
+	const bt_clock_snapshot *cs;
+	int64_t ns;
+
+	switch (bt_message_get_type(m)) {
+	case BT_MESSAGE_TYPE_EVENT:
+		if (!bt_message_event_borrow_stream_class_default_clock_class_const(m))
+			return false;
+		cs = bt_message_event_borrow_default_clock_snapshot_const(m);
+		break;
+	case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
+		if (!bt_stream_class_discarded_events_have_default_clock_snapshots(
+			    bt_stream_borrow_class_const(
+				    bt_message_discarded_events_borrow_stream_const(m))))
+			return false;
+		cs = bt_message_discarded_events_borrow_end_default_clock_snapshot_const(m);
+		break;
+	case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
+		if (!bt_stream_class_discarded_packets_have_default_clock_snapshots(
+			    bt_stream_borrow_class_const(
+				    bt_message_discarded_packets_borrow_stream_const(m))))
+			return false;
+		cs = bt_message_discarded_packets_borrow_end_default_clock_snapshot_const(m);
+		break;
+	default:
+		return false;
+	}
+	return bt_clock_snapshot_get_ns_from_origin(cs, &ns) ==
+		BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK && ns >= 0 &&
+		((uint64_t)ns < watch.begin_ns || (uint64_t)ns > watch.end_ns);
+}
+
 void cli_watch_running(void)
 {
 	watch.phase = 2;
@@ -310,6 +353,7 @@ void cli_watch_running(void)
 void cli_watch_stop(void)
 {
 	watch.phase = 0;
+	watch.begin_ns = watch.end_ns = 0;
 	watch.current = NULL;
 	for (size_t i = 0; i < 5; i++)
 		sigaction(watch_signals[i], &watch.old[i], NULL);
@@ -455,6 +499,19 @@ watch_next(bt_self_message_iterator *self, bt_message_array_const msgs, uint64_t
 	}
 	if (last_event != UINT64_MAX)
 		note(st, in[last_event]);
+	if (watch.begin_ns) {
+		uint64_t kept = 0;
+
+		for (uint64_t i = 0; i < n; i++) {
+			if (outside_window(in[i]))
+				bt_message_put_ref(in[i]);
+			else
+				in[kept++] = in[i];
+		}
+		n = kept;
+		if (!n)
+			return BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_AGAIN;
+	}
 	if (n > capacity + sizeof(it->spill) / sizeof(it->spill[0]))
 		return BT_MESSAGE_ITERATOR_CLASS_NEXT_METHOD_STATUS_ERROR;
 	for (uint64_t i = 0; i < n; i++) {

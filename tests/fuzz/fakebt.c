@@ -192,9 +192,6 @@ const bt_stream_class *bt_stream_borrow_class_const(const bt_stream *s)
 
 /* One trace and one trace class for every stream: the fake never destroys
  * them, so their destruction listeners are only recorded and removed. */
-struct bt_trace {
-	int unused;
-};
 struct bt_trace_class {
 	int unused;
 };
@@ -261,6 +258,25 @@ const bt_event_class *bt_stream_class_borrow_event_class_by_index_const(const bt
 	PRE(sc && index < bt_stream_class_get_event_class_count(sc),
 	    "stream class not NULL, index in range");
 	return NULL;
+}
+
+const bt_value *bt_trace_borrow_environment_entry_value_by_name_const(const bt_trace *t,
+								     const char *name)
+{
+	PRE(t && name, "trace and name not NULL");
+	return NULL;
+}
+
+bt_value_type bt_value_get_type(const bt_value *v)
+{
+	(void)v;
+	broken(__func__, "no value exists here");
+}
+
+const char *bt_value_string_get(const bt_value *v)
+{
+	(void)v;
+	broken(__func__, "no value exists here");
 }
 
 const bt_clock_class *bt_stream_class_borrow_default_clock_class_const(const bt_stream_class *sc)

@@ -55,6 +55,11 @@ struct bt_stream_class {
 	struct bt_clock_class clock;
 };
 
+/* A trace without environment entries: every stream is of one host. */
+struct bt_trace {
+	int unused;
+};
+
 struct bt_stream {
 	const struct bt_stream_class *sc;
 	char *name;			/* NULL: unnamed */

@@ -156,6 +156,98 @@ static size_t count(const char *s, const char *what)
 
 /* ---- check ---- */
 
+/*
+ * Two hosts with the same vpid, cache id and slab address, their events
+ * interleaved by the muxer: alpha loses an update, beta is clean.  The
+ * model must keep them apart (one violation, alpha's), and every line of
+ * the report says whose it is.
+ */
+static void test_hosts(void)
+{
+	const bt_plugin *utils = NULL;
+	bt_component_class_source *src_cls = testsrc_class();
+	const bt_component_sink *snk;
+	const bt_component_filter *mux;
+	const bt_component_source *src[2];
+	struct ts_script s[2];
+	struct ts_item *copy;
+	struct outcome o;
+	char tmpl[] = "/tmp/slub-sink-out-XXXXXX";
+	int fd = mkstemp(tmpl), saved = dup(STDOUT_FILENO);
+	bt_graph *g = bt_graph_create(0);
+	long size;
+	FILE *f;
+
+	script_life(&s[0], LIFE_LOST_UPDATE, 0, 0, 0, NULL);
+	copy = malloc((size_t)s[0].nr_items * sizeof(*copy));
+	memcpy(copy, s[0].items, (size_t)s[0].nr_items * sizeof(*copy));
+	s[0].items = copy;
+	s[0].hostname = "alpha";
+	script_life(&s[1], LIFE_CLEAN, 0, 0, 0, NULL);
+	s[1].hostname = "beta";
+	memset(&o, 0, sizeof(o));
+	o.res.magic = SLUB_PLUGIN_RESULT_MAGIC;
+	if (bt_plugin_find("utils", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &utils) !=
+	    BT_PLUGIN_FIND_STATUS_OK) {
+		CHECK(0, "babeltrace2's utils plugin (the muxer) was not found");
+		return;
+	}
+	fflush(stdout);
+	dup2(fd, STDOUT_FILENO);
+	bt_graph_add_filter_component(g,
+		bt_plugin_borrow_filter_component_class_by_name_const(utils, "muxer"), "mux",
+		NULL, BT_LOGGING_LEVEL_NONE, &mux);
+	for (int i = 0; i < 2; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "src%d", i);
+		bt_graph_add_source_component_with_initialize_method_data(g, src_cls, name, NULL,
+			&s[i], BT_LOGGING_LEVEL_NONE, &src[i]);
+		bt_graph_connect_ports(g,
+			bt_component_source_borrow_output_port_by_index_const(src[i], 0),
+			bt_component_filter_borrow_input_port_by_index_const(mux, (uint64_t)i),
+			NULL);
+	}
+	bt_graph_add_sink_component_with_initialize_method_data(g,
+		bt_plugin_borrow_sink_component_class_by_name_const(slub_plugin(), "check"), "sink",
+		NULL, &o.res, BT_LOGGING_LEVEL_NONE, &snk);
+	bt_graph_connect_ports(g, bt_component_filter_borrow_output_port_by_index_const(mux, 0),
+			       bt_component_sink_borrow_input_port_by_index_const(snk, 0), NULL);
+	o.status = bt_graph_run(g);
+	take_causes(o.cause, sizeof(o.cause));
+	bt_graph_put_ref(g);
+	bt_component_class_source_put_ref(src_cls);
+	bt_plugin_put_ref(utils);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	f = fdopen(fd, "r");
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	o.out = calloc(1, (size_t)size + 1);
+	if (fread(o.out, 1, (size_t)size, f) != (size_t)size)
+		o.out[0] = '\0';
+	fclose(f);
+	unlink(tmpl);
+
+	CHECK(o.status == BT_GRAPH_RUN_STATUS_OK, "status %d: %s", o.status, o.cause);
+	CHECK(o.res.violations == 1, "two hosts, one lost update: %llu violations:\n%s",
+	      (unsigned long long)o.res.violations, o.out);
+	CHECK(strstr(o.out, "[alpha] violation 1: R5-word-chain: "), "not alpha's:\n%s", o.out);
+	CHECK(strstr(o.out, "[alpha]   process 4242, thread 11"),
+	      "the process line: labelled, the host's own vpid:\n%s", o.out);
+	CHECK(!strstr(o.out, "[beta] violation"), "a violation of beta:\n%s", o.out);
+	CHECK(strstr(o.out, "[alpha] host verdict: VIOLATIONS: ") &&
+	      strstr(o.out, "[beta] host verdict: clean: "), "verdicts per host:\n%s", o.out);
+	CHECK(!strncmp(last_line(o.out), "verdict: VIOLATIONS: ", 21) &&
+	      strstr(last_line(o.out), " 2 slabs, 1 violations"), "verdict: %s", last_line(o.out));
+	for (const char *l = o.out; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l))
+		CHECK(*l == '[' || *l == '\n' || !strncmp(l, "verdict: ", 9),
+		      "an unlabelled line: %.60s", l);
+	free(o.out);
+	free(copy);
+}
+
 static void test_clean(void)
 {
 	struct ts_script s;
@@ -466,6 +558,7 @@ int main(int argc, char **argv)
 	test_bad_input();
 	test_timeline();
 	test_params();
+	test_hosts();
 	if (failures) {
 		fprintf(stderr, "%d check(s) failed\n", failures);
 		return 1;

@@ -116,6 +116,8 @@ iter_init(bt_self_message_iterator *self, bt_self_message_iterator_configuration
 		bt_field_class_put_ref(p);
 	}
 	it->trace = bt_trace_create(tc);
+	if (s->hostname)
+		bt_trace_set_environment_entry_string(it->trace, "hostname", s->hostname);
 	it->stream = bt_stream_create(sc, it->trace);
 	if (s->stream_name)
 		bt_stream_set_name(it->stream, s->stream_name);

@@ -55,6 +55,7 @@ struct ts_script {
 	int lost_packets;		/* with packets: discarded events with clock
 					 * snapshots, discarded packets without; a
 					 * discard item of 2 is lost packets */
+	const char *hostname;		/* the trace environment's, NULL: none */
 };
 
 /* The component class; add it with init data = a struct ts_script *. */

@@ -20,8 +20,12 @@
  * last interval.  So every column summed over the intervals is the
  * figure `slubtrace stats` reports for the whole trace.
  *
+ * Hosts (decode.h): the rows are per host and cache, the storms come
+ * from one statistics instance per host, and with the parameter `hosts`
+ * (or once a second host is seen) every row names its host.
+ *
  * Parameters: see plugin.c (format, interval-ns, sort, top, threads,
- * counts, quit-fd, realtime).
+ * counts, quit-fd, realtime, hosts).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -47,9 +51,11 @@ static const char *const sort_names[SORT_NR + 1] = { /* NULL-terminated */
 	"redo", "slow", "alloc", "free", "storms", "locks", "wait", "hold", "name", NULL,
 };
 
-/* One cache (by name, summed over processes), this interval's counts. */
+/* One cache of a host (by name, summed over its processes), this
+ * interval's counts. */
 struct row {
 	char *name;
+	uint32_t host;
 	uint64_t allocs, frees, slow, redos, locks, wait_ns, max_hold;
 	uint64_t storms, storms_seen;	/* this interval; the library's count at the last table */
 };
@@ -74,7 +80,9 @@ struct kmap {
 
 struct top {
 	struct slub_sink sink;
-	struct slub_tstats *ts;
+	struct slub_tstats **ts;	/* per host number */
+	uint32_t nts;
+	bool hosts;
 	const char *format, *sort_name;
 	uint64_t interval_ns, rows, nthreads;
 	int64_t quit_fd;
@@ -160,10 +168,10 @@ static void kmap_free(struct kmap *m)
 	free(m->vals);
 }
 
-static int row_named(struct top *t, const char *name)
+static int row_named(struct top *t, uint32_t host, const char *name)
 {
 	for (size_t i = 0; i < t->nr; i++)
-		if (!strcmp(t->r[i].name, name))
+		if (t->r[i].host == host && !strcmp(t->r[i].name, name))
 			return (int)i;
 	if (t->nr == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 16;
@@ -176,6 +184,7 @@ static int row_named(struct top *t, const char *name)
 	}
 	memset(&t->r[t->nr], 0, sizeof(t->r[0]));
 	t->r[t->nr].name = strdup(name);
+	t->r[t->nr].host = host;
 	if (!t->r[t->nr].name)
 		return -1;
 	return (int)t->nr++;
@@ -200,7 +209,7 @@ static struct row *row_of(struct top *t, uint32_t vpid, uint32_t cache_id, const
 		snprintf(unnamed, sizeof(unnamed), "cache#%u", cache_id);
 		name = unnamed;
 	}
-	i = row_named(t, name);
+	i = row_named(t, slub_dec_host(vpid), name);
 	if (i < 0)
 		return NULL;
 	kmap_set(&t->cache_of, slot, key, (uint32_t)i);
@@ -265,6 +274,29 @@ static struct proc *proc_of(struct top *t, uint32_t vpid)
 	t->p[t->np].vpid = vpid;
 	kmap_set(&t->proc_of, slot, vpid, (uint32_t)t->np);
 	return &t->p[t->np++];
+}
+
+/* The statistics of a host, made when it is first seen; NULL without
+ * memory. */
+static struct slub_tstats *ts_of(struct top *t, uint32_t host)
+{
+	if (host >= t->nts) {
+		struct slub_tstats **n = realloc(t->ts, (host + 1) * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		memset(n + t->nts, 0, (host + 1 - t->nts) * sizeof(*n));
+		t->ts = n;
+		t->nts = host + 1;
+	}
+	if (!t->ts[host])
+		t->ts[host] = slub_tstats_new(NULL);
+	return t->ts[host];
+}
+
+static bool labelled(const struct top *t)
+{
+	return t->hosts || slub_decoder_hosts(t->sink.dec) > 1;
 }
 
 /* ---- printing ---------------------------------------------------------------- */
@@ -333,7 +365,9 @@ static int row_cmp(const void *a, const void *b, void *arg)
 		if (x->wait_ns != y->wait_ns)
 			return x->wait_ns > y->wait_ns ? -1 : 1;
 	}
-	return strcmp(x->name, y->name);
+	if (strcmp(x->name, y->name))
+		return strcmp(x->name, y->name);
+	return x->host < y->host ? -1 : x->host > y->host;
 }
 
 static int thread_cmp(const void *a, const void *b)
@@ -373,11 +407,21 @@ static void print_interval(struct top *t)
 	char stamp[40], a[24], b[24], c[24], d[24], w[24], h[24];
 	uint64_t storms;
 
-	slub_tstats_get_totals(t->ts, &tot);
-	storms = tot.storms - t->storms_seen;
-	t->storms_seen = tot.storms;
+	bool hosts = labelled(t);
+
+	storms = 0;
+	for (uint32_t i = 0; i < t->nts; i++) {
+		if (!t->ts[i])
+			continue;
+		slub_tstats_get_totals(t->ts[i], &tot);
+		storms += tot.storms;
+	}
+	/* the storms of all hosts so far, less those of the tables before */
+	storms -= t->storms_seen;
+	t->storms_seen += storms;
 	for (size_t i = 0; i < t->nr; i++) {
-		uint64_t now = slub_tstats_cache_storms(t->ts, t->r[i].name);
+		struct slub_tstats *ts = t->r[i].host < t->nts ? t->ts[t->r[i].host] : NULL;
+		uint64_t now = ts ? slub_tstats_cache_storms(ts, t->r[i].name) : 0;
 
 		t->r[i].storms = now - t->r[i].storms_seen;
 		t->r[i].storms_seen = now;
@@ -409,6 +453,8 @@ static void print_interval(struct top *t)
 		fprintf(f, "   [%s]   q quits", stamp);
 	fputc('\n', f);
 	line_start(t, stamp);
+	if (hosts)
+		fprintf(f, "%-12s ", "HOST");
 	fprintf(f, "%-20s %8s %8s %8s %8s %6s %8s %9s %9s\n", "CACHE",
 		t->counts ? "ALLOC" : "ALLOC/s", t->counts ? "FREE" : "FREE/s",
 		t->counts ? "SLOW" : "SLOW/s", t->counts ? "REDO" : "REDO/s", "STORMS", "LOCKS",
@@ -430,6 +476,8 @@ static void print_interval(struct top *t)
 		fmt_ns(t, w, sizeof(w), r->wait_ns);
 		fmt_ns(t, h, sizeof(h), r->max_hold);
 		line_start(t, stamp);
+		if (hosts)
+			fprintf(f, "%-12s ", slub_decoder_host_name(t->sink.dec, r->host));
 		fprintf(f, "%-20s %8s %8s %8s %8s %6" PRIu64 " %8" PRIu64 " %9s %9s\n", r->name, a,
 			b, c, d, r->storms, r->locks, w, h);
 	}
@@ -441,6 +489,8 @@ static void print_interval(struct top *t)
 		if (t->screen)
 			fputc('\n', f);
 		line_start(t, stamp);
+		if (hosts)
+			fprintf(f, "%-12s ", "HOST");
 		fprintf(f, "%-8s %-8s %8s %8s %9s %s\n", "TID", "PID", "REDOS", "WAITS", "WAIT",
 			"NAME");
 		for (size_t i = 0; i < m && i < t->nthreads; i++) {
@@ -448,8 +498,11 @@ static void print_interval(struct top *t)
 
 			fmt_ns(t, w, sizeof(w), thr[i]->wait_ns);
 			line_start(t, stamp);
+			if (hosts)
+				fprintf(f, "%-12s ", slub_decoder_host_name(t->sink.dec,
+						slub_dec_host(thr[i]->vpid)));
 			fprintf(f, "%-8u %-8u %8" PRIu64 " %8" PRIu64 " %9s %s\n", thr[i]->vtid,
-				thr[i]->vpid, thr[i]->redos, thr[i]->waits, w,
+				slub_dec_pid(thr[i]->vpid), thr[i]->redos, thr[i]->waits, w,
 				thr[i]->name[0] ? thr[i]->name : p && p->name[0] ? p->name : "?");
 		}
 	}
@@ -602,6 +655,7 @@ static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 	struct top *t = (struct top *)s;
 	struct slub_tstats_event e;
 	struct slub_tstats_discard g;
+	struct slub_tstats *ts;
 
 	switch (d->kind) {
 	case SLUB_DEC_EVENT:
@@ -614,14 +668,18 @@ static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 		e.stream_id = d->event.stream_id;
 		e.old_valid = d->event.old_valid;
 		e.procname = d->event.procname;
-		if (slub_tstats_event(t->ts, &e) < 0 || count(t, &d->event, d->thread_name) < 0) {
+		ts = ts_of(t, slub_dec_host(d->event.vpid));
+		if (!ts || slub_tstats_event(ts, &e) < 0 ||
+		    count(t, &d->event, d->thread_name) < 0) {
 			BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self,
 				"out of memory in the interval figures");
 			return -1;
 		}
 		break;
 	case SLUB_DEC_STACK:
-		slub_tstats_stack(t->ts, d->stack_vpid, d->stack_vtid, d->stack_of, d->stack_slab,
+		ts = ts_of(t, slub_dec_host(d->stack_vpid));
+		if (ts)
+			slub_tstats_stack(ts, d->stack_vpid, d->stack_vtid, d->stack_of, d->stack_slab,
 				  d->stack_ips, d->stack_nr);
 		break;
 	case SLUB_DEC_DISCARD:
@@ -630,7 +688,9 @@ static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 		g.begin_ts = d->discard.begin_ts;
 		g.end_ts = d->discard.end_ts;
 		g.range_known = d->discard.range_known;
-		slub_tstats_discarded(t->ts, &g);
+		ts = ts_of(t, slub_decoder_stream_host(s->dec, d->discard.stream_id));
+		if (ts)
+			slub_tstats_discarded(ts, &g);
 		t->discarded += d->discard.count;
 		break;
 	default:
@@ -650,7 +710,9 @@ static void top_end(struct slub_sink *s)
 {
 	struct top *t = (struct top *)s;
 
-	slub_tstats_finish(t->ts);
+	for (uint32_t i = 0; i < t->nts; i++)
+		if (t->ts[i])
+			slub_tstats_finish(t->ts[i]);
 	if (t->started)
 		print_interval(t);
 }
@@ -660,7 +722,9 @@ static void top_end(struct slub_sink *s)
 static void top_destroy(struct top *t)
 {
 	slub_sink_fini(&t->sink);
-	slub_tstats_free(t->ts);
+	for (uint32_t i = 0; i < t->nts; i++)
+		slub_tstats_free(t->ts[i]);
+	free(t->ts);
 	for (size_t i = 0; i < t->nr; i++)
 		free(t->r[i].name);
 	free(t->r);
@@ -696,6 +760,7 @@ slub_top_init(bt_self_component_sink *self, bt_self_component_sink_configuration
 		{ .name = "quit-fd", .type = SLUB_P_INT, .where = &t->quit_fd, .imin = -1,
 		  .imax = INT32_MAX },
 		{ .name = "realtime", .type = SLUB_P_BOOL, .where = &t->realtime },
+		{ .name = "hosts", .type = SLUB_P_BOOL, .where = &t->hosts },
 	};
 
 	t->interval_ns = TOP_DEFAULT_INTERVAL_NS;
@@ -717,11 +782,11 @@ slub_top_init(bt_self_component_sink *self, bt_self_component_sink_configuration
 			;
 		t->sort = (enum top_sort)i;
 	}
-	t->ts = slub_tstats_new(NULL);
+
 	t->sink.decoded = on_decoded;
 	t->sink.end = top_end;
 	t->sink.tick = on_tick;
-	if (!t->ts || slub_sink_model(&t->sink, &mcfg, NULL, NULL) < 0) {
+	if (!ts_of(t, 0) || slub_sink_model(&t->sink, &mcfg, NULL, NULL) < 0) {
 		st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
 		goto fail;
 	}
