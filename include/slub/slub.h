@@ -35,6 +35,12 @@ struct slub_cache;
 #define SLUB_F_TRACK_FULL     (1u << 4) /* keep full slabs on the node full list */
 #define SLUB_F_NO_CPU_PARTIAL (1u << 5) /* no per-cpu partial chains */
 #define SLUB_F_HWCACHE_ALIGN  (1u << 6) /* align objects to the cache line */
+/* The sheaves generation (Linux 7.0) for this cache, whatever
+ * SLUBTRACE_GENERATION says.  Set in a cache's flags (slub_cache_info, the
+ * trace's cache_create) when the cache runs sheaves; a debug cache has
+ * none, as in 7.0, and runs the classic paths without it.  Refused
+ * (ENOTSUP) under SLUBTRACE_CHECK, whose state model has no rules for it. */
+#define SLUB_F_SHEAVES        (1u << 7)
 #define SLUB_F_DEBUG_MASK \
 	(SLUB_F_CONSISTENCY | SLUB_F_RED_ZONE | SLUB_F_POISON | SLUB_F_STORE_USER)
 
@@ -209,7 +215,8 @@ SLUB_API void slub_set_report_fd(int fd);
 /* Idempotent; every entry point calls it.  Reads the environment:
  * SLUBTRACE_NODES, SLUBTRACE_DEBUG, SLUBTRACE_STATS, SLUBTRACE_ON_ERROR,
  * SLUBTRACE_LOG, SLUBTRACE_VARIANT, SLUBTRACE_INJECT, SLUBTRACE_FULL_LISTS,
- * SLUBTRACE_SLABINFO (a reader thread). */
+ * SLUBTRACE_SLABINFO (a reader thread), SLUBTRACE_GENERATION (classic, the
+ * default, or sheaves: the allocator generation of every cache). */
 SLUB_API void slub_init(void);
 SLUB_API int slub_nr_nodes(void);
 
