@@ -1260,7 +1260,64 @@ def test_concurrent(env):
     return errors
 
 
+SLUB_F_SHEAVES = 1 << 7    # include/slub/slub.h
+
+
+def test_sheaves(env):
+    """A run of the sheaves generation (SLUBTRACE_GENERATION=sheaves):
+    every non-debug cache says so in cache_create's flags, its slabs are
+    never frozen and their slab-word chains hold, cpu slabs and cpu partial
+    chains never appear; `slubtrace check` refuses the trace (exit 2, the
+    generation named with the stream file) instead of judging it with the
+    classic generation's rules, and `slubtrace stats` reads it."""
+    trace_dir = os.path.join(env.work, "trace")
+    penv = dict(env.env, SLUBTRACE_GENERATION="sheaves", SLUBTRACE_NODES="2")
+    rc, out = run([env.args.slubtrace, "record", "--no-check", "-o", trace_dir, "--",
+                   env.path("tests/test_stress"), "-t", "4", "-s", "1"],
+                  env=penv, timeout=TIMEOUT, check=False, what="slubtrace record")
+    log("\n".join(l for l in out.splitlines()
+                   if "FAIL" in l or l.startswith(("test_stress", "slubtrace: events"))))
+    errors = []
+    check(rc == 0, "test_stress under SLUBTRACE_GENERATION=sheaves exited %d" % rc, errors)
+    t = Trace(trace_dir, env.env)
+    creates = [e for e in t.slub() if e["_name"] == "cache_create"]
+    sheaves = {e["cache_id"] for e in creates if e["flags"] & SLUB_F_SHEAVES}
+    log("  %d caches announced, %d of them with sheaves" % (len(creates), len(sheaves)))
+    check(sheaves, "no cache_create says SLUB_F_SHEAVES", errors)
+    for e in creates:
+        if e["cache_id"] in sheaves:
+            check(e["cpu_partial"] == 0, "sheaves cache %s: cpu_partial %d"
+                  % (e.get("name"), e["cpu_partial"]), errors)
+    frozen = [e for e in t.slub() if e["_name"] in SLAB_WORD and
+              e.get("cache_id") in sheaves and e["frozen"]]
+    check(not frozen, "%d slab words of sheaves caches are frozen (first: %s)"
+          % (len(frozen), frozen[:1]), errors)
+    cpu = [e for e in t.slub() if e["_name"] in CPU_SLAB and e.get("cache_id") in sheaves]
+    check(not cpu, "%d cpu-slab events in sheaves caches (first: %s)" % (len(cpu), cpu[:1]),
+          errors)
+    check_chains(t.slub(), errors)
+    rc, out = run([env.args.slubtrace, "check", trace_dir], env=env.env, timeout=TIMEOUT,
+                  check=False, what="slubtrace check")
+    log("  check: exit %d: %s" % (rc, out.strip()[-400:]))
+    check(rc == 2, "slubtrace check on a sheaves trace exited %d, want 2" % rc, errors)
+    check(re.search(r"slubtrace_\d+: generation sheaves \(cache [^)]+\): the state model has "
+                    r"no table for it yet", out),
+          "check did not say which file holds the sheaves generation: %r" % out[-400:], errors)
+    check("verdict" not in out, "check judged the sheaves trace", errors)
+    rc, out = run([env.args.slubtrace, "stats", trace_dir], env=env.env, timeout=TIMEOUT,
+                  check=False, what="slubtrace stats")
+    check(rc == 0, "slubtrace stats on a sheaves trace exited %d: %s" % (rc, out[-400:]),
+          errors)
+    # the in-process checker refuses the generation too
+    rc, out = run([env.path("tests/test_api")], env=dict(penv, SLUBTRACE_CHECK="1"),
+                  timeout=TIMEOUT, check=False, what="test_api")
+    check(rc == 2 and "generation sheaves" in out and "no table for it yet" in out,
+          "SLUBTRACE_CHECK=1 with sheaves: exit %d, %r" % (rc, out[-300:]), errors)
+    return errors
+
+
 TESTS = {
+    "sheaves": test_sheaves,
     "errno": test_errno,
     "stress": test_stress,
     "python": test_python,
