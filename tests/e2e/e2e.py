@@ -311,7 +311,7 @@ def unpack_v3(f):
 class Trace:
     WANT = ("slub:", "lttng_ust_statedump:bin_info", "lttng_ust_lib:load",
             "lttng_ust_dl:dlopen")
-    FORMAT = 5
+    FORMAT = 6
 
     def __init__(self, directory, env):
         p = subprocess.run(["babeltrace2", directory], env=env, stdout=subprocess.PIPE,
@@ -353,7 +353,7 @@ class Trace:
                 continue
             if "new_seq" in f or "stack" in f:
                 raise Failure("%s: recorded with slub trace format 1; this test reads "
-                              "formats 2 to 5" % directory)
+                              "formats 2 to 6" % directory)
             if f["_name"] == "cache_create":
                 self.formats.add(f.get("format"))
             if "expected" in f or "msg" in f or ("flags" in f and "where" in f):
