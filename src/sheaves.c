@@ -32,6 +32,11 @@
 
 #define MAX_FULL_SHEAVES 10
 #define MAX_EMPTY_SHEAVES 10
+/* The kernel's struct slab_sheaf before objects[] on 64-bit (a union of
+ * rcu_head and barn list, cache, size, node): the capacities come out as
+ * 7.0's.  Ours is smaller, so a sheaf still fits the same bucket. */
+#define SHEAF_HEADER_7_0 32u
+_Static_assert(offsetof(struct slub_sheaf, objects) <= SHEAF_HEADER_7_0, "sheaf header");
 /* sheaf_flush_main(): objects moved per batch (an on-stack array). */
 #define PCS_BATCH_MAX 32u
 
@@ -67,9 +72,8 @@ unsigned calculate_sheaf_capacity(const struct slub_cache *s)
 		capacity = 26;
 	else
 		capacity = 60;
-	size_t hdr = offsetof(struct slub_sheaf, objects);
-	size_t bytes = kmalloc_size_roundup(hdr + capacity * sizeof(void *));
-	return (unsigned)((bytes - hdr) / sizeof(void *));
+	size_t bytes = kmalloc_size_roundup(SHEAF_HEADER_7_0 + capacity * sizeof(void *));
+	return (unsigned)((bytes - SHEAF_HEADER_7_0) / sizeof(void *));
 }
 
 static size_t sheaf_bytes(const struct slub_cache *s)
