@@ -204,6 +204,7 @@ struct slub_cpu_stats {
 	uint64_t lock_wait_ns, lock_hold_ns;
 	uint64_t lock_wait_hist[SLUB_LOCK_HIST_BUCKETS];
 	uint64_t lock_hold_hist[SLUB_LOCK_HIST_BUCKETS];
+	uint64_t sheaf[SLUB_NR_SHEAF_STAT_ITEMS];
 };
 
 /* ---- the per-thread cpu slot of one cache ---- */
@@ -446,7 +447,15 @@ static inline void stat_add(uint64_t *p, uint64_t v)
 {
 	WRITE_ONCE(*p, READ_ONCE(*p) + v);
 }
+static inline void stat_sheaf(struct slub_cpu *c, enum slub_sheaf_stat_item si, uint64_t n)
+{
+	WRITE_ONCE(c->stats.sheaf[si], READ_ONCE(c->stats.sheaf[si]) + n);
+}
 #else
+static inline void stat_sheaf(struct slub_cpu *c, enum slub_sheaf_stat_item si, uint64_t n)
+{
+	(void)c; (void)si; (void)n;
+}
 static inline void stat(struct slub_cpu *c, enum slub_stat_item si) { (void)c; (void)si; }
 static inline void stat_add(uint64_t *p, uint64_t v) { (void)p; (void)v; }
 #endif

@@ -83,21 +83,23 @@ static size_t sheaf_bytes(const struct slub_cache *s)
 
 /* alloc_empty_sheaf(): from the metadata allocator (the kernel's kmalloc
  * would recurse into the allocator being traced here). */
-static struct slub_sheaf *alloc_empty_sheaf(struct slub_cache *s)
+static struct slub_sheaf *alloc_empty_sheaf(struct slub_cache *s, struct slub_cpu *c)
 {
 	struct slub_sheaf *sheaf = slub_meta_alloc(sheaf_bytes(s));
 
 	if (!sheaf)
 		return NULL;
+	stat_sheaf(c, SLUB_SHEAF_ALLOC, 1);
 	memset(sheaf, 0, offsetof(struct slub_sheaf, objects));
 	sheaf->cache = s;
 	sheaf->capacity = s->sheaf_capacity;
 	return sheaf;
 }
 
-static void free_empty_sheaf(struct slub_cache *s, struct slub_sheaf *sheaf)
+static void free_empty_sheaf(struct slub_cache *s, struct slub_sheaf *sheaf, struct slub_cpu *c)
 {
 	slub_assert(sheaf->size == 0);
+	stat_sheaf(c, SLUB_SHEAF_FREE, 1);
 	slub_meta_free(sheaf, sheaf_bytes(s));
 }
 
@@ -475,6 +477,7 @@ static void sheaf_flush_unused(struct slub_cache *s, struct slub_sheaf *sheaf, s
 		return;
 	unsigned nr = sheaf->size;
 	sheaf->size = 0;
+	stat_sheaf(c, SLUB_SHEAF_FLUSH, nr);
 	kmem_cache_free_bulk_slabs(s, nr, sheaf->objects, c);
 }
 
@@ -492,6 +495,7 @@ static void sheaf_flush_main(struct slub_cache *s, struct slub_cpu *c)
 		sheaf->size -= batch;
 		memcpy(objects, sheaf->objects + sheaf->size, batch * sizeof(void *));
 		kmem_cache_free_bulk_slabs(s, batch, objects, c);
+		stat_sheaf(c, SLUB_SHEAF_FLUSH, batch);
 	}
 }
 
@@ -505,18 +509,19 @@ static int refill_sheaf(struct slub_cache *s, struct slub_sheaf *sheaf, struct s
 	unsigned filled =
 		refill_objects(s, &sheaf->objects[sheaf->size], to_fill, to_fill, c->node, c);
 	sheaf->size += filled;
+	stat_sheaf(c, SLUB_SHEAF_REFILL, filled);
 	return filled < to_fill ? -ENOMEM : 0;
 }
 
 static struct slub_sheaf *alloc_full_sheaf(struct slub_cache *s, struct slub_cpu *c)
 {
-	struct slub_sheaf *sheaf = alloc_empty_sheaf(s);
+	struct slub_sheaf *sheaf = alloc_empty_sheaf(s, c);
 
 	if (!sheaf)
 		return NULL;
 	if (refill_sheaf(s, sheaf, c)) {
 		sheaf_flush_unused(s, sheaf, c);
-		free_empty_sheaf(s, sheaf);
+		free_empty_sheaf(s, sheaf, c);
 		return NULL;
 	}
 	return sheaf;
@@ -537,9 +542,11 @@ static bool pcs_replace_empty_main(struct slub_cache *s, struct slub_cpu *c)
 	}
 	full = barn_replace_empty_sheaf(barn, c->main);
 	if (full) {
+		stat_sheaf(c, SLUB_BARN_GET, 1);
 		c->main = full;
 		return true;
 	}
+	stat_sheaf(c, SLUB_BARN_GET_FAIL, 1);
 	if (c->spare) {
 		empty = c->spare;
 		c->spare = NULL;
@@ -553,7 +560,7 @@ static bool pcs_replace_empty_main(struct slub_cache *s, struct slub_cpu *c)
 			/* Very low on memory: the kernel frees the sheaf; what
 			 * the refill did get goes back to the slabs first. */
 			sheaf_flush_unused(s, empty, c);
-			free_empty_sheaf(s, empty);
+			free_empty_sheaf(s, empty, c);
 		}
 	} else {
 		full = alloc_full_sheaf(s, c);
@@ -580,6 +587,7 @@ static void pcs_install_empty_sheaf(struct slub_cache *s, struct slub_cpu *c,
 		return;
 	}
 	barn_put_full_sheaf(barn, c->main);
+	stat_sheaf(c, SLUB_BARN_PUT, 1);
 	c->main = empty;
 }
 
@@ -607,10 +615,12 @@ static void pcs_replace_full_main(struct slub_cache *s, struct slub_cpu *c)
 	}
 	empty = barn_replace_full_sheaf(barn, c->main, &err);
 	if (empty) {
+		stat_sheaf(c, SLUB_BARN_PUT, 1);
 		c->main = empty;
 		return;
 	}
 	if (err == E2BIG) {
+		stat_sheaf(c, SLUB_BARN_PUT_FAIL, 1);
 		/* Too many full sheaves in the barn: the spare (full) goes to
 		 * the slabs and becomes the empty main. */
 		struct slub_sheaf *to_flush = c->spare;
@@ -621,11 +631,13 @@ static void pcs_replace_full_main(struct slub_cache *s, struct slub_cpu *c)
 		return;
 	}
 alloc_empty:
-	empty = alloc_empty_sheaf(s);
+	empty = alloc_empty_sheaf(s, c);
 	if (empty) {
 		pcs_install_empty_sheaf(s, c, empty, barn);
 		return;
 	}
+	if (err == ENOMEM)
+		stat_sheaf(c, SLUB_BARN_PUT_FAIL, 1);
 	sheaf_flush_main(s, c);
 }
 
@@ -635,7 +647,7 @@ static bool pcs_main(struct slub_cache *s, struct slub_cpu *c)
 {
 	if (likely(c->main))
 		return true;
-	c->main = alloc_empty_sheaf(s);
+	c->main = alloc_empty_sheaf(s, c);
 	return c->main != NULL;
 }
 
@@ -722,12 +734,12 @@ void sheaves_flush_cpu(struct slub_cache *s, struct slub_cpu *c)
 	c->spare = NULL;
 	if (spare) {
 		sheaf_flush_unused(s, spare, c);
-		free_empty_sheaf(s, spare);
+		free_empty_sheaf(s, spare, c);
 	}
 	if (main) {
 		sheaf_flush_main(s, c);
 		c->main = NULL;
-		free_empty_sheaf(s, main);
+		free_empty_sheaf(s, main, c);
 	}
 }
 
@@ -747,10 +759,10 @@ void sheaves_barn_shrink(struct slub_cache *s, struct slub_cpu *c)
 		while (full) {
 			struct slub_sheaf *sheaf = barn_pop(&full);
 			sheaf_flush_unused(s, sheaf, c);
-			free_empty_sheaf(s, sheaf);
+			free_empty_sheaf(s, sheaf, c);
 		}
 		while (empty)
-			free_empty_sheaf(s, barn_pop(&empty));
+			free_empty_sheaf(s, barn_pop(&empty), c);
 	}
 }
 

@@ -224,6 +224,56 @@ static void test_capacity(void)
 	slub_cache_destroy(d);
 }
 
+/*
+ * 7.0's sheaf and barn counters, with no object in any sheaf and no sheaf
+ * left (the threads' were freed at their exit, the main thread's and the
+ * barns' by shrink): every sheaf allocated was freed, and every object
+ * that entered a sheaf (refills, frees to a sheaf) left it (flushes,
+ * allocations from a sheaf).  The slabinfo page shows them.
+ */
+static void check_counters(void)
+{
+	struct slub_sheaf_stats sh;
+	struct slub_stats st;
+
+	if (!CHECK(slub_cache_sheaf_stats(cache, &sh) == 0 && slub_cache_stats(cache, &st) == 0,
+		   "stats"))
+		return;
+	const uint64_t *y = sh.item;
+	printf("test_sheaves: sheaf refill %llu flush %llu alloc %llu free %llu, barn get %llu "
+	       "(fail %llu) put %llu (fail %llu)\n",
+	       (unsigned long long)y[SLUB_SHEAF_REFILL], (unsigned long long)y[SLUB_SHEAF_FLUSH],
+	       (unsigned long long)y[SLUB_SHEAF_ALLOC], (unsigned long long)y[SLUB_SHEAF_FREE],
+	       (unsigned long long)y[SLUB_BARN_GET], (unsigned long long)y[SLUB_BARN_GET_FAIL],
+	       (unsigned long long)y[SLUB_BARN_PUT], (unsigned long long)y[SLUB_BARN_PUT_FAIL]);
+	CHECK(sh.sheaf_capacity == cache->sheaf_capacity && sh.barn_full == 0 && sh.barn_empty == 0,
+	      "capacity %u, barns %u full %u empty after shrink", sh.sheaf_capacity, sh.barn_full,
+	      sh.barn_empty);
+	CHECK(y[SLUB_SHEAF_ALLOC] > 0 && y[SLUB_SHEAF_ALLOC] == y[SLUB_SHEAF_FREE],
+	      "sheaves allocated %llu, freed %llu", (unsigned long long)y[SLUB_SHEAF_ALLOC],
+	      (unsigned long long)y[SLUB_SHEAF_FREE]);
+	CHECK(y[SLUB_SHEAF_REFILL] + st.item[SLUB_FREE_FASTPATH] ==
+		      y[SLUB_SHEAF_FLUSH] + st.item[SLUB_ALLOC_FASTPATH],
+	      "into sheaves: refilled %llu + freed %llu; out: flushed %llu + allocated %llu",
+	      (unsigned long long)y[SLUB_SHEAF_REFILL],
+	      (unsigned long long)st.item[SLUB_FREE_FASTPATH],
+	      (unsigned long long)y[SLUB_SHEAF_FLUSH],
+	      (unsigned long long)st.item[SLUB_ALLOC_FASTPATH]);
+	CHECK(y[SLUB_BARN_PUT] > 0 && y[SLUB_BARN_GET] > 0, "the barn was never used");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (CHECK(f != NULL, "open_memstream")) {
+		slub_print_slabinfo(f, cache);
+		fclose(f);
+		char want[64];
+		snprintf(want, sizeof(want), "Sheaves (capacity %u)", cache->sheaf_capacity);
+		CHECK(strstr(text, want) && strstr(text, "Barn get"), "slabinfo page lacks the "
+		      "sheaves:\n%s", text);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	pthread_t th[THREADS];
@@ -258,6 +308,7 @@ int main(void)
 	/* shrink: the main thread's sheaves and the barns go to the slabs */
 	slub_cache_shrink(cache);
 	CHECK(account("after shrink") == 0, "objects left in sheaves after shrink");
+	check_counters();
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (table[i].p) {
 			slub_cache_free(cache, table[i].p);

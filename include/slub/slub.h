@@ -161,6 +161,29 @@ struct slub_stats {
 };
 
 SLUB_API const char *slub_stat_name(unsigned item);
+
+/* The sheaves generation's counters: Linux 7.0's sheaf and barn items of
+ * enum stat_item (those of its prefill API aside), kept apart from struct
+ * slub_stats so that its size does not change. */
+enum slub_sheaf_stat_item {
+	SLUB_SHEAF_FLUSH,           /* objects flushed from a sheaf to slabs */
+	SLUB_SHEAF_REFILL,          /* objects refilled to a sheaf */
+	SLUB_SHEAF_ALLOC,           /* allocation of an empty sheaf */
+	SLUB_SHEAF_FREE,            /* freeing of an empty sheaf */
+	SLUB_BARN_GET,              /* got a full sheaf from the barn */
+	SLUB_BARN_GET_FAIL,         /* the barn had no full sheaf */
+	SLUB_BARN_PUT,              /* put a full sheaf to the barn */
+	SLUB_BARN_PUT_FAIL,         /* the barn was full (or had no empty sheaf) */
+	SLUB_NR_SHEAF_STAT_ITEMS
+};
+struct slub_sheaf_stats {
+	uint64_t item[SLUB_NR_SHEAF_STAT_ITEMS];
+	unsigned sheaf_capacity;            /* 0: the cache has no sheaves */
+	unsigned barn_full, barn_empty;     /* sheaves in the barns now, all nodes */
+};
+SLUB_API const char *slub_sheaf_stat_name(unsigned item);
+/* Sums every live and exited thread's counters; 0, or -1/EINVAL. */
+SLUB_API int slub_cache_sheaf_stats(const struct slub_cache *s, struct slub_sheaf_stats *out);
 /* Sums every live and exited thread's counters; returns 0, or -1/EINVAL. */
 SLUB_API int slub_cache_stats(const struct slub_cache *s, struct slub_stats *out);
 /* One cache's line of /proc/slabinfo, computed as Linux 6.1's get_slabinfo()
