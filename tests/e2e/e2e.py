@@ -1295,7 +1295,17 @@ def test_sheaves(env):
     cpu = [e for e in t.slub() if e["_name"] in CPU_SLAB and e.get("cache_id") in sheaves]
     check(not cpu, "%d cpu-slab events in sheaves caches (first: %s)" % (len(cpu), cpu[:1]),
           errors)
-    check_chains(t.slub(), errors)
+    # Slabs the program made before the tracer had registered have no
+    # slab_new in the trace: their chains start unseen, so they are left out.
+    first_new = {}
+    for e in t.slub():
+        if e["_name"] == "slab_new":
+            first_new[e["slab"]] = min(first_new.get(e["slab"], e["seq"]), e["seq"])
+    seen = [e for e in t.slub() if e["_name"] not in SLAB_WORD or
+            (e["slab"] in first_new and e["seq"] >= first_new[e["slab"]])]
+    log("  %d slab-word events of slabs made before tracing left out"
+        % (len(t.slub()) - len(seen)))
+    check_chains(seen, errors)
     rc, out = run([env.args.slubtrace, "check", trace_dir], env=env.env, timeout=TIMEOUT,
                   check=False, what="slubtrace check")
     log("  check: exit %d: %s" % (rc, out.strip()[-400:]))
