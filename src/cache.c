@@ -109,6 +109,7 @@ void slub_init(void)
 
 	/* env.c: an unknown word stops the process here, with one line */
 	slub_nodes = (int)slub_env_number("SLUBTRACE_NODES", 1, SLUB_MAX_NODES, 1);
+	slub_generation_env = slub_env_generation();
 	slub_debug_flags_env = slub_env_debug();
 	if (slub_env_bool("SLUBTRACE_FULL_LISTS", false))
 		slub_kmalloc_extra_flags |= SLUB_F_TRACK_FULL;
@@ -191,6 +192,24 @@ static struct slub_cache *cache_create_locked(const char *name, size_t size, siz
 		errno = EINVAL;
 		return NULL;
 	}
+	s->flags &= ~SLUB_F_SHEAVES;
+	if (slub_generation_env == SLUB_GEN_SHEAVES || (flags & SLUB_F_SHEAVES))
+		s->sheaf_capacity = calculate_sheaf_capacity(s);
+	if (s->sheaf_capacity && slub_check_active()) {
+		slub_warn("slub_cache_create %s: SLUB_F_SHEAVES under SLUBTRACE_CHECK: the state "
+			  "model has no table for generation sheaves yet",
+			  s->name);
+		slub_meta_free(s, sizeof(*s));
+		errno = ENOTSUP;
+		return NULL;
+	}
+	if (s->sheaf_capacity) {
+		/* 7.0 has no cpu partial slabs, and lists full slabs only for
+		 * debug caches, which have no sheaves. */
+		s->flags |= SLUB_F_SHEAVES;
+		s->flags &= ~SLUB_F_TRACK_FULL;
+		s->cpu_partial = 0;
+	}
 	s->info.name = s->name;
 	s->info.object_size = (uint32_t)s->object_size;
 	s->info.size = (uint32_t)s->size;
@@ -218,7 +237,7 @@ struct slub_cache *slub_cache_create(const char *name, size_t size, size_t align
 	if (!name || !*name || size == 0 || size > (1u << 24) ||
 	    (align & (align - 1)) || align > SLUB_PAGE_SIZE ||
 	    (flags & ~(SLUB_F_DEBUG_MASK | SLUB_F_TRACK_FULL | SLUB_F_NO_CPU_PARTIAL |
-		       SLUB_F_HWCACHE_ALIGN))) {
+		       SLUB_F_HWCACHE_ALIGN | SLUB_F_SHEAVES))) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -329,6 +348,10 @@ int slub_cache_shrink(struct slub_cache *s)
 	unsigned long before = t->discards;
 	flush_cpu_slab(s, c);
 	slub_flush_all_partials(s);
+	/* __kmem_cache_shrink() (7.0): the barns too.  The sheaves of other
+	 * live threads stay theirs, as their active cpu slabs do. */
+	if (s->sheaf_capacity)
+		sheaves_barn_shrink(s, c);
 	slub_shrink_node_lists(s, c);
 	int discarded = (int)(t->discards - before);
 	if (orphan)
@@ -374,6 +397,8 @@ long slub_cache_destroy(struct slub_cache *s)
 	struct slub_thread *t = slub_thread_or_orphan(&orphan);
 	slub_destroy_cpu_slots(s);
 	struct slub_cpu *c = get_cpu_slab(s, t);
+	if (s->sheaf_capacity)
+		sheaves_barn_shrink(s, c);
 	slub_shrink_node_lists(s, c);
 	slub_fold_stats(s, c);
 	unsigned long slabs;
@@ -431,6 +456,10 @@ void slub_prefork(void)
 	for (unsigned i = 0; i < SLUB_MAX_CACHES; i++)
 		if (slub_caches[i])
 			slub_node_locks_take(slub_caches[i]);
+	/* barn locks are taken alone at run time: any place in the order */
+	for (unsigned i = 0; i < SLUB_MAX_CACHES; i++)
+		if (slub_caches[i] && slub_caches[i]->sheaf_capacity)
+			sheaves_barn_locks(slub_caches[i], 0);
 	for (unsigned i = 0; i < SLUB_MAX_CACHES; i++)
 		if (slub_caches[i])
 			slub_futex_lock(&slub_caches[i]->stats_lock);
@@ -451,6 +480,9 @@ void slub_postfork_parent(void)
 			if (slub_caches[i])
 				slub_futex_unlock(&slub_caches[i]->stats_lock);
 		for (unsigned i = SLUB_MAX_CACHES; i-- > 0;)
+			if (slub_caches[i] && slub_caches[i]->sheaf_capacity)
+				sheaves_barn_locks(slub_caches[i], 1);
+		for (unsigned i = SLUB_MAX_CACHES; i-- > 0;)
 			if (slub_caches[i])
 				slub_node_locks_release(slub_caches[i]);
 		slub_futex_unlock(&slub_caches_lock);
@@ -470,6 +502,8 @@ void slub_postfork_child(void)
 				continue;
 			slub_caches[i]->stats_lock = 0;
 			slub_node_locks_reinit(slub_caches[i]);
+			if (slub_caches[i]->sheaf_capacity)
+				sheaves_barn_locks(slub_caches[i], 2);
 		}
 		slub_caches_lock = 0;
 		slub_threads_reinit_child();

@@ -243,6 +243,13 @@ void slub_check_init(void)
 
 	if (!v || !*v || !strcmp(v, "0"))
 		return;
+	if (slub_generation_env == SLUB_GEN_SHEAVES) {
+		/* Its rules are the classic generation's: a sheaves run would
+		 * be judged wrong where it is not. */
+		cwrite("slubtrace: SLUBTRACE_CHECK: generation sheaves (SLUBTRACE_GENERATION): "
+		       "the state model has no table for it yet\n");
+		_exit(2);
+	}
 	check_abort = !strstr(v, "report");
 	check_verbose_exit = !check_abort;
 	mask = ((1ull << SLUB_EV_NR) - 1) & ~((1ull << SLUB_EV_ALLOC) | (1ull << SLUB_EV_FREE));
@@ -261,6 +268,11 @@ void slub_check_init(void)
 	trigger_init();
 	slub_set_observer(check_observe, NULL, mask);
 	atexit(check_atexit);
+}
+
+bool slub_check_active(void)
+{
+	return check_model != NULL;
 }
 
 /* fork: the lock is taken last (a leaf) and the child is a new process. */

@@ -448,6 +448,10 @@ static void *____slab_alloc(struct slub_cache *s, int node, struct slub_cpu *c);
 void *___slab_alloc(struct slub_cache *s, int node, struct slub_cpu *c)
 {
 	adopt_forked_slots();
+	/* The sheaves generation keeps no cpu freelist: every allocation
+	 * comes here and the classic fast path stays as it was. */
+	if (s->sheaf_capacity)
+		return sheaves_alloc(s, node, c);
 	void *object = ____slab_alloc(s, node, c);
 
 	if (likely(object))
@@ -598,6 +602,9 @@ void flush_cpu_slab(struct slub_cache *s, struct slub_cpu *c)
 {
 	struct slab *slab = c->slab;
 
+	if (c->main || c->spare)
+		sheaves_flush_cpu(s, c);
+
 	if (slab) {
 		void *fl = c->freelist;
 		c->slab = NULL;
@@ -634,7 +641,7 @@ void slub_flush_thread_caches(struct slub_thread *t)
 		struct slub_cpu *c = __atomic_load_n(&t->cpu[i], __ATOMIC_ACQUIRE);
 		if (!c || !c->cache)
 			continue;
-		if (c->slab || READ_ONCE(c->partial))
+		if (c->slab || READ_ONCE(c->partial) || slot_holds_sheaves(c))
 			flushed++;
 		flush_cpu_slab(c->cache, c);
 		slub_fold_stats(c->cache, c);
@@ -648,7 +655,7 @@ static bool thread_holds_slabs(struct slub_thread *t)
 {
 	for (int i = 0; i < SLUB_MAX_CACHES; i++) {
 		struct slub_cpu *c = __atomic_load_n(&t->cpu[i], __ATOMIC_ACQUIRE);
-		if (c && c->cache && (c->slab || READ_ONCE(c->partial)))
+		if (c && c->cache && (c->slab || READ_ONCE(c->partial) || slot_holds_sheaves(c)))
 			return true;
 	}
 	return false;
@@ -997,7 +1004,13 @@ void slub_fork_repair_child(void)
 			bool held = slab->fork_held;
 
 			slab->fork_held = 0;
-			if (held || (!w.c.frozen && (slab->list != SLAB_LIST_NONE || w.c.inuse)))
+			/* The sheaves generation: a refill takes partial slabs
+			 * off their list and their freelists after; one with
+			 * free objects on no list was cut there. */
+			bool cut_refill = s->sheaf_capacity && !w.c.frozen &&
+					  slab->list == SLAB_LIST_NONE && w.freelist;
+			if (!cut_refill &&
+			    (held || (!w.c.frozen && (slab->list != SLAB_LIST_NONE || w.c.inuse))))
 				continue;
 			slab->next = forked_torn[i];
 			slab->prev = NULL;
@@ -1020,6 +1033,15 @@ static void adopt_torn_slabs(struct slub_cache *s, struct slub_cpu *actor)
 		list = slab->next;
 		slab->next = NULL;
 		struct slab_word w = slab_word_read(slab);
+		if (!w.c.frozen && w.c.inuse) {
+			/* a sheaves refill's, cut before it took the freelist
+			 * or gave the slab back: back on the partial list */
+			struct slub_node *n = get_node(s, slab->node);
+			list_lock(s, n, actor);
+			add_partial(s, n, slab, SLUB_DEST_TAIL, actor);
+			list_unlock(s, n, actor);
+			continue;
+		}
 		if (!w.c.frozen) {
 			/* on its way to discard_slab(): empty, on no list */
 			stat(actor, SLUB_DEACTIVATE_EMPTY);

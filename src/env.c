@@ -242,3 +242,17 @@ void slub_env_check_stacks(void)
 		slub_env_fail("SLUBTRACE_STACKS", "unknown event", bad, len, accepted);
 	slub_env_number("SLUBTRACE_STACK_DEPTH", 0, 1L << 20, 0);
 }
+
+/* SLUBTRACE_GENERATION: classic (Linux 6.1's cpu slabs and cpu partial
+ * slabs, the default) or sheaves (Linux 7.0's per-cpu sheaves and barns). */
+int slub_env_generation(void)
+{
+	const char *v = getenv("SLUBTRACE_GENERATION");
+
+	if (!v || !*v || !strcmp(v, "classic"))
+		return SLUB_GEN_CLASSIC;
+	if (!strcmp(v, "sheaves"))
+		return SLUB_GEN_SHEAVES;
+	slub_env_fail("SLUBTRACE_GENERATION", "unknown generation", v, strlen(v),
+		      "classic sheaves");
+}

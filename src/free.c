@@ -33,6 +33,10 @@ void __slab_free(struct slub_cache *s, struct slab *slab, void *head, void *tail
 	if (kmem_cache_debug(s) && !free_debug_processing(s, slab, head, c))
 		return;
 	adopt_forked_slots();
+	if (s->sheaf_capacity) {
+		sheaves_free(s, slab, head, tail, cnt, c);
+		return;
+	}
 	/* The commonest case first, in a small frame (fastpath.h). */
 	if (likely(slab_free_frozen(s, slab, head, tail, cnt, c, &attempt)))
 		return;
@@ -50,6 +54,13 @@ __slab_free_slow(struct slub_cache *s, struct slab *slab, void *head, void *tail
 	struct slub_node *n = NULL;
 	bool was_frozen;
 
+	/* The malloc shim's quick remote free comes here directly: a sheaves
+	 * cache's slabs are never frozen, so its frozen case did nothing. */
+	if (s->sheaf_capacity) {
+		adopt_forked_slots();
+		sheaves_free(s, slab, head, tail, cnt, c);
+		return;
+	}
 	for (;;) {
 		if (n && !variant(SLUB_VAR_FREE_KEEP_LOCK)) {
 			list_unlock(s, n, c);

@@ -175,7 +175,27 @@ struct slub_node {
 	 * and their free objects, atomic; -pcp keeps the free count per cpu */
 	long partial_total_objs;
 	long partial_free_objs;
+	/* The sheaves generation: this node's barn (struct node_barn), under
+	 * barn_lock, which is taken alone (no other lock is held with it or
+	 * taken under it).  Singly linked: a barn is a LIFO of sheaves. */
+	uint32_t barn_lock;
+	unsigned barn_nr_full, barn_nr_empty;
+	struct slub_sheaf *barn_full, *barn_empty;
 } __attribute__((aligned(64)));
+
+/*
+ * A sheaf (struct slab_sheaf, Linux 7.0): an array of free objects of one
+ * cache, owned by one cpu slot (main or spare) or parked in a node's barn.
+ * Its objects are counted in use by their slabs' words: a slab does not
+ * know which of its objects sit in sheaves.
+ */
+struct slub_sheaf {
+	struct slub_sheaf *barn_next;   /* barn list */
+	struct slub_cache *cache;
+	uint32_t size;                  /* objects[0 .. size) are free objects */
+	uint32_t capacity;
+	void *objects[];
+};
 
 /* ---- statistics (per thread, no atomics) ---- */
 struct slub_cpu_stats {
@@ -184,6 +204,7 @@ struct slub_cpu_stats {
 	uint64_t lock_wait_ns, lock_hold_ns;
 	uint64_t lock_wait_hist[SLUB_LOCK_HIST_BUCKETS];
 	uint64_t lock_hold_hist[SLUB_LOCK_HIST_BUCKETS];
+	uint64_t sheaf[SLUB_NR_SHEAF_STAT_ITEMS];
 };
 
 /* ---- the per-thread cpu slot of one cache ---- */
@@ -196,6 +217,11 @@ struct slub_cpu {
 	int32_t node;
 	struct slub_cpu_stats stats;
 	long partial_free_objs[SLUB_MAX_NODES]; /* partial-counters-pcp */
+	/* The sheaves generation (struct slub_percpu_sheaves): owner only,
+	 * or a flusher holding the slot's thread->flush_lock, as the classic
+	 * slot fields.  NULL until the slot's first use. */
+	struct slub_sheaf *main;
+	struct slub_sheaf *spare;
 };
 
 /* ---- a thread ---- */
@@ -268,6 +294,9 @@ struct slub_cache {
 	uint64_t reciprocal;            /* for obj_to_index */
 	unsigned min_partial;
 	unsigned cpu_partial;           /* objects */
+	/* Objects per sheaf; 0: the classic generation's paths (a classic
+	 * process, or a debug cache, which 7.0 gives no sheaves either). */
+	unsigned sheaf_capacity;
 	void (*ctor)(void *);
 	uint32_t stats_lock;
 	struct slub_cpu_stats dead;     /* folded counters of exited threads */
@@ -283,6 +312,9 @@ struct slub_cache {
 
 /* ---- globals ---- */
 SLUB_INTERNAL extern int slub_nodes;
+/* SLUBTRACE_GENERATION: the allocator generation of new caches. */
+enum slub_generation_kind { SLUB_GEN_CLASSIC = 0, SLUB_GEN_SHEAVES = 1 };
+SLUB_INTERNAL extern int slub_generation_env;
 SLUB_INTERNAL extern unsigned slub_variant_mask;
 SLUB_INTERNAL extern uint64_t slub_observer_mask;
 SLUB_INTERNAL extern unsigned slub_debug_flags_env;    /* SLUBTRACE_DEBUG */
@@ -426,7 +458,15 @@ static inline void stat_add(uint64_t *p, uint64_t v)
 {
 	WRITE_ONCE(*p, READ_ONCE(*p) + v);
 }
+static inline void stat_sheaf(struct slub_cpu *c, enum slub_sheaf_stat_item si, uint64_t n)
+{
+	WRITE_ONCE(c->stats.sheaf[si], READ_ONCE(c->stats.sheaf[si]) + n);
+}
 #else
+static inline void stat_sheaf(struct slub_cpu *c, enum slub_sheaf_stat_item si, uint64_t n)
+{
+	(void)c; (void)si; (void)n;
+}
 static inline void stat(struct slub_cpu *c, enum slub_stat_item si) { (void)c; (void)si; }
 static inline void stat_add(uint64_t *p, uint64_t v) { (void)p; (void)v; }
 #endif
@@ -501,6 +541,22 @@ SLUB_INTERNAL void slub_fork_repair_child(void);
 SLUB_INTERNAL void slub_fold_stats(struct slub_cache *s, struct slub_cpu *c);
 SLUB_INTERNAL void slub_sum_stats(const struct slub_cache *s, struct slub_cpu_stats *out);
 SLUB_INTERNAL struct slub_thread *slub_threads_head(void);
+
+/* ---- the sheaves generation (sheaves.c) ---- */
+SLUB_INTERNAL unsigned calculate_sheaf_capacity(const struct slub_cache *s);
+SLUB_INTERNAL void *sheaves_alloc(struct slub_cache *s, int node, struct slub_cpu *c)
+	__attribute__((noinline));
+SLUB_INTERNAL void sheaves_free(struct slub_cache *s, struct slab *slab, void *head, void *tail,
+				unsigned cnt, struct slub_cpu *c) __attribute__((noinline));
+SLUB_INTERNAL void sheaves_flush_cpu(struct slub_cache *s, struct slub_cpu *c);
+SLUB_INTERNAL void sheaves_barn_shrink(struct slub_cache *s, struct slub_cpu *c);
+SLUB_INTERNAL void sheaves_barn_locks(struct slub_cache *s, int how);
+SLUB_INTERNAL struct slab *sheaves_new_slab(struct slub_cache *s, int node, struct slub_cpu *c,
+					    unsigned take, void **objects);
+static inline bool slot_holds_sheaves(const struct slub_cpu *c)
+{
+	return (c->main && c->main->size) || (c->spare && c->spare->size);
+}
 
 /* ---- node lists (partial.c) ---- */
 SLUB_INTERNAL void list_lock(struct slub_cache *s, struct slub_node *n, struct slub_cpu *c);
@@ -620,6 +676,8 @@ SLUB_INTERNAL void slub_pages_reinit_child(void);
 SLUB_INTERNAL int slub_report_fd(void);
 /* SLUBTRACE_CHECK: the state model in-process (check.c). */
 SLUB_INTERNAL void slub_check_init(void);
+/* The in-process checker runs (it has rules for the classic generation only). */
+SLUB_INTERNAL bool slub_check_active(void);
 /* A slub:trigger the checker decided on in this thread, emitted once the
  * event that caused it is in the trace (after slub_trace_emit()). */
 extern __thread int slub_check_trigger_pending SLUB_INTERNAL __attribute__((tls_model("initial-exec")));
@@ -677,6 +735,7 @@ SLUB_INTERNAL bool slub_env_bool(const char *var, bool dflt);
 SLUB_INTERNAL long slub_env_number(const char *var, long min, long max, long dflt);
 SLUB_INTERNAL unsigned slub_env_debug(void);
 SLUB_INTERNAL unsigned slub_env_variants(void);
+SLUB_INTERNAL int slub_env_generation(void);
 /* slabinfo.c: the SLUBTRACE_SLABINFO reader thread, when asked for. */
 SLUB_INTERNAL void slub_slabinfo_start(void);
 /* slabinfo.c: the counters of the partial-counters variants, called by the

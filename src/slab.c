@@ -472,7 +472,7 @@ bool free_debug_processing(struct slub_cache *s, struct slab *slab, void *object
  * back frozen for `c` with inuse == objects and its whole freelist handed
  * to the caller in *freelist (nobody else can see it yet).
  */
-struct slab *new_slab(struct slub_cache *s, int node, struct slub_cpu *c, void **freelist)
+static struct slab *allocate_slab(struct slub_cache *s, int node)
 {
 	/* Slabs are aligned to their size, as the buddy allocator's blocks
 	 * are: power-of-two kmalloc objects come out naturally aligned. */
@@ -504,6 +504,19 @@ struct slab *new_slab(struct slub_cache *s, int node, struct slub_cpu *c, void *
 		set_freepointer(s, p, p < last ? p + s->size : NULL);
 	}
 
+	return slab;
+}
+
+/* new_slab() (Linux 6.1), the classic generation's: frozen for c, its whole
+ * freelist to the caller. */
+struct slab *new_slab(struct slub_cache *s, int node, struct slub_cpu *c, void **freelist)
+{
+	struct slab *slab = allocate_slab(s, node);
+
+	if (!slab)
+		return NULL;
+	char *base = slab->base;
+
 	/* The descriptor outlives the slab: continue its seq. */
 	struct slab_word old = slab_word_read(slab);
 	struct slab_word w;
@@ -530,6 +543,56 @@ struct slab *new_slab(struct slub_cache *s, int node, struct slub_cpu *c, void *
 		ev_word(&ev.new, &w, c->id);
 		ev.pages = 1u << s->order;
 		ev.count = s->objects;
+		slub_emit(&ev);
+	}
+	return slab;
+}
+
+/*
+ * The sheaves generation's new slab (Linux 7.0 new_slab() followed by
+ * alloc_from_new_slab()): the first `take` objects go to objects[], the
+ * rest stay on the slab's freelist, and the slab is never frozen.  Its
+ * first word says so at once (freelist = the rest, inuse = take): the
+ * kernel writes the same fields plainly while nobody else can see the
+ * slab.  The caller puts a slab with objects left on the partial list.
+ */
+struct slab *sheaves_new_slab(struct slub_cache *s, int node, struct slub_cpu *c, unsigned take,
+			      void **objects)
+{
+	struct slab *slab = allocate_slab(s, node);
+
+	if (!slab)
+		return NULL;
+	if (take > s->objects)
+		take = s->objects;
+	char *p = slab->base;
+	for (unsigned i = 0; i < take; i++, p += s->size)
+		objects[i] = p;
+
+	struct slab_word old = slab_word_read(slab);
+	struct slab_word w;
+	w.freelist = take < s->objects ? p : NULL;
+	w.c.counters = 0;
+	w.c.inuse = take;
+	w.c.objects = s->objects;
+	w.c.frozen = 0;
+	w.c.seq = old.c.seq + 1;
+	struct slub_dword d = { w.freelist, w.c.counters };
+	__atomic_store_n(&slab->word.counters, d.counters, __ATOMIC_RELEASE);
+	__atomic_store_n(&slab->word.freelist, d.freelist, __ATOMIC_RELEASE);
+	__atomic_store_n(&slab->owner, -1, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&s->total_slabs, 1, __ATOMIC_RELAXED);
+	if (!READ_ONCE(s->used))
+		WRITE_ONCE(s->used, 1);
+
+	if (slub_wants(SLUB_EV_SLAB_NEW)) {
+		struct slub_event ev;
+		ev_init(&ev, SLUB_EV_SLAB_NEW, s, c, slab);
+		ev.site = SLUB_SITE_NEW_SLAB;
+		ev_word(&ev.old, &old, -1);
+		ev_word(&ev.new, &w, -1);
+		ev.pages = 1u << s->order;
+		ev.count = take;
 		slub_emit(&ev);
 	}
 	return slab;

@@ -16,6 +16,42 @@ const char *slub_stat_name(unsigned item)
 	return item < SLUB_NR_STAT_ITEMS && slub_stat_names[item] ? slub_stat_names[item] : "unknown";
 }
 
+static const char *const sheaf_stat_names[SLUB_NR_SHEAF_STAT_ITEMS] = {
+	[SLUB_SHEAF_FLUSH] = "sheaf_flush",
+	[SLUB_SHEAF_REFILL] = "sheaf_refill",
+	[SLUB_SHEAF_ALLOC] = "sheaf_alloc",
+	[SLUB_SHEAF_FREE] = "sheaf_free",
+	[SLUB_BARN_GET] = "barn_get",
+	[SLUB_BARN_GET_FAIL] = "barn_get_fail",
+	[SLUB_BARN_PUT] = "barn_put",
+	[SLUB_BARN_PUT_FAIL] = "barn_put_fail",
+};
+
+const char *slub_sheaf_stat_name(unsigned item)
+{
+	return item < SLUB_NR_SHEAF_STAT_ITEMS ? sheaf_stat_names[item] : "unknown";
+}
+
+int slub_cache_sheaf_stats(const struct slub_cache *cs, struct slub_sheaf_stats *out)
+{
+	struct slub_cpu_stats sum;
+	struct slub_cache *s = (struct slub_cache *)cs;
+
+	if (!s || !out) {
+		errno = EINVAL;
+		return -1;
+	}
+	memset(out, 0, sizeof(*out));
+	slub_sum_stats(s, &sum);
+	memcpy(out->item, sum.sheaf, sizeof(out->item));
+	out->sheaf_capacity = s->sheaf_capacity;
+	for (int i = 0; i < slub_nodes; i++) {
+		out->barn_full += READ_ONCE(s->node[i].barn_nr_full);
+		out->barn_empty += READ_ONCE(s->node[i].barn_nr_empty);
+	}
+	return 0;
+}
+
 int slub_cache_stats(const struct slub_cache *cs, struct slub_stats *out)
 {
 	struct slub_cpu_stats sum;
@@ -92,6 +128,24 @@ void slub_print_slabinfo(FILE *f, struct slub_cache *s)
 		.hold_hist = st.lock_hold_hist,
 	};
 	slub_page_print(f, &p);
+
+	if (s->sheaf_capacity) {
+		struct slub_sheaf_stats sh;
+
+		slub_cache_sheaf_stats(s, &sh);
+		const uint64_t *y = sh.item;
+		fprintf(f, "\nSheaves (capacity %u)   Barn: %u full, %u empty\n", sh.sheaf_capacity,
+			sh.barn_full, sh.barn_empty);
+		fprintf(f, "--------------------------------------------------\n");
+		fprintf(f, "Sheaf refill %8" PRIu64 " objects   flush %8" PRIu64 " objects\n",
+			y[SLUB_SHEAF_REFILL], y[SLUB_SHEAF_FLUSH]);
+		fprintf(f, "Sheaf alloc  %8" PRIu64 "           free  %8" PRIu64 "\n",
+			y[SLUB_SHEAF_ALLOC], y[SLUB_SHEAF_FREE]);
+		fprintf(f, "Barn get     %8" PRIu64 " fail %8" PRIu64 "   put %8" PRIu64 " fail %8" PRIu64
+			   "\n",
+			y[SLUB_BARN_GET], y[SLUB_BARN_GET_FAIL], y[SLUB_BARN_PUT],
+			y[SLUB_BARN_PUT_FAIL]);
+	}
 }
 
 static int print_used(struct slub_cache *s, void *arg)

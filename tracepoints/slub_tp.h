@@ -4,7 +4,7 @@
  * plus `slub:stack`.  This comment is the wire format; the analysis decodes
  * it back into struct slub_event (include/slub/event.h).
  *
- * Wire format 5 (SLUB_TRACE_FORMAT, carried by every cache_create)
+ * Wire format 6 (SLUB_TRACE_FORMAT, carried by every cache_create)
  * ----------------------------------------------------------------
  * Contexts added by `slubtrace record`: vpid, vtid, procname.  Payloads
  * carry what the analysis needs and nothing it can derive, in few fields:
@@ -128,6 +128,22 @@
  * reader attaches it to the last event of that type of that (vpid, vtid).
  * An event without a stack pays nothing for stacks.
  *
+ * The generation.  A cache that ran the sheaves generation (Linux 7.0's
+ * per-cpu sheaves and barns, SLUBTRACE_GENERATION=sheaves) has
+ * SLUB_F_SHEAVES (bit 7) in cache_create's flags.  Its slabs are never
+ * frozen (every word's frozen bit is 0, owner -1); a refill takes a
+ * partial slab's whole freelist with take_freelist (site get_freelist,
+ * unfrozen); its slab_new word already has the objects the refill took in
+ * inuse and the rest on the freelist; a flush frees with free_remote; no
+ * cpu-slab event concerns it.  The objects in sheaves are counted in use
+ * by their slabs.  New in format 6, which is format 5 with this meaning of
+ * the flags; the layout is unchanged.  A format-5 reader must not read a
+ * sheaves trace with the classic generation's rules: the format tells it
+ * to refuse.
+ *
+ * Format 5 was this format without the generation (cache_create says 5).
+ * Readers decode it too.
+ *
  * Format 4 was this format without slabinfo_walk (cache_create says 4).
  * Readers decode it too.
  *
@@ -174,7 +190,7 @@
 #include <slub/event.h>
 
 /* The wire format this header describes (cache_create.format). */
-#define SLUB_TRACE_FORMAT 5
+#define SLUB_TRACE_FORMAT 6
 /* slub:trigger's kind. */
 #define SLUB_TRIGGER_VIOLATION 0
 #define SLUB_TRIGGER_STORM 1

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CTF -> struct slub_model_event, for wire formats 5, 4, 3 and 2
+ * CTF -> struct slub_model_event, for wire formats 6, 5, 4, 3 and 2
  * (tracepoints/slub_tp.h).
  *
  * An event class is looked at once: its name gives the event type, its
@@ -19,7 +19,9 @@
  * when they have format 3's own field (`flags`, `expected`, `msg`); every
  * other class is the same in both and is read as format 3.  Format 5 is
  * format 4 with one more event, slabinfo_walk: its cache_create says 5 and
- * is laid out as format 4's.
+ * is laid out as format 4's.  Format 6 is format 5 where cache_create's
+ * flags may carry SLUB_F_SHEAVES (the sheaves generation): the same
+ * layout, decoded the same way; the flags reach the sinks in info.flags.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -751,7 +753,7 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 				   (dc->type == SLUB_EV_CACHE_CREATE && dc->idx[F_FORMAT] < 0))) {
 		refuse(d, SLUB_UNUSABLE_FORMAT,
 		       "%s: recorded with slub trace format 1; this slubtrace reads formats 2 "
-		       "to 5: record it again", trace_name(d));
+		       "to 6: record it again", trace_name(d));
 		dc->kind = K_BAD;
 		goto out;
 	}
@@ -934,8 +936,8 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 		uint64_t format = get_u(dc, p, F_FORMAT);
 
 		if (format >= 2 && format <= SLUB_DEC_FORMAT) {
-			/* format 5 adds an event to format 4, nothing else */
-			if ((format == 5 ? 4 : format) != dc->format) {
+			/* format 5 adds an event to format 4, format 6 a flag */
+			if ((format >= 5 ? 4 : format) != dc->format) {
 				refuse(d, SLUB_UNUSABLE_MALFORMED,
 				       "%s: event %s says slub trace format %" PRIu64
 				       " but is laid out in format %s", trace_name(d), dc->name,
@@ -945,7 +947,7 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 		} else {
 			refuse(d, SLUB_UNUSABLE_FORMAT,
 			       "%s: recorded with slub trace format %" PRIu64
-			       "; this slubtrace reads formats 2 to 5: record it again",
+			       "; this slubtrace reads formats 2 to 6: record it again",
 			       trace_name(d), format);
 			return -1;
 		}

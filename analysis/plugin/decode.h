@@ -25,7 +25,7 @@ struct slub_decoder;
 
 #define SLUB_DEC_MAX_IPS 255
 /* The newest wire format read (SLUB_TRACE_FORMAT); from 2 on. */
-#define SLUB_DEC_FORMAT 5
+#define SLUB_DEC_FORMAT 6
 
 enum slub_dec_kind {
 	SLUB_DEC_NONE = 0,	/* nothing for the model (other provider, packet, ...) */

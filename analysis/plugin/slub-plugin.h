@@ -25,6 +25,7 @@ enum slub_plugin_unusable {
 	SLUB_UNUSABLE_MALFORMED,  /* a slub event class or event lacks a field */
 	SLUB_UNUSABLE_NO_EVENTS,  /* no slub event at all (another provider only) */
 	SLUB_UNUSABLE_FILTER,     /* a filter names what the trace does not hold */
+	SLUB_UNUSABLE_GENERATION, /* check: a generation the state model has no table for */
 };
 
 struct slub_plugin_result {

@@ -35,6 +35,12 @@ struct slub_cache;
 #define SLUB_F_TRACK_FULL     (1u << 4) /* keep full slabs on the node full list */
 #define SLUB_F_NO_CPU_PARTIAL (1u << 5) /* no per-cpu partial chains */
 #define SLUB_F_HWCACHE_ALIGN  (1u << 6) /* align objects to the cache line */
+/* The sheaves generation (Linux 7.0) for this cache, whatever
+ * SLUBTRACE_GENERATION says.  Set in a cache's flags (slub_cache_info, the
+ * trace's cache_create) when the cache runs sheaves; a debug cache has
+ * none, as in 7.0, and runs the classic paths without it.  Refused
+ * (ENOTSUP) under SLUBTRACE_CHECK, whose state model has no rules for it. */
+#define SLUB_F_SHEAVES        (1u << 7)
 #define SLUB_F_DEBUG_MASK \
 	(SLUB_F_CONSISTENCY | SLUB_F_RED_ZONE | SLUB_F_POISON | SLUB_F_STORE_USER)
 
@@ -157,6 +163,29 @@ struct slub_stats {
 };
 
 SLUB_API const char *slub_stat_name(unsigned item);
+
+/* The sheaves generation's counters: Linux 7.0's sheaf and barn items of
+ * enum stat_item (those of its prefill API aside), kept apart from struct
+ * slub_stats so that its size does not change. */
+enum slub_sheaf_stat_item {
+	SLUB_SHEAF_FLUSH,           /* objects flushed from a sheaf to slabs */
+	SLUB_SHEAF_REFILL,          /* objects refilled to a sheaf */
+	SLUB_SHEAF_ALLOC,           /* allocation of an empty sheaf */
+	SLUB_SHEAF_FREE,            /* freeing of an empty sheaf */
+	SLUB_BARN_GET,              /* got a full sheaf from the barn */
+	SLUB_BARN_GET_FAIL,         /* the barn had no full sheaf */
+	SLUB_BARN_PUT,              /* put a full sheaf to the barn */
+	SLUB_BARN_PUT_FAIL,         /* the barn was full (or had no empty sheaf) */
+	SLUB_NR_SHEAF_STAT_ITEMS
+};
+struct slub_sheaf_stats {
+	uint64_t item[SLUB_NR_SHEAF_STAT_ITEMS];
+	unsigned sheaf_capacity;            /* 0: the cache has no sheaves */
+	unsigned barn_full, barn_empty;     /* sheaves in the barns now, all nodes */
+};
+SLUB_API const char *slub_sheaf_stat_name(unsigned item);
+/* Sums every live and exited thread's counters; 0, or -1/EINVAL. */
+SLUB_API int slub_cache_sheaf_stats(const struct slub_cache *s, struct slub_sheaf_stats *out);
 /* Sums every live and exited thread's counters; returns 0, or -1/EINVAL. */
 SLUB_API int slub_cache_stats(const struct slub_cache *s, struct slub_stats *out);
 /* One cache's line of /proc/slabinfo, computed as Linux 6.1's get_slabinfo()
@@ -211,7 +240,8 @@ SLUB_API void slub_set_report_fd(int fd);
 /* Idempotent; every entry point calls it.  Reads the environment:
  * SLUBTRACE_NODES, SLUBTRACE_DEBUG, SLUBTRACE_STATS, SLUBTRACE_ON_ERROR,
  * SLUBTRACE_LOG, SLUBTRACE_VARIANT, SLUBTRACE_INJECT, SLUBTRACE_FULL_LISTS,
- * SLUBTRACE_SLABINFO (a reader thread). */
+ * SLUBTRACE_SLABINFO (a reader thread), SLUBTRACE_GENERATION (classic, the
+ * default, or sheaves: the allocator generation of every cache). */
 SLUB_API void slub_init(void);
 SLUB_API int slub_nr_nodes(void);
 

@@ -37,6 +37,11 @@ void cmd_check_usage(FILE *f)
 		"a report starts with [HOST], a verdict per host precedes the verdict over all;\n"
 		"the exit status covers all hosts.\n"
 		"\n"
+		"The model's rules are those of the classic generation (Linux 6.1's cpu\n"
+		"slabs).  A trace of the sheaves generation (SLUBTRACE_GENERATION=sheaves,\n"
+		"Linux 7.0) is refused, naming its stream file, rather than judged by them;\n"
+		"stats, timeline and the other commands read it.\n"
+		"\n"
 		"Options:\n"
 		"      --history N       events of the slab shown before a violation (default 8)\n"
 		"      --max-reports N   violations printed in full, the others counted\n"
@@ -48,8 +53,9 @@ void cmd_check_usage(FILE *f)
 		"  -h, --help            show this help\n"
 		"\n"
 		"Exit status: 0 the trace is clean, 1 violations were found, 2 the input\n"
-		"cannot be used (no trace, not a slubtrace trace, unreadable or corrupt),\n"
-		"130 interrupted by ^C (the verdict covers the events read before it).\n");
+		"cannot be used (no trace, not a slubtrace trace, unreadable or corrupt, or\n"
+		"a generation the model has no rules for), 130 interrupted by ^C (the\n"
+		"verdict covers the events read before it).\n");
 }
 
 static unsigned long long parse_count(const char *opt, const char *s, unsigned long long max,

@@ -311,7 +311,7 @@ def unpack_v3(f):
 class Trace:
     WANT = ("slub:", "lttng_ust_statedump:bin_info", "lttng_ust_lib:load",
             "lttng_ust_dl:dlopen")
-    FORMAT = 5
+    FORMAT = 6
 
     def __init__(self, directory, env):
         p = subprocess.run(["babeltrace2", directory], env=env, stdout=subprocess.PIPE,
@@ -353,7 +353,7 @@ class Trace:
                 continue
             if "new_seq" in f or "stack" in f:
                 raise Failure("%s: recorded with slub trace format 1; this test reads "
-                              "formats 2 to 5" % directory)
+                              "formats 2 to 6" % directory)
             if f["_name"] == "cache_create":
                 self.formats.add(f.get("format"))
             if "expected" in f or "msg" in f or ("flags" in f and "where" in f):
@@ -1260,7 +1260,74 @@ def test_concurrent(env):
     return errors
 
 
+SLUB_F_SHEAVES = 1 << 7    # include/slub/slub.h
+
+
+def test_sheaves(env):
+    """A run of the sheaves generation (SLUBTRACE_GENERATION=sheaves):
+    every non-debug cache says so in cache_create's flags, its slabs are
+    never frozen and their slab-word chains hold, cpu slabs and cpu partial
+    chains never appear; `slubtrace check` refuses the trace (exit 2, the
+    generation named with the stream file) instead of judging it with the
+    classic generation's rules, and `slubtrace stats` reads it."""
+    trace_dir = os.path.join(env.work, "trace")
+    penv = dict(env.env, SLUBTRACE_GENERATION="sheaves", SLUBTRACE_NODES="2")
+    rc, out = run([env.args.slubtrace, "record", "--no-check", "-o", trace_dir, "--",
+                   env.path("tests/test_stress"), "-t", "4", "-s", "1"],
+                  env=penv, timeout=TIMEOUT, check=False, what="slubtrace record")
+    log("\n".join(l for l in out.splitlines()
+                   if "FAIL" in l or l.startswith(("test_stress", "slubtrace: events"))))
+    errors = []
+    check(rc == 0, "test_stress under SLUBTRACE_GENERATION=sheaves exited %d" % rc, errors)
+    t = Trace(trace_dir, env.env)
+    creates = [e for e in t.slub() if e["_name"] == "cache_create"]
+    sheaves = {e["cache_id"] for e in creates if e["flags"] & SLUB_F_SHEAVES}
+    log("  %d caches announced, %d of them with sheaves" % (len(creates), len(sheaves)))
+    check(sheaves, "no cache_create says SLUB_F_SHEAVES", errors)
+    for e in creates:
+        if e["cache_id"] in sheaves:
+            check(e["cpu_partial"] == 0, "sheaves cache %s: cpu_partial %d"
+                  % (e.get("name"), e["cpu_partial"]), errors)
+    frozen = [e for e in t.slub() if e["_name"] in SLAB_WORD and
+              e.get("cache_id") in sheaves and e["frozen"]]
+    check(not frozen, "%d slab words of sheaves caches are frozen (first: %s)"
+          % (len(frozen), frozen[:1]), errors)
+    cpu = [e for e in t.slub() if e["_name"] in CPU_SLAB and e.get("cache_id") in sheaves]
+    check(not cpu, "%d cpu-slab events in sheaves caches (first: %s)" % (len(cpu), cpu[:1]),
+          errors)
+    # Slabs the program made before the tracer had registered have no
+    # slab_new in the trace: their chains start unseen, so they are left out.
+    first_new = {}
+    for e in t.slub():
+        if e["_name"] == "slab_new":
+            first_new[e["slab"]] = min(first_new.get(e["slab"], e["seq"]), e["seq"])
+    seen = [e for e in t.slub() if e["_name"] not in SLAB_WORD or
+            (e["slab"] in first_new and e["seq"] >= first_new[e["slab"]])]
+    log("  %d slab-word events of slabs made before tracing left out"
+        % (len(t.slub()) - len(seen)))
+    check_chains(seen, errors)
+    rc, out = run([env.args.slubtrace, "check", trace_dir], env=env.env, timeout=TIMEOUT,
+                  check=False, what="slubtrace check")
+    log("  check: exit %d: %s" % (rc, out.strip()[-400:]))
+    check(rc == 2, "slubtrace check on a sheaves trace exited %d, want 2" % rc, errors)
+    check(re.search(r"slubtrace_\d+: generation sheaves \(cache [^)]+\): the state model has "
+                    r"no table for it yet", out),
+          "check did not say which file holds the sheaves generation: %r" % out[-400:], errors)
+    check("verdict" not in out, "check judged the sheaves trace", errors)
+    rc, out = run([env.args.slubtrace, "stats", trace_dir], env=env.env, timeout=TIMEOUT,
+                  check=False, what="slubtrace stats")
+    check(rc == 0, "slubtrace stats on a sheaves trace exited %d: %s" % (rc, out[-400:]),
+          errors)
+    # the in-process checker refuses the generation too
+    rc, out = run([env.path("tests/test_api")], env=dict(penv, SLUBTRACE_CHECK="1"),
+                  timeout=TIMEOUT, check=False, what="test_api")
+    check(rc == 2 and "generation sheaves" in out and "no table for it yet" in out,
+          "SLUBTRACE_CHECK=1 with sheaves: exit %d, %r" % (rc, out[-300:]), errors)
+    return errors
+
+
 TESTS = {
+    "sheaves": test_sheaves,
     "errno": test_errno,
     "stress": test_stress,
     "python": test_python,

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <slub/slub.h>
+
 #include "decode.h"
 #include "symbolize.h"
 #include "testsrc.h"
@@ -533,6 +535,37 @@ static void test_trace_destroyed(void)
 	CHECK(!c.failed && c.nr == 2, "decoder destroyed first: %s (%d)", c.error, c.nr);
 }
 
+/* Format 6: format 5's layout; cache_create's flags may say the cache ran
+ * the sheaves generation (SLUB_F_SHEAVES), and they reach the sink. */
+static void test_v6(void)
+{
+	static const uint64_t geometry6[] = { 64, 64, 8, 0, 64, 5, 0, 0x81 };
+	static const struct ts_class cls[] = { CACHE4 };
+	static const struct ts_item items[] = {
+		{ 0, 100, 10, 10, { 6, W3(3, 0, 0, 0, 0), (uintptr_t)geometry6,
+			(uintptr_t)"kmalloc-64" } },
+		{ 0, 110, 10, 10, { 6, W3(4, 0, 0, 0, 0), (uintptr_t)geometry4,
+			(uintptr_t)"kmalloc-96" } },
+	};
+	struct ts_script s = { cls, 1, items, 2, STREAM, 0 };
+	struct collected c;
+
+	run(&s, &c, NULL);
+	CHECK(!c.failed && c.nr == 2, "format 6 refused: %s (%d)", c.error, c.nr);
+	if (c.nr == 2) {
+		const struct slub_event *e = &c.out[0].event.ev;
+
+		CHECK(e->type == SLUB_EV_CACHE_CREATE && e->info &&
+		      e->info->flags == (SLUB_F_SHEAVES | 0x1) && e->info->cpu_partial == 0,
+		      "format 6 cache_create of the sheaves generation: flags %#x",
+		      e->info ? e->info->flags : 0);
+		e = &c.out[1].event.ev;
+		CHECK(e->info && e->info->flags == 0x1, "format 6 classic cache_create: flags %#x",
+		      e->info ? e->info->flags : 0);
+	}
+	slub_decoder_destroy(c.dec);
+}
+
 static void test_format1(void)
 {
 	static const struct ts_class cls[] = {
@@ -547,7 +580,7 @@ static void test_format1(void)
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT, "format 1 accepted");
 	CHECK(!strcmp(c.error, TRACE_DIR ": recorded with slub trace format 1; this slubtrace "
-		      "reads formats 2 to 5: record it again"), "message: %s", c.error);
+		      "reads formats 2 to 6: record it again"), "message: %s", c.error);
 	slub_decoder_error(c.dec, &why);
 	CHECK(why == SLUB_UNUSABLE_FORMAT, "kind");
 	slub_decoder_destroy(c.dec);
@@ -578,10 +611,10 @@ static void test_format_string(void)
 static void test_cache_format(void)
 {
 	static const struct ts_item items2[] = {
-		{ C_CACHE, 100, 1, 1, { 6, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
+		{ C_CACHE, 100, 1, 1, { 7, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
 	};
 	static const struct ts_item items4[] = {
-		{ C_CACHE, 100, 1, 1, { 6, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
+		{ C_CACHE, 100, 1, 1, { 7, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
 			(uintptr_t)"x" } },
 	};
 	static const struct ts_item mixed[] = {
@@ -629,15 +662,15 @@ static void test_cache_format(void)
 
 	/* a newer format, in either layout */
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 6") &&
-	      strstr(c.error, "reads formats 2 to 5"), "cache_create of format 6: %s",
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 7") &&
+	      strstr(c.error, "reads formats 2 to 6"), "cache_create of format 7: %s",
 	      c.error);
 	slub_decoder_destroy(c.dec);
 	s.classes = v4_classes;
 	s.items = items4;
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 6"),
-	      "cache_create of format 6 in format 4's layout: %s", c.error);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 7"),
+	      "cache_create of format 7 in format 4's layout: %s", c.error);
 	slub_decoder_destroy(c.dec);
 	/* a number that does not match the layout */
 	s.classes = v2_classes;
@@ -925,6 +958,8 @@ int main(void)
 {
 	test_v5();
 	test_trace_destroyed();
+
+	test_v6();
 	test_v4();
 	test_v3();
 	test_v2();
