@@ -27,8 +27,8 @@ static void lock_notes(FILE *f, const void *arg)
 			   "at most %u in one (of %u listed)\n",
 			v->slabinfo_walks, v->slabs_walked, v->walked_max, v->walked_max_listed);
 	if (v->walk_holds)
-		fprintf(f, "  %" PRIu64 " list_lock hold%s walked: at most %" PRIu64 " slabs in one "
-			   "hold, the longest held %" PRIu64 " ns\n",
+		fprintf(f, "  %" PRIu64 " list_lock hold%s walked: at most %" PRIu64
+			   " slabs in one hold, the longest held %" PRIu64 " ns\n",
 			v->walk_holds, v->walk_holds == 1 ? "" : "s", v->walk_hold_slabs_max,
 			v->walk_hold_max_ns);
 	if (v->lock_long_waits || v->lock_long_holds)

@@ -1137,7 +1137,8 @@ static struct slub_tstats *walks_run(unsigned walks, uint32_t slabs, uint64_t wa
 	for (unsigned i = 0; i < 200; i++) {
 		bool walk = i >= 200 - walks;
 		uint64_t hold = walk ? walk_hold : 100;
-		struct slub_tstats_event e = mk(SLUB_EV_LOCK_ACQUIRE, ts += 10, walk ? 9 : 1 + i % 3);
+		uint32_t vtid = walk ? 9 : 1 + i % 3;
+		struct slub_tstats_event e = mk(SLUB_EV_LOCK_ACQUIRE, ts += 10, vtid);
 
 		e.ev.lock_id = CACHE * 64;
 		e.ev.lock_seq = 1 + i;
@@ -1152,7 +1153,7 @@ static struct slub_tstats *walks_run(unsigned walks, uint32_t slabs, uint64_t wa
 			w.ev.size = 1000;
 			feed(st, w);
 		}
-		e = mk(SLUB_EV_LOCK_RELEASE, ts += hold, e.vtid);
+		e = mk(SLUB_EV_LOCK_RELEASE, ts += hold, vtid);
 		e.ev.lock_id = CACHE * 64;
 		e.ev.lock_seq = 1 + i;
 		e.ev.hold_ns = hold;
@@ -1185,11 +1186,12 @@ static void test_walk_figures(const char *dir)
 	CHECK(slub_tstats_result_get(full, &rf) == 0 && slub_tstats_result_get(bounded, &rb) == 0 &&
 	      slub_tstats_result_get(none, &rn) == 0, "result_get");
 	const struct slub_tstats_figure *g = rf.scope[0].fig, *n = rn.scope[0].fig;
-	CHECK(g[SLUB_RATE_WALK_SLABS_MAX].value == 30000 && g[SLUB_RATE_WALK_SLABS_MAX].den == 200 &&
-	      g[SLUB_RATE_WALKS_PER_1K_ACQ].value == 60 &&
+	CHECK(g[SLUB_RATE_WALK_SLABS_MAX].value == 30000 &&
+	      g[SLUB_RATE_WALK_SLABS_MAX].den == 200 && g[SLUB_RATE_WALKS_PER_1K_ACQ].value == 60 &&
 	      g[SLUB_RATE_WALK_HOLD_MAX_NS].value == 5000000 &&
-	      g[SLUB_RATE_WALK_HOLD_MAX_NS].den == 12 && rf.scope[1].fig[SLUB_RATE_WALK_SLABS_MAX].value
-	      == 30000 && slub_tstats_rate_kind(SLUB_RATE_WALK_SLABS_MAX) == SLUB_RATE_KIND_PEAK,
+	      g[SLUB_RATE_WALK_HOLD_MAX_NS].den == 12 &&
+	      rf.scope[1].fig[SLUB_RATE_WALK_SLABS_MAX].value == 30000 &&
+	      slub_tstats_rate_kind(SLUB_RATE_WALK_SLABS_MAX) == SLUB_RATE_KIND_PEAK,
 	      "walk figures %g %g %g", g[SLUB_RATE_WALK_SLABS_MAX].value,
 	      g[SLUB_RATE_WALKS_PER_1K_ACQ].value, g[SLUB_RATE_WALK_HOLD_MAX_NS].value);
 	CHECK(n[SLUB_RATE_WALK_SLABS_MAX].value == 0 && n[SLUB_RATE_WALK_SLABS_MAX].runs == 1 &&
@@ -1208,7 +1210,8 @@ static void test_walk_figures(const char *dir)
 				     &rb.scope[0].fig[SLUB_RATE_WALK_SLABS_MAX], 1, &why) == 2,
 	      "30000 -> 10000 not improved");
 	/* no walking hold on a side: the longest of none is not judged */
-	CHECK(slub_tstats_diff_judge(&dc, SLUB_RATE_WALK_HOLD_MAX_NS, &n[SLUB_RATE_WALK_HOLD_MAX_NS],
+	CHECK(slub_tstats_diff_judge(&dc, SLUB_RATE_WALK_HOLD_MAX_NS,
+				     &n[SLUB_RATE_WALK_HOLD_MAX_NS],
 				     &g[SLUB_RATE_WALK_HOLD_MAX_NS], 1, &why) == 0 &&
 	      slub_tstats_diff_set(&dc, "walk_hold_max_ns.abs=1000000", err, sizeof(err)) == 0 &&
 	      slub_tstats_diff_judge(&dc, SLUB_RATE_WALK_HOLD_MAX_NS,
@@ -1245,7 +1248,8 @@ static void test_walk_figures(const char *dir)
 	      back.scope[0].fig[SLUB_RATE_WALK_SLABS_MAX].den);
 	CHECK(slub_tstats_result_pool(&back, &old, err, sizeof(err)) == 0 &&
 	      back.scope[0].fig[SLUB_RATE_WALK_SLABS_MAX].runs == 0 &&
-	      back.scope[0].fig[SLUB_RATE_WALK_HOLD_MAX_NS].runs == 0, "pooled with the old format");
+	      back.scope[0].fig[SLUB_RATE_WALK_HOLD_MAX_NS].runs == 0,
+	      "pooled with the old format");
 
 	char *text = NULL;
 	size_t len = 0;
