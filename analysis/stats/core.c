@@ -778,6 +778,13 @@ static int lock_event(struct slub_tstats *st, const struct slub_tstats_event *e,
 				break;
 			}
 	note_hold(st, l, e, found);
+	if (found && found->walked) {
+		c->walk_holds++;
+		if (found->walked > c->walk_hold_slabs_max)
+			c->walk_hold_slabs_max = found->walked;
+		if (ev->hold_ns > c->walk_hold_max_ns)
+			c->walk_hold_max_ns = ev->hold_ns;
+	}
 	if (t)
 		t->kept_pending = 0;
 	if (found) {
@@ -1102,6 +1109,11 @@ static void view_add(struct slub_tstats_cache *v, const struct tcache *c)
 		v->walked_max = c->walked_max;
 		v->walked_max_listed = c->walked_max_listed;
 	}
+	v->walk_holds += c->walk_holds;
+	if (c->walk_hold_slabs_max > v->walk_hold_slabs_max)
+		v->walk_hold_slabs_max = c->walk_hold_slabs_max;
+	if (c->walk_hold_max_ns > v->walk_hold_max_ns)
+		v->walk_hold_max_ns = c->walk_hold_max_ns;
 	sat_add(&v->lock_wait_ns, c->lock_wait_ns, &v->lock_saturated);
 	sat_add(&v->lock_hold_ns, c->lock_hold_ns, &v->lock_saturated);
 	sat_add(&v->lock_wait_short_ns, c->lock_wait_short_ns, &v->lock_saturated);

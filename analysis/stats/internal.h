@@ -66,6 +66,8 @@ struct tcache {
 	/* slabinfo_walk: walks, slabs walked, the longest walk and its list */
 	uint64_t walks, walked;
 	uint32_t walked_max, walked_max_listed;
+	/* holds of a list_lock that walked: count, most slabs, longest (ns) */
+	uint64_t walk_holds, walk_hold_slabs_max, walk_hold_max_ns;
 };
 
 /* ---- per slab: the last word, list, and the recent updates ---- */

@@ -90,6 +90,10 @@ static void json_cache(FILE *f, const struct slub_tstats_cache *v)
 		fprintf(f, ",\"slabinfo_walks\":%" PRIu64 ",\"slabs_walked\":%" PRIu64
 			   ",\"walked_max\":%u,\"walked_max_listed\":%u",
 			v->slabinfo_walks, v->slabs_walked, v->walked_max, v->walked_max_listed);
+	if (v->walk_holds)
+		fprintf(f, ",\"walk_holds\":%" PRIu64 ",\"walk_hold_slabs_max\":%" PRIu64
+			   ",\"walk_hold_max_ns\":%" PRIu64,
+			v->walk_holds, v->walk_hold_slabs_max, v->walk_hold_max_ns);
 	fprintf(f, "},\"allocs\":%" PRIu64 ",\"frees\":%" PRIu64 ",\"word_updates\":%" PRIu64
 		   ",\"deactivations\":%" PRIu64 ",\"drain_updates\":%" PRIu64 ",\"storms\":%" PRIu64 "}",
 		v->allocs, v->frees, v->word_updates, v->deactivations, v->drain_updates, v->storms);

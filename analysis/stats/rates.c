@@ -117,6 +117,21 @@ static const struct rate_def rates[SLUB_RATE_NR] = {
 	[SLUB_RATE_LOCK_HOLD_MAX_NS] = { "lock_hold_max_ns",
 		"list_lock hold, the longest (ns)", 1, 0, 0,
 		{ 1000, 1e9, 100 }, 1, SLUB_RATE_KIND_MAX, SLUB_TAIL_LOCK_HOLD },
+	/* What the holds did rather than how long they took: a handful of
+	 * walking holds among 100,000s cannot move a p99, and the longest
+	 * holds on a loaded machine are preempted allocating threads.  A
+	 * walk's length is the partial list's, which the run's interleaving
+	 * sets: 2x and 100 slabs above it. */
+	[SLUB_RATE_WALK_SLABS_MAX] = { "walk_slabs_max",
+		"partial slabs walked in one list_lock hold (slabinfo), the most", 1, 0, 0,
+		{ 100, 100, 1 }, 0, SLUB_RATE_KIND_PEAK },
+	[SLUB_RATE_WALKS_PER_1K_ACQ] = { "walks_per_1k_acq",
+		"list_lock holds that walked a partial list, per 1,000 acquisitions", 1000, 0, 1,
+		{ 300, 0.01, 100 } },
+	/* a hold time, preempted like any other: lock_hold_max_ns's floor */
+	[SLUB_RATE_WALK_HOLD_MAX_NS] = { "walk_hold_max_ns",
+		"list_lock hold that walked a partial list, the longest (ns)", 1, 0, 0,
+		{ 1000, 1e9, 1 }, 1, SLUB_RATE_KIND_PEAK },
 };
 
 const char *slub_tstats_rate_name(unsigned rate)
@@ -155,7 +170,7 @@ void tstats_tails_fill(struct slub_tstats_scope *sc)
 	bool all = sc->tails_known == (1u << SLUB_TAIL_NR) - 1;
 
 	for (unsigned i = 0; i < SLUB_RATE_NR; i++)
-		if (rates[i].kind != SLUB_RATE_KIND_RATIO)
+		if (rates[i].kind == SLUB_RATE_KIND_P99 || rates[i].kind == SLUB_RATE_KIND_MAX)
 			set_tail(&sc->fig[i], i, sc);
 		else if (rates[i].redefined && !all)
 			memset(&sc->fig[i], 0, sizeof(sc->fig[i]));
@@ -168,6 +183,14 @@ static void set(struct slub_tstats_figure *g, unsigned rate, double num, double 
 	g->value = den > 0 ? num / den * rates[rate].scale : 0;
 	g->runs = 1;
 	g->sq = den > 0 ? num * num / den : 0;
+}
+
+static void set_peak(struct slub_tstats_figure *g, double value, double den)
+{
+	memset(g, 0, sizeof(*g));
+	g->value = g->num = value;
+	g->den = den;
+	g->runs = 1;
 }
 
 /*
@@ -227,6 +250,16 @@ static void scope_fill(struct slub_tstats_scope *sc, const struct slub_tstats_ca
 	set(&g[SLUB_RATE_STORMS_PER_S], SLUB_RATE_STORMS_PER_S, (double)v->storms, seconds);
 	set(&g[SLUB_RATE_SLAB_CHURN_PER_1K_ALLOCS], SLUB_RATE_SLAB_CHURN_PER_1K_ALLOCS,
 	    (double)(x[SLUB_TS_ALLOC_SLAB] + x[SLUB_TS_FREE_SLAB]), allocs);
+	set(&g[SLUB_RATE_WALKS_PER_1K_ACQ], SLUB_RATE_WALKS_PER_1K_ACQ, (double)v->walk_holds,
+	    acq);
+	/* a walk whose lock_acquire was not recorded (a trace starting
+	 * inside the hold) still walked that many in one hold */
+	set_peak(&g[SLUB_RATE_WALK_SLABS_MAX],
+		 (double)(v->walk_hold_slabs_max > v->walked_max ? v->walk_hold_slabs_max
+								 : v->walked_max),
+		 acq);
+	set_peak(&g[SLUB_RATE_WALK_HOLD_MAX_NS], (double)v->walk_hold_max_ns,
+		 (double)v->walk_holds);
 	sc->tail[SLUB_TAIL_LOCK_WAIT] = v->lock_wait_tail;
 	sc->tail[SLUB_TAIL_LOCK_HOLD] = v->lock_hold_tail;
 	sc->tails_known = (1u << SLUB_TAIL_NR) - 1;
@@ -271,6 +304,14 @@ int slub_tstats_result_get(const struct slub_tstats *st, struct slub_tstats_resu
 		}
 		slub_tstats_tail_merge(&all.lock_wait_tail, &v->lock_wait_tail);
 		slub_tstats_tail_merge(&all.lock_hold_tail, &v->lock_hold_tail);
+		all.slabinfo_walks += v->slabinfo_walks;
+		all.walk_holds += v->walk_holds;
+		if (v->walked_max > all.walked_max)
+			all.walked_max = v->walked_max;
+		if (v->walk_hold_slabs_max > all.walk_hold_slabs_max)
+			all.walk_hold_slabs_max = v->walk_hold_slabs_max;
+		if (v->walk_hold_max_ns > all.walk_hold_max_ns)
+			all.walk_hold_max_ns = v->walk_hold_max_ns;
 		all.storms += v->storms;
 		snprintf(r->scope[i + 1].name, sizeof(r->scope[i + 1].name), "%s", v->name);
 		scope_fill(&r->scope[i + 1], v, objects, seconds);
@@ -326,6 +367,18 @@ int slub_tstats_result_pool(struct slub_tstats_result *dst, const struct slub_ts
 			double sq = g->sq + ss->fig[i].sq;
 
 			runs[i] = g->runs + ss->fig[i].runs;
+			if (rates[i].kind == SLUB_RATE_KIND_PEAK) {
+				/* known for the pool when every run has it, as
+				 * a tail */
+				if (!g->runs || !ss->fig[i].runs) {
+					memset(g, 0, sizeof(*g));
+					continue;
+				}
+				set_peak(g, fmax(g->value, ss->fig[i].value),
+					 g->den + ss->fig[i].den);
+				g->runs = runs[i];
+				continue;
+			}
 			if (rates[i].kind != SLUB_RATE_KIND_RATIO)
 				continue;
 			set(g, i, g->num + ss->fig[i].num, g->den + ss->fig[i].den);

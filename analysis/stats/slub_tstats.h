@@ -219,6 +219,9 @@ struct slub_tstats_cache {
 	 * slabs listed then (more than walked: the count was extrapolated) */
 	uint64_t slabinfo_walks, slabs_walked;
 	uint32_t walked_max, walked_max_listed;
+	/* the list_lock holds that walked (their release seen): how many, the
+	 * most slabs walked in one hold and the longest of them (ns) */
+	uint64_t walk_holds, walk_hold_slabs_max, walk_hold_max_ns;
 };
 
 /* Number of caches (by name); NULL past the end. */
@@ -306,16 +309,22 @@ enum slub_tstats_rate {
 	SLUB_RATE_LOCK_WAIT_MAX_NS,
 	SLUB_RATE_LOCK_HOLD_P99_NS,
 	SLUB_RATE_LOCK_HOLD_MAX_NS,
+	SLUB_RATE_WALK_SLABS_MAX,
+	SLUB_RATE_WALKS_PER_1K_ACQ,
+	SLUB_RATE_WALK_HOLD_MAX_NS,
 	SLUB_RATE_NR
 };
 
-/* How a figure is made: a ratio of counts, or a tail figure of a scope's
+/* How a figure is made: a ratio of counts, a tail figure of a scope's
  * lock time histogram (value: the p99 or the maximum, in ns; den: the
- * number of waits or holds; num: the value). */
+ * number of waits or holds; num: the value), or the largest of what the
+ * list_lock holds did (value and num: the largest; den: the holds it is
+ * of; pooled runs keep the largest). */
 enum slub_tstats_rate_kind {
 	SLUB_RATE_KIND_RATIO = 0,
 	SLUB_RATE_KIND_P99,
 	SLUB_RATE_KIND_MAX,
+	SLUB_RATE_KIND_PEAK,
 };
 
 /* The tail histograms of a scope. */

@@ -26,6 +26,11 @@ static void lock_notes(FILE *f, const void *arg)
 		fprintf(f, "  slabinfo walks %" PRIu64 ", %" PRIu64 " slabs walked under the lock, "
 			   "at most %u in one (of %u listed)\n",
 			v->slabinfo_walks, v->slabs_walked, v->walked_max, v->walked_max_listed);
+	if (v->walk_holds)
+		fprintf(f, "  %" PRIu64 " list_lock hold%s walked: at most %" PRIu64
+			   " slabs in one hold, the longest held %" PRIu64 " ns\n",
+			v->walk_holds, v->walk_holds == 1 ? "" : "s", v->walk_hold_slabs_max,
+			v->walk_hold_max_ns);
 	if (v->lock_long_waits || v->lock_long_holds)
 		fprintf(f, "  (%" PRIu64 " waits and %" PRIu64 " holds of 1 ms or more: a preempted holder, "
 			   "or a long critical section)\n",

@@ -23,7 +23,12 @@
  *     include); the JSON keeps them; pooled runs merge their histograms;
  *     a report without them makes them unknown, not a failure; a much
  *     longer hold (2 s) regresses lock_hold_max_ns.  With -j DIR the reports
- *     diff's command-line tests read are written there.
+ *     diff's command-line tests read are written there;
+ *  k) what the holds did: the most slabs walked in one list_lock hold, the
+ *     walking holds per 1,000 acquisitions and the longest walking hold;
+ *     walks gone are an improvement, walks back a regression, the bounded
+ *     scan a drop of the most; a report without them: unknown (-j: the
+ *     walk-*.json reports).
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -913,9 +918,11 @@ static int write_report(const struct slub_tstats *st, const char *path)
 	return fclose(f);
 }
 
-/* Rewrites the report at src as one written before the tails: without
- * "tails" (every rates scope ends with it) and the tail figures. */
-static int strip_tails(const char *src, const char *dst)
+/* Rewrites the report at src as one written before the figures figs[]
+ * (without them) and, with tails, before the tails ("tails" ends every
+ * rates scope). */
+static int strip_figures(const char *src, const char *dst, const char *const *figs,
+			 unsigned nr, bool tails)
 {
 	FILE *f = fopen(src, "r");
 	char *buf = NULL, *p;
@@ -929,7 +936,7 @@ static int strip_tails(const char *src, const char *dst)
 	fclose(f);
 	if (n <= 0)
 		goto out;
-	while ((p = strstr(buf, ",\"tails\":{")) != NULL) {
+	while (tails && (p = strstr(buf, ",\"tails\":{")) != NULL) {
 		/* up to the end of the tails object: braces balance */
 		char *q = p + strlen(",\"tails\":");
 		int depth = 0;
@@ -939,9 +946,7 @@ static int strip_tails(const char *src, const char *dst)
 		} while (*q && depth);
 		memmove(p, q, strlen(q) + 1);
 	}
-	static const char *const figs[] = { "lock_wait_p99_ns", "lock_wait_max_ns",
-					    "lock_hold_p99_ns", "lock_hold_max_ns" };
-	for (unsigned i = 0; i < 4; i++) {
+	for (unsigned i = 0; i < nr; i++) {
 		char key[64];
 		snprintf(key, sizeof(key), ",\"%s\":{", figs[i]);
 		while ((p = strstr(buf, key)) != NULL) {
@@ -959,6 +964,14 @@ static int strip_tails(const char *src, const char *dst)
 out:
 	free(buf);
 	return ret;
+}
+
+static int strip_tails(const char *src, const char *dst)
+{
+	static const char *const figs[] = { "lock_wait_p99_ns", "lock_wait_max_ns",
+					    "lock_hold_p99_ns", "lock_hold_max_ns" };
+
+	return strip_figures(src, dst, figs, 4, true);
 }
 
 static void test_lock_tails(const char *dir)
@@ -1109,6 +1122,163 @@ static void test_lock_tails(const char *dir)
 	slub_tstats_free(st);
 }
 
+/*
+ * k) what the holds did: 200 list_lock holds of 100 ns, of which the last
+ * `walks` are slabinfo readers walking `slabs` slabs each in a hold of
+ * walk_hold ns (6.1's count_partial walks all of them; the bounded scan
+ * 10,000; with the partial counters nothing is walked).
+ */
+static struct slub_tstats *walks_run(unsigned walks, uint32_t slabs, uint64_t walk_hold)
+{
+	struct slub_tstats *st = slub_tstats_new(NULL);
+	uint64_t ts = 10;
+
+	create(st);
+	for (unsigned i = 0; i < 200; i++) {
+		bool walk = i >= 200 - walks;
+		uint64_t hold = walk ? walk_hold : 100;
+		uint32_t vtid = walk ? 9 : 1 + i % 3;
+		struct slub_tstats_event e = mk(SLUB_EV_LOCK_ACQUIRE, ts += 10, vtid);
+
+		e.ev.lock_id = CACHE * 64;
+		e.ev.lock_seq = 1 + i;
+		feed(st, e);
+		if (walk) {
+			struct slub_tstats_event w = mk(SLUB_EV_SLABINFO_WALK, ts + 5, 9);
+			w.ev.lock_id = CACHE * 64;
+			w.ev.lock_seq = 1 + i;
+			w.ev.locked = 1;
+			w.ev.count = slabs;
+			w.ev.pages = 30000;
+			w.ev.size = 1000;
+			feed(st, w);
+		}
+		e = mk(SLUB_EV_LOCK_RELEASE, ts += hold, vtid);
+		e.ev.lock_id = CACHE * 64;
+		e.ev.lock_seq = 1 + i;
+		e.ev.hold_ns = hold;
+		feed(st, e);
+	}
+	slub_tstats_finish(st);
+	return st;
+}
+
+static void test_walk_figures(const char *dir)
+{
+	static const char *const figs[] = { "walk_slabs_max", "walks_per_1k_acq",
+					    "walk_hold_max_ns" };
+	struct slub_tstats *full = walks_run(12, 30000, 5000000);
+	struct slub_tstats *bounded = walks_run(12, 10000, 2000000);
+	struct slub_tstats *none = walks_run(0, 0, 0);
+	struct slub_tstats_result rf, rb, rn, back, old;
+	struct slub_tstats_diff_config dc;
+	char tmpdir[] = "/tmp/test_tstats_walk.XXXXXX";
+	const char *d = dir ? dir : mkdtemp(tmpdir);
+	char p_full[512], p_bounded[512], p_none[512], p_old[512], err[256];
+	const char *why;
+
+	const struct slub_tstats_cache *c = slub_tstats_cache_find(full, "t-64");
+	CHECK(c && c->walk_holds == 12 && c->walk_hold_slabs_max == 30000 &&
+	      c->walk_hold_max_ns == 5000000, "walking holds %llu, most %llu, longest %llu",
+	      c ? (unsigned long long)c->walk_holds : 0ull,
+	      c ? (unsigned long long)c->walk_hold_slabs_max : 0ull,
+	      c ? (unsigned long long)c->walk_hold_max_ns : 0ull);
+	CHECK(slub_tstats_result_get(full, &rf) == 0 && slub_tstats_result_get(bounded, &rb) == 0 &&
+	      slub_tstats_result_get(none, &rn) == 0, "result_get");
+	const struct slub_tstats_figure *g = rf.scope[0].fig, *n = rn.scope[0].fig;
+	CHECK(g[SLUB_RATE_WALK_SLABS_MAX].value == 30000 &&
+	      g[SLUB_RATE_WALK_SLABS_MAX].den == 200 && g[SLUB_RATE_WALKS_PER_1K_ACQ].value == 60 &&
+	      g[SLUB_RATE_WALK_HOLD_MAX_NS].value == 5000000 &&
+	      g[SLUB_RATE_WALK_HOLD_MAX_NS].den == 12 &&
+	      rf.scope[1].fig[SLUB_RATE_WALK_SLABS_MAX].value == 30000 &&
+	      slub_tstats_rate_kind(SLUB_RATE_WALK_SLABS_MAX) == SLUB_RATE_KIND_PEAK,
+	      "walk figures %g %g %g", g[SLUB_RATE_WALK_SLABS_MAX].value,
+	      g[SLUB_RATE_WALKS_PER_1K_ACQ].value, g[SLUB_RATE_WALK_HOLD_MAX_NS].value);
+	CHECK(n[SLUB_RATE_WALK_SLABS_MAX].value == 0 && n[SLUB_RATE_WALK_SLABS_MAX].runs == 1 &&
+	      n[SLUB_RATE_WALKS_PER_1K_ACQ].value == 0 && n[SLUB_RATE_WALK_HOLD_MAX_NS].den == 0,
+	      "no walk: %g %g", n[SLUB_RATE_WALK_SLABS_MAX].value,
+	      n[SLUB_RATE_WALKS_PER_1K_ACQ].value);
+
+	/* judged: the walks gone improve, come back regress; the cap too */
+	slub_tstats_diff_defaults(&dc);
+	for (unsigned i = SLUB_RATE_WALK_SLABS_MAX; i <= SLUB_RATE_WALKS_PER_1K_ACQ; i++)
+		CHECK(slub_tstats_diff_judge(&dc, i, &g[i], &n[i], 1, &why) == 2 &&
+		      slub_tstats_diff_judge(&dc, i, &n[i], &g[i], 1, &why) == 3,
+		      "%s: walks gone not improved or back not regressed (%s)",
+		      slub_tstats_rate_name(i), why);
+	CHECK(slub_tstats_diff_judge(&dc, SLUB_RATE_WALK_SLABS_MAX, &g[SLUB_RATE_WALK_SLABS_MAX],
+				     &rb.scope[0].fig[SLUB_RATE_WALK_SLABS_MAX], 1, &why) == 2,
+	      "30000 -> 10000 not improved");
+	/* no walking hold on a side: the longest of none is not judged */
+	CHECK(slub_tstats_diff_judge(&dc, SLUB_RATE_WALK_HOLD_MAX_NS,
+				     &n[SLUB_RATE_WALK_HOLD_MAX_NS],
+				     &g[SLUB_RATE_WALK_HOLD_MAX_NS], 1, &why) == 0 &&
+	      slub_tstats_diff_set(&dc, "walk_hold_max_ns.abs=1000000", err, sizeof(err)) == 0 &&
+	      slub_tstats_diff_judge(&dc, SLUB_RATE_WALK_HOLD_MAX_NS,
+				     &rb.scope[0].fig[SLUB_RATE_WALK_HOLD_MAX_NS],
+				     &g[SLUB_RATE_WALK_HOLD_MAX_NS], 1, &why) == 1,
+	      "walk_hold_max_ns judged without walking holds, or 2 -> 5 ms under 1000%%");
+
+	/* the reports diff's ctest cases read, and one written before the figures */
+	snprintf(p_full, sizeof(p_full), "%s/walk-full.json", d);
+	snprintf(p_bounded, sizeof(p_bounded), "%s/walk-bounded.json", d);
+	snprintf(p_none, sizeof(p_none), "%s/walk-none.json", d);
+	snprintf(p_old, sizeof(p_old), "%s/walk-old-format.json", d);
+	CHECK(d && write_report(full, p_full) == 0 && write_report(bounded, p_bounded) == 0 &&
+	      write_report(none, p_none) == 0 &&
+	      strip_figures(p_full, p_old, figs, 3, false) == 0, "writing the reports in %s",
+	      d ? d : "?");
+	CHECK(slub_tstats_result_load(p_full, &back, err, sizeof(err)) == 0 &&
+	      slub_tstats_result_load(p_old, &old, err, sizeof(err)) == 0, "load: %s", err);
+	for (unsigned i = SLUB_RATE_WALK_SLABS_MAX; i <= SLUB_RATE_WALK_HOLD_MAX_NS; i++)
+		CHECK(back.scope[0].fig[i].value == g[i].value && back.scope[0].fig[i].runs == 1 &&
+		      old.scope[0].fig[i].runs == 0 &&
+		      old.scope[0].fig[SLUB_RATE_LOCK_HOLD_MAX_NS].runs == 1,
+		      "%s read back %g, old format runs %g", slub_tstats_rate_name(i),
+		      back.scope[0].fig[i].value, old.scope[0].fig[i].runs);
+	/* pooled: the largest of the runs over all their holds; with an old
+	 * report, unknown */
+	CHECK(slub_tstats_result_pool(&back, &rb, err, sizeof(err)) == 0 &&
+	      back.scope[0].fig[SLUB_RATE_WALK_SLABS_MAX].value == 30000 &&
+	      back.scope[0].fig[SLUB_RATE_WALK_SLABS_MAX].den == 400 &&
+	      back.scope[0].fig[SLUB_RATE_WALK_SLABS_MAX].runs == 2 &&
+	      back.scope[0].fig[SLUB_RATE_WALK_HOLD_MAX_NS].value == 5000000 &&
+	      back.scope[0].fig[SLUB_RATE_WALKS_PER_1K_ACQ].value == 60,
+	      "pooled walk figures %g of %g", back.scope[0].fig[SLUB_RATE_WALK_SLABS_MAX].value,
+	      back.scope[0].fig[SLUB_RATE_WALK_SLABS_MAX].den);
+	CHECK(slub_tstats_result_pool(&back, &old, err, sizeof(err)) == 0 &&
+	      back.scope[0].fig[SLUB_RATE_WALK_SLABS_MAX].runs == 0 &&
+	      back.scope[0].fig[SLUB_RATE_WALK_HOLD_MAX_NS].runs == 0,
+	      "pooled with the old format");
+
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	slub_tstats_print_text(full, f, SLUB_TSTATS_SHOW_SLABINFO | SLUB_TSTATS_SHOW_RATES, NULL);
+	fclose(f);
+	CHECK(text && strstr(text, "12 list_lock holds walked: at most 30000 slabs in one hold, "
+				   "the longest held 5000000 ns") &&
+	      strstr(text, "walk_slabs_max") && strstr(text, "walk_hold_max_ns"),
+	      "text report:\n%s", text);
+	free(text);
+
+	slub_tstats_result_free(&rf);
+	slub_tstats_result_free(&rb);
+	slub_tstats_result_free(&rn);
+	slub_tstats_result_free(&back);
+	slub_tstats_result_free(&old);
+	if (!dir) {
+		unlink(p_full);
+		unlink(p_bounded);
+		unlink(p_none);
+		unlink(p_old);
+		rmdir(d);
+	}
+	slub_tstats_free(full);
+	slub_tstats_free(bounded);
+	slub_tstats_free(none);
+}
+
 /* Every JSON writer's strings: one escaping rule (jansson's), names that
  * are not UTF-8 kept (U+FFFD) rather than dropped, and the page's variant
  * safe inside <script>. */
@@ -1155,6 +1325,7 @@ int main(int argc, char **argv)
 	test_pool();
 	test_tail_buckets();
 	test_lock_tails(dir);
+	test_walk_figures(dir);
 	printf("test_tstats: %lu checks, %lu failed\n", checks, failures);
 	return failures ? 1 : 0;
 }
