@@ -97,5 +97,28 @@ grep -q 'walked 1[5-9][0-9][0-9][0-9] of' "$work/walks-61.txt" ||
 	bad "timeline: no walk of the 15,000 slabs"
 grep -Eq '"walked":10000,"listed":1[5-9][0-9]{3},' "$work/walks-610.json" ||
 	bad "timeline JSON: no walk capped at 10,000"
+# diff judges the walk by what the holds did, not by time: the walk gone
+# (counters) is improved, the walk back is REGRESSED (exit 1), the bounded
+# scan is a cap (15,000 and more -> 10,000, a third less: within the
+# figure's threshold, so "ok", never REGRESSED).
+# The exit status is asked of the regressing direction only: other figures
+# (lock times) may move by chance between two single recordings.
+walkdiff() { # before after want-exit (- : any but 2) want-line (extended regex)
+	"$slubtrace" diff --all "$work/$1.stats" "$work/$2.stats" >"$work/diff.out" 2>&1
+	rc=$?
+	line=$(grep -E '^jitter-256 +walk_slabs_max ' "$work/diff.out")
+	echo "diff $1 $2: exit $rc: $line"
+	if [ "$3" = - ]; then
+		[ "$rc" -ne 2 ] || bad "diff $1 $2: exit 2 (unusable input)"
+	else
+		[ "$rc" -eq "$3" ] || bad "diff $1 $2: exit $rc, want $3"
+	fi
+	printf '%s\n' "$line" | grep -Eq -- "$4" ||
+		{ bad "diff $1 $2: walk_slabs_max not /$4/"; cat "$work/diff.out"; }
+}
+walkdiff counters.before counters.after - ' 0 +-100.0% +improved$'
+walkdiff counters.after counters.before 1 ' new +REGRESSED$'
+walkdiff pcp.before pcp.after - ' 0 +-100.0% +improved$'
+walkdiff bounded.before bounded.after - ' 1e\+04 +-[0-9.]+% +(ok|improved)$'
 [ $fail -eq 0 ] && echo "walk e2e: all passed"
 exit $fail
