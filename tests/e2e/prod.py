@@ -24,7 +24,7 @@ Tests:
             third attempt; `--trigger error`: a double free gives one snapshot, named after
             the error, holding the slub:error event and its trigger
   flight    `record --snapshot --buffer-size 1M --trigger violation` of the
-            workload with a fault armed after 2 s (SLUBTRACE_INJECT_DELAY):
+            workload with a fault armed after 1 s (SLUBTRACE_INJECT_DELAY):
             one snapshot, whose streams lost their oldest packets; its check
             says the window read and finds R3-list-unlocked, no sign of
             a stream cut short (R7-lock-seq, R9-cpu-slab) and no
@@ -414,23 +414,27 @@ def test_trigger(env):
 
 
 def test_flight(env):
-    """A fault armed after two seconds of traffic, buffers small enough to
+    """A fault armed after a second of traffic, buffers small enough to
     wrap: the snapshot's streams lost their oldest packets, and its check
     reads only where every stream is complete, so it finds the injected
     fault and nothing else."""
     errors = []
     flight = os.path.join(env.work, "flight")
     renv = dict(env.env)
-    renv.update({"SLUBTRACE_INJECT": "unlocked-list", "SLUBTRACE_INJECT_DELAY": "2"})
+    # The run must outlast the delay on a fast, quiet machine (120 rounds
+    # took 1.6 s here, less than the 2 s first asked), and one snapshot per
+    # run whatever the load makes of its length.
+    renv.update({"SLUBTRACE_INJECT": "unlocked-list", "SLUBTRACE_INJECT_DELAY": "1",
+                 "SLUBTRACE_TRIGGER_INTERVAL": "3600"})
     rc, out = run([env.args.slubtrace, "record", "--snapshot", "--buffer-size", "1M",
                    "--trigger", "violation", "-o", flight, "--",
                    env.path("examples/slub-workload"), "-g", "2", "-t", "3", "-m", "800",
-                   "-r", "120"], env=renv, check=False)
+                   "-r", "600"], env=renv, check=False)
     for line in out.splitlines():
         if re.match(r"slubtrace: (SLUBTRACE|trigger|snapshot|/|check:)|verdict|slub-workload",
                     line):
             log("  | " + line)
-    check("SLUBTRACE_INJECT armed after 2 s" in out, "the fault was not armed after 2 s", errors)
+    check("SLUBTRACE_INJECT armed after 1 s" in out, "the fault was not armed after 1 s", errors)
     snaps = [d for d in os.listdir(flight) if SNAPSHOT_DIR.match(d)] \
         if os.path.isdir(flight) else []
     check(len(snaps) == 1, "%d snapshots, not 1" % len(snaps), errors)
@@ -1169,11 +1173,14 @@ def diskfull_in_world(args, work):
         env.pop(k, None)
     # the fault after a second of traffic: the buffers then hold far more
     # than the file system can take
+    # (60 rounds, 0.8 s on a quiet machine, ended before the fault; the run
+    # must outlast the delay however fast the machine is)
     env.update({"HOME": home, "LTTNG_HOME": home, "LTTNG_UST_REGISTER_TIMEOUT": "30000",
-                "SLUBTRACE_INJECT": "unlocked-list", "SLUBTRACE_INJECT_DELAY": "1"})
+                "SLUBTRACE_INJECT": "unlocked-list", "SLUBTRACE_INJECT_DELAY": "1",
+                "SLUBTRACE_TRIGGER_INTERVAL": "3600"})
     slubtrace = os.path.join(args.build, "src/cli/slubtrace")
     workload = [os.path.join(args.build, "examples/slub-workload"), "-g", "2", "-t", "3",
-                "-m", "800", "-r", "60"]
+                "-m", "800", "-r", "400"]
     argv = ["setpriv", "--reuid=%d" % pw.pw_uid, "--regid=%d" % pw.pw_gid, "--clear-groups",
             slubtrace, "record", "--snapshot", "--trigger", "violation", "-o",
             os.path.join(small, "flight"), "--"] + workload
@@ -1193,7 +1200,7 @@ def diskfull_in_world(args, work):
     check(m and os.path.isdir(m.group(1)),
           "no line naming the snapshot directory on the full file system", errors)
     check(p.returncode == 0, "record exited %d, not the program's 0" % p.returncode, errors)
-    check(re.search(r"^slub-workload: 60 rounds x 2 groups x 3\+3 threads: 288000 messages "
+    check(re.search(r"^slub-workload: 400 rounds x 2 groups x 3\+3 threads: 1920000 messages "
                     r"passed, 0 damaged", p.stdout, re.M),
           "the traced program's output is not its own:\n" + p.stdout, errors)
     check("not a readable CTF trace" not in p.stderr,
