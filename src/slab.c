@@ -507,6 +507,36 @@ static struct slab *allocate_slab(struct slub_cache *s, int node)
 	return slab;
 }
 
+/*
+ * A new slab's first word, written plainly while no one else can see the
+ * slab (the kernel does the same), its owner (-1: none), the cache's
+ * count, and the slab_new event: `count` objects went to the caller.
+ */
+static void publish_new_slab(struct slub_cache *s, struct slub_cpu *c, struct slab *slab,
+			     const struct slab_word *old, const struct slab_word *w, int owner,
+			     unsigned count)
+{
+	struct slub_dword d = { w->freelist, w->c.counters };
+
+	__atomic_store_n(&slab->word.counters, d.counters, __ATOMIC_RELEASE);
+	__atomic_store_n(&slab->word.freelist, d.freelist, __ATOMIC_RELEASE);
+	slab_owner_set(slab, owner);
+	__atomic_fetch_add(&s->total_slabs, 1, __ATOMIC_RELAXED);
+	if (!READ_ONCE(s->used))
+		WRITE_ONCE(s->used, 1);
+
+	if (slub_wants(SLUB_EV_SLAB_NEW)) {
+		struct slub_event ev;
+		ev_init(&ev, SLUB_EV_SLAB_NEW, s, c, slab);
+		ev.site = SLUB_SITE_NEW_SLAB;
+		ev_word(&ev.old, old, -1);
+		ev_word(&ev.new, w, owner);
+		ev.pages = 1u << s->order;
+		ev.count = count;
+		slub_emit(&ev);
+	}
+}
+
 /* new_slab() (Linux 6.1), the classic generation's: frozen for c, its whole
  * freelist to the caller. */
 struct slab *new_slab(struct slub_cache *s, int node, struct slub_cpu *c, void **freelist)
@@ -526,25 +556,8 @@ struct slab *new_slab(struct slub_cache *s, int node, struct slub_cpu *c, void *
 	w.c.objects = s->objects;
 	w.c.frozen = 1;
 	w.c.seq = old.c.seq + 1;
-	struct slub_dword d = { w.freelist, w.c.counters };
-	__atomic_store_n(&slab->word.counters, d.counters, __ATOMIC_RELEASE);
-	__atomic_store_n(&slab->word.freelist, d.freelist, __ATOMIC_RELEASE);
-	slab_owner_set(slab, c->id);
-	__atomic_fetch_add(&s->total_slabs, 1, __ATOMIC_RELAXED);
-	if (!READ_ONCE(s->used))
-		WRITE_ONCE(s->used, 1);
+	publish_new_slab(s, c, slab, &old, &w, c->id, s->objects);
 	*freelist = base;
-
-	if (slub_wants(SLUB_EV_SLAB_NEW)) {
-		struct slub_event ev;
-		ev_init(&ev, SLUB_EV_SLAB_NEW, s, c, slab);
-		ev.site = SLUB_SITE_NEW_SLAB;
-		ev_word(&ev.old, &old, -1);
-		ev_word(&ev.new, &w, c->id);
-		ev.pages = 1u << s->order;
-		ev.count = s->objects;
-		slub_emit(&ev);
-	}
 	return slab;
 }
 
@@ -577,24 +590,7 @@ struct slab *sheaves_new_slab(struct slub_cache *s, int node, struct slub_cpu *c
 	w.c.objects = s->objects;
 	w.c.frozen = 0;
 	w.c.seq = old.c.seq + 1;
-	struct slub_dword d = { w.freelist, w.c.counters };
-	__atomic_store_n(&slab->word.counters, d.counters, __ATOMIC_RELEASE);
-	__atomic_store_n(&slab->word.freelist, d.freelist, __ATOMIC_RELEASE);
-	__atomic_store_n(&slab->owner, -1, __ATOMIC_RELEASE);
-	__atomic_fetch_add(&s->total_slabs, 1, __ATOMIC_RELAXED);
-	if (!READ_ONCE(s->used))
-		WRITE_ONCE(s->used, 1);
-
-	if (slub_wants(SLUB_EV_SLAB_NEW)) {
-		struct slub_event ev;
-		ev_init(&ev, SLUB_EV_SLAB_NEW, s, c, slab);
-		ev.site = SLUB_SITE_NEW_SLAB;
-		ev_word(&ev.old, &old, -1);
-		ev_word(&ev.new, &w, -1);
-		ev.pages = 1u << s->order;
-		ev.count = take;
-		slub_emit(&ev);
-	}
+	publish_new_slab(s, c, slab, &old, &w, -1, take);
 	return slab;
 }
 
