@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <slub/slub.h>
+
 #include "sink.h"
 
 #define OUT_BUFFER (1u << 20)
@@ -457,6 +459,24 @@ void slub_sink_refuse(struct slub_sink *s, enum slub_plugin_unusable why, const 
 		snprintf(s->result->message, sizeof(s->result->message), "%s", msg);
 	}
 	BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self, "%s", msg);
+}
+
+/* A trace of the sheaves generation is refused, not judged by the classic
+ * rules: returns -1 when d announces such a cache. */
+int slub_sink_refuse_generation(struct slub_sink *s, const struct slub_decoded *d)
+{
+	char msg[512];
+
+	if (d->kind != SLUB_DEC_EVENT || d->event.ev.type != SLUB_EV_CACHE_CREATE ||
+	    !(d->info.flags & SLUB_F_SHEAVES))
+		return 0;
+	const char *file = slub_decoder_stream_name(s->dec, d->event.stream_id);
+
+	snprintf(msg, sizeof(msg),
+		 "%s: generation sheaves (cache %s): the state model has no table for it yet",
+		 file ? file : "input", d->info.name ? d->info.name : "?");
+	slub_sink_refuse(s, SLUB_UNUSABLE_GENERATION, msg);
+	return -1;
 }
 
 void slub_sink_fini(struct slub_sink *s)

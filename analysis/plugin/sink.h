@@ -110,5 +110,9 @@ void slub_sink_fini(struct slub_sink *s);
 /* From end(): the input cannot give what was asked (msg says why); the
  * graph ends with an error. */
 void slub_sink_refuse(struct slub_sink *s, enum slub_plugin_unusable why, const char *msg);
+/* For the sinks that judge by the model: a trace of the sheaves generation
+ * is refused (returns -1 when d announces one of its caches), not judged by
+ * the classic rules. */
+int slub_sink_refuse_generation(struct slub_sink *s, const struct slub_decoded *d);
 
 #endif /* SLUB_PLUGIN_SINK_H */

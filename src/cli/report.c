@@ -61,7 +61,9 @@ void cmd_report_usage(FILE *f)
 		CLI_VERBOSITY_HELP
 		"  -h, --help               show this help\n"
 		"\n"
-		"Exit status: 0 written, 2 the input cannot be used or the page not written.\n");
+		"Exit status: 0 written, 2 the input cannot be used (a trace of the sheaves\n"
+		"generation among them: the state model has no table for it yet) or the page\n"
+		"not written.\n");
 }
 
 /* Copies a JSON file into the page; "</" becomes "<\/" so that no string

@@ -1269,7 +1269,8 @@ def test_sheaves(env):
     never frozen and their slab-word chains hold, cpu slabs and cpu partial
     chains never appear; `slubtrace check` refuses the trace (exit 2, the
     generation named with the stream file) instead of judging it with the
-    classic generation's rules, and `slubtrace stats` reads it."""
+    classic generation's rules, so does `slubtrace report`, and `slubtrace
+    stats` reads it."""
     trace_dir = os.path.join(env.work, "trace")
     penv = dict(env.env, SLUBTRACE_GENERATION="sheaves", SLUBTRACE_NODES="2")
     rc, out = run([env.args.slubtrace, "record", "--no-check", "-o", trace_dir, "--",
@@ -1314,6 +1315,13 @@ def test_sheaves(env):
                     r"no table for it yet", out),
           "check did not say which file holds the sheaves generation: %r" % out[-400:], errors)
     check("verdict" not in out, "check judged the sheaves trace", errors)
+    # report marks violations on its lanes: it refuses the trace as check does
+    html = os.path.join(env.work, "sheaves.html")
+    rc, out = run([env.args.slubtrace, "report", "-o", html, trace_dir], env=env.env,
+                  timeout=TIMEOUT, check=False, what="slubtrace report")
+    log("  report: exit %d: %s" % (rc, out.strip()[-300:]))
+    check(rc == 2 and "no table for it yet" in out,
+          "slubtrace report on a sheaves trace: exit %d, %r" % (rc, out[-300:]), errors)
     rc, out = run([env.args.slubtrace, "stats", trace_dir], env=env.env, timeout=TIMEOUT,
                   check=False, what="slubtrace stats")
     check(rc == 0, "slubtrace stats on a sheaves trace exited %d: %s" % (rc, out[-400:]),

@@ -68,30 +68,12 @@ static bool labelled(const struct check *c)
 	return c->hosts || slub_decoder_hosts(c->sink.dec) > 1;
 }
 
-/* A trace of the sheaves generation is refused, not judged by the classic
- * rules: returns -1 when d announces such a cache. */
-static int refuse_generation(struct slub_sink *s, const struct slub_decoded *d)
-{
-	char msg[512];
-
-	if (d->kind != SLUB_DEC_EVENT || d->event.ev.type != SLUB_EV_CACHE_CREATE ||
-	    !(d->info.flags & SLUB_F_SHEAVES))
-		return 0;
-	const char *file = slub_decoder_stream_name(s->dec, d->event.stream_id);
-
-	snprintf(msg, sizeof(msg),
-		 "%s: generation sheaves (cache %s): the state model has no table for it yet",
-		 file ? file : "input", d->info.name ? d->info.name : "?");
-	slub_sink_refuse(s, SLUB_UNUSABLE_GENERATION, msg);
-	return -1;
-}
-
 static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 {
 	struct check *c = (struct check *)s;
 	struct host_count *h;
 
-	if (refuse_generation(s, d) < 0)
+	if (slub_sink_refuse_generation(s, d) < 0)
 		return -1;
 	if (d->kind != SLUB_DEC_EVENT)
 		return 0;

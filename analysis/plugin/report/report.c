@@ -401,6 +401,8 @@ static int scan_decoded(struct slub_sink *sk, const struct slub_decoded *d)
 	struct slub_tstats_discard g;
 	int b;
 
+	if (slub_sink_refuse_generation(sk, d) < 0)
+		return -1;
 	if (d->kind == SLUB_DEC_DISCARD) {
 		g.stream_id = d->discard.stream_id;
 		g.count = d->discard.count;
