@@ -40,7 +40,7 @@ void cmd_check_usage(FILE *f)
 		"The model's rules are those of the classic generation (Linux 6.1's cpu\n"
 		"slabs).  A trace of the sheaves generation (SLUBTRACE_GENERATION=sheaves,\n"
 		"Linux 7.0) is refused, naming its stream file, rather than judged by them;\n"
-		"stats, timeline and the other commands read it.\n"
+		"stats, storms, top and timeline read it (report refuses it too).\n"
 		"\n"
 		"Options:\n"
 		"      --history N       events of the slab shown before a violation (default 8)\n"
