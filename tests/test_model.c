@@ -347,7 +347,7 @@ static struct result run(const struct seqb *b, const int *idx, int notice_at)
 		FATAL("slub_model_new");
 	for (int i = 0; i < b->n; i++) {
 		if (i == notice_at) {
-			struct slub_model_discard d = { 0, 5, b->ev[i].ts - 500, b->ev[i].ts, 1, 0 };
+			struct slub_model_discard d = { 0, 5, b->ev[i].ts - 500, b->ev[i].ts, 1 };
 
 			slub_model_discarded(m, &d);
 		}
@@ -1119,7 +1119,7 @@ static void test_late_after_two_gaps(void)
 		unsigned seq = B.ev[i].ev.new.seq;
 
 		if (seq == 5 || seq == 30) {
-			struct slub_model_discard d = { 0, 1, B.ev[i].ts - 500, B.ev[i].ts + 500, 1, 0 };
+			struct slub_model_discard d = { 0, 1, B.ev[i].ts - 500, B.ev[i].ts + 500, 1 };
 
 			slub_model_discarded(m, &d);
 			continue;
@@ -1343,7 +1343,7 @@ static void test_arbitrary_sequences(void)
 		e.ts = rnd(16) ? ts : ts - rnd(100000) % ts; /* some arrive late */
 		CHECK_EQ(slub_model_event(m, &e), 0);
 		if (!rnd(500)) {
-			struct slub_model_discard d = { 0, rnd(10), ts - rnd(1000), ts, rnd(2), 0 };
+			struct slub_model_discard d = { 0, rnd(10), ts - rnd(1000), ts, rnd(2) };
 
 			slub_model_discarded(m, &d);
 		}

@@ -827,22 +827,12 @@ void slub_model_stack(struct slub_model *m, uint32_t vpid, uint32_t vtid, unsign
 
 void slub_model_discarded(struct slub_model *m, const struct slub_model_discard *d)
 {
-	uint64_t g;
-
-	/* A cut: the input was complete up to end_ts, so a gap already
-	 * waiting more than a window there lost its update before the cut.
-	 * Give such gaps up (judged) before the notice excuses the others. */
-	if (d->unrecorded && d->range_known && d->end_ts > m->now) {
-		m->now = d->end_ts;
-		expire(m);
-	}
-	g = ++m->disc_gen;
+	uint64_t g = ++m->disc_gen;
 
 	m->notice[g % NOTICES].begin = d->range_known ? d->begin_ts : 0;
 	m->notice[g % NOTICES].end = d->range_known ? d->end_ts : UINT64_MAX;
 	m->notice[g % NOTICES].gen = g;
-	if (!d->unrecorded)
-		m->sum.gaps++;
+	m->sum.gaps++;
 	m->sum.events_discarded += d->count;
 	{
 		uint64_t end = d->range_known ? d->end_ts : m->now;

@@ -142,11 +142,6 @@ struct slub_model_discard {
 	uint64_t count;         /* 0: unknown */
 	uint64_t begin_ts, end_ts;
 	uint32_t range_known;
-	/* Not LTTng's loss: the reader cut the input at end_ts (a snapshot's
-	 * window), so what fell after it was never read.  Gaps open longer
-	 * than the reorder window at end_ts are given up (judged) first; the
-	 * notice excuses the others.  Not counted in summary.gaps. */
-	uint32_t unrecorded;
 };
 
 /* ---- output ---- */

@@ -34,11 +34,7 @@ BT_PLUGIN_VERSION(SLUBTRACE_VERSION_MAJOR, SLUBTRACE_VERSION_MINOR, SLUBTRACE_VE
 	P("reorder-ns=NS", "how long an event may wait for its predecessor in seq order " \
 	  "(default 1000000000, 1 s; measured worst delay 39 ms on 2 cores)") \
 	P("reorder-events=N", "events that may wait at once before the oldest gap is given " \
-	  "up (default 262144)") \
-	P("window-end=NS", "the input was cut at NS (ns from the clock's origin; slubtrace " \
-	  "gives a flight-recorder snapshot's window): a gap still open at the end whose " \
-	  "missing update could have fallen after the cut is unrecorded, not lost " \
-	  "(default 0, not cut)")
+	  "up (default 262144)")
 
 BT_PLUGIN_SINK_COMPONENT_CLASS(check, slub_check_consume);
 BT_PLUGIN_SINK_COMPONENT_CLASS_DESCRIPTION(check,

@@ -227,7 +227,6 @@ int slub_sink_model(struct slub_sink *s, const struct slub_model_config *cfg,
 		return -1;
 	}
 	slub_decoder_set_log(s->dec, &s->log);
-	s->reorder_ns = cfg->reorder_ns ? cfg->reorder_ns : SLUB_MODEL_DEFAULT_REORDER_NS;
 	slub_log(&s->log, BT_LOGGING_LEVEL_DEBUG, "model created: reorder window %" PRIu64
 		 " ns, %" PRIu64 " events", (uint64_t)cfg->reorder_ns, (uint64_t)cfg->reorder_events);
 	return 0;
@@ -363,24 +362,6 @@ static bt_component_class_sink_consume_method_status finish(struct slub_sink *s)
 	}
 	slub_log(&s->log, BT_LOGGING_LEVEL_INFO, "end of input: %" PRIu64 " slub events",
 		 slub_decoder_events(s->dec));
-	if (s->window_end && !(s->result && s->result->stop)) {
-		/* The input was cut at window_end: a thread may have made its
-		 * slab-word update before the cut and emitted its event after
-		 * it (up to a reorder window later).  Those events were not
-		 * read, as if LTTng had discarded them, so the gaps they leave
-		 * open are excused, not reported as lost updates.  Gaps given
-		 * up while reading (older than the window) were judged already. */
-		struct slub_model_discard cut = {
-			.begin_ts = s->window_end > s->reorder_ns ? s->window_end - s->reorder_ns : 0,
-			.end_ts = s->window_end,
-			.range_known = 1,
-			.unrecorded = 1,
-		};
-
-		slub_log(&s->log, BT_LOGGING_LEVEL_INFO,
-			 "input cut at %" PRIu64 " ns: gaps open there are not judged", s->window_end);
-		slub_model_discarded(s->model, &cut);
-	}
 	slub_model_finish(s->model);
 	s->finished = true;
 	if (s->end)

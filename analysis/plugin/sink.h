@@ -31,10 +31,6 @@ struct slub_sink {
 	bool refused;		/* by end(): slub_sink_refuse() */
 	bool empty;		/* the input had slub streams but no slub event */
 	struct slub_log log;	/* the component's logging level and names */
-	/* window-end: where the input was cut (a flight-recorder snapshot's
-	 * window, in ns from the clock's origin), 0 if not cut; and the
-	 * model's reorder window, to excuse what the cut left out. */
-	uint64_t window_end, reorder_ns;
 	/* Called once at the end of the input, after slub_model_finish(). */
 	void (*end)(struct slub_sink *s);
 	/* Called with every decoded message the model is given (may be NULL):
@@ -83,11 +79,9 @@ struct slub_param {
 #define SLUB_PARAM_NR(p) (sizeof(p) / sizeof((p)[0]))
 /* Events of a slab kept for a violation report: at most this many. */
 #define SLUB_PARAM_MAX_HISTORY 1024
-/* window-end goes to the sink's window_end (see struct slub_sink). */
-#define SLUB_REORDER_PARAMS(ns, events, end)                                              \
+#define SLUB_REORDER_PARAMS(ns, events)                                                   \
 	{ .name = "reorder-ns", .type = SLUB_P_UINT, .where = (ns) },                     \
-	{ .name = "reorder-events", .type = SLUB_P_UINT, .where = (events), .max = UINT32_MAX }, \
-	{ .name = "window-end", .type = SLUB_P_UINT, .where = (end) }
+	{ .name = "reorder-events", .type = SLUB_P_UINT, .where = (events), .max = UINT32_MAX }
 #define SLUB_HISTORY_PARAM(h)                                                             \
 	{ .name = "history", .type = SLUB_P_UINT, .where = (h), .max = SLUB_PARAM_MAX_HISTORY }
 

@@ -315,60 +315,6 @@ static void test_lost_noticed(void)
 	free(o.out);
 }
 
-/*
- * window-end: the input was cut there (a snapshot's window).  The lost
- * update of LIFE_LOST_UPDATE leaves a gap from the event after it
- * (about 1.000017 s) to the end of the life (about 1.000030 s).  Cut just
- * after the life, a gap younger than the reorder window may be an update
- * whose event came after the cut: excused, and not counted as a gap.  A
- * gap open longer than the window at the cut lost its update inside the
- * window: still a lost update, whether the window passed while reading
- * (a short window) or only at the cut (a cut long after the last event).
- */
-static void cut_run(const struct ts_script *s, uint64_t reorder_ns, uint64_t end,
-		    struct outcome *o)
-{
-	bt_value *p = bt_value_map_create();
-
-	bt_value_map_insert_unsigned_integer_entry(p, "reorder-ns", reorder_ns);
-	bt_value_map_insert_unsigned_integer_entry(p, "window-end", end);
-	run(s, "check", p, o);
-	bt_value_put_ref(p);
-}
-
-static void test_window_end(void)
-{
-	struct ts_script s;
-	struct outcome o;
-	uint64_t last;
-
-	script_life(&s, LIFE_LOST_UPDATE, 0, 0, 0, NULL);
-	last = s.items[s.nr_items - 1].ts;
-
-	/* the gap opened 13 us before the cut, the window is 1 ms */
-	cut_run(&s, 1000000, last + 1000, &o);
-	CHECK(o.status == BT_GRAPH_RUN_STATUS_OK, "status %d: %s", o.status, o.cause);
-	CHECK(o.res.violations == 0, "a gap open at the cut was judged:\n%s", o.out);
-	CHECK(o.res.gaps == 0 && strstr(last_line(o.out), " 0 violations, 0 gaps"),
-	      "the cut counted as a discarded-events notice: %s", last_line(o.out));
-	free(o.out);
-
-	/* a 5 us window: the gap is given up while reading, before the cut */
-	cut_run(&s, 5000, last + 1000, &o);
-	CHECK(o.status == BT_GRAPH_RUN_STATUS_OK, "status %d: %s", o.status, o.cause);
-	CHECK(o.res.violations == 1 && strstr(o.out, "violation 1: R5-word-chain: "),
-	      "a gap older than the window before the cut was excused:\n%s", o.out);
-	free(o.out);
-
-	/* the cut 10 ms after the last event, the window 1 ms: the gap's
-	 * update would have been read before the cut */
-	cut_run(&s, 1000000, last + 10000000, &o);
-	CHECK(o.status == BT_GRAPH_RUN_STATUS_OK, "status %d: %s", o.status, o.cause);
-	CHECK(o.res.violations == 1 && strstr(o.out, "violation 1: R5-word-chain: "),
-	      "a gap a window older than a late cut was excused:\n%s", o.out);
-	free(o.out);
-}
-
 __attribute__((noinline)) static uint64_t where_am_i(void)
 {
 	return (uint64_t)(uintptr_t)__builtin_return_address(0);
@@ -608,7 +554,6 @@ int main(int argc, char **argv)
 	test_interrupted();
 	test_lost_update();
 	test_lost_noticed();
-	test_window_end();
 	test_stack();
 	test_bad_input();
 	test_timeline();

@@ -268,7 +268,7 @@ slub_check_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 		{ .name = "max-reports", .type = SLUB_P_UINT, .where = &c->max_reports },
 		{ .name = "fail-on-violation", .type = SLUB_P_BOOL, .where = &c->fail },
 		{ .name = "hosts", .type = SLUB_P_BOOL, .where = &c->hosts },
-		SLUB_REORDER_PARAMS(&reorder_ns, &reorder_events, &c->sink.window_end),
+		SLUB_REORDER_PARAMS(&reorder_ns, &reorder_events),
 	};
 
 	c->max_reports = 100;

@@ -951,7 +951,7 @@ slub_report_init(bt_self_component_sink *self, bt_self_component_sink_configurat
 		{ .name = "max-violations", .type = SLUB_P_UINT, .where = &r->max_violations,
 		  .max = 1000 },
 		SLUB_HISTORY_PARAM(&r->history),
-		SLUB_REORDER_PARAMS(&reorder_ns, &reorder_events, &r->sink.window_end),
+		SLUB_REORDER_PARAMS(&reorder_ns, &reorder_events),
 	};
 
 	r->top_n = 5;

@@ -312,7 +312,7 @@ slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configur
 		{ .name = "json", .type = SLUB_P_BOOL, .where = &tl->json },
 		{ .name = "cache", .type = SLUB_P_STRING, .where = &tl->cache },
 		{ .name = "tid", .type = SLUB_P_INT, .where = &tl->tid },
-		SLUB_REORDER_PARAMS(&reorder_ns, &reorder_events, &tl->sink.window_end),
+		SLUB_REORDER_PARAMS(&reorder_ns, &reorder_events),
 		{ .name = "format", .type = SLUB_P_STRING, .where = &tl->format,
 		  .choices = formats },
 		/* several types each: checked by slab_param() and time_param() */
