@@ -331,6 +331,7 @@ static void on_summary(const struct slub_model_summary *s, void *arg)
 /* Feed events in the order of idx (NULL: as built); a discard notice is
  * given before event number notice_at (-1: none). */
 static int run_end_cut_off; /* cfg.end_cut_off of run() */
+static uint64_t run_cut_begin, run_cut_end, run_cut_lag; /* cfg.cut_* of run() */
 
 static struct result run(const struct seqb *b, const int *idx, int notice_at)
 {
@@ -342,6 +343,9 @@ static struct result run(const struct seqb *b, const int *idx, int notice_at)
 	memset(&r, 0, sizeof(r));
 	cfg.reorder_ns = 100000; /* 100 us: sequences are 1 us apart */
 	cfg.end_cut_off = (uint32_t)run_end_cut_off;
+	cfg.cut_begin_ns = run_cut_begin;
+	cfg.cut_end_ns = run_cut_end;
+	cfg.cut_lag_ns = run_cut_lag;
 	m = slub_model_new(&cfg, &cb);
 	if (!m)
 		FATAL("slub_model_new");
@@ -706,6 +710,45 @@ static void test_reorder_and_discards(void)
 	run_end_cut_off = 0;
 	CHECK(r.violations == 0, "gap open at the end with end_cut_off: %lu violations, %s",
 	      r.violations, r.first);
+
+	/* A window cut out of a longer run (a snapshot): the missing update's
+	 * event may lie before the window's start, when every event before
+	 * the gap lies within the lag after it... */
+	run_cut_lag = 5000;
+	run_cut_begin = B.ev[1].ts - 1000;
+	r = run(&B, idx, -1);
+	CHECK(r.violations == 0 && r.sum.cut_gaps == 1 && r.sum.cut_lag_ns == 5000,
+	      "gap near a cut input's start: %lu violations, %lu cut gaps, %s", r.violations,
+	      r.sum.cut_gaps, r.first);
+	/* ...but not when the slab's events before it came later than that. */
+	run_cut_begin = B.ev[1].ts - 10000;
+	r = run(&B, idx, -1);
+	CHECK(r.by_rule[SLUB_RULE_WORD_CHAIN] == 1 && r.sum.cut_gaps == 0,
+	      "gap far from a cut input's start: %lu violations, %lu cut gaps", r.violations,
+	      r.sum.cut_gaps);
+	/* After the window's end, when the gap is still open at the end and
+	 * the first event after it lies within the lag before the end. */
+	run_cut_begin = B.ev[0].ts - 1000000;
+	run_cut_end = B.ev[B.n - 1].ts + 1000;
+	run_cut_lag = run_cut_end - B.ev[2].ts; /* idx skips event 2 of the life */
+	r = run(&B, idx, -1);
+	CHECK(r.violations == 0 && r.sum.cut_gaps == 1,
+	      "gap open at a cut input's end: %lu violations, %lu cut gaps, %s", r.violations,
+	      r.sum.cut_gaps, r.first);
+	run_cut_lag -= 2000;
+	r = run(&B, idx, -1);
+	CHECK(r.by_rule[SLUB_RULE_WORD_CHAIN] == 1 && r.sum.cut_gaps == 0,
+	      "gap open far from a cut input's end: %lu violations, %lu cut gaps", r.violations,
+	      r.sum.cut_gaps);
+	/* Without a lag given, the longest delay the input showed and at
+	 * least 10 ms: a life of a few microseconds lies within it. */
+	run_cut_lag = 0;
+	r = run(&B, idx, -1);
+	CHECK(r.violations == 0 && r.sum.cut_gaps == 1 &&
+		      r.sum.cut_lag_ns == SLUB_MODEL_DEFAULT_CUT_LAG_NS,
+	      "default lag: %lu violations, %lu cut gaps, lag %lu", r.violations, r.sum.cut_gaps,
+	      r.sum.cut_lag_ns);
+	run_cut_begin = run_cut_end = 0;
 
 	/* ...unless LTTng said it dropped events. */
 	r = run(&B, idx, 2);

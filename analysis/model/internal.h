@@ -167,6 +167,11 @@ struct slub_model {
 	uint64_t applied_mask; /* types that reached a rule */
 	struct slub_model_summary sum;
 	int finished;
+	/* The longest a waiting event waited for its predecessor to arrive
+	 * (not for a gap to be given up): the CAS-to-event lag this input
+	 * showed, for the edges of a cut input (reorder.c: cut_edge()). */
+	uint64_t lag_max;
+	int giving_up;
 	/* the violation being reported */
 	struct slub_model_record vrec;
 	struct slub_model_record *vhist;
@@ -323,6 +328,7 @@ void slab_submit(struct slub_model *m, struct mslab *s, const struct slub_model_
 		 uint64_t key, int word, int lenient);
 /* Stop waiting for the gaps the window (or the buffer bound) gave up. */
 void expire(struct slub_model *m);
+uint64_t cut_lag(const struct slub_model *m);
 /* Stop waiting for the first gap of a waiting slab (finish: all of them). */
 void give_up(struct slub_model *m, struct mslab *s);
 /* Drop what the slab holds back (its process image went). */

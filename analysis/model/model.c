@@ -910,6 +910,7 @@ void slub_model_get_summary(const struct slub_model *m, struct slub_model_summar
 	*s = m->sum;
 	s->mem_bytes = m->mm.bytes;
 	s->peak_mem_bytes = m->mm.peak;
+	s->cut_lag_ns = m->cfg.cut_begin_ns || m->cfg.cut_end_ns ? cut_lag(m) : 0;
 	fill_skipped(m, s);
 }
 

@@ -194,6 +194,8 @@ static struct mslab *drain(struct slub_model *m, struct mslab *s)
 		}
 		if (m->sum.reorder_max_delay_ns < m->now - p->e.ts && m->now > p->e.ts)
 			m->sum.reorder_max_delay_ns = m->now - p->e.ts;
+		if (!m->giving_up && m->lag_max < m->now - p->e.ts && m->now > p->e.ts)
+			m->lag_max = m->now - p->e.ts;
 		apply(m, s, &p->e,
 		      p->lenient || (is_cpu_event(p->e.ev.type) && (p->sort >> 1) < s->seq));
 		mm_pool_put(&m->p_pend, p);
@@ -208,6 +210,36 @@ static struct mslab *drain(struct slub_model *m, struct mslab *s)
 		return NULL;
 	}
 	return s;
+}
+
+/* The lag across the edges of a cut input (slub_model_config.cut_*). */
+uint64_t cut_lag(const struct slub_model *m)
+{
+	if (m->cfg.cut_lag_ns)
+		return m->cfg.cut_lag_ns;
+	return m->lag_max > SLUB_MODEL_DEFAULT_CUT_LAG_NS ? m->lag_max
+							  : SLUB_MODEL_DEFAULT_CUT_LAG_NS;
+}
+
+/*
+ * Could the gap before p be updates whose events lie outside a cut input?
+ * Before it: the missing updates came after every update of the slab
+ * applied so far, so when they were traced before the window, each of
+ * those events lagged its CAS by its distance from the window's start.
+ * After it: the first event after the gap lagged behind no CAS of the
+ * missing ones, whose events then fell after the window's end no later
+ * than the lag after that event.
+ */
+static int cut_edge(const struct slub_model *m, const struct mslab *s, const struct pend *p)
+{
+	uint64_t lag;
+
+	if (!m->cfg.cut_begin_ns && !m->cfg.cut_end_ns)
+		return 0;
+	lag = cut_lag(m);
+	if (m->cfg.cut_begin_ns && s->last_ts <= m->cfg.cut_begin_ns + lag)
+		return 1;
+	return m->finished && m->cfg.cut_end_ns && p->e.ts + lag >= m->cfg.cut_end_ns;
 }
 
 /*
@@ -239,6 +271,10 @@ void give_up(struct slub_model *m, struct mslab *s)
 				notice_since(m, window_start(m, s->last_ts));
 		struct slub_model_record r;
 
+		if (!explained && cut_edge(m, s, p)) {
+			m->sum.cut_gaps++;
+			explained = 1;
+		}
 		if (!explained) {
 			m->sum.reorder_exceeded++;
 			make_record(&r, &p->e);
@@ -274,7 +310,9 @@ void give_up(struct slub_model *m, struct mslab *s)
 		s->state = SLUB_STATE_DISCARDED;
 	}
 	assert(applicable(s, p) || stale(m, s, p));
+	m->giving_up = 1;
 	drain(m, s);
+	m->giving_up = 0;
 	assert(m->npend < npend);
 	(void)npend;
 }

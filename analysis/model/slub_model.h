@@ -104,11 +104,26 @@ struct slub_model_config {
 	 * an update whose event never came, not a lost update.  0: every
 	 * gap still open at finish is judged (a recorded trace). */
 	uint32_t end_cut_off;
+	/* The input is a window cut out of a longer run (a flight-recorder
+	 * snapshot read from cut_begin_ns to cut_end_ns, where every stream
+	 * is complete): an update made inside the window can have its event
+	 * outside it, its thread preempted between the CAS and the event
+	 * across an edge.  A slab's seq gap is then counted in
+	 * summary.cut_gaps and not judged when the slab's events before the
+	 * gap all lie within the lag after cut_begin_ns (its missing updates
+	 * were traced before the window), or when it is still open at the
+	 * end and the first event after it lies within the lag before
+	 * cut_end_ns (traced after it).  The lag is cut_lag_ns, or when 0 the
+	 * longest CAS-to-event delay this input showed (reorder_max_delay_ns)
+	 * and at least SLUB_MODEL_DEFAULT_CUT_LAG_NS.  Other rules are judged
+	 * as everywhere.  0, 0: not cut. */
+	uint64_t cut_begin_ns, cut_end_ns, cut_lag_ns;
 };
 
 #define SLUB_MODEL_DEFAULT_REORDER_NS 1000000000ull /* 1 s: measured worst 39 ms */
 #define SLUB_MODEL_DEFAULT_REORDER_EVENTS (1u << 18)
 #define SLUB_MODEL_DEFAULT_HISTORY 8
+#define SLUB_MODEL_DEFAULT_CUT_LAG_NS 10000000ull /* 10 ms */
 
 /* ---- input ---- */
 
@@ -210,6 +225,9 @@ struct slub_model_summary {
 	uint64_t skipped_rules;     /* bit (1 << rule): not checkable, events missing */
 	uint64_t live_slabs, peak_slabs;
 	uint64_t mem_bytes, peak_mem_bytes;
+	/* seq gaps at the edges of a cut input, not judged (cut_begin_ns) */
+	uint64_t cut_gaps;
+	uint64_t cut_lag_ns;        /* the lag they were measured with */
 };
 
 struct slub_model_callbacks {

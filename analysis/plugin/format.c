@@ -288,6 +288,10 @@ void slub_fmt_verdict(FILE *f, const struct slub_model_summary *s)
 			s->events_discarded, s->slabs_resynced);
 	if (s->reorder_exceeded)
 		fprintf(f, ", reorder window exceeded %" PRIu64 " times", s->reorder_exceeded);
+	if (s->cut_gaps)
+		fprintf(f, ", %" PRIu64 " seq gap%s within %" PRIu64 " ms of the window's edges "
+			"not judged", s->cut_gaps, s->cut_gaps == 1 ? "" : "s",
+			(s->cut_lag_ns + 999999) / 1000000);
 	fputs(", skipped rules: ", f);
 	for (unsigned r = 0; r < slub_rule_count() && r < 64; r++) {
 		if (s->skipped_rules & (1ull << r))

@@ -34,7 +34,15 @@ BT_PLUGIN_VERSION(SLUBTRACE_VERSION_MAJOR, SLUBTRACE_VERSION_MINOR, SLUBTRACE_VE
 	P("reorder-ns=NS", "how long an event may wait for its predecessor in seq order " \
 	  "(default 1000000000, 1 s; measured worst delay 39 ms on 2 cores)") \
 	P("reorder-events=N", "events that may wait at once before the oldest gap is given " \
-	  "up (default 262144)")
+	  "up (default 262144)") \
+	P("window-begin=NS", "the input is a window cut out of a longer run, read from NS " \
+	  "(ns from the clock's origin; slubtrace gives a flight-recorder snapshot's): a " \
+	  "slab's seq gap whose updates may have been traced before it is counted, not " \
+	  "judged (default 0, not cut)") \
+	P("window-end=NS", "... read up to NS: a seq gap still open at the end whose updates " \
+	  "may have been traced after it is counted, not judged (default 0, not cut)") \
+	P("window-lag-ns=NS", "how far from the window's edges such a gap may be (default: " \
+	  "the longest CAS-to-event delay the input shows, at least 10000000, 10 ms)")
 
 BT_PLUGIN_SINK_COMPONENT_CLASS(check, slub_check_consume);
 BT_PLUGIN_SINK_COMPONENT_CLASS_DESCRIPTION(check,

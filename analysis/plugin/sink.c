@@ -216,6 +216,15 @@ slub_sink_init(struct slub_sink *s, bt_self_component_sink *self, void *init_dat
 	return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_OK;
 }
 
+void slub_order_config(const struct slub_order_params *o, struct slub_model_config *cfg)
+{
+	cfg->reorder_ns = o->reorder_ns;
+	cfg->reorder_events = (uint32_t)o->reorder_events;
+	cfg->cut_begin_ns = o->window_begin;
+	cfg->cut_end_ns = o->window_end;
+	cfg->cut_lag_ns = o->window_lag_ns;
+}
+
 int slub_sink_model(struct slub_sink *s, const struct slub_model_config *cfg,
 		    const struct slub_model_callbacks *cb, struct slub_symbolizer *sym)
 {

@@ -79,9 +79,23 @@ struct slub_param {
 #define SLUB_PARAM_NR(p) (sizeof(p) / sizeof((p)[0]))
 /* Events of a slab kept for a violation report: at most this many. */
 #define SLUB_PARAM_MAX_HISTORY 1024
-#define SLUB_REORDER_PARAMS(ns, events)                                                   \
-	{ .name = "reorder-ns", .type = SLUB_P_UINT, .where = (ns) },                     \
-	{ .name = "reorder-events", .type = SLUB_P_UINT, .where = (events), .max = UINT32_MAX }
+/*
+ * The model's ordering: its reorder window, and the window a cut input was
+ * read in (a flight-recorder snapshot's, given by slubtrace; see
+ * slub_model_config.cut_*).  slub_order_config() puts them in a config.
+ */
+struct slub_order_params {
+	uint64_t reorder_ns, reorder_events;
+	uint64_t window_begin, window_end, window_lag_ns;
+};
+#define SLUB_REORDER_PARAMS(o)                                                            \
+	{ .name = "reorder-ns", .type = SLUB_P_UINT, .where = &(o)->reorder_ns },        \
+	{ .name = "reorder-events", .type = SLUB_P_UINT, .where = &(o)->reorder_events,  \
+	  .max = UINT32_MAX },                                                            \
+	{ .name = "window-begin", .type = SLUB_P_UINT, .where = &(o)->window_begin },    \
+	{ .name = "window-end", .type = SLUB_P_UINT, .where = &(o)->window_end },        \
+	{ .name = "window-lag-ns", .type = SLUB_P_UINT, .where = &(o)->window_lag_ns }
+void slub_order_config(const struct slub_order_params *o, struct slub_model_config *cfg);
 #define SLUB_HISTORY_PARAM(h)                                                             \
 	{ .name = "history", .type = SLUB_P_UINT, .where = (h), .max = SLUB_PARAM_MAX_HISTORY }
 

@@ -27,8 +27,8 @@ Tests:
             workload with a fault armed after 1 s (SLUBTRACE_INJECT_DELAY):
             one snapshot, whose streams lost their oldest packets; its check
             says the window read and finds R3-list-unlocked, no sign of
-            a stream cut short (R7-lock-seq, R9-cpu-slab) and at most a few
-            R5-word-chain at the window's end
+            a stream cut short (R7-lock-seq, R9-cpu-slab), no R5-word-chain
+            (a seq gap at the window's edges is counted, not judged)
   live      `record --live` (its own lttng-relayd on loopback) of a program
             that runs the bundled workload with injected faults, then waits:
             `check --live URL` prints the violation while the program still
@@ -447,21 +447,21 @@ def test_flight(env):
     check(re.search(r"a flight-recorder snapshot: \d+ streams? lost (its|their) oldest "
                     r"packets; read from [\d.]+ to [\d.]+ s of the clock", text),
           "the snapshot's streams did not wrap, or its window was not said", errors)
-    # A thread preempted between its CAS and its event across the window's
-    # end can leave one lost update there (doc/tracing.md): a few
-    # R5-word-chain.  Read whole, such a snapshot gives hundreds of R0, R5
-    # and R7.
+    # Read whole, such a snapshot gives hundreds of R0, R5 and R7.
     # The fault corrupts a partial list: its consequences vary from run to
     # run (R4, R0, R6, ...; the program itself may fail).  What only a
     # stream cut short gives is a lock acquisition number skipped
     # (R7-lock-seq) or a cpu slab changed unseen (R9-cpu-slab): none may
-    # remain, and only a few lost updates at the window's end.
+    # remain.
     cut = [r for r in rules if r in ("R7-lock-seq", "R9-cpu-slab")]
     check(rc == 1 and "R3-list-unlocked" in rules,
           "the snapshot's check did not find the injected R3-list-unlocked", errors)
     check(not cut, "the snapshot's check found %d R7-lock-seq/R9-cpu-slab: events of a "
           "stream cut short were judged" % len(cut), errors)
-    check(rules.count("R5-word-chain") <= 10, "the snapshot's check found %d "
+    # A seq gap at the window's edges is counted, not judged (doc/tracing.md).
+    verdict = re.search(r"^verdict: .*", text, re.M)
+    log("snapshot verdict: %s" % (verdict.group(0) if verdict else "none"))
+    check(rules.count("R5-word-chain") == 0, "the snapshot's check found %d "
           "R5-word-chain" % rules.count("R5-word-chain"), errors)
     return errors
 

@@ -83,7 +83,7 @@ for k in $sinks; do
 	accepted=$({
 		cat "$src"/analysis/plugin/$k/*.c | sed -n 's/.*{ \.name = "\([a-z-]*\)", \.type = SLUB_P_.*/\1/p'
 		if grep -q 'SLUB_REORDER_PARAMS(' "$src"/analysis/plugin/$k/*.c; then
-			sed -n 's/.*\.name = "\(reorder-[a-z]*\)".*/\1/p' "$src"/analysis/plugin/sink.h
+			sed -n 's/.*\.name = "\(reorder-[a-z]*\|window-[a-z-]*\)".*/\1/p' "$src"/analysis/plugin/sink.h
 		fi
 		if grep -q 'SLUB_HISTORY_PARAM(' "$src"/analysis/plugin/$k/*.c; then
 			sed -n 's/.*\.name = "\(history\)".*/\1/p' "$src"/analysis/plugin/sink.h

@@ -315,6 +315,63 @@ static void test_lost_noticed(void)
 	free(o.out);
 }
 
+/*
+ * window-begin/window-end: the input is a window cut out of a longer run
+ * (a snapshot's).  The lost update of LIFE_LOST_UPDATE leaves a gap open
+ * from the event after it (about 1.000017 s) to the end of the life (about
+ * 1.000030 s).  Cut just after the life, the missing update's event may
+ * lie after the cut: counted, said in the verdict, not judged.  Cut 20 ms
+ * later, or with a lag shorter than the gap's distance to the cut, it is
+ * a lost update.
+ */
+static void cut_run(const struct ts_script *s, uint64_t begin, uint64_t end, uint64_t lag,
+		    struct outcome *o)
+{
+	bt_value *p = bt_value_map_create();
+
+	bt_value_map_insert_unsigned_integer_entry(p, "window-begin", begin);
+	bt_value_map_insert_unsigned_integer_entry(p, "window-end", end);
+	if (lag)
+		bt_value_map_insert_unsigned_integer_entry(p, "window-lag-ns", lag);
+	run(s, "check", p, o);
+	bt_value_put_ref(p);
+}
+
+static void test_window_edges(void)
+{
+	struct ts_script s;
+	struct outcome o;
+	uint64_t first, last;
+
+	script_life(&s, LIFE_LOST_UPDATE, 0, 0, 0, NULL);
+	first = s.items[0].ts;
+	last = s.items[s.nr_items - 1].ts;
+
+	cut_run(&s, first - 1000000000ull, last + 1000, 0, &o);
+	CHECK(o.status == BT_GRAPH_RUN_STATUS_OK, "status %d: %s", o.status, o.cause);
+	CHECK(o.res.violations == 0, "a gap open at the window's end was judged:\n%s", o.out);
+	CHECK(strstr(last_line(o.out), " 0 violations, 0 gaps, 1 seq gap within 10 ms of the "
+				       "window's edges not judged"),
+	      "the verdict does not say the gap: %s", last_line(o.out));
+	free(o.out);
+
+	cut_run(&s, first - 1000000000ull, last + 20000000, 0, &o);
+	CHECK(o.res.violations == 1 && strstr(o.out, "violation 1: R5-word-chain: "),
+	      "a gap 20 ms before the window's end was excused:\n%s", o.out);
+	free(o.out);
+
+	cut_run(&s, first - 1000000000ull, last + 1000, 2000, &o);
+	CHECK(o.res.violations == 1 && strstr(o.out, "violation 1: R5-word-chain: "),
+	      "a gap further than the lag from the window's end was excused:\n%s", o.out);
+	free(o.out);
+
+	/* the slab's events before the gap within the lag after the start */
+	cut_run(&s, first - 1000, last + 20000000, 0, &o);
+	CHECK(o.res.violations == 0 && strstr(last_line(o.out), "1 seq gap within 10 ms"),
+	      "a gap just after the window's start was judged:\n%s", o.out);
+	free(o.out);
+}
+
 __attribute__((noinline)) static uint64_t where_am_i(void)
 {
 	return (uint64_t)(uintptr_t)__builtin_return_address(0);
@@ -554,6 +611,7 @@ int main(int argc, char **argv)
 	test_interrupted();
 	test_lost_update();
 	test_lost_noticed();
+	test_window_edges();
 	test_stack();
 	test_bad_input();
 	test_timeline();

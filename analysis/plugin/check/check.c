@@ -256,7 +256,8 @@ slub_check_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 {
 	struct check *c = calloc(1, sizeof(*c));
 	bt_component_class_initialize_method_status st;
-	uint64_t history = 0, reorder_ns = 0, reorder_events = 0;
+	uint64_t history = 0;
+	struct slub_order_params order = { 0 };
 	struct slub_model_config cfg = { 0 };
 	struct slub_model_callbacks cb = { 0 };
 
@@ -268,7 +269,7 @@ slub_check_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 		{ .name = "max-reports", .type = SLUB_P_UINT, .where = &c->max_reports },
 		{ .name = "fail-on-violation", .type = SLUB_P_BOOL, .where = &c->fail },
 		{ .name = "hosts", .type = SLUB_P_BOOL, .where = &c->hosts },
-		SLUB_REORDER_PARAMS(&reorder_ns, &reorder_events),
+		SLUB_REORDER_PARAMS(&order),
 	};
 
 	c->max_reports = 100;
@@ -279,8 +280,7 @@ slub_check_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 	if (slub_sink_params(c->sink.self, params, p, SLUB_PARAM_NR(p)) < 0)
 		goto fail;
 	cfg.history = (uint32_t)history;
-	cfg.reorder_ns = reorder_ns;
-	cfg.reorder_events = (uint32_t)reorder_events;
+	slub_order_config(&order, &cfg);
 	cb.violation = on_violation;
 	cb.summary = on_summary;
 	cb.arg = c;

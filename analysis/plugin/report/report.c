@@ -570,10 +570,12 @@ static void scan_end(struct slub_sink *sk)
 		",\"threads\":%" PRIu64 ",\"processes\":%" PRIu64 ",\"violations\":%" PRIu64
 		",\"gaps\":%" PRIu64 ",\"events_discarded\":%" PRIu64 ",\"slabs_resynced\":%" PRIu64
 		",\"reorder_exceeded\":%" PRIu64 ",\"reorder_max_delay_ns\":%" PRIu64
+		",\"cut_gaps\":%" PRIu64 ",\"cut_lag_ns\":%" PRIu64
 		",\"peak_slabs\":%" PRIu64 ",\"by_rule\":{",
 		r->first_ts, rel(r->first_ts, r->last_ts), sum.events, sum.applied, sum.slabs, r->nr_threads,
 		r->nr_processes, sum.violations, sum.gaps, sum.events_discarded, sum.slabs_resynced,
-		sum.reorder_exceeded, sum.reorder_max_delay_ns, sum.peak_slabs);
+		sum.reorder_exceeded, sum.reorder_max_delay_ns, sum.cut_gaps, sum.cut_lag_ns,
+		sum.peak_slabs);
 	for (unsigned i = 0, n = 0; i < SLUB_RULE_NR && i < 32; i++)
 		if (sum.violations_by_rule[i])
 			fprintf(f, "%s\"%s\":%" PRIu64, n++ ? "," : "", slub_rule_id(i),
@@ -932,7 +934,7 @@ slub_report_init(bt_self_component_sink *self, bt_self_component_sink_configurat
 {
 	struct report *r = calloc(1, sizeof(*r));
 	bt_component_class_initialize_method_status st;
-	uint64_t reorder_ns = 0, reorder_events = 0;
+	struct slub_order_params order = { 0 };
 	const char *pass = NULL, *data_path = NULL, *slabs_path = NULL, *stats_path = NULL;
 	static const char *const passes[] = { "scan", "lanes", NULL };
 	struct slub_model_config cfg = { 0 };
@@ -951,7 +953,7 @@ slub_report_init(bt_self_component_sink *self, bt_self_component_sink_configurat
 		{ .name = "max-violations", .type = SLUB_P_UINT, .where = &r->max_violations,
 		  .max = 1000 },
 		SLUB_HISTORY_PARAM(&r->history),
-		SLUB_REORDER_PARAMS(&reorder_ns, &reorder_events),
+		SLUB_REORDER_PARAMS(&order),
 	};
 
 	r->top_n = 5;
@@ -977,8 +979,7 @@ slub_report_init(bt_self_component_sink *self, bt_self_component_sink_configurat
 	if (!r->data_path || !r->slabs_path || (stats_path && !r->stats_path))
 		goto nomem;
 	r->lanes_pass = pass && !strcmp(pass, "lanes");
-	cfg.reorder_ns = reorder_ns;
-	cfg.reorder_events = (uint32_t)reorder_events;
+	slub_order_config(&order, &cfg);
 	cfg.history = (uint32_t)r->history;
 	cb.arg = r;
 	if (r->lanes_pass) {

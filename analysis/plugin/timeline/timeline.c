@@ -299,7 +299,7 @@ slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configur
 {
 	struct timeline *tl = calloc(1, sizeof(*tl));
 	bt_component_class_initialize_method_status st;
-	uint64_t reorder_ns = 0, reorder_events = 0;
+	struct slub_order_params order = { 0 };
 	const bt_value *slab = NULL, *begin = NULL, *end = NULL;
 	static const char *const formats[] = { "text", "json", "chrome", NULL };
 	struct slub_model_config cfg = { 0 };
@@ -312,7 +312,7 @@ slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configur
 		{ .name = "json", .type = SLUB_P_BOOL, .where = &tl->json },
 		{ .name = "cache", .type = SLUB_P_STRING, .where = &tl->cache },
 		{ .name = "tid", .type = SLUB_P_INT, .where = &tl->tid },
-		SLUB_REORDER_PARAMS(&reorder_ns, &reorder_events),
+		SLUB_REORDER_PARAMS(&order),
 		{ .name = "format", .type = SLUB_P_STRING, .where = &tl->format,
 		  .choices = formats },
 		/* several types each: checked by slab_param() and time_param() */
@@ -356,8 +356,7 @@ slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configur
 			"parameters `begin` and `end`: begin is after end (nothing would be printed)");
 		goto fail;
 	}
-	cfg.reorder_ns = reorder_ns;
-	cfg.reorder_events = (uint32_t)reorder_events;
+	slub_order_config(&order, &cfg);
 	cb.transition = on_transition;
 	cb.arg = tl;
 	tl->sink.end = timeline_end;
