@@ -6,10 +6,10 @@
  *   1. a session daemon: the user's, or one started here (and stopped here)
  *   2. a session writing to DIR (or a snapshot session), one channel in
  *      discard mode (overwrite for snapshots), slub:* and the lttng-ust
- *      statedump/dl/lib events that let the analysis symbolize stacks,
- *      contexts vtid, vpid, procname
+ *      statedump events that let the analysis symbolize stacks (and the
+ *      dl/lib ones with --dlopen-events), contexts vtid, vpid, procname
  *   3. CMD with LD_PRELOAD = the malloc shim, the `slub` probe provider and
- *      lttng-ust's fork and dl helpers
+ *      lttng-ust's fork helper (and its dl helper with --dlopen-events)
  *   4. stop, count what was recorded and discarded, destroy
  *
  * The session is controlled with the lttng(1) command: its messages are
@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -63,7 +64,8 @@ struct record_opts {
 	bool objects;
 	bool snapshot;
 	bool full_lists;
-	bool no_dlopen;		/* --no-dlopen-events: liblttng-ust-dl not preloaded */
+	bool dlopen_events;	/* --dlopen-events: liblttng-ust-dl preloaded */
+	bool tsc_clock;		/* --clock tsc */
 	bool check;
 	const char *contexts[MAX_CONTEXTS];
 	unsigned nr_contexts;
@@ -138,10 +140,19 @@ void cmd_record_usage(FILE *f)
 		"                         does not take: lock contention reads higher\n"
 		"      --no-full-lists    the kernel's behaviour, full slabs on no list (the\n"
 		"                         default)\n"
-		"      --no-dlopen-events do not preload liblttng-ust-dl: each traced process\n"
-		"                         starts about 30 ms sooner (its constructor and\n"
-		"                         registration), but a stack through a library\n"
-		"                         loaded with dlopen() after start is not symbolized\n"
+		"      --dlopen-events    preload liblttng-ust-dl, so that a stack through a\n"
+		"                         library loaded with dlopen() after the start is\n"
+		"                         symbolized too; costs about 40 ms of CPU per traced\n"
+		"                         process (its wrappers read every loaded object's\n"
+		"                         ELF file again at each dlopen())\n"
+		"      --no-dlopen-events the default: liblttng-ust-dl not preloaded; stacks\n"
+		"                         are symbolized through the objects loaded at start\n"
+		"      --clock CLOCK      the trace clock: monotonic (LTTng's clock_gettime,\n"
+		"                         the default) or tsc (the invariant TSC through the\n"
+		"                         libslub-tsc-clock.so plugin, read by the program and\n"
+		"                         the daemons; needs a session daemon started here:\n"
+		"                         none may be running; monotonic where the TSC is not\n"
+		"                         one clock for the whole machine)\n"
 		"      --context TYPE     add an LTTng context (see `lttng add-context --list`)\n"
 		"                         to every event, besides vpid, vtid and procname\n"
 		"      --no-check         do not run `slubtrace check` on the trace at the end\n"
@@ -225,6 +236,8 @@ enum {
 	OPT_FULL_LISTS,
 	OPT_NO_FULL_LISTS,
 	OPT_NO_DLOPEN,
+	OPT_DLOPEN,
+	OPT_CLOCK,
 	OPT_CONTEXT,
 	OPT_NO_CHECK,
 	OPT_BLOCKING,
@@ -247,6 +260,8 @@ static const struct option long_opts[] = {
 	{ "full-lists", no_argument, NULL, OPT_FULL_LISTS },
 	{ "no-full-lists", no_argument, NULL, OPT_NO_FULL_LISTS },
 	{ "no-dlopen-events", no_argument, NULL, OPT_NO_DLOPEN },
+	{ "dlopen-events", no_argument, NULL, OPT_DLOPEN },
+	{ "clock", required_argument, NULL, OPT_CLOCK },
 	{ "context", required_argument, NULL, OPT_CONTEXT },
 	{ "no-check", no_argument, NULL, OPT_NO_CHECK },
 	{ "blocking", optional_argument, NULL, OPT_BLOCKING },
@@ -377,7 +392,17 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 			o->full_lists = false;
 			break;
 		case OPT_NO_DLOPEN:
-			o->no_dlopen = true;
+			o->dlopen_events = false;
+			break;
+		case OPT_DLOPEN:
+			o->dlopen_events = true;
+			break;
+		case OPT_CLOCK:
+			if (strcmp(optarg, "tsc") && strcmp(optarg, "monotonic")) {
+				cli_err("--clock: expected monotonic or tsc, got '%s'", optarg);
+				return CLI_EXIT_USAGE;
+			}
+			o->tsc_clock = !strcmp(optarg, "tsc");
 			break;
 		case OPT_CONTEXT:
 			if (o->nr_contexts == MAX_CONTEXTS) {
@@ -484,6 +509,50 @@ int cli_find_lib(const char *name, const char *build_rel, char *out, size_t size
 	cli_err("%s not found in %s/%s nor %s/%s (set SLUBTRACE_LIBDIR)", name, exe, rel[0],
 		exe, rel[1]);
 	return -1;
+}
+
+/*
+ * --clock tsc: LTTNG_UST_CLOCK_PLUGIN for the daemons started here and for
+ * CMD, when the plugin finds the machine's TSC fit (else a note, and
+ * LTTng's clock).  Returns 0, or -1 after a message.
+ */
+static bool sessiond_reachable(void);
+
+static int use_tsc_clock(void)
+{
+	char path[PATH_MAX], why[160];
+	int (*usable)(char *, size_t);
+	void *h;
+
+	if (attach_requested()) {
+		cli_err("--clock tsc: an attached process chose its clock at its start "
+			"(LTTNG_UST_CLOCK_PLUGIN)");
+		return -1;
+	}
+	if (cli_find_lib("libslub-tsc-clock.so", SLUBTRACE_BUILD_REL_CLOCK, path,
+			 sizeof(path)) < 0)
+		return -1;
+	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	usable = h ? (int (*)(char *, size_t))dlsym(h, "slub_tsc_clock_usable") : NULL;
+	if (!usable) {
+		cli_err("--clock tsc: cannot load %s: %s", path, dlerror());
+		return -1;
+	}
+	if (!usable(why, sizeof(why))) {
+		cli_info("--clock tsc: %s: the trace keeps LTTng's CLOCK_MONOTONIC", why);
+		return 0;
+	}
+	/* The session daemon writes the clock's frequency in the metadata and
+	 * the consumer daemon stamps the packets it closes: a daemon already
+	 * running reads another clock. */
+	if (sessiond_reachable()) {
+		cli_err("--clock tsc: a session daemon is already running; it and its consumer "
+			"daemon must read the same clock as the program: stop it, or record "
+			"with another LTTNG_HOME");
+		return -1;
+	}
+	setenv("LTTNG_UST_CLOCK_PLUGIN", path, 1);
+	return 0;
 }
 
 /* ---- the trace directory ------------------------------------------------ */
@@ -745,6 +814,51 @@ static void stop_sessiond(struct session *s, bool keep_log)
 		unlink(s->sessiond_log);
 }
 
+/*
+ * Whether the traced program records call stacks: --stacks, else its
+ * SLUBTRACE_STACKS, else the default types; none with a depth of 0.
+ */
+static bool stacks_recorded(const struct record_opts *o)
+{
+	const char *list = o->stacks ? o->stacks : getenv("SLUBTRACE_STACKS");
+	const char *depth = o->stack_depth ? o->stack_depth : getenv("SLUBTRACE_STACK_DEPTH");
+	const char *bad;
+	uint64_t types = 1;
+	size_t len;
+
+	if (depth && !strcmp(depth, "0"))
+		return false;
+	if (list && slub_event_list_parse(list, &types, &bad, &len) < 0)
+		return true;
+	return types != 0;
+}
+
+/*
+ * The LTTng-UST events the symbolizer reads, and no other: every event
+ * enabled in the session costs each traced process a round trip with the
+ * session daemon when it registers (its field description).  The
+ * statedump's start marks a process's registration (the model waits for
+ * it before judging a forked child); bin_info and build_id name the
+ * objects loaded at start, the dl/lib ones those loaded later.  Without
+ * stacks nothing is symbolized: the start alone.
+ */
+static const char *symbol_events(const struct record_opts *o)
+{
+	/* An attached service chose its stacks and helpers at its start. */
+	if (attach_requested())
+		return "lttng_ust_statedump:start,lttng_ust_statedump:bin_info,"
+		       "lttng_ust_statedump:build_id,lttng_ust_dl:*,lttng_ust_lib:*";
+	if (!stacks_recorded(o))
+		return "lttng_ust_statedump:start";
+	if (!o->dlopen_events)
+		return "lttng_ust_statedump:start,lttng_ust_statedump:bin_info,"
+		       "lttng_ust_statedump:build_id";
+	return "lttng_ust_statedump:start,lttng_ust_statedump:bin_info,"
+	       "lttng_ust_statedump:build_id,lttng_ust_dl:dlopen,lttng_ust_dl:dlmopen,"
+	       "lttng_ust_dl:build_id,lttng_ust_dl:dlclose,lttng_ust_lib:load,"
+	       "lttng_ust_lib:build_id,lttng_ust_lib:unload";
+}
+
 static int setup_session(const struct record_opts *o, struct session *s)
 {
 	char subbuf[32], nsub[16], blocking[48];
@@ -805,7 +919,7 @@ static int setup_session(const struct record_opts *o, struct session *s)
 		return -1;
 	}
 	if (lttng(NULL, "enable-event", "--userspace", "--session", s->name, "--channel",
-		  CHANNEL, "lttng_ust_statedump:*,lttng_ust_dl:*,lttng_ust_lib:*", NULL))
+		  CHANNEL, symbol_events(o), NULL))
 		return -1;
 	if (lttng(NULL, "add-context", "--userspace", "--session", s->name, "--channel",
 		  CHANNEL, "--type=vpid", "--type=vtid", "--type=procname", NULL))
@@ -1015,6 +1129,10 @@ static pid_t spawn_cmd(const struct record_opts *o, const char *path, const char
 		setenv("SLUBTRACE_STACKS", o->stacks, 1);
 	if (o->stack_depth)
 		setenv("SLUBTRACE_STACK_DEPTH", o->stack_depth, 1);
+	/* Nothing to symbolize: LTTng-UST's statedump then skips reading
+	 * every loaded object's ELF file (its start event stays). */
+	if (!stacks_recorded(o))
+		setenv("LTTNG_UST_WITHOUT_BADDR_STATEDUMP", "1", 1);
 	/* LTTng-UST honours the channel's blocking timeout only with this. */
 	if (o->blocking)
 		setenv("LTTNG_UST_ALLOW_BLOCKING", "1", 1);
@@ -1147,7 +1265,7 @@ int cmd_record(int argc, char **argv)
 		return CLI_EXIT_FAILURE;
 	old_preload = getenv("LD_PRELOAD");
 	if (asprintf(&preload, "%s:%s:liblttng-ust-fork.so.1%s%s%s", shim, tp,
-		     o.no_dlopen ? "" : ":liblttng-ust-dl.so.1",
+		     o.dlopen_events ? ":liblttng-ust-dl.so.1" : "",
 		     old_preload && *old_preload ? ":" : "",
 		     old_preload ? old_preload : "") < 0) {
 		cli_err("out of memory");
@@ -1156,6 +1274,10 @@ int cmd_record(int argc, char **argv)
 	if (attach_requested() && (rc = attach_prepare()) >= 0) {
 		free(preload);
 		return rc;
+	}
+	if (o.tsc_clock && use_tsc_clock() < 0) {
+		free(preload);
+		return CLI_EXIT_FAILURE;
 	}
 	if (prepare_dir(&o, &s) < 0) {
 		free(preload);
