@@ -21,6 +21,8 @@ Tests:
                 in its constructors and listener threads)
   options       `slubtrace record` options: --objects (alloc/free events, one
                 per object), --no-full-lists (no full-list events),
+                --dlopen-events, --no-blocking (discard mode, and the advice
+                that names waiting),
                 --snapshot (a flight-recorder snapshot written at exit),
                 --buffer-size, --nodes, --blocking (nothing discarded with
                 a trace larger than the ring buffers)
@@ -1028,8 +1030,8 @@ def test_options(env):
         # stream can fall short of that count by what the first packet
         # held, never exceed it.
         d = os.path.join(env.work, "discard")
-        rc, out = env.slubtrace(["-o", d, "--buffer-size", "16K", "--", work, "-g", "2",
-                                 "-t", "2", "-m", "20000", "-r", "1"])
+        rc, out = env.slubtrace(["-o", d, "--buffer-size", "16K", "--no-blocking", "--", work,
+                                 "-g", "2", "-t", "2", "-m", "20000", "-r", "1"])
         m = re.search(r"events: (?:(\d+) recorded, )?(\d+) discarded", out)
         said = int(m.group(2)) if m else -1
         t = Trace(d, env.env)
@@ -1067,6 +1069,9 @@ def test_options(env):
         check(0 < seen <= said,
               "babeltrace2's notices make %d discarded events, slubtrace says %d"
               % (seen, said), errors)
+        # the closing advice names what keeps every event: waiting
+        check("without --no-blocking" in out,
+              "discard mode: the advice does not name waiting: %s" % out[-400:], errors)
 
         # --blocking: a trace larger than the ring buffers, and nothing lost.
         # Blocking covers a full buffer only.  LTTng-UST still drops an event
@@ -1102,11 +1107,16 @@ def test_options(env):
         check(any(e["_name"] == "thread_flush" for e in ev),
               "the snapshot misses the last events (thread_flush)", errors)
 
-        # liblttng-ust-dl is preloaded with --dlopen-events only
-        for name, opts, want in (("dl", ["--dlopen-events"], True), ("default", [], False),
-                                 ("nodl", ["--no-dlopen-events"], False)):
+        # liblttng-ust-dl is preloaded with --dlopen-events only; the program
+        # may wait for the consumer (LTTNG_UST_ALLOW_BLOCKING) unless
+        # --no-blocking
+        for name, opts, want, waits in (("dl", ["--dlopen-events"], True, True),
+                                        ("defaults", [], False, True),
+                                        ("nodl", ["--no-dlopen-events"], False, True),
+                                        ("noblock", ["--no-blocking"], False, False)):
             d = os.path.join(env.work, name)
             rc, out = env.slubtrace(["-o", d] + opts + ["--", "sh", "-c",
+                                     'echo "blocking=$LTTNG_UST_ALLOW_BLOCKING"; '
                                      'echo "preload=$LD_PRELOAD"; ' + work + " " +
                                      " ".join(wargs)])
             m = re.search(r"^preload=(.*)$", out, re.M)
@@ -1114,6 +1124,9 @@ def test_options(env):
             log("  %s: LD_PRELOAD %s" % (name, m.group(1) if m else "?"))
             check(m and has == want and "libslub-malloc.so" in m.group(1),
                   "%s: LD_PRELOAD %s" % (name, m.group(1) if m else "not printed"), errors)
+            check(bool(re.search(r"^blocking=1$", out, re.M)) == waits,
+                  "%s: LTTNG_UST_ALLOW_BLOCKING %s" % (name, "unset" if waits else "set"),
+                  errors)
 
         # the session daemon going away while CMD runs (here CMD kills
         # it): record cannot stop the session, says the trace is
