@@ -187,6 +187,8 @@ void cmd_record_usage(FILE *f)
 		"Environment:\n"
 		"  SLUBTRACE_LIBDIR       directory holding libslub-malloc.so and libslub-tp.so\n"
 		"  LTTNG_HOME             as for lttng(1): where a non-root session daemon lives\n"
+		"  SLUBTRACE_TSC_CLOCK    off or force, for --clock tsc (see the plugin's notes\n"
+		"                         in doc/allocator.md)\n"
 		"\n"
 		"A session daemon is started (lttng-sessiond --no-kernel) when none is\n"
 		"reachable, and stopped at the end.  The trace is then checked as\n"
