@@ -4,8 +4,9 @@
  * LTTng user-space recording session.
  *
  *   1. a session daemon: the user's, or one started here (and stopped here)
- *   2. a session writing to DIR (or a snapshot session), one channel in
- *      discard mode (overwrite for snapshots), slub:* and the lttng-ust
+ *   2. a session writing to DIR (or a snapshot session), one channel that
+ *      waits up to 1 s per event for the consumer when full (discard mode
+ *      with --no-blocking, overwrite for snapshots), slub:* and the lttng-ust
  *      statedump events that let the analysis symbolize stacks (and the
  *      dl/lib ones with --dlopen-events), contexts vtid, vpid, procname
  *   3. CMD with LD_PRELOAD = the malloc shim, the `slub` probe provider and
