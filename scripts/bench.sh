@@ -3,13 +3,15 @@
 # the two Release trees the harness compares (tracing compiled in, and
 # compiled out), run tests/bench/run-bench.sh (which also times the
 # `lock cmpxchg16b` floor and one event of each class), then
-# tests/bench/record-figures.sh.  Never pass/fail on time.
+# tests/bench/tracing-cost.sh (record's figures and process start beside
+# the libc wrapper; BENCH_BEFORE=BUILD_DIR adds another build's, before
+# and after).  Never pass/fail on time.
 #
-#   scripts/bench.sh [--quick] [--out FILE] [run-bench options...]
+#   [BENCH_BEFORE=DIR] scripts/bench.sh [--quick] [--out FILE] [run-bench options...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ ${1:-} == -h || ${1:-} == --help ]]; then
-	sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
 	exec tests/bench/run-bench.sh --help
 fi
 bash scripts/setup.sh bench
@@ -23,11 +25,9 @@ for d in build-bench:ON build-bench-notrace:OFF; do
 		{ cat "$dir.build.log"; exit 1; }
 done
 tests/bench/run-bench.sh "$@"
-# What slubtrace record with its default buffers writes and loses.
+# What slubtrace record writes, loses and costs on pipelines, and what it
+# adds to the start of a process, beside the libc wrapper; BENCH_BEFORE=DIR
+# (a build of another commit) adds its figures for a before/after.
 echo
-echo "bench: slubtrace record figures (tests/bench/record-figures.sh)"
-tests/bench/record-figures.sh -r 3 build-bench
-# What tracing adds to the start of a process.
-echo
-echo "bench: process start under tracing (tests/bench/process-start.sh)"
-tests/bench/process-start.sh build-bench
+echo "bench: tracing cost (tests/bench/tracing-cost.sh)"
+tests/bench/tracing-cost.sh -r 3 ${BENCH_BEFORE:+-b "$BENCH_BEFORE"} build-bench

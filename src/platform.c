@@ -103,11 +103,20 @@ uint64_t slub_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Read once: glibc reads /sys/devices/system/cpu/online on every call, and
+ * each cache created at start (13 in a process that allocates) asks. */
 unsigned slub_os_ncpus(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	static unsigned cached;
+	unsigned v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+	long n;
 
-	return n > 0 ? (unsigned)n : 1;
+	if (v)
+		return v;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	v = n > 0 ? (unsigned)n : 1;
+	__atomic_store_n(&cached, v, __ATOMIC_RELAXED);
+	return v;
 }
 
 /* ---- the slab word ---- */

@@ -4,23 +4,32 @@
 #   glibc                  no preload, no session
 #   shim                   libslub-malloc.so preloaded, no session
 #   slubtrace record       `slubtrace record --no-check` (its defaults)
-#   record --no-dlopen-events
+#   record --dlopen-events with liblttng-ust-dl preloaded
+#   record --stacks none   no stacks: no statedump of the loaded objects
+#   before: record         BEFORE_BUILD's record with its defaults (-b)
 #   libc-wrap traced       liblttng-ust-libc-wrapper in a session enabling
 #                          lttng_ust_libc:* with the same contexts
+#   libc-wrap + fork       the same with liblttng-ust-fork.so preloaded, as
+#                          record preloads it (a forked child traced as such)
 # The shell that launches the runs is itself under the same preload, as in
-# a traced shell script; the columns are interleaved over REPS repetitions
-# and the medians printed, with the ratio of the traced columns to the
-# wrapper's.  A workload that starts many processes (git, make, shell
-# scripts) pays this per process.
+# a traced shell script (with the fork helper, each fork's child registers
+# with the session daemon before it execs: two registrations per process);
+# the columns are interleaved over REPS repetitions and the medians
+# printed: wall time and CPU time (user + system of the shell and its
+# children, less sensitive to a loaded machine) per process, the ratio of
+# the added wall time to the wrapper's, and the load average.  A workload
+# that starts many processes (git, make, shell scripts) pays this per
+# process.
 #
-#   tests/bench/process-start.sh [-n RUNS] [-r REPS] [BUILD_DIR]
+#   tests/bench/process-start.sh [-n RUNS] [-r REPS] [-b BEFORE_BUILD] [BUILD_DIR]
 set -uo pipefail
-runs=50 reps=3
-while getopts n:r:h o; do
+runs=50 reps=3 before=
+while getopts n:r:b:h o; do
 	case $o in
 	n) runs=$OPTARG ;;
 	r) reps=$OPTARG ;;
-	*) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	b) before=$(cd "$OPTARG" && pwd)/src/cli/slubtrace ;;
+	*) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -35,9 +44,9 @@ command -v lttng >/dev/null || { echo "process-start.sh: lttng not installed" >&
 work=$(mktemp -d /tmp/slubtrace-process-start.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-# The loop, timed inside: prints microseconds per run.
+# The loop, timed inside: prints microseconds per run, then `times`.
 loop="t0=\$(date +%s%N); for ((i = 0; i < $runs; i++)); do /bin/true; done; \
-t1=\$(date +%s%N); echo \"us=\$(( (t1 - t0) / $runs / 1000 ))\""
+t1=\$(date +%s%N); echo \"us=\$(( (t1 - t0) / $runs / 1000 ))\"; times"
 
 measure() { # column -> appends "column us" to $work/out
 	local out us
@@ -45,21 +54,29 @@ measure() { # column -> appends "column us" to $work/out
 	glibc) out=$(bash -c "$loop") ;;
 	shim) out=$(LD_PRELOAD=$shim bash -c "$loop") ;;
 	record) out=$("$slubtrace" record -o "$work/t-$1" --no-check -- bash -c "$loop" 2>/dev/null) ;;
-	record-nodl) out=$("$slubtrace" record -o "$work/t-$1" --no-check --no-dlopen-events \
+	record-dl) out=$("$slubtrace" record -o "$work/t-$1" --no-check --dlopen-events \
 		-- bash -c "$loop" 2>/dev/null) ;;
-	libc-wrap)
+	record-nostacks) out=$("$slubtrace" record -o "$work/t-$1" --no-check --stacks none \
+		-- bash -c "$loop" 2>/dev/null) ;;
+	before) out=$("$before" record -o "$work/t-$1" --no-check -- bash -c "$loop" 2>/dev/null) ;;
+	libc-wrap*)
 		local s=pstart-$$
 		lttng create "$s" --output="$work/t-$1" >/dev/null &&
 			lttng enable-channel -u --session="$s" --subbuf-size=4M --num-subbuf=8 c >/dev/null &&
 			lttng enable-event -u --session="$s" --channel=c 'lttng_ust_libc:*' >/dev/null &&
 			lttng add-context -u --session="$s" --channel=c -t vpid -t vtid -t procname >/dev/null &&
 			lttng start "$s" >/dev/null || { lttng destroy "$s" >/dev/null 2>&1; return; }
-		out=$(LD_PRELOAD=$wrapper bash -c "$loop")
+		local pre=$wrapper
+		[[ $1 == libc-wrap-fork ]] && pre=$wrapper:liblttng-ust-fork.so.1
+		out=$(LD_PRELOAD=$pre bash -c "$loop")
 		lttng destroy "$s" >/dev/null 2>&1 ;;
 	esac
 	rm -rf "$work/t-$1"
 	us=$(sed -n 's/^us=//p' <<<"$out" | tail -1)
-	[[ -n $us ]] && echo "$1 $us" >>"$work/out"
+	# `times`: the shell's user and system time, then its children's
+	cpu=$(grep -Eo '[0-9]+m[0-9.]+s' <<<"$out" | tail -4 |
+		awk -F'[ms]' -v n="$runs" '{ t += $1 * 60 + $2 } END { printf "%d", t * 1e6 / n }')
+	[[ -n $us ]] && echo "$1 $us ${cpu:-0}" >>"$work/out"
 }
 
 # A session daemon for the wrapper's session (record starts its own when
@@ -69,8 +86,10 @@ if ! lttng list >/dev/null 2>&1; then
 	lttng-sessiond --no-kernel --daemonize >/dev/null 2>&1 && started=1
 	for _ in $(seq 50); do lttng list >/dev/null 2>&1 && break; sleep 0.1; done
 fi
-cols=(glibc shim record record-nodl)
-[[ -n $wrapper ]] && cols+=(libc-wrap)
+cols=(glibc shim record record-dl record-nostacks)
+[[ -n $before ]] && cols+=(before)
+[[ -n $wrapper ]] && cols+=(libc-wrap libc-wrap-fork)
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 for ((r = 1; r <= reps; r++)); do
 	for c in "${cols[@]}"; do
 		measure "$c"
@@ -83,26 +102,34 @@ if ((started)); then
 	[[ -f $pf ]] && kill "$(cat "$pf")" 2>/dev/null
 fi
 
-python3 - "$work/out" "$runs" "$reps" <<'PY'
+python3 - "$work/out" "$runs" "$reps" "$load0" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
 import collections, statistics, sys
 d = collections.defaultdict(list)
+c = collections.defaultdict(list)
 for line in open(sys.argv[1]):
-    k, v = line.split()
+    k, v, cpu = line.split()
     d[k].append(int(v))
+    c[k].append(int(cpu))
 med = {k: statistics.median(v) / 1000 for k, v in d.items()}
+cpu = {k: statistics.median(v) / 1000 for k, v in c.items()}
 names = {"glibc": "glibc (no tracing)", "shim": "libslub-malloc.so, no session",
-         "record": "slubtrace record", "record-nodl": "slubtrace record --no-dlopen-events",
-         "libc-wrap": "libc-wrap traced (lttng_ust_libc:*)"}
+         "record": "slubtrace record", "record-dl": "slubtrace record --dlopen-events",
+         "record-nostacks": "slubtrace record --stacks none",
+         "before": "before: slubtrace record (-b build)",
+         "libc-wrap": "libc-wrap traced (lttng_ust_libc:*)",
+         "libc-wrap-fork": "libc-wrap + liblttng-ust-fork.so"}
 print("Start of one process (/bin/true from a shell under the same preload), "
-      "median of %s repetitions of %s runs:\n" % (sys.argv[3], sys.argv[2]))
-print("| column | ms per process | added to glibc | added / wrapper's added |")
-print("|---|---:|---:|---:|")
+      "median of %s repetitions of %s runs; load average %s at the start, %s at the end:\n"
+      % (sys.argv[3], sys.argv[2], sys.argv[4], sys.argv[5]))
+print("| column | ms per process | CPU ms per process | added to glibc | "
+      "added / wrapper's added |")
+print("|---|---:|---:|---:|---:|")
 base = med.get("glibc", 0)
 wadd = med["libc-wrap"] - base if "libc-wrap" in med else None
-for k in ("glibc", "shim", "record", "record-nodl", "libc-wrap"):
+for k in names:
     if k not in med:
         continue
     add = med[k] - base
     ratio = "%.2fx" % (add / wadd) if wadd and k != "glibc" else "-"
-    print("| %s | %.1f | %+.1f | %s |" % (names[k], med[k], add, ratio))
+    print("| %s | %.1f | %.1f | %+.1f | %s |" % (names[k], med[k], cpu[k], add, ratio))
 PY

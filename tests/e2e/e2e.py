@@ -21,12 +21,17 @@ Tests:
                 in its constructors and listener threads)
   options       `slubtrace record` options: --objects (alloc/free events, one
                 per object), --no-full-lists (no full-list events),
+                --dlopen-events, --no-blocking (discard mode, and the advice
+                that names waiting),
                 --snapshot (a flight-recorder snapshot written at exit),
                 --buffer-size, --nodes, --blocking (nothing discarded with
                 a trace larger than the ring buffers)
   errno         test_stress (errno checked around every free) under
                 `slubtrace record --stacks all` with race-window: tracing and
                 stack walking never change errno
+  clock         `slubtrace record --clock tsc`: the TSC clock plugin where the
+                machine's TSC is one clock (forced where cpuid says invariant),
+                LTTng's clock otherwise, refused beside a running daemon
   probe_malloc  as threads, with a getcpu plugin that mallocs inside the probe
                 on each thread's first event (what perf contexts do): the
                 allocations made inside the allocator come from the shim's
@@ -1025,8 +1030,8 @@ def test_options(env):
         # stream can fall short of that count by what the first packet
         # held, never exceed it.
         d = os.path.join(env.work, "discard")
-        rc, out = env.slubtrace(["-o", d, "--buffer-size", "16K", "--", work, "-g", "2",
-                                 "-t", "2", "-m", "20000", "-r", "1"])
+        rc, out = env.slubtrace(["-o", d, "--buffer-size", "16K", "--no-blocking", "--", work,
+                                 "-g", "2", "-t", "2", "-m", "20000", "-r", "1"])
         m = re.search(r"events: (?:(\d+) recorded, )?(\d+) discarded", out)
         said = int(m.group(2)) if m else -1
         t = Trace(d, env.env)
@@ -1064,6 +1069,9 @@ def test_options(env):
         check(0 < seen <= said,
               "babeltrace2's notices make %d discarded events, slubtrace says %d"
               % (seen, said), errors)
+        # the closing advice names what keeps every event: waiting
+        check("without --no-blocking" in out,
+              "discard mode: the advice does not name waiting: %s" % out[-400:], errors)
 
         # --blocking: a trace larger than the ring buffers, and nothing lost.
         # Blocking covers a full buffer only.  LTTng-UST still drops an event
@@ -1099,10 +1107,16 @@ def test_options(env):
         check(any(e["_name"] == "thread_flush" for e in ev),
               "the snapshot misses the last events (thread_flush)", errors)
 
-        # --no-dlopen-events: liblttng-ust-dl is not preloaded (it is by default)
-        for name, opts, want in (("dl", [], True), ("nodl", ["--no-dlopen-events"], False)):
+        # liblttng-ust-dl is preloaded with --dlopen-events only; the program
+        # may wait for the consumer (LTTNG_UST_ALLOW_BLOCKING) unless
+        # --no-blocking
+        for name, opts, want, waits in (("dl", ["--dlopen-events"], True, True),
+                                        ("defaults", [], False, True),
+                                        ("nodl", ["--no-dlopen-events"], False, True),
+                                        ("noblock", ["--no-blocking"], False, False)):
             d = os.path.join(env.work, name)
             rc, out = env.slubtrace(["-o", d] + opts + ["--", "sh", "-c",
+                                     'echo "blocking=$LTTNG_UST_ALLOW_BLOCKING"; '
                                      'echo "preload=$LD_PRELOAD"; ' + work + " " +
                                      " ".join(wargs)])
             m = re.search(r"^preload=(.*)$", out, re.M)
@@ -1110,6 +1124,9 @@ def test_options(env):
             log("  %s: LD_PRELOAD %s" % (name, m.group(1) if m else "?"))
             check(m and has == want and "libslub-malloc.so" in m.group(1),
                   "%s: LD_PRELOAD %s" % (name, m.group(1) if m else "not printed"), errors)
+            check(bool(re.search(r"^blocking=1$", out, re.M)) == waits,
+                  "%s: LTTNG_UST_ALLOW_BLOCKING %s" % (name, "unset" if waits else "set"),
+                  errors)
 
         # the session daemon going away while CMD runs (here CMD kills
         # it): record cannot stop the session, says the trace is
@@ -1168,6 +1185,85 @@ def test_startup(env):
                   % pat, errors)
     finally:
         env.stop_sessiond()
+    return errors
+
+
+def trace_clock(trace_dir):
+    """(name, freq) of the trace's clock, from its metadata."""
+    for root, _, files in os.walk(trace_dir):
+        if "metadata" in files:
+            text = open(os.path.join(root, "metadata"), "rb").read().decode("latin-1")
+            m = re.search(r'clock \{\s*name = "?([\w.]+)"?;.*?freq = (\d+);', text, re.S)
+            if m:
+                return m.group(1), int(m.group(2))
+    return None, None
+
+
+def invariant_tsc():
+    try:
+        flags = open("/proc/cpuinfo").read()
+    except OSError:
+        return False
+    return " constant_tsc" in flags and " nonstop_tsc" in flags
+
+
+def test_clock(env):
+    """record --clock tsc: refused beside a running session daemon; where
+    the machine's TSC is one clock the trace is stamped with it, else a note
+    and LTTng's clock; forced onto the TSC (SLUBTRACE_TSC_CLOCK=force, where
+    cpuid reports an invariant TSC) the trace reads, checks clean and its
+    time span matches the run's."""
+    prog = [env.path("tests/e2e/e2e_forker"), "threads", "4"]
+    errors = []
+    d = os.path.join(env.work, "tsc")
+    env.slubtrace(["--clock", "tsc", "-o", d, "--"] + prog)
+    name, freq = trace_clock(d)
+    log("  --clock tsc: clock %s, %s Hz" % (name, freq))
+    kernel = "tsc" in open("/sys/devices/system/clocksource/clocksource0/"
+                           "available_clocksource").read().split()
+    if invariant_tsc() and kernel:
+        check(name == "slubtrace_tsc", "--clock tsc on a trusted TSC: clock %s" % name, errors)
+    else:
+        check(name == "monotonic", "--clock tsc, TSC not trusted: clock %s" % name, errors)
+    if not invariant_tsc():
+        log("  no invariant TSC: the forced run is skipped")
+        return errors
+    saved = dict(env.env)
+    env.env["SLUBTRACE_TSC_CLOCK"] = "force"
+    d = os.path.join(env.work, "forced")
+    try:
+        env.start_sessiond()
+        try:
+            rc, out = env.slubtrace(["--clock", "tsc", "--no-check", "-o",
+                                     os.path.join(env.work, "busy"),
+                                     "--"] + prog, check=False)
+            check(rc != 0 and "already running" in out and
+                  not os.path.exists(os.path.join(env.work, "busy")),
+                  "--clock tsc beside a running daemon: exit %d: %s" % (rc, out[-300:]),
+                  errors)
+        finally:
+            env.stop_sessiond()
+        t0 = time.time()
+        env.slubtrace(["--clock", "tsc", "-o", d, "--"] + prog)
+        wall = time.time() - t0
+    finally:
+        env.env.clear()
+        env.env.update(saved)
+    name, freq = trace_clock(d)
+    log("  forced: clock %s, %s Hz" % (name, freq))
+    check(name == "slubtrace_tsc", "forced: clock %s" % name, errors)
+    check(freq and 10**8 <= freq <= 10**10, "forced: frequency %s Hz" % freq, errors)
+    p = subprocess.run(["babeltrace2", "--clock-seconds", d], env=env.env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       errors="replace", timeout=600)
+    stamps = [float(m) for m in re.findall(r'^\[(\d+\.\d+)\]', p.stdout, re.M)]
+    check(p.returncode == 0 and stamps, "babeltrace2 on the forced trace: exit %d, %d events: %s"
+          % (p.returncode, len(stamps), p.stderr[-300:]), errors)
+    if stamps:
+        span = stamps[-1] - stamps[0]
+        log("  forced: %d events over %.3f s (the run took %.3f s)" % (len(stamps), span, wall))
+        check(0 < span <= wall, "forced: events span %.3f s of a %.3f s run" % (span, wall),
+              errors)
     return errors
 
 
@@ -1346,6 +1442,7 @@ TESTS = {
     "probe_malloc": test_probe_malloc,
     "options": test_options,
     "concurrent": test_concurrent,
+    "clock": test_clock,
 }
 
 
