@@ -741,7 +741,7 @@ static void test_reorder_and_discards(void)
 	      "gap open far from a cut input's end: %lu violations, %lu cut gaps", r.violations,
 	      r.sum.cut_gaps);
 	/* Without a lag given, the longest delay the input showed and at
-	 * least 10 ms: a life of a few microseconds lies within it. */
+	 * least 50 ms: a life of a few microseconds lies within it. */
 	run_cut_lag = 0;
 	r = run(&B, idx, -1);
 	CHECK(r.violations == 0 && r.sum.cut_gaps == 1 &&

@@ -42,7 +42,7 @@ BT_PLUGIN_VERSION(SLUBTRACE_VERSION_MAJOR, SLUBTRACE_VERSION_MINOR, SLUBTRACE_VE
 	P("window-end=NS", "... read up to NS: a seq gap still open at the end whose updates " \
 	  "may have been traced after it is counted, not judged (default 0, not cut)") \
 	P("window-lag-ns=NS", "how far from the window's edges such a gap may be (default: " \
-	  "the longest CAS-to-event delay the input shows, at least 10000000, 10 ms)")
+	  "the longest CAS-to-event delay the input shows, at least 50000000, 50 ms)")
 
 BT_PLUGIN_SINK_COMPONENT_CLASS(check, slub_check_consume);
 BT_PLUGIN_SINK_COMPONENT_CLASS_DESCRIPTION(check,
