@@ -359,6 +359,8 @@ void slub_tstats_print_text(const struct slub_tstats *st, FILE *f, unsigned what
 			continue;
 		if (what & SLUB_TSTATS_SHOW_SLABINFO)
 			print_page(f, v);
+		if (what & SLUB_TSTATS_SHOW_SLABINFO)
+			occ_text(f, &v->occ, v->objects);
 		if (what & SLUB_TSTATS_SHOW_SITES)
 			print_sites(f, v);
 	}
