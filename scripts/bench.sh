@@ -3,7 +3,9 @@
 # the two Release trees the harness compares (tracing compiled in, and
 # compiled out), run tests/bench/run-bench.sh (which also times the
 # `lock cmpxchg16b` floor and one event of each class), then
-# tests/bench/record-figures.sh.  Never pass/fail on time.
+# tests/bench/record-figures.sh.  Never pass/fail on time.  The two
+# allocator generations side by side need a tree with the tests:
+# tests/bench/generations.sh -n medium build (see tests/bench/README.md).
 #
 #   scripts/bench.sh [--quick] [--out FILE] [run-bench options...]
 set -euo pipefail

@@ -76,7 +76,20 @@ large)
 esac
 
 work=${keep:-$(mktemp -d /tmp/slubtrace-generations.XXXXXX)}
-[ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
+# A session daemon `slubtrace record` started here and left running (one
+# record's daemon still stopping when the next started one) goes with us:
+# only those whose LTTNG_HOME is this work directory.
+stop_daemons() {
+	for p in $(pgrep -u "$(id -u)" -x lttng-sessiond); do
+		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "LTTNG_HOME=$work" &&
+			kill "$p"
+	done
+}
+if [ -n "$keep" ]; then
+	trap stop_daemons EXIT
+else
+	trap 'stop_daemons; rm -rf "$work"' EXIT
+fi
 export LTTNG_HOME="$work"
 cd "$work" || exit 2
 

@@ -79,6 +79,8 @@ def fmt(x):
         return x
     if isinstance(x, int) or float(x).is_integer():
         return "{:,}".format(int(x))
+    if abs(x) < 0.01:
+        return "{:.2g}".format(x)
     return "{:,.2f}".format(x) if abs(x) < 1000 else "{:,.0f}".format(x)
 
 
@@ -109,7 +111,8 @@ def change(a, b):
         return "-"
     if a == 0:
         return "0%" if b == 0 else "new"
-    return "{:+.0f}%".format((b - a) / a * 100)
+    r = b / a
+    return "{:+.0f}%".format((r - 1) * 100) if r < 10 else "x{:,.0f}".format(r)
 
 
 def prediction(v):
