@@ -139,9 +139,15 @@ static const struct rate_def rates[SLUB_RATE_NR] = {
 	 * threads interleaved: two runs of generations.sh -n medium moved
 	 * them within one generation by up to 53 % (peaks), 28 % (means), 19 %
 	 * (free objects per partial slab), slabs touched by 30 % and unused
-	 * slots by 17 points; hence a doubling and 8 (4) slabs more, +50 %
-	 * for slabs touched and unused slots.  Time-weighted means need 10 ms
-	 * of trace (den in ns).  The
+	 * slots by 17 points (a small cache's by 54 %, 31 -> 48 %); hence a
+	 * doubling and 8 (4) slabs more, +50 % for slabs touched, a doubling
+	 * and 15 points for unused slots over 10^10 slot ns (10 slots for 1 s).  Time-weighted means need 10 ms
+	 * of trace (den in ns); free objects per partial slab one partial
+	 * slab-second (den in slab ns: a small cache's few partial slabs
+	 * swing it) and 8 objects more.  Lock waits per allocation take
+	 * contended_per_1k_acq's floor (20), at up to one acquisition per
+	 * allocation: recordings of one program moved a cache's from 0.8 to
+	 * 11 per 1,000.  The
 	 * figures of object events (unused slots, slabs touched) have no
 	 * denominator without them (n/a).
 	 */
@@ -156,16 +162,16 @@ static const struct rate_def rates[SLUB_RATE_NR] = {
 		"partial slabs, time-weighted mean over the trace", 1, 0, 0, { 100, 4, 1e7 } },
 	[SLUB_RATE_FREE_OBJS_PER_PARTIAL] = { "free_objs_per_partial_slab",
 		"free objects on a partial slab's freelist, time-weighted", 1, 0, 0,
-		{ 100, 4, 1e7 } },
+		{ 100, 8, 1e9 } },
 	[SLUB_RATE_SLAB_UNUSED_PCT] = { "slab_unused_pct",
 		"object slots of live slabs not allocated (%, time-weighted; object events)", 100, 0,
-		0, { 50, 10, 1e7 } },
+		0, { 100, 15, 1e10 } },
 	[SLUB_RATE_SLABS_TOUCHED_PER_1K_ALLOCS] = { "slabs_touched_per_1k_allocs",
 		"distinct slabs a thread's 1,000 allocations in a cache touch (object events)",
 		1000, 0, 0, { 50, 5, 10000 } },
 	[SLUB_RATE_LOCK_WAITS_PER_1K_ALLOCS] = { "lock_waits_per_1k_allocs",
 		"contended list_lock acquisitions per 1,000 allocations", 1000, 1, 1,
-		{ 1000, 5, 1000 } },
+		{ 1000, 20, 1000 } },
 	[SLUB_RATE_PAGE_CHURN_PER_1K_ALLOCS] = { "page_churn_per_1k_allocs",
 		"pages of slabs created plus discarded per 1,000 allocations", 1000, 1, 1,
 		{ 300, 50, 1000 } },
