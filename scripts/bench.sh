@@ -5,7 +5,9 @@
 # `lock cmpxchg16b` floor and one event of each class), then
 # tests/bench/tracing-cost.sh (record's figures and process start beside
 # the libc wrapper; BENCH_BEFORE=BUILD_DIR adds another build's, before
-# and after).  Never pass/fail on time.
+# and after).  Never pass/fail on time.  The two allocator generations
+# side by side need a tree with the tests:
+# tests/bench/generations.sh -n medium build (see tests/bench/README.md).
 #
 #   [BENCH_BEFORE=DIR] scripts/bench.sh [--quick] [--out FILE] [run-bench options...]
 set -euo pipefail

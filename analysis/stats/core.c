@@ -194,6 +194,7 @@ void slub_tstats_free(struct slub_tstats *st)
 	if (!st)
 		return;
 	storms_free(st);
+	occ_free(st);
 	htab_destroy(&st->caches, NULL, NULL);
 	for (struct tcache *c = st->cache_list, *next; c; c = next) {
 		next = c->next_all;
@@ -821,6 +822,8 @@ int slub_tstats_event(struct slub_tstats *st, const struct slub_tstats_event *e)
 	t = thread_of(st, e->vpid, e->vtid);
 	if (!c || !t)
 		return -1;
+	if (occ_event(st, e, c))
+		ret = -1;
 	if (ev->type == SLUB_EV_SLABINFO_WALK) {
 		walk_event(c, t, ev);
 		note_while_held(t, ev);
@@ -1132,6 +1135,7 @@ static void view_add(struct slub_tstats_cache *v, const struct tcache *c)
 	v->deactivations += c->deactivations;
 	v->drain_updates += c->drain_updates;
 	v->storms += c->storms;
+	occ_view_add(&v->occ, c);
 	v->slabs += c->slabs;
 	v->partial_slabs += c->partial_slabs;
 	v->full_slabs += c->full_slabs;
@@ -1154,6 +1158,7 @@ void slub_tstats_finish(struct slub_tstats *st)
 		return;
 	storms_release(st, UINT64_MAX, true);
 	storms_finish(st);
+	occ_finish(st);
 	htab_each(&st->slabs, census_slab, st);
 	for (struct tcache *c = st->cache_list; c; c = c->next_all)
 		n++;

@@ -41,6 +41,15 @@ void htab_each(const struct htab *h, void (*fn)(struct hnode *, void *), void *a
 /* Removes (and hands to fn, which may free it) every node pred accepts. */
 void htab_remove_if(struct htab *h, bool (*pred)(struct hnode *, void *), void *arg);
 
+/* ---- occupancy of a cache (or of all): counts now, and their record ---- */
+
+struct tocc {
+	struct slub_tstats_occupancy o;
+	uint64_t slabs, partial, partial_free, capacity, live;
+	uint64_t last_ts;
+	uint8_t started;
+};
+
 /* ---- per process and cache id: one incarnation of a cache ---- */
 
 struct tcache {
@@ -68,6 +77,7 @@ struct tcache {
 	uint32_t walked_max, walked_max_listed;
 	/* holds of a list_lock that walked: count, most slabs, longest (ns) */
 	uint64_t walk_holds, walk_hold_slabs_max, walk_hold_max_ns;
+	struct tocc occ;
 };
 
 /* ---- per slab: the last word, list, and the recent updates ---- */
@@ -245,6 +255,10 @@ struct slub_tstats {
 	slub_tstats_symbolize_fn symbolize;
 	void *symbolize_arg;
 
+	/* occupancy.c: its own slab, page and allocation-window tables */
+	struct htab occ_slabs, occ_pages, occ_windows;
+	struct tocc occ_all;
+
 	/* views built at finish */
 	struct slub_tstats_cache *views;
 	unsigned nr_views;
@@ -272,6 +286,14 @@ void storms_release(struct slub_tstats *st, uint64_t now, bool all);
 void storms_sweep(struct slub_tstats *st, uint64_t now, bool all);
 void storms_finish(struct slub_tstats *st);
 void storms_free(struct slub_tstats *st);
+
+/* occupancy.c */
+int occ_event(struct slub_tstats *st, const struct slub_tstats_event *e, struct tcache *c);
+void occ_finish(struct slub_tstats *st);
+void occ_view_add(struct slub_tstats_occupancy *v, const struct tcache *c);
+void occ_free(struct slub_tstats *st);
+void occ_json(FILE *f, const struct slub_tstats_occupancy *o);
+void occ_text(FILE *f, const struct slub_tstats_occupancy *o, uint32_t objects);
 
 /* rates.c: the tail figures of a scope from its histograms (json.c reads them) */
 void tstats_tails_fill(struct slub_tstats_scope *sc);

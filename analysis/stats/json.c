@@ -95,8 +95,11 @@ static void json_cache(FILE *f, const struct slub_tstats_cache *v)
 			   ",\"walk_hold_max_ns\":%" PRIu64,
 			v->walk_holds, v->walk_hold_slabs_max, v->walk_hold_max_ns);
 	fprintf(f, "},\"allocs\":%" PRIu64 ",\"frees\":%" PRIu64 ",\"word_updates\":%" PRIu64
-		   ",\"deactivations\":%" PRIu64 ",\"drain_updates\":%" PRIu64 ",\"storms\":%" PRIu64 "}",
+		   ",\"deactivations\":%" PRIu64 ",\"drain_updates\":%" PRIu64 ",\"storms\":%" PRIu64
+		   ",\"occupancy\":",
 		v->allocs, v->frees, v->word_updates, v->deactivations, v->drain_updates, v->storms);
+	occ_json(f, &v->occ);
+	fputc('}', f);
 }
 
 static const char *const tail_names[SLUB_TAIL_NR] = { "lock_wait", "lock_hold" };

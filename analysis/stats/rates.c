@@ -132,6 +132,49 @@ static const struct rate_def rates[SLUB_RATE_NR] = {
 	[SLUB_RATE_WALK_HOLD_MAX_NS] = { "walk_hold_max_ns",
 		"list_lock hold that walked a partial list, the longest (ns)", 1, 0, 0,
 		{ 1000, 1e9, 1 }, 1, SLUB_RATE_KIND_PEAK },
+	/*
+	 * Occupancy and locality, the same for every generation (occupancy.c):
+	 * what the sheaves generation was argued to lose against cpu partial
+	 * slabs.  Slab counts follow the live set the workload keeps and how
+	 * threads interleaved: two runs of generations.sh -n medium moved
+	 * them within one generation by up to 53 % (peaks), 28 % (means), 19 %
+	 * (free objects per partial slab), slabs touched by 30 % and unused
+	 * slots by 17 points (a small cache's by 54 %, 31 -> 48 %); hence a
+	 * doubling and 8 (4) slabs more, +50 % for slabs touched, a doubling
+	 * and 15 points for unused slots over 10^10 slot ns (10 slots for 1 s).  Time-weighted means need 10 ms
+	 * of trace (den in ns); free objects per partial slab one partial
+	 * slab-second (den in slab ns: a small cache's few partial slabs
+	 * swing it) and 8 objects more.  Lock waits per allocation take
+	 * contended_per_1k_acq's floor (20), at up to one acquisition per
+	 * allocation: recordings of one program moved a cache's from 0.8 to
+	 * 11 per 1,000.  The
+	 * figures of object events (unused slots, slabs touched) have no
+	 * denominator without them (n/a).
+	 */
+	[SLUB_RATE_SLABS_PEAK] = { "slabs_peak",
+		"live slabs, the most at once", 1, 0, 0, { 100, 8, 1 }, 0, SLUB_RATE_KIND_PEAK },
+	[SLUB_RATE_SLABS_MEAN] = { "slabs_mean",
+		"live slabs, time-weighted mean over the trace", 1, 0, 0, { 100, 4, 1e7 } },
+	[SLUB_RATE_PARTIAL_SLABS_PEAK] = { "partial_slabs_peak",
+		"partial slabs (free objects on and off their freelist), the most at once", 1, 0, 0,
+		{ 100, 8, 1 }, 0, SLUB_RATE_KIND_PEAK },
+	[SLUB_RATE_PARTIAL_SLABS_MEAN] = { "partial_slabs_mean",
+		"partial slabs, time-weighted mean over the trace", 1, 0, 0, { 100, 4, 1e7 } },
+	[SLUB_RATE_FREE_OBJS_PER_PARTIAL] = { "free_objs_per_partial_slab",
+		"free objects on a partial slab's freelist, time-weighted", 1, 0, 0,
+		{ 100, 8, 1e9 } },
+	[SLUB_RATE_SLAB_UNUSED_PCT] = { "slab_unused_pct",
+		"object slots of live slabs not allocated (%, time-weighted; object events)", 100, 0,
+		0, { 100, 15, 1e10 } },
+	[SLUB_RATE_SLABS_TOUCHED_PER_1K_ALLOCS] = { "slabs_touched_per_1k_allocs",
+		"distinct slabs a thread's 1,000 allocations in a cache touch (object events)",
+		1000, 0, 0, { 50, 5, 10000 } },
+	[SLUB_RATE_LOCK_WAITS_PER_1K_ALLOCS] = { "lock_waits_per_1k_allocs",
+		"contended list_lock acquisitions per 1,000 allocations", 1000, 1, 1,
+		{ 1000, 20, 1000 } },
+	[SLUB_RATE_PAGE_CHURN_PER_1K_ALLOCS] = { "page_churn_per_1k_allocs",
+		"pages of slabs created plus discarded per 1,000 allocations", 1000, 1, 1,
+		{ 300, 50, 1000 } },
 };
 
 const char *slub_tstats_rate_name(unsigned rate)
@@ -208,6 +251,30 @@ static double dispersion(const struct slub_tstats_figure *g)
 	return phi > 1 ? phi : 1;
 }
 
+static void occ_fill(struct slub_tstats_figure *g, const struct slub_tstats_cache *v,
+		     double allocs)
+{
+	const struct slub_tstats_occupancy *o = &v->occ;
+	const uint64_t *x = v->item;
+	double span = (double)o->span_ns;
+
+	set_peak(&g[SLUB_RATE_SLABS_PEAK], (double)o->slabs_peak, (double)o->slabs_new);
+	set(&g[SLUB_RATE_SLABS_MEAN], SLUB_RATE_SLABS_MEAN, o->slab_ns, span);
+	set_peak(&g[SLUB_RATE_PARTIAL_SLABS_PEAK], (double)o->partial_peak, (double)o->slabs_new);
+	set(&g[SLUB_RATE_PARTIAL_SLABS_MEAN], SLUB_RATE_PARTIAL_SLABS_MEAN, o->partial_ns, span);
+	set(&g[SLUB_RATE_FREE_OBJS_PER_PARTIAL], SLUB_RATE_FREE_OBJS_PER_PARTIAL,
+	    o->partial_free_ns, o->partial_ns);
+	/* without object events no slot is known allocated: no denominator */
+	set(&g[SLUB_RATE_SLAB_UNUSED_PCT], SLUB_RATE_SLAB_UNUSED_PCT,
+	    o->capacity_ns - o->live_ns, o->live_ns > 0 ? o->capacity_ns : 0);
+	set(&g[SLUB_RATE_SLABS_TOUCHED_PER_1K_ALLOCS], SLUB_RATE_SLABS_TOUCHED_PER_1K_ALLOCS,
+	    (double)o->touched, (double)o->touched_allocs);
+	set(&g[SLUB_RATE_LOCK_WAITS_PER_1K_ALLOCS], SLUB_RATE_LOCK_WAITS_PER_1K_ALLOCS,
+	    (double)x[SLUB_TS_LOCK_CONTENDED], allocs);
+	set(&g[SLUB_RATE_PAGE_CHURN_PER_1K_ALLOCS], SLUB_RATE_PAGE_CHURN_PER_1K_ALLOCS,
+	    (double)(o->pages_new + o->pages_freed), allocs);
+}
+
 static void scope_fill(struct slub_tstats_scope *sc, const struct slub_tstats_cache *v,
 		       bool objects, double seconds)
 {
@@ -260,6 +327,7 @@ static void scope_fill(struct slub_tstats_scope *sc, const struct slub_tstats_ca
 		 acq);
 	set_peak(&g[SLUB_RATE_WALK_HOLD_MAX_NS], (double)v->walk_hold_max_ns,
 		 (double)v->walk_holds);
+	occ_fill(g, v, allocs);
 	sc->tail[SLUB_TAIL_LOCK_WAIT] = v->lock_wait_tail;
 	sc->tail[SLUB_TAIL_LOCK_HOLD] = v->lock_hold_tail;
 	sc->tails_known = (1u << SLUB_TAIL_NR) - 1;
@@ -319,6 +387,8 @@ int slub_tstats_result_get(const struct slub_tstats *st, struct slub_tstats_resu
 	/* Storms of caches never named (lock storms of unknown caches) are
 	 * counted overall from the totals. */
 	all.storms = st->tot.storms;
+	/* occupancy of the total: its peaks are of all caches at once */
+	all.occ = st->occ_all.o;
 	snprintf(r->scope[0].name, sizeof(r->scope[0].name), "overall");
 	scope_fill(&r->scope[0], &all, objects, seconds);
 	r->nr_scopes = st->nr_views + 1;

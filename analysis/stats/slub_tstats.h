@@ -175,6 +175,36 @@ void slub_tstats_free(struct slub_tstats *st);
 
 /* ---- queries (after finish) ---- */
 
+/*
+ * Occupancy and locality, the same for every allocator generation (see
+ * occupancy.c).  A slab is live from its slab_new (or the first word
+ * update of a slab made before the trace) to its slab_discard; it is
+ * partial while its slab word has objects on the slab freelist and
+ * objects off it (0 < inuse < objects): node partial slabs of both
+ * generations and the classic cpu partial slabs (a cpu slab has taken its
+ * freelist; objects in cpu freelists and sheaves count as in use).  The
+ * *_ns fields integrate a count over time (count x ns) from the trace's
+ * first event to its last (span_ns): mean = integral / span_ns.  The
+ * fields needing object events (alloc, free) stay 0 without them.
+ */
+#define SLUB_TSTATS_LOCALITY_WINDOW 1000   /* allocations of one thread in one cache */
+
+struct slub_tstats_occupancy {
+	uint64_t slabs_new, slabs_freed, pages_new, pages_freed;
+	uint64_t slabs_peak, partial_peak;      /* summed over processes in a cache's view */
+	uint64_t slabs_end, partial_end;        /* live at the end of the trace */
+	double slab_ns, partial_ns;             /* live slabs, partial slabs */
+	double partial_free_ns;                 /* free objects on partial slabs' freelists */
+	double capacity_ns, live_ns;            /* object slots of live slabs; allocated objects */
+	uint64_t span_ns;
+	/* distinct slabs the allocations of one thread in one cache touched,
+	 * summed over its full windows of SLUB_TSTATS_LOCALITY_WINDOW
+	 * allocations, and the allocations of those windows */
+	uint64_t touched, touched_allocs;
+	/* object events of slabs the trace never showed made (not counted) */
+	uint64_t unmapped;
+};
+
 /* A cache's figures, summed over the processes that had a cache of that
  * name.  known: bit (1 << item) set when the events determine the item. */
 struct slub_tstats_cache {
@@ -222,6 +252,7 @@ struct slub_tstats_cache {
 	/* the list_lock holds that walked (their release seen): how many, the
 	 * most slabs walked in one hold and the longest of them (ns) */
 	uint64_t walk_holds, walk_hold_slabs_max, walk_hold_max_ns;
+	struct slub_tstats_occupancy occ;
 };
 
 /* Number of caches (by name); NULL past the end. */
@@ -240,6 +271,9 @@ struct slub_tstats_totals {
 	uint32_t lower_bounds;  /* events were discarded */
 };
 void slub_tstats_get_totals(const struct slub_tstats *st, struct slub_tstats_totals *t);
+/* Occupancy of all caches together (after finish): its peaks are of the
+ * total, not sums of the caches' peaks. */
+void slub_tstats_get_occupancy(const struct slub_tstats *st, struct slub_tstats_occupancy *o);
 
 /* One storm as reported. */
 enum slub_tstats_storm_kind {
@@ -312,6 +346,16 @@ enum slub_tstats_rate {
 	SLUB_RATE_WALK_SLABS_MAX,
 	SLUB_RATE_WALKS_PER_1K_ACQ,
 	SLUB_RATE_WALK_HOLD_MAX_NS,
+	/* occupancy and locality (both generations; occupancy.c) */
+	SLUB_RATE_SLABS_PEAK,
+	SLUB_RATE_SLABS_MEAN,
+	SLUB_RATE_PARTIAL_SLABS_PEAK,
+	SLUB_RATE_PARTIAL_SLABS_MEAN,
+	SLUB_RATE_FREE_OBJS_PER_PARTIAL,
+	SLUB_RATE_SLAB_UNUSED_PCT,
+	SLUB_RATE_SLABS_TOUCHED_PER_1K_ALLOCS,
+	SLUB_RATE_LOCK_WAITS_PER_1K_ALLOCS,
+	SLUB_RATE_PAGE_CHURN_PER_1K_ALLOCS,
 	SLUB_RATE_NR
 };
 

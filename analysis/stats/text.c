@@ -357,8 +357,10 @@ void slub_tstats_print_text(const struct slub_tstats *st, FILE *f, unsigned what
 		if (!cache && !v->slabs && !v->allocs && !v->item[SLUB_TS_ALLOC_SLAB] &&
 		    !v->item[SLUB_TS_FREE_SLOWPATH] && !v->item[SLUB_TS_LOCK_ACQUIRE])
 			continue;
-		if (what & SLUB_TSTATS_SHOW_SLABINFO)
+		if (what & SLUB_TSTATS_SHOW_SLABINFO) {
 			print_page(f, v);
+			occ_text(f, &v->occ, v->objects);
+		}
 		if (what & SLUB_TSTATS_SHOW_SITES)
 			print_sites(f, v);
 	}

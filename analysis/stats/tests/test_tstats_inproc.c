@@ -222,6 +222,19 @@ static void compare(const char *phase, const char *name, const struct slub_tstat
 	}
 	CHECK(v->objects_inuse == st->objects_inuse, "%s: %s: objects in use %llu vs %llu", phase,
 	      name, (unsigned long long)v->objects_inuse, (unsigned long long)st->objects_inuse);
+	/* Occupancy: the slabs made and discarded are the allocator's
+	 * alloc_slab and free_slab, the slabs live at the end its census. */
+	CHECK(v->occ.slabs_new == st->item[SLUB_ALLOC_SLAB] &&
+		      v->occ.slabs_freed == st->item[SLUB_FREE_SLAB] && v->occ.slabs_end == st->slabs,
+	      "%s: %s: occupancy made %llu discarded %llu live %llu; allocator %llu %llu %llu",
+	      phase, name, (unsigned long long)v->occ.slabs_new,
+	      (unsigned long long)v->occ.slabs_freed, (unsigned long long)v->occ.slabs_end,
+	      (unsigned long long)st->item[SLUB_ALLOC_SLAB],
+	      (unsigned long long)st->item[SLUB_FREE_SLAB], (unsigned long long)st->slabs);
+	CHECK(v->occ.slabs_peak >= v->occ.slabs_end && v->occ.partial_peak <= v->occ.slabs_peak,
+	      "%s: %s: peaks %llu slabs, %llu partial, %llu live at the end", phase, name,
+	      (unsigned long long)v->occ.slabs_peak, (unsigned long long)v->occ.partial_peak,
+	      (unsigned long long)v->occ.slabs_end);
 #else
 	(void)st;
 	(void)phase;
