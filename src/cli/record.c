@@ -71,6 +71,7 @@ struct record_opts {
 	const char *stacks;
 	const char *stack_depth;
 	const char *nodes;
+	const char *generation;	/* --generation: SLUBTRACE_GENERATION of CMD */
 	unsigned long long buffer_size;
 	const char *blocking;	/* lttng --blocking-timeout value, or NULL */
 	bool no_blocking;	/* --no-blocking: discard mode */
@@ -150,6 +151,10 @@ void cmd_record_usage(FILE *f)
 		"                         full is lost (counted, and reported by the analysis\n"
 		"                         as a gap); the program never waits\n"
 		"      --nodes N          emulate N NUMA nodes (SLUBTRACE_NODES)\n"
+		"      --generation GEN   the allocator generation CMD runs: classic (cpu slabs\n"
+		"                         and cpu partial lists, the default) or sheaves\n"
+		"                         (Linux 7.0's percpu sheaves and barns;\n"
+		"                         SLUBTRACE_GENERATION)\n"
 		"      --full-lists       keep full slabs on the node full lists (as the kernel\n"
 		"                         does for debug caches only), so that add_full and\n"
 		"                         remove_full are recorded; costs a list_lock in\n"
@@ -253,6 +258,7 @@ enum {
 	OPT_SNAPSHOT,
 	OPT_BUFFER_SIZE,
 	OPT_NODES,
+	OPT_GENERATION,
 	OPT_FULL_LISTS,
 	OPT_NO_FULL_LISTS,
 	OPT_NO_DLOPEN,
@@ -278,6 +284,7 @@ static const struct option long_opts[] = {
 	{ "snapshot", no_argument, NULL, OPT_SNAPSHOT },
 	{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
 	{ "nodes", required_argument, NULL, OPT_NODES },
+	{ "generation", required_argument, NULL, OPT_GENERATION },
 	{ "full-lists", no_argument, NULL, OPT_FULL_LISTS },
 	{ "no-full-lists", no_argument, NULL, OPT_NO_FULL_LISTS },
 	{ "no-dlopen-events", no_argument, NULL, OPT_NO_DLOPEN },
@@ -406,6 +413,13 @@ static int parse_opts(int argc, char **argv, struct record_opts *o)
 				return CLI_EXIT_USAGE;
 			}
 			o->nodes = optarg;
+			break;
+		case OPT_GENERATION:
+			if (strcmp(optarg, "classic") && strcmp(optarg, "sheaves")) {
+				cli_err("--generation: expected classic or sheaves, got '%s'", optarg);
+				return CLI_EXIT_USAGE;
+			}
+			o->generation = optarg;
 			break;
 		case OPT_FULL_LISTS:
 			o->full_lists = true;
@@ -1154,6 +1168,8 @@ static pid_t spawn_cmd(const struct record_opts *o, const char *path, const char
 		unsetenv("SLUBTRACE_FULL_LISTS");
 	if (o->nodes)
 		setenv("SLUBTRACE_NODES", o->nodes, 1);
+	if (o->generation)
+		setenv("SLUBTRACE_GENERATION", o->generation, 1);
 	if (o->stacks)
 		setenv("SLUBTRACE_STACKS", o->stacks, 1);
 	if (o->stack_depth)

@@ -4,7 +4,7 @@
 # SLUB (cpu slabs and cpu partial slabs) and Linux 7.0's sheaves
 # (SLUBTRACE_GENERATION=classic|sheaves).  Each workload runs, per
 # generation, once untraced through /usr/bin/time (wall time, max RSS) and
-# once under `slubtrace record --objects --blocking` (no event lost), whose
+# once under `slubtrace record --generation GEN --objects --blocking` (no event lost), whose
 # trace `slubtrace stats` turns into the occupancy and locality figures;
 # `slubtrace diff CLASSIC SHEAVES` judges them.  Prints one table a workload
 # (figures by row, the generations and diff's verdict by column, the
@@ -144,7 +144,7 @@ while IFS='|' read -r name pre cmd; do
 				>"$d.run.out" 2>&1 </dev/null
 		fi || { echo "generations: $name ($g) failed untraced:"; tail -5 "$d.run.out"; fail=1; }
 		# traced: every event, one per object
-		env SLUBTRACE_GENERATION=$g "$slubtrace" record -o "$work/$d" --objects --blocking \
+		"$slubtrace" record --generation "$g" -o "$work/$d" --objects --blocking \
 			--stacks none --no-check -- $cmd >"$d.rec.out" 2>&1 </dev/null ||
 			{ echo "generations: $name ($g) failed recording:"; tail -5 "$d.rec.out"; fail=1; }
 		"$slubtrace" stats -o "$d.json" "$work/$d" >"$d.stats.txt" 2>&1 ||
