@@ -353,7 +353,7 @@ class Trace:
                 continue
             if "new_seq" in f or "stack" in f:
                 raise Failure("%s: recorded with slub trace format 1; this test reads "
-                              "formats 2 to 6" % directory)
+                              "formats 2 to 7" % directory)
             if f["_name"] == "cache_create":
                 self.formats.add(f.get("format"))
             if "expected" in f or "msg" in f or ("flags" in f and "where" in f):
