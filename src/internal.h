@@ -676,7 +676,7 @@ SLUB_INTERNAL void slub_pages_reinit_child(void);
 SLUB_INTERNAL int slub_report_fd(void);
 /* SLUBTRACE_CHECK: the state model in-process (check.c). */
 SLUB_INTERNAL void slub_check_init(void);
-/* The in-process checker runs (it has rules for the classic generation only). */
+/* The in-process checker runs. */
 SLUB_INTERNAL bool slub_check_active(void);
 /* A slub:trigger the checker decided on in this thread, emitted once the
  * event that caused it is in the trace (after slub_trace_emit()). */

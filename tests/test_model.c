@@ -970,7 +970,18 @@ static void test_tables(void)
 		CHECK(strlen(slub_rule_meaning(r)) > 10 && strlen(slub_rule_kernel_fn(r)) > 3);
 		fam |= 1u << slub_rule_family(r);
 	}
-	CHECK_EQ(fam, 0x3ff); /* families 0 (the table) and 1-9 */
+	CHECK_EQ(fam, 0x7ff); /* families 0 (the table) and 1-9, 10 the sheaves generation's */
+	CHECK(slub_sheaves_transition_count() >= 8);
+	for (unsigned i = 0; i < slub_sheaves_transition_count(); i++) {
+		const struct slub_transition *t = slub_sheaves_transition_get(i);
+
+		CHECK(t->before != SLUB_STATE_CPU_ACTIVE && t->before != SLUB_STATE_CPU_PARTIAL &&
+		      t->after != SLUB_STATE_CPU_ACTIVE && t->after != SLUB_STATE_CPU_PARTIAL &&
+		      t->type < SLUB_EV_NR && t->kernel_fn && t->note);
+	}
+	for (unsigned r = 0; r < slub_rule_count(); r++)
+		CHECK((slub_rule_family(r) == 10) == (slub_rule_generation(r) == SLUB_RULE_GEN_SHEAVES),
+		      "%s", slub_rule_id(r));
 	CHECK_EQ(slub_rule_lookup("word-chain"), SLUB_RULE_WORD_CHAIN);
 	CHECK_EQ(slub_rule_lookup("R1-owner"), SLUB_RULE_OWNER);
 	CHECK(slub_transition_count() > 20);
