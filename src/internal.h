@@ -222,6 +222,10 @@ struct slub_cpu {
 	 * slot fields.  NULL until the slot's first use. */
 	struct slub_sheaf *main;
 	struct slub_sheaf *spare;
+	/* injected two-sheaves: the object also pushed on this sheaf, taken
+	 * off again before the sheaf is used (sheaves.c) */
+	struct slub_sheaf *dup_sheaf;
+	void *dup_object;
 };
 
 /* ---- a thread ---- */

@@ -128,13 +128,43 @@ static void emit_sheaf_slab(unsigned type, struct slub_cache *s, struct slub_cpu
 	slub_emit(&ev);
 }
 
+/* Injected two-sheaves: the copy of an object freed into main that was
+ * also pushed on sheaf is taken off again, before the sheaf is used (its
+ * top: nothing pops a spare).  The process stays sound; the trace showed
+ * the sheaf with one object more than its events gave it. */
+static void undo_two_sheaves(struct slub_cpu *c, struct slub_sheaf *sheaf)
+{
+	if (likely(!c->dup_sheaf) || (sheaf && c->dup_sheaf != sheaf))
+		return;
+	sheaf = c->dup_sheaf;
+	if (sheaf->size && sheaf->objects[sheaf->size - 1] == c->dup_object)
+		sheaf->size--;
+	c->dup_sheaf = NULL;
+	c->dup_object = NULL;
+}
+
+static void inject_two_sheaves(struct slub_cache *s, struct slub_cpu *c, void *object)
+{
+	static unsigned long tick;
+	struct slub_sheaf *spare = c->spare;
+
+	if (c->dup_sheaf || !spare || spare->size >= s->sheaf_capacity ||
+	    !inject_now(&tick, 64))
+		return;
+	spare->objects[spare->size++] = object;
+	c->dup_sheaf = spare;
+	c->dup_object = object;
+}
+
 /* sheaf_slot: the slot's main and spare after a change of either. */
 static void emit_sheaf_slot(struct slub_cache *s, struct slub_cpu *c)
 {
 	struct slub_event ev;
 
-	if (!slub_wants(SLUB_EV_SHEAF_SLOT))
+	if (!slub_wants(SLUB_EV_SHEAF_SLOT)) {
+		undo_two_sheaves(c, NULL);
 		return;
+	}
 	ev_init(&ev, SLUB_EV_SHEAF_SLOT, s, c, NULL);
 	ev.slot = c->id;
 	ev.node = c->node;
@@ -143,6 +173,7 @@ static void emit_sheaf_slot(struct slub_cache *s, struct slub_cpu *c)
 	ev.sheaf_size = c->main ? c->main->size : 0;
 	ev.spare_size = c->spare ? c->spare->size : 0;
 	slub_emit(&ev);
+	undo_two_sheaves(c, NULL);
 }
 
 /* barn_put, barn_get: under barn_lock, the barn's counts after the move. */
@@ -196,6 +227,17 @@ static void barn_push(struct slub_sheaf **list, struct slub_sheaf *sheaf)
 	*list = sheaf;
 }
 
+/* Injected barn-count: one empty sheaf in 8 put in the barn is counted
+ * twice.  The pops look at the list as well as the count, so the process
+ * stays sound; the barn's counts are out of step from then on. */
+static void inject_barn_count(struct slub_node *b)
+{
+	static unsigned long tick;
+
+	if (unlikely(variant(SLUB_INJ_BARN_COUNT)) && inject_now(&tick, 8))
+		b->barn_nr_empty++;
+}
+
 /* barn_get_empty_sheaf() (7.0) */
 static struct slub_sheaf *barn_get_empty_sheaf(struct slub_cache *s, struct slub_cpu *c,
 					       struct slub_node *b)
@@ -205,7 +247,8 @@ static struct slub_sheaf *barn_get_empty_sheaf(struct slub_cache *s, struct slub
 	if (!READ_ONCE(b->barn_nr_empty))
 		return NULL;
 	barn_lock(b);
-	if (b->barn_nr_empty) {
+	/* the list too, not only its count: see barn_put_empty_sheaf() */
+	if (b->barn_nr_empty && b->barn_empty) {
 		empty = barn_pop(&b->barn_empty);
 		b->barn_nr_empty--;
 		emit_barn(SLUB_EV_BARN_GET, s, c, c->node, b, empty, SLUB_BARN_EMPTY);
@@ -222,6 +265,7 @@ static void barn_put_empty_sheaf(struct slub_cache *s, struct slub_cpu *c, struc
 	barn_lock(b);
 	barn_push(&b->barn_empty, sheaf);
 	b->barn_nr_empty++;
+	inject_barn_count(b);
 	emit_barn(SLUB_EV_BARN_PUT, s, c, c->node, b, sheaf, SLUB_BARN_EMPTY);
 	barn_unlock(b);
 }
@@ -252,6 +296,7 @@ static struct slub_sheaf *barn_replace_empty_sheaf(struct slub_cache *s, struct 
 		emit_barn(SLUB_EV_BARN_GET, s, c, c->node, b, full, SLUB_BARN_FULL);
 		barn_push(&b->barn_empty, empty);
 		b->barn_nr_empty++;
+		inject_barn_count(b);
 		emit_barn(SLUB_EV_BARN_PUT, s, c, c->node, b, empty, SLUB_BARN_EMPTY);
 	}
 	barn_unlock(b);
@@ -276,7 +321,7 @@ static struct slub_sheaf *barn_replace_full_sheaf(struct slub_cache *s, struct s
 		return NULL;
 	}
 	barn_lock(b);
-	if (b->barn_nr_empty) {
+	if (b->barn_nr_empty && b->barn_empty) {
 		empty = barn_pop(&b->barn_empty);
 		b->barn_nr_empty--;
 		emit_barn(SLUB_EV_BARN_GET, s, c, c->node, b, empty, SLUB_BARN_EMPTY);
@@ -357,6 +402,8 @@ slab_empty:
 	discard_slab(s, slab, c);
 }
 
+static unsigned long flush_loses_tick;
+
 /*
  * __kmem_cache_free_bulk() (7.0): objects of one slab are linked into one
  * detached freelist (build_detached_freelist) and freed with one
@@ -383,6 +430,11 @@ static void kmem_cache_free_bulk_slabs(struct slub_cache *s, const struct slub_s
 		/* what the sheaf holds after: its size without this flush's
 		 * objects (already taken off), plus those still to go */
 		emit_sheaf_slab(SLUB_EV_SHEAF_FLUSH, s, c, slab, sheaf, cnt, sheaf->size + nr);
+		/* Injected flush-loses: an object taken off the sheaf goes to
+		 * no slab (leaked, in use in its slab's word for good). */
+		if (unlikely(variant(SLUB_INJ_FLUSH_LOSES)) && nr >= 2 &&
+		    inject_now(&flush_loses_tick, 16))
+			nr--;
 	}
 }
 
@@ -563,6 +615,7 @@ static unsigned refill_objects(struct slub_cache *s, const struct slub_sheaf *sh
 /* sheaf_flush_unused() (7.0): every object of a sheaf back to its slab. */
 static void sheaf_flush_unused(struct slub_cache *s, struct slub_sheaf *sheaf, struct slub_cpu *c)
 {
+	undo_two_sheaves(c, sheaf);
 	if (!sheaf->size)
 		return;
 	unsigned nr = sheaf->size;
@@ -579,6 +632,7 @@ static void sheaf_flush_main(struct slub_cache *s, struct slub_cpu *c)
 	void *objects[PCS_BATCH_MAX];
 	struct slub_sheaf *sheaf = c->main;
 
+	undo_two_sheaves(c, sheaf);
 	while (sheaf->size) {
 		unsigned batch = sheaf->size < PCS_BATCH_MAX ? sheaf->size : PCS_BATCH_MAX;
 
@@ -772,7 +826,11 @@ void *sheaves_alloc(struct slub_cache *s, int node, struct slub_cpu *c)
 	}
 	if (unlikely(!pcs_main(s, c)))
 		return NULL;
-	if (unlikely(c->main->size == 0) && !pcs_replace_empty_main_slot(s, c)) {
+	/* (a loop only for the injected two-sheaves, whose undo may empty
+	 * the main it swapped in) */
+	while (unlikely(c->main->size == 0)) {
+		if (pcs_replace_empty_main_slot(s, c))
+			continue;
 		/* ___slab_alloc(): no sheaf could be had, one object. */
 		if (refill_objects(s, NULL, &object, 1, 1, c->node, c) != 1)
 			return NULL;
@@ -796,6 +854,8 @@ static bool free_to_pcs(struct slub_cache *s, void *object, struct slub_cpu *c)
 			return false;
 	}
 	c->main->objects[c->main->size++] = object;
+	if (unlikely(variant(SLUB_INJ_TWO_SHEAVES)))
+		inject_two_sheaves(s, c, object);
 	stat(c, SLUB_FREE_FASTPATH);
 	return true;
 }
