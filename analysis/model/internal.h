@@ -182,6 +182,7 @@ struct slub_model {
 	uint64_t npend;
 	uint64_t seen;
 	uint64_t applied_mask; /* types that reached a rule */
+	uint64_t sheaves_caches; /* caches known to run the sheaves generation */
 	struct slub_model_summary sum;
 	int finished;
 	/* the violation being reported */
@@ -376,7 +377,7 @@ const char *slub_sheaves_word_delta(const struct slub_event *ev, uint32_t pi, ui
 /* Whether a slab of this event's cache runs the sheaves generation (cur:
  * what the slab knew). */
 int slub_sheaves_slab(struct slub_model *m, uint64_t k1, const struct slub_event *ev, int cur);
-void slub_sheaves_cache(struct mcache *c, const struct slub_event *ev);
+void slub_sheaves_cache(struct slub_model *m, struct mcache *c, const struct slub_event *ev);
 void sheaves_event(struct slub_model *m, uint64_t k1, struct mthread *t,
 		   const struct slub_model_event *e);
 const char *slub_sheaf_place_name(unsigned p);

@@ -599,7 +599,7 @@ static void cache_event(struct slub_model *m, struct mproc *p, const struct slub
 	c->destroyed = 0;
 	if (ev->info)
 		c->objects = ev->info->objects;
-	slub_sheaves_cache(c, ev);
+	slub_sheaves_cache(m, c, ev);
 	if (ev->info && ev->info->name) {
 		strncpy(c->name, ev->info->name, sizeof(c->name) - 1);
 		c->name[sizeof(c->name) - 1] = 0;

@@ -157,23 +157,51 @@ const char *slub_sheaves_word_delta(const struct slub_event *ev, uint32_t pi, ui
 }
 
 /* Is the slab's cache of the sheaves generation?  Its cache_create says
- * so; without one (a trace started mid-run), a new slab that is not
- * frozen does. */
+ * so, or its sheaf and barn events do; without either (a trace started
+ * mid-run, a forked child, whose caches were announced before it), an
+ * update only that generation makes does: a new slab or a take of the
+ * freelist that leaves the slab unfrozen. */
 int slub_sheaves_slab(struct slub_model *m, uint64_t k1, const struct slub_event *ev, int cur)
 {
-	const struct mcache *c = (const struct mcache *)ht_find(&m->caches, k1, ev->cache_id);
+	const struct mcache *c = m->sheaves_caches || ev->type == SLUB_EV_SLAB_NEW ?
+		(const struct mcache *)ht_find(&m->caches, k1, ev->cache_id) : NULL;
 
 	if (c && c->known_generation)
 		return c->sheaves;
-	if (ev->type == SLUB_EV_SLAB_NEW)
+	if (ev->type == SLUB_EV_SLAB_NEW || ev->type == SLUB_EV_TAKE_FREELIST)
 		return !ev->new.frozen;
 	return cur;
 }
 
-void slub_sheaves_cache(struct mcache *c, const struct slub_event *ev)
+void slub_sheaves_cache(struct slub_model *m, struct mcache *c, const struct slub_event *ev)
 {
+	int sheaves = ev->info && (ev->info->flags & F_SHEAVES);
+
+	if (sheaves && !(c->known_generation && c->sheaves))
+		m->sheaves_caches++;
 	c->known_generation = ev->info != NULL;
-	c->sheaves = ev->info && (ev->info->flags & F_SHEAVES);
+	c->sheaves = (uint8_t)sheaves;
+}
+
+/* A sheaf or barn event: its cache runs the sheaves generation. */
+static void note_sheaves_cache(struct slub_model *m, uint64_t k1, uint32_t cache_id)
+{
+	struct mcache *c = (struct mcache *)ht_find(&m->caches, k1, cache_id);
+
+	if (c && c->known_generation)
+		return;
+	if (!c) {
+		c = mm_pool_get(&m->p_cache);
+		if (!c)
+			return;
+		memset((char *)c + sizeof(c->h), 0, sizeof(*c) - sizeof(c->h));
+		c->h.k1 = k1;
+		c->h.k2 = cache_id;
+		ht_insert(&m->caches, &c->h);
+	}
+	c->known_generation = 1;
+	c->sheaves = 1;
+	m->sheaves_caches++;
 }
 
 /* ---- sheaves and barns ---- */
@@ -392,6 +420,7 @@ void sheaves_event(struct slub_model *m, uint64_t k1, struct mthread *t,
 {
 	int judge = !t->suspect && !quarantined(m, e->vpid);
 
+	note_sheaves_cache(m, k1, e->ev.cache_id);
 	switch (e->ev.type) {
 	case SLUB_EV_SHEAF_SLOT:
 		slot_event_sheaves(m, k1, e, judge);

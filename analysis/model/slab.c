@@ -540,8 +540,18 @@ void apply(struct slub_model *m, struct mslab *s, const struct slub_model_event 
 	s->node = ev->node;
 	m->sum.applied++;
 
-	if (s->state == SLUB_STATE_UNKNOWN || ev->type == SLUB_EV_SLAB_NEW)
+	if (s->state == SLUB_STATE_UNKNOWN || ev->type == SLUB_EV_SLAB_NEW) {
 		s->sheaves = (uint8_t)slub_sheaves_slab(m, s->h.k1, ev, s->sheaves);
+	} else if (!s->sheaves && m->sheaves_caches && slub_sheaves_slab(m, s->h.k1, ev, 0)) {
+		/* Its cache turned out to run the sheaves generation (a forked
+		 * child's, whose caches were announced before it): the state
+		 * it was given by the classic table is dropped. */
+		s->sheaves = 1;
+		s->state = SLUB_STATE_UNKNOWN;
+		s->list_known = 0;
+		s->owner = s->last_owner = -1;
+		before = s->state;
+	}
 	if (s->state == SLUB_STATE_UNKNOWN || (!s->have_seq && is_word_event(ev->type)) ||
 	    (ev->type == SLUB_EV_SLAB_NEW && s->state == SLUB_STATE_DISCARDED)) {
 		/* Baseline: nothing to compare with (first event, after lost
