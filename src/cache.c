@@ -195,14 +195,6 @@ static struct slub_cache *cache_create_locked(const char *name, size_t size, siz
 	s->flags &= ~SLUB_F_SHEAVES;
 	if (slub_generation_env == SLUB_GEN_SHEAVES || (flags & SLUB_F_SHEAVES))
 		s->sheaf_capacity = calculate_sheaf_capacity(s);
-	if (s->sheaf_capacity && slub_check_active()) {
-		slub_warn("slub_cache_create %s: SLUB_F_SHEAVES under SLUBTRACE_CHECK: the state "
-			  "model has no table for generation sheaves yet",
-			  s->name);
-		slub_meta_free(s, sizeof(*s));
-		errno = ENOTSUP;
-		return NULL;
-	}
 	if (s->sheaf_capacity) {
 		/* 7.0 has no cpu partial slabs, and lists full slabs only for
 		 * debug caches, which have no sheaves. */

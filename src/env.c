@@ -118,12 +118,16 @@ static const struct { const char *name; unsigned bit; } variant_names[] = {
 	{ "lost-unfreeze", SLUB_INJ_LOST_UNFREEZE },
 	{ "wrong-owner-unfreeze", SLUB_INJ_WRONG_OWNER_UNFREEZE },
 	{ "early-discard", SLUB_INJ_EARLY_DISCARD },
+	{ "two-sheaves", SLUB_INJ_TWO_SHEAVES },
+	{ "barn-count", SLUB_INJ_BARN_COUNT },
+	{ "flush-loses", SLUB_INJ_FLUSH_LOSES },
 };
 #define NR_VARIANT_NAMES (sizeof(variant_names) / sizeof(variant_names[0]))
 #define INJECTED_MASK                                                                    \
 	(SLUB_INJ_UNLOCKED_LIST | SLUB_INJ_LOST_UPDATE | SLUB_INJ_RACE_WINDOW |             \
 	 SLUB_INJ_DOUBLE_FREEZE | SLUB_INJ_LOST_UNFREEZE | SLUB_INJ_WRONG_OWNER_UNFREEZE | \
-	 SLUB_INJ_EARLY_DISCARD)
+	 SLUB_INJ_EARLY_DISCARD | SLUB_INJ_TWO_SHEAVES | SLUB_INJ_BARN_COUNT |                \
+	 SLUB_INJ_FLUSH_LOSES)
 
 /* SLUBTRACE_VARIANT takes the 2012 variants, SLUBTRACE_INJECT the injected
  * faults: a name in the wrong variable is a mistake too. */

@@ -35,6 +35,11 @@ static const char *const event_names[SLUB_EV_NR] = {
 	[SLUB_EV_FREE] = "free",
 	[SLUB_EV_ERROR] = "error",
 	[SLUB_EV_SLABINFO_WALK] = "slabinfo_walk",
+	[SLUB_EV_SHEAF_REFILL] = "sheaf_refill",
+	[SLUB_EV_SHEAF_FLUSH] = "sheaf_flush",
+	[SLUB_EV_SHEAF_SLOT] = "sheaf_slot",
+	[SLUB_EV_BARN_PUT] = "barn_put",
+	[SLUB_EV_BARN_GET] = "barn_get",
 };
 
 static const char *const site_names[SLUB_SITE_NR] = {

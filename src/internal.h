@@ -222,6 +222,10 @@ struct slub_cpu {
 	 * slot fields.  NULL until the slot's first use. */
 	struct slub_sheaf *main;
 	struct slub_sheaf *spare;
+	/* injected two-sheaves: the object also pushed on this sheaf, taken
+	 * off again before the sheaf is used (sheaves.c) */
+	struct slub_sheaf *dup_sheaf;
+	void *dup_object;
 };
 
 /* ---- a thread ---- */
@@ -676,7 +680,7 @@ SLUB_INTERNAL void slub_pages_reinit_child(void);
 SLUB_INTERNAL int slub_report_fd(void);
 /* SLUBTRACE_CHECK: the state model in-process (check.c). */
 SLUB_INTERNAL void slub_check_init(void);
-/* The in-process checker runs (it has rules for the classic generation only). */
+/* The in-process checker runs. */
 SLUB_INTERNAL bool slub_check_active(void);
 /* A slub:trigger the checker decided on in this thread, emitted once the
  * event that caused it is in the trace (after slub_trace_emit()). */

@@ -103,6 +103,97 @@ static void free_empty_sheaf(struct slub_cache *s, struct slub_sheaf *sheaf, str
 	slub_meta_free(sheaf, sheaf_bytes(s));
 }
 
+/* ---- events ---- */
+
+static uint64_t sheaf_addr(const struct slub_sheaf *sheaf)
+{
+	return (uint64_t)(uintptr_t)sheaf;
+}
+
+/* sheaf_refill, sheaf_flush: count objects of slab into or out of sheaf
+ * (refill: NULL when they go straight to the caller), with what the sheaf
+ * then holds. */
+static void emit_sheaf_slab(unsigned type, struct slub_cache *s, struct slub_cpu *c,
+			    struct slab *slab, const struct slub_sheaf *sheaf, unsigned count,
+			    unsigned size_after)
+{
+	struct slub_event ev;
+
+	if (!slub_wants(type))
+		return;
+	ev_init(&ev, type, s, c, slab);
+	ev.sheaf = sheaf_addr(sheaf);
+	ev.count = count;
+	ev.sheaf_size = size_after;
+	slub_emit(&ev);
+}
+
+/* Injected two-sheaves: the copy of an object freed into main that was
+ * also pushed on sheaf is taken off again, before the sheaf is used (its
+ * top: nothing pops a spare).  The process stays sound; the trace showed
+ * the sheaf with one object more than its events gave it. */
+static void undo_two_sheaves(struct slub_cpu *c, struct slub_sheaf *sheaf)
+{
+	if (likely(!c->dup_sheaf) || (sheaf && c->dup_sheaf != sheaf))
+		return;
+	sheaf = c->dup_sheaf;
+	if (sheaf->size && sheaf->objects[sheaf->size - 1] == c->dup_object)
+		sheaf->size--;
+	c->dup_sheaf = NULL;
+	c->dup_object = NULL;
+}
+
+static void inject_two_sheaves(struct slub_cache *s, struct slub_cpu *c, void *object)
+{
+	static unsigned long tick;
+	struct slub_sheaf *spare = c->spare;
+
+	if (c->dup_sheaf || !spare || spare->size >= s->sheaf_capacity ||
+	    !inject_now(&tick, 64))
+		return;
+	spare->objects[spare->size++] = object;
+	c->dup_sheaf = spare;
+	c->dup_object = object;
+}
+
+/* sheaf_slot: the slot's main and spare after a change of either. */
+static void emit_sheaf_slot(struct slub_cache *s, struct slub_cpu *c)
+{
+	struct slub_event ev;
+
+	if (!slub_wants(SLUB_EV_SHEAF_SLOT)) {
+		undo_two_sheaves(c, NULL);
+		return;
+	}
+	ev_init(&ev, SLUB_EV_SHEAF_SLOT, s, c, NULL);
+	ev.slot = c->id;
+	ev.node = c->node;
+	ev.sheaf = sheaf_addr(c->main);
+	ev.spare = sheaf_addr(c->spare);
+	ev.sheaf_size = c->main ? c->main->size : 0;
+	ev.spare_size = c->spare ? c->spare->size : 0;
+	slub_emit(&ev);
+	undo_two_sheaves(c, NULL);
+}
+
+/* barn_put, barn_get: under barn_lock, the barn's counts after the move. */
+static void emit_barn(unsigned type, struct slub_cache *s, struct slub_cpu *c, int node,
+		      const struct slub_node *b, const struct slub_sheaf *sheaf, unsigned list)
+{
+	struct slub_event ev;
+
+	if (!slub_wants(type))
+		return;
+	ev_init(&ev, type, s, c, NULL);
+	ev.node = node;
+	ev.reason = list;
+	ev.sheaf = sheaf_addr(sheaf);
+	ev.sheaf_size = sheaf->size;
+	ev.barn_full = b->barn_nr_full;
+	ev.barn_empty = b->barn_nr_empty;
+	slub_emit(&ev);
+}
+
 /* ---- the barn ---- */
 
 /* get_barn(): the barn of the slot's node (numa_mem_id()). */
@@ -136,17 +227,31 @@ static void barn_push(struct slub_sheaf **list, struct slub_sheaf *sheaf)
 	*list = sheaf;
 }
 
+/* Injected barn-count: one empty sheaf in 8 put in the barn is counted
+ * twice.  The pops look at the list as well as the count, so the process
+ * stays sound; the barn's counts are out of step from then on. */
+static void inject_barn_count(struct slub_node *b)
+{
+	static unsigned long tick;
+
+	if (unlikely(variant(SLUB_INJ_BARN_COUNT)) && inject_now(&tick, 8))
+		b->barn_nr_empty++;
+}
+
 /* barn_get_empty_sheaf() (7.0) */
-static struct slub_sheaf *barn_get_empty_sheaf(struct slub_node *b)
+static struct slub_sheaf *barn_get_empty_sheaf(struct slub_cache *s, struct slub_cpu *c,
+					       struct slub_node *b)
 {
 	struct slub_sheaf *empty = NULL;
 
 	if (!READ_ONCE(b->barn_nr_empty))
 		return NULL;
 	barn_lock(b);
-	if (b->barn_nr_empty) {
+	/* the list too, not only its count: see barn_put_empty_sheaf() */
+	if (b->barn_nr_empty && b->barn_empty) {
 		empty = barn_pop(&b->barn_empty);
 		b->barn_nr_empty--;
+		emit_barn(SLUB_EV_BARN_GET, s, c, c->node, b, empty, SLUB_BARN_EMPTY);
 	}
 	barn_unlock(b);
 	return empty;
@@ -154,25 +259,31 @@ static struct slub_sheaf *barn_get_empty_sheaf(struct slub_node *b)
 
 /* barn_put_empty_sheaf(), barn_put_full_sheaf() (7.0): no limit check, the
  * callers checked or undo an exchange. */
-static void barn_put_empty_sheaf(struct slub_node *b, struct slub_sheaf *sheaf)
+static void barn_put_empty_sheaf(struct slub_cache *s, struct slub_cpu *c, struct slub_node *b,
+				 struct slub_sheaf *sheaf)
 {
 	barn_lock(b);
 	barn_push(&b->barn_empty, sheaf);
 	b->barn_nr_empty++;
+	inject_barn_count(b);
+	emit_barn(SLUB_EV_BARN_PUT, s, c, c->node, b, sheaf, SLUB_BARN_EMPTY);
 	barn_unlock(b);
 }
 
-static void barn_put_full_sheaf(struct slub_node *b, struct slub_sheaf *sheaf)
+static void barn_put_full_sheaf(struct slub_cache *s, struct slub_cpu *c, struct slub_node *b,
+				struct slub_sheaf *sheaf)
 {
 	barn_lock(b);
 	barn_push(&b->barn_full, sheaf);
 	b->barn_nr_full++;
+	emit_barn(SLUB_EV_BARN_PUT, s, c, c->node, b, sheaf, SLUB_BARN_FULL);
 	barn_unlock(b);
 }
 
 /* barn_replace_empty_sheaf() (7.0): a full sheaf for an empty one; the
  * number of sheaves does not change, so no limit applies. */
-static struct slub_sheaf *barn_replace_empty_sheaf(struct slub_node *b, struct slub_sheaf *empty)
+static struct slub_sheaf *barn_replace_empty_sheaf(struct slub_cache *s, struct slub_cpu *c,
+						   struct slub_node *b, struct slub_sheaf *empty)
 {
 	struct slub_sheaf *full = NULL;
 
@@ -181,9 +292,12 @@ static struct slub_sheaf *barn_replace_empty_sheaf(struct slub_node *b, struct s
 	barn_lock(b);
 	if (b->barn_nr_full) {
 		full = barn_pop(&b->barn_full);
-		barn_push(&b->barn_empty, empty);
 		b->barn_nr_full--;
+		emit_barn(SLUB_EV_BARN_GET, s, c, c->node, b, full, SLUB_BARN_FULL);
+		barn_push(&b->barn_empty, empty);
 		b->barn_nr_empty++;
+		inject_barn_count(b);
+		emit_barn(SLUB_EV_BARN_PUT, s, c, c->node, b, empty, SLUB_BARN_EMPTY);
 	}
 	barn_unlock(b);
 	return full;
@@ -192,7 +306,8 @@ static struct slub_sheaf *barn_replace_empty_sheaf(struct slub_node *b, struct s
 /* barn_replace_full_sheaf() (7.0): an empty sheaf for a full one; NULL
  * with *err E2BIG when the barn holds too many full sheaves (checked
  * racily, as the kernel does), ENOMEM when it has no empty one. */
-static struct slub_sheaf *barn_replace_full_sheaf(struct slub_node *b, struct slub_sheaf *full,
+static struct slub_sheaf *barn_replace_full_sheaf(struct slub_cache *s, struct slub_cpu *c,
+						  struct slub_node *b, struct slub_sheaf *full,
 						  int *err)
 {
 	struct slub_sheaf *empty = NULL;
@@ -206,11 +321,13 @@ static struct slub_sheaf *barn_replace_full_sheaf(struct slub_node *b, struct sl
 		return NULL;
 	}
 	barn_lock(b);
-	if (b->barn_nr_empty) {
+	if (b->barn_nr_empty && b->barn_empty) {
 		empty = barn_pop(&b->barn_empty);
-		barn_push(&b->barn_full, full);
 		b->barn_nr_empty--;
+		emit_barn(SLUB_EV_BARN_GET, s, c, c->node, b, empty, SLUB_BARN_EMPTY);
+		barn_push(&b->barn_full, full);
 		b->barn_nr_full++;
+		emit_barn(SLUB_EV_BARN_PUT, s, c, c->node, b, full, SLUB_BARN_FULL);
 	}
 	barn_unlock(b);
 	if (!empty)
@@ -285,13 +402,15 @@ slab_empty:
 	discard_slab(s, slab, c);
 }
 
+static unsigned long flush_loses_tick;
+
 /*
  * __kmem_cache_free_bulk() (7.0): objects of one slab are linked into one
  * detached freelist (build_detached_freelist) and freed with one
  * __slab_free().
  */
-static void kmem_cache_free_bulk_slabs(struct slub_cache *s, unsigned nr, void **p,
-				       struct slub_cpu *c)
+static void kmem_cache_free_bulk_slabs(struct slub_cache *s, const struct slub_sheaf *sheaf,
+				       unsigned nr, void **p, struct slub_cpu *c)
 {
 	while (nr) {
 		void *head = p[--nr];
@@ -308,6 +427,14 @@ static void kmem_cache_free_bulk_slabs(struct slub_cache *s, unsigned nr, void *
 			p[i] = p[--nr];
 		}
 		sheaf_slab_free(s, slab, head, tail, cnt, c);
+		/* what the sheaf holds after: its size without this flush's
+		 * objects (already taken off), plus those still to go */
+		emit_sheaf_slab(SLUB_EV_SHEAF_FLUSH, s, c, slab, sheaf, cnt, sheaf->size + nr);
+		/* Injected flush-loses: an object taken off the sheaf goes to
+		 * no slab (leaked, in use in its slab's word for good). */
+		if (unlikely(variant(SLUB_INJ_FLUSH_LOSES)) && nr >= 2 &&
+		    inject_now(&flush_loses_tick, 16))
+			nr--;
 	}
 }
 
@@ -360,9 +487,20 @@ static unsigned get_partial_node_bulk(struct slub_cache *s, struct slub_node *n,
 	return nr;
 }
 
+/* sheaf_refill: count objects of slab now at p[0 .. upto) of a refill
+ * into sheaf (NULL: for the caller), which then holds its objects up to
+ * there. */
+static void emit_refill(struct slub_cache *s, struct slub_cpu *c, struct slab *slab,
+			const struct slub_sheaf *sheaf, void **p, unsigned count, unsigned upto)
+{
+	unsigned size = sheaf ? (unsigned)(p + upto - (void **)sheaf->objects) : 0;
+
+	emit_sheaf_slab(SLUB_EV_SHEAF_REFILL, s, c, slab, sheaf, count, size);
+}
+
 /* __refill_objects_node() (7.0): objects from one node's partial slabs. */
-static unsigned refill_objects_node(struct slub_cache *s, void **p, unsigned min, unsigned max,
-				    int node, struct slub_cpu *c)
+static unsigned refill_objects_node(struct slub_cache *s, const struct slub_sheaf *sheaf, void **p,
+				    unsigned min, unsigned max, int node, struct slub_cpu *c)
 {
 	struct slub_node *n = get_node(s, node);
 	struct slab *slabs[max];
@@ -374,6 +512,7 @@ static unsigned refill_objects_node(struct slub_cache *s, void **p, unsigned min
 	for (i = 0; i < nr && refilled < max; i++) {
 		struct slab *slab = slabs[i];
 		void *object = get_freelist_nofreeze(s, slab, c);
+		unsigned from_slab = refilled;
 
 		while (object && refilled < max) {
 			void *fp = get_freepointer(s, object);
@@ -389,6 +528,7 @@ static unsigned refill_objects_node(struct slub_cache *s, void **p, unsigned min
 			}
 			object = fp;
 		}
+		emit_refill(s, c, slab, sheaf, p, refilled - from_slab, refilled);
 		if (unlikely(object)) {
 			/* More than we can take (frees raced in): the rest
 			 * goes back as a detached freelist. */
@@ -435,16 +575,16 @@ static unsigned refill_objects_node(struct slub_cache *s, void **p, unsigned min
  * nodes' that hold more than min_partial (__refill_objects_any, without
  * the defrag ratio's randomness), then new slabs on the local node.
  */
-static unsigned refill_objects(struct slub_cache *s, void **p, unsigned min, unsigned max,
-			       int node, struct slub_cpu *c)
+static unsigned refill_objects(struct slub_cache *s, const struct slub_sheaf *sheaf, void **p,
+			       unsigned min, unsigned max, int node, struct slub_cpu *c)
 {
-	unsigned refilled = refill_objects_node(s, p, min, max, node, c);
+	unsigned refilled = refill_objects_node(s, sheaf, p, min, max, node, c);
 
 	for (int i = 0; i < slub_nodes && refilled < min; i++) {
 		if (i == node || READ_ONCE(get_node(s, i)->nr_partial) <= s->min_partial)
 			continue;
-		refilled += refill_objects_node(s, p + refilled, min - refilled, max - refilled, i,
-						c);
+		refilled += refill_objects_node(s, sheaf, p + refilled, min - refilled,
+						max - refilled, i, c);
 	}
 	while (refilled < min) {
 		unsigned take = max - refilled;
@@ -457,11 +597,13 @@ static unsigned refill_objects(struct slub_cache *s, void **p, unsigned min, uns
 		if (s->objects > take) {
 			struct slub_node *n = get_node(s, node);
 
+			emit_refill(s, c, slab, sheaf, p, take, refilled + take);
 			list_lock(s, n, c);
 			add_partial(s, n, slab, SLUB_DEST_HEAD, c);
 			list_unlock(s, n, c);
 			refilled += take;
 		} else {
+			emit_refill(s, c, slab, sheaf, p, s->objects, refilled + s->objects);
 			refilled += s->objects;
 		}
 	}
@@ -473,12 +615,13 @@ static unsigned refill_objects(struct slub_cache *s, void **p, unsigned min, uns
 /* sheaf_flush_unused() (7.0): every object of a sheaf back to its slab. */
 static void sheaf_flush_unused(struct slub_cache *s, struct slub_sheaf *sheaf, struct slub_cpu *c)
 {
+	undo_two_sheaves(c, sheaf);
 	if (!sheaf->size)
 		return;
 	unsigned nr = sheaf->size;
 	sheaf->size = 0;
 	stat_sheaf(c, SLUB_SHEAF_FLUSH, nr);
-	kmem_cache_free_bulk_slabs(s, nr, sheaf->objects, c);
+	kmem_cache_free_bulk_slabs(s, sheaf, nr, sheaf->objects, c);
 }
 
 /* sheaf_flush_main() (7.0): main's objects to their slabs, from the top,
@@ -489,12 +632,13 @@ static void sheaf_flush_main(struct slub_cache *s, struct slub_cpu *c)
 	void *objects[PCS_BATCH_MAX];
 	struct slub_sheaf *sheaf = c->main;
 
+	undo_two_sheaves(c, sheaf);
 	while (sheaf->size) {
 		unsigned batch = sheaf->size < PCS_BATCH_MAX ? sheaf->size : PCS_BATCH_MAX;
 
 		sheaf->size -= batch;
 		memcpy(objects, sheaf->objects + sheaf->size, batch * sizeof(void *));
-		kmem_cache_free_bulk_slabs(s, batch, objects, c);
+		kmem_cache_free_bulk_slabs(s, sheaf, batch, objects, c);
 		stat_sheaf(c, SLUB_SHEAF_FLUSH, batch);
 	}
 }
@@ -507,7 +651,7 @@ static int refill_sheaf(struct slub_cache *s, struct slub_sheaf *sheaf, struct s
 	if (!to_fill)
 		return 0;
 	unsigned filled =
-		refill_objects(s, &sheaf->objects[sheaf->size], to_fill, to_fill, c->node, c);
+		refill_objects(s, sheaf, &sheaf->objects[sheaf->size], to_fill, to_fill, c->node, c);
 	sheaf->size += filled;
 	stat_sheaf(c, SLUB_SHEAF_REFILL, filled);
 	return filled < to_fill ? -ENOMEM : 0;
@@ -540,7 +684,7 @@ static bool pcs_replace_empty_main(struct slub_cache *s, struct slub_cpu *c)
 		c->spare = full;
 		return true;
 	}
-	full = barn_replace_empty_sheaf(barn, c->main);
+	full = barn_replace_empty_sheaf(s, c, barn, c->main);
 	if (full) {
 		stat_sheaf(c, SLUB_BARN_GET, 1);
 		c->main = full;
@@ -551,7 +695,7 @@ static bool pcs_replace_empty_main(struct slub_cache *s, struct slub_cpu *c)
 		empty = c->spare;
 		c->spare = NULL;
 	} else {
-		empty = barn_get_empty_sheaf(barn);
+		empty = barn_get_empty_sheaf(s, c, barn);
 	}
 	if (empty) {
 		if (!refill_sheaf(s, empty, c)) {
@@ -570,7 +714,7 @@ static bool pcs_replace_empty_main(struct slub_cache *s, struct slub_cpu *c)
 	if (!c->spare)
 		c->spare = c->main;
 	else
-		barn_put_empty_sheaf(barn, c->main);
+		barn_put_empty_sheaf(s, c, barn, c->main);
 	c->main = full;
 	return true;
 }
@@ -586,7 +730,7 @@ static void pcs_install_empty_sheaf(struct slub_cache *s, struct slub_cpu *c,
 		c->main = empty;
 		return;
 	}
-	barn_put_full_sheaf(barn, c->main);
+	barn_put_full_sheaf(s, c, barn, c->main);
 	stat_sheaf(c, SLUB_BARN_PUT, 1);
 	c->main = empty;
 }
@@ -599,7 +743,7 @@ static void pcs_replace_full_main(struct slub_cache *s, struct slub_cpu *c)
 	int err = 0;
 
 	if (!c->spare) {
-		empty = barn_get_empty_sheaf(barn);
+		empty = barn_get_empty_sheaf(s, c, barn);
 		if (empty) {
 			c->spare = c->main;
 			c->main = empty;
@@ -613,7 +757,7 @@ static void pcs_replace_full_main(struct slub_cache *s, struct slub_cpu *c)
 		c->spare = empty;
 		return;
 	}
-	empty = barn_replace_full_sheaf(barn, c->main, &err);
+	empty = barn_replace_full_sheaf(s, c, barn, c->main, &err);
 	if (empty) {
 		stat_sheaf(c, SLUB_BARN_PUT, 1);
 		c->main = empty;
@@ -648,7 +792,19 @@ static bool pcs_main(struct slub_cache *s, struct slub_cpu *c)
 	if (likely(c->main))
 		return true;
 	c->main = alloc_empty_sheaf(s, c);
-	return c->main != NULL;
+	if (!c->main)
+		return false;
+	emit_sheaf_slot(s, c);
+	return true;
+}
+
+/* pcs_replace_empty_main() and the slot's sheaves it leaves. */
+static bool pcs_replace_empty_main_slot(struct slub_cache *s, struct slub_cpu *c)
+{
+	bool ok = pcs_replace_empty_main(s, c);
+
+	emit_sheaf_slot(s, c);
+	return ok;
 }
 
 /*
@@ -663,16 +819,20 @@ void *sheaves_alloc(struct slub_cache *s, int node, struct slub_cpu *c)
 
 	if (unlikely(node >= 0 && node != c->node)) {
 		stat(c, SLUB_ALLOC_NODE_MISMATCH);
-		if (refill_objects(s, &object, 1, 1, node, c) != 1)
+		if (refill_objects(s, NULL, &object, 1, 1, node, c) != 1)
 			return NULL;
 		stat(c, SLUB_ALLOC_SLOWPATH);
 		return object;
 	}
 	if (unlikely(!pcs_main(s, c)))
 		return NULL;
-	if (unlikely(c->main->size == 0) && !pcs_replace_empty_main(s, c)) {
+	/* (a loop only for the injected two-sheaves, whose undo may empty
+	 * the main it swapped in) */
+	while (unlikely(c->main->size == 0)) {
+		if (pcs_replace_empty_main_slot(s, c))
+			continue;
 		/* ___slab_alloc(): no sheaf could be had, one object. */
-		if (refill_objects(s, &object, 1, 1, c->node, c) != 1)
+		if (refill_objects(s, NULL, &object, 1, 1, c->node, c) != 1)
 			return NULL;
 		stat(c, SLUB_ALLOC_SLOWPATH);
 		return object;
@@ -689,10 +849,13 @@ static bool free_to_pcs(struct slub_cache *s, void *object, struct slub_cpu *c)
 		return false;
 	if (unlikely(c->main->size == s->sheaf_capacity)) {
 		pcs_replace_full_main(s, c);
+		emit_sheaf_slot(s, c);
 		if (c->main->size == s->sheaf_capacity)
 			return false;
 	}
 	c->main->objects[c->main->size++] = object;
+	if (unlikely(variant(SLUB_INJ_TWO_SHEAVES)))
+		inject_two_sheaves(s, c, object);
 	stat(c, SLUB_FREE_FASTPATH);
 	return true;
 }
@@ -741,6 +904,8 @@ void sheaves_flush_cpu(struct slub_cache *s, struct slub_cpu *c)
 		c->main = NULL;
 		free_empty_sheaf(s, main, c);
 	}
+	if (spare || main)
+		emit_sheaf_slot(s, c);
 }
 
 /* barn_shrink() (7.0), every node: full sheaves flushed, all freed. */
@@ -754,6 +919,17 @@ void sheaves_barn_shrink(struct slub_cache *s, struct slub_cpu *c)
 		full = b->barn_full;
 		empty = b->barn_empty;
 		b->barn_full = b->barn_empty = NULL;
+		if (slub_wants(SLUB_EV_BARN_GET)) {
+			/* one barn_get per sheaf, the counts going down */
+			for (struct slub_sheaf *f = full; f; f = f->barn_next) {
+				b->barn_nr_full--;
+				emit_barn(SLUB_EV_BARN_GET, s, c, i, b, f, SLUB_BARN_FULL);
+			}
+			for (struct slub_sheaf *e = empty; e; e = e->barn_next) {
+				b->barn_nr_empty--;
+				emit_barn(SLUB_EV_BARN_GET, s, c, i, b, e, SLUB_BARN_EMPTY);
+			}
+		}
 		b->barn_nr_full = b->barn_nr_empty = 0;
 		barn_unlock(b);
 		while (full) {

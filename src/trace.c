@@ -71,7 +71,7 @@
 
 #define SLUB_TP_STATE(name) (&lttng_ust_tracepoint_slub___##name.state)
 
-_Static_assert(SLUB_EV_NR == 27, "one tracepoint per event type");
+_Static_assert(SLUB_EV_NR == 32, "one tracepoint per event type");
 _Static_assert(SLUB_SITE_NR <= 16 && SLUB_DEACT_NR <= 16 && SLUB_DEST_NR <= 16,
 	       "slab_word.site and cpu_slab.reason are x | dest << 4 in 8 bits");
 
@@ -103,6 +103,11 @@ const int *const slub_tp_state[SLUB_EV_NR] = {
 	[SLUB_EV_FREE] = SLUB_TP_STATE(free),
 	[SLUB_EV_ERROR] = SLUB_TP_STATE(error),
 	[SLUB_EV_SLABINFO_WALK] = SLUB_TP_STATE(slabinfo_walk),
+	[SLUB_EV_SHEAF_REFILL] = SLUB_TP_STATE(sheaf_refill),
+	[SLUB_EV_SHEAF_FLUSH] = SLUB_TP_STATE(sheaf_flush),
+	[SLUB_EV_SHEAF_SLOT] = SLUB_TP_STATE(sheaf_slot),
+	[SLUB_EV_BARN_PUT] = SLUB_TP_STATE(barn_put),
+	[SLUB_EV_BARN_GET] = SLUB_TP_STATE(barn_get),
 };
 
 /* Set by close_tracepoints() at exit: no slub event from then on. */
@@ -386,6 +391,16 @@ static inline bool fire_event(const struct slub_event *ev)
 		SLUB_TP_FIRE(error, ev);
 	case SLUB_EV_SLABINFO_WALK:
 		SLUB_TP_FIRE(slabinfo_walk, ev);
+	case SLUB_EV_SHEAF_REFILL:
+		SLUB_TP_FIRE(sheaf_refill, ev);
+	case SLUB_EV_SHEAF_FLUSH:
+		SLUB_TP_FIRE(sheaf_flush, ev);
+	case SLUB_EV_SHEAF_SLOT:
+		SLUB_TP_FIRE(sheaf_slot, ev);
+	case SLUB_EV_BARN_PUT:
+		SLUB_TP_FIRE(barn_put, ev);
+	case SLUB_EV_BARN_GET:
+		SLUB_TP_FIRE(barn_get, ev);
 	case SLUB_EV_NR:
 		break;
 	}

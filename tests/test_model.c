@@ -1013,7 +1013,18 @@ static void test_tables(void)
 		CHECK(strlen(slub_rule_meaning(r)) > 10 && strlen(slub_rule_kernel_fn(r)) > 3);
 		fam |= 1u << slub_rule_family(r);
 	}
-	CHECK_EQ(fam, 0x3ff); /* families 0 (the table) and 1-9 */
+	CHECK_EQ(fam, 0x7ff); /* families 0 (the table) and 1-9, 10 the sheaves generation's */
+	CHECK(slub_sheaves_transition_count() >= 8);
+	for (unsigned i = 0; i < slub_sheaves_transition_count(); i++) {
+		const struct slub_transition *t = slub_sheaves_transition_get(i);
+
+		CHECK(t->before != SLUB_STATE_CPU_ACTIVE && t->before != SLUB_STATE_CPU_PARTIAL &&
+		      t->after != SLUB_STATE_CPU_ACTIVE && t->after != SLUB_STATE_CPU_PARTIAL &&
+		      t->type < SLUB_EV_NR && t->kernel_fn && t->note);
+	}
+	for (unsigned r = 0; r < slub_rule_count(); r++)
+		CHECK((slub_rule_family(r) == 10) == (slub_rule_generation(r) == SLUB_RULE_GEN_SHEAVES),
+		      "%s", slub_rule_id(r));
 	CHECK_EQ(slub_rule_lookup("word-chain"), SLUB_RULE_WORD_CHAIN);
 	CHECK_EQ(slub_rule_lookup("R1-owner"), SLUB_RULE_OWNER);
 	CHECK(slub_transition_count() > 20);
@@ -1594,9 +1605,115 @@ static void test_registration_explains_lock_gap(void)
 	}
 }
 
+/*
+ * The sheaves generation: a slab of a SLUB_F_SHEAVES cache carved by a
+ * refill, listed, taken off the list and its freelist taken, objects
+ * flushed back; its sheaf refilled, made a slot's main, put in the barn
+ * and got back.  Clean, then each variant breaks one S rule once.
+ */
+enum { SH_CLEAN, SH_BARN_COUNT, SH_FLUSH, SH_SIZE, SH_PLACE, SH_TAKE_LISTED, SH_FROZEN,
+       SH_DELTA, SH_UNFREEZE, SH_REFILL, SH_NR };
+
+#define SHEAF_A 0xa000ull
+
+static struct slub_model_event *sheaf_ev(struct seqb *b, unsigned type, uint64_t sheaf,
+					 unsigned count, unsigned size)
+{
+	struct slub_model_event *e = add(b, type, 10, 0);
+
+	e->ev.sheaf = sheaf;
+	e->ev.count = count;
+	e->ev.sheaf_size = size;
+	if (type != SLUB_EV_SHEAF_REFILL && type != SLUB_EV_SHEAF_FLUSH)
+		e->ev.slab = 0;
+	return e;
+}
+
+static void barn_ev(struct seqb *b, unsigned type, unsigned size, unsigned full, unsigned empty)
+{
+	struct slub_model_event *e = sheaf_ev(b, type, SHEAF_A, 0, size);
+
+	e->ev.reason = SLUB_BARN_FULL;
+	e->ev.barn_full = full;
+	e->ev.barn_empty = empty;
+}
+
+static void sheaves_seq(struct seqb *b, int k)
+{
+	static struct slub_cache_info info = { "sheaves-cache", 64, 64, 8, 0, OBJS, 5, 0, 0x80 };
+	struct slub_model_event *e;
+
+	seq_init(b, 100, SLAB);
+	e = add(b, SLUB_EV_CACHE_CREATE, 10, -1);
+	e->ev.slab = 0;
+	e->ev.info = &info;
+	e->ev.reason = 1;
+	e = add(b, SLUB_EV_SLAB_NEW, 10, 0);
+	word(e, SLUB_SITE_NEW_SLAB, 0xf0, 10, 0, 1, 0, 0);
+	lock(b, SLUB_EV_LOCK_ACQUIRE, 10, 0, LOCK0, 1);
+	list_op(b, SLUB_EV_ADD_PARTIAL, 10, 0, 1, 1, SLUB_DEST_HEAD);
+	lock(b, SLUB_EV_LOCK_RELEASE, 10, 0, LOCK0, 1);
+	sheaf_ev(b, SLUB_EV_SHEAF_REFILL, SHEAF_A, 10, 10);
+	if (k == SH_REFILL)
+		sheaf_ev(b, SLUB_EV_SHEAF_REFILL, SHEAF_A, 2, 13);
+	e = sheaf_ev(b, SLUB_EV_SHEAF_SLOT, SHEAF_A, 0, k == SH_REFILL ? 13 : 10);
+	e->ev.slot = 0;
+	if (k == SH_PLACE)
+		e->ev.spare = SHEAF_A;
+	barn_ev(b, SLUB_EV_BARN_PUT, k == SH_REFILL ? 13 : 10, 1, 0);
+	/* SH_BARN_COUNT: a full sheaf got, the empty count moved */
+	barn_ev(b, SLUB_EV_BARN_GET, k == SH_SIZE ? 11 : k == SH_REFILL ? 13 : 10, 0,
+		k == SH_BARN_COUNT);
+	lock(b, SLUB_EV_LOCK_ACQUIRE, 10, 0, LOCK0, 2);
+	if (k != SH_TAKE_LISTED)
+		list_op(b, SLUB_EV_REMOVE_PARTIAL, 10, 0, 2, 1, 0);
+	lock(b, SLUB_EV_LOCK_RELEASE, 10, 0, LOCK0, 2);
+	e = add(b, k == SH_UNFREEZE ? SLUB_EV_UNFREEZE : SLUB_EV_TAKE_FREELIST, 10, 0);
+	if (k == SH_DELTA)
+		word(e, SLUB_SITE_GET_FREELIST, 0xf0, 12, 0, 2, 0, 0);
+	else
+		word(e, k == SH_UNFREEZE ? SLUB_SITE_UNFREEZING_SLAB : SLUB_SITE_GET_FREELIST, 0,
+		     OBJS, k == SH_FROZEN, 2, 0, 0);
+	e->ev.old.owner = -1;
+	if (k == SH_TAKE_LISTED || k == SH_FROZEN || k == SH_DELTA || k == SH_UNFREEZE)
+		return;
+	sheaf_ev(b, SLUB_EV_SHEAF_FLUSH, SHEAF_A, 6,
+		 k == SH_FLUSH ? 3 : k == SH_SIZE ? 5 : k == SH_REFILL ? 7 : 4);
+	lock(b, SLUB_EV_LOCK_ACQUIRE, 10, 0, LOCK0, 3);
+	e = add(b, SLUB_EV_FREE_REMOTE, 10, 0);
+	word(e, SLUB_SITE_SLAB_FREE, 0xe0, 10, 0, 3, 0, 1);
+	list_op(b, SLUB_EV_ADD_PARTIAL, 10, 0, 3, 3, SLUB_DEST_TAIL);
+	lock(b, SLUB_EV_LOCK_RELEASE, 10, 0, LOCK0, 3);
+}
+
+static void test_sheaves(void)
+{
+	static const unsigned rule[SH_NR] = {
+		[SH_BARN_COUNT] = SLUB_RULE_S_BARN_COUNT, [SH_FLUSH] = SLUB_RULE_S_FLUSH_WHOLE,
+		[SH_SIZE] = SLUB_RULE_S_SHEAF_COUNT, [SH_PLACE] = SLUB_RULE_S_SHEAF_PLACE,
+		[SH_TAKE_LISTED] = SLUB_RULE_S_TAKE_OFF_LIST, [SH_FROZEN] = SLUB_RULE_S_NEVER_FROZEN,
+		[SH_DELTA] = SLUB_RULE_S_WORD_DELTA, [SH_UNFREEZE] = SLUB_RULE_S_TRANSITION,
+		[SH_REFILL] = SLUB_RULE_S_REFILL,
+	};
+
+	for (int k = 0; k < SH_NR; k++) {
+		struct result r;
+
+		sheaves_seq(&B, k);
+		r = run(&B, NULL, -1);
+		if (k == SH_CLEAN)
+			CHECK(r.violations == 0, "sheaves clean: %s", r.first);
+		else
+			CHECK(r.by_rule[rule[k]] == 1 && r.violations == 1,
+			      "sheaves variant %d: %lu violations, want one %s: %s", k, r.violations,
+			      slub_rule_id(rule[k]), r.first);
+	}
+}
+
 int main(void)
 {
 	test_tables();
+	test_sheaves();
 	test_effects_match_edges();
 	test_rules();
 	test_slabinfo_walk();

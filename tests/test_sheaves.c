@@ -10,7 +10,9 @@
  * spare, or a barn's), or the test's table of allocated objects; each
  * slab's inuse must count exactly its objects not on its freelist; no slab
  * is frozen; every sheaf holds at most its capacity, the barns their
- * limits; slub_validate() finds nothing.  Also: the sheaf capacity per
+ * limits; slub_validate() finds nothing.  The sheaf and barn events add
+ * up to the counters: refilled and flushed objects, and each barn's counts
+ * move by one per event, in its lock's order.  Also: the sheaf capacity per
  * object size (7.0's calculate_sheaf_capacity over our sheaf header) and
  * the cache's announced flags.
  */
@@ -231,6 +233,81 @@ static void test_capacity(void)
  * that entered a sheaf (refills, frees to a sheaf) left it (flushes,
  * allocations from a sheaf).  The slabinfo page shows them.
  */
+/* ---- the sheaf and barn events, seen by an observer ---- */
+
+static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	uint64_t refilled, flushed, direct, slot_events, barn_events, barn_bad, bad_size;
+	int have[SLUB_MAX_NODES];
+	uint32_t full[SLUB_MAX_NODES], empty[SLUB_MAX_NODES];
+} seen;
+
+static void observe(const struct slub_event *ev, void *arg)
+{
+	(void)arg;
+	if (ev->cache_id != cache->id)
+		return;
+	pthread_mutex_lock(&ev_lock);
+	switch (ev->type) {
+	case SLUB_EV_SHEAF_REFILL:
+		if (ev->sheaf)
+			seen.refilled += ev->count;
+		else
+			seen.direct += ev->count;
+		if (ev->sheaf && (ev->sheaf_size < ev->count || ev->sheaf_size > cache->sheaf_capacity))
+			seen.bad_size++;
+		break;
+	case SLUB_EV_SHEAF_FLUSH:
+		seen.flushed += ev->count;
+		if (ev->sheaf_size + ev->count > cache->sheaf_capacity)
+			seen.bad_size++;
+		break;
+	case SLUB_EV_SHEAF_SLOT:
+		seen.slot_events++;
+		if (ev->sheaf_size > cache->sheaf_capacity || ev->spare_size > cache->sheaf_capacity ||
+		    (!ev->sheaf && ev->sheaf_size) || (!ev->spare && ev->spare_size))
+			seen.bad_size++;
+		break;
+	case SLUB_EV_BARN_PUT:
+	case SLUB_EV_BARN_GET: {
+		int n = ev->node, d = ev->type == SLUB_EV_BARN_PUT ? 1 : -1;
+		uint32_t full = seen.full[n] + (ev->reason == SLUB_BARN_FULL ? d : 0);
+		uint32_t empty = seen.empty[n] + (ev->reason == SLUB_BARN_EMPTY ? d : 0);
+
+		seen.barn_events++;
+		if (seen.have[n] && (full != ev->barn_full || empty != ev->barn_empty))
+			seen.barn_bad++;
+		seen.have[n] = 1;
+		seen.full[n] = ev->barn_full;
+		seen.empty[n] = ev->barn_empty;
+		break;
+	}
+	}
+	pthread_mutex_unlock(&ev_lock);
+}
+
+static void check_events(const uint64_t *y)
+{
+	printf("test_sheaves: events: refilled %llu (+%llu to callers) flushed %llu, %llu slot "
+	       "changes, %llu barn moves\n",
+	       (unsigned long long)seen.refilled, (unsigned long long)seen.direct,
+	       (unsigned long long)seen.flushed, (unsigned long long)seen.slot_events,
+	       (unsigned long long)seen.barn_events);
+	CHECK(seen.refilled == y[SLUB_SHEAF_REFILL] && seen.flushed == y[SLUB_SHEAF_FLUSH],
+	      "sheaf_refill events carry %llu objects, sheaf_flush %llu; the counters say %llu, "
+	      "%llu", (unsigned long long)seen.refilled, (unsigned long long)seen.flushed,
+	      (unsigned long long)y[SLUB_SHEAF_REFILL], (unsigned long long)y[SLUB_SHEAF_FLUSH]);
+	CHECK(seen.slot_events > 0 && seen.barn_events > 0 && !seen.barn_bad && !seen.bad_size,
+	      "%llu slot events, %llu barn events, %llu barn counts out of step, %llu sizes "
+	      "out of range", (unsigned long long)seen.slot_events,
+	      (unsigned long long)seen.barn_events, (unsigned long long)seen.barn_bad,
+	      (unsigned long long)seen.bad_size);
+	for (int n = 0; n < SLUB_MAX_NODES; n++)
+		CHECK(!seen.have[n] || (!seen.full[n] && !seen.empty[n]),
+		      "node %d: the last barn event leaves %u full, %u empty after shrink", n,
+		      seen.full[n], seen.empty[n]);
+}
+
 static void check_counters(void)
 {
 	struct slub_sheaf_stats sh;
@@ -260,6 +337,7 @@ static void check_counters(void)
 	      (unsigned long long)y[SLUB_SHEAF_FLUSH],
 	      (unsigned long long)st.item[SLUB_ALLOC_FASTPATH]);
 	CHECK(y[SLUB_BARN_PUT] > 0 && y[SLUB_BARN_GET] > 0, "the barn was never used");
+	check_events(y);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -282,6 +360,10 @@ int main(void)
 	cache = slub_cache_create("sheaves-count", 96, 0, SLUB_F_SHEAVES, NULL);
 	if (!CHECK(cache != NULL && cache->sheaf_capacity, "create"))
 		return test_summary("test_sheaves");
+	slub_set_observer(observe, NULL,
+			  1ull << SLUB_EV_SHEAF_REFILL | 1ull << SLUB_EV_SHEAF_FLUSH |
+				  1ull << SLUB_EV_SHEAF_SLOT | 1ull << SLUB_EV_BARN_PUT |
+				  1ull << SLUB_EV_BARN_GET);
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		pthread_mutex_init(&table[i].lock, NULL);
 	/* a first pass with the main thread's own sheaves in play */

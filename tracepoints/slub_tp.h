@@ -4,7 +4,7 @@
  * plus `slub:stack`.  This comment is the wire format; the analysis decodes
  * it back into struct slub_event (include/slub/event.h).
  *
- * Wire format 6 (SLUB_TRACE_FORMAT, carried by every cache_create)
+ * Wire format 7 (SLUB_TRACE_FORMAT, carried by every cache_create)
  * ----------------------------------------------------------------
  * Contexts added by `slubtrace record`: vpid, vtid, procname.  Payloads
  * carry what the analysis needs and nothing it can derive, in few fields:
@@ -33,8 +33,9 @@
  *             (cache_create: created before the probes registered,
  *             announced now); the other bits are 0
  *   arg       i16 or u16, per class: owner (slab_word), slot (cpu_slab,
- *             thread_flush), attempt (cmpxchg_fail, cpu_cmpxchg_fail);
- *             0 elsewhere
+ *             thread_flush, sheaf_slot), attempt (cmpxchg_fail,
+ *             cpu_cmpxchg_fail), count (sheaf_slab), list (barn: 0 empty,
+ *             1 full); 0 elsewhere
  *
  * Two enumerations name a pair: `site` of slab_word is site | dest << 4
  * (enum slub:site_dest, labelled "unfreezing slab -> tail", or the site
@@ -104,6 +105,32 @@
  *                   format 5, which is format 4 with this event; nothing
  *                   else changed.
  *
+ *   sheaf_refill, sheaf_flush  (class sheaf_slab, the sheaves generation)
+ *                   where (arg = count), slab u64 x, sheaf u64 x, size u32:
+ *                   `count` objects of `slab` went into `sheaf` (refill;
+ *                   sheaf 0: straight to the allocating caller, no sheaf)
+ *                   or back from it to the slab (flush, after the
+ *                   __slab_free that took them), one event per slab;
+ *                   `size` is what the sheaf holds after the event.  The
+ *                   slab word events stay as they are: the refill's
+ *                   take_freelist (or slab_new) and the flush's free_remote.
+ *   sheaf_slot      where (arg = slot), main u64 x, spare u64 x, sizes u64 x
+ *                   (main's objects in bits 0-31, the spare's in 32-63):
+ *                   the slot's two sheaves (0: none) after any change of
+ *                   either (swap, exchange with the barn, a new or a freed
+ *                   sheaf); between two of them only allocations and frees
+ *                   change main's size.
+ *   barn_put, barn_get  (class barn)
+ *                   where (arg = list: 0 empty, 1 full), sheaf u64 x,
+ *                   counts u64 x (the barn's full sheaves in bits 0-31,
+ *                   empty ones in 32-63, after the move), size u32 (the
+ *                   sheaf's objects): a sheaf into or out of the barn of
+ *                   `where`'s node, emitted under the barn's lock, so that
+ *                   one barn's events are in its order.  An exchange is a
+ *                   get and a put in one hold.
+ *                   New in format 7 (sheaf_refill .. barn_get), which is
+ *                   format 6 with these events; nothing else changed.
+ *
  * The slab word.  `counters` is the slab's counters word exactly as it sits
  * in memory next to `freelist`:
  *
@@ -136,10 +163,15 @@
  * unfrozen); its slab_new word already has the objects the refill took in
  * inuse and the rest on the freelist; a flush frees with free_remote; no
  * cpu-slab event concerns it.  The objects in sheaves are counted in use
- * by their slabs.  New in format 6, which is format 5 with this meaning of
+ * by their slabs; format 7 says where they are (sheaf and barn events
+ * above).  New in format 6, which is format 5 with this meaning of
  * the flags; the layout is unchanged.  A format-5 reader must not read a
  * sheaves trace with the classic generation's rules: the format tells it
  * to refuse.
+ *
+ * Format 6 was this format without the sheaf and barn events (cache_create
+ * says 6).  Readers decode it too; the checker refuses a sheaves trace of
+ * format 6, which does not say where objects are.
  *
  * Format 5 was this format without the generation (cache_create says 5).
  * Readers decode it too.
@@ -172,7 +204,7 @@
  *   TRACE_NOTICE         cache_create, cache_destroy
  *   TRACE_INFO           slab life cycle, slab-word updates, cpu slab and
  *                        cpu partial changes, list operations, thread_flush,
- *                        stack
+ *                        sheaf and barn events, stack
  *   TRACE_DEBUG_PROCESS  lock_acquire, lock_release, slabinfo_walk (the walk
  *                        goes with its hold)
  *   TRACE_DEBUG          alloc, free (one per object)
@@ -190,7 +222,7 @@
 #include <slub/event.h>
 
 /* The wire format this header describes (cache_create.format). */
-#define SLUB_TRACE_FORMAT 6
+#define SLUB_TRACE_FORMAT 7
 /* slub:trigger's kind. */
 #define SLUB_TRIGGER_VIOLATION 0
 #define SLUB_TRIGGER_STORM 1
@@ -349,6 +381,18 @@ LTTNG_UST_TRACEPOINT_ENUM(slub, event_type,
 		lttng_ust_field_enum_value("free", SLUB_EV_FREE)
 		lttng_ust_field_enum_value("error", SLUB_EV_ERROR)
 		lttng_ust_field_enum_value("slabinfo_walk", SLUB_EV_SLABINFO_WALK)
+		lttng_ust_field_enum_value("sheaf_refill", SLUB_EV_SHEAF_REFILL)
+		lttng_ust_field_enum_value("sheaf_flush", SLUB_EV_SHEAF_FLUSH)
+		lttng_ust_field_enum_value("sheaf_slot", SLUB_EV_SHEAF_SLOT)
+		lttng_ust_field_enum_value("barn_put", SLUB_EV_BARN_PUT)
+		lttng_ust_field_enum_value("barn_get", SLUB_EV_BARN_GET)
+	)
+)
+
+LTTNG_UST_TRACEPOINT_ENUM(slub, barn_list,
+	LTTNG_UST_TP_ENUM_VALUES(
+		lttng_ust_field_enum_value("empty", SLUB_BARN_EMPTY)
+		lttng_ust_field_enum_value("full", SLUB_BARN_FULL)
 	)
 )
 
@@ -530,6 +574,62 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, thread_flush,
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, thread_flush, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
+
+/* ---- sheaves and barns (the sheaves generation) ------------------------- */
+
+/* count objects of slab into (refill) or out of (flush) sheaf; size: what
+ * the sheaf holds after. */
+LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, sheaf_slab,
+	SLUB_TP_ARGS,
+	LTTNG_UST_TP_FIELDS(
+		SLUB_TP_WHERE(0, ev->count)
+		SLUB_TP_SLAB
+		lttng_ust_field_integer_hex(uint64_t, sheaf, ev->sheaf)
+		lttng_ust_field_integer(uint32_t, size, ev->sheaf_size)
+	)
+)
+
+#define SLUB_TP_SHEAF_SLAB_EVENT(name)					\
+	LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(slub, sheaf_slab, slub, name, SLUB_TP_ARGS) \
+	LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, name, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
+
+SLUB_TP_SHEAF_SLAB_EVENT(sheaf_refill)
+SLUB_TP_SHEAF_SLAB_EVENT(sheaf_flush)
+
+/* The slot's main and spare sheaves after a change; sizes: main's in bits
+ * 0-31, the spare's in bits 32-63. */
+LTTNG_UST_TRACEPOINT_EVENT(slub, sheaf_slot,
+	SLUB_TP_ARGS,
+	LTTNG_UST_TP_FIELDS(
+		SLUB_TP_WHERE(0, ev->slot)
+		lttng_ust_field_integer_hex(uint64_t, main, ev->sheaf)
+		lttng_ust_field_integer_hex(uint64_t, spare, ev->spare)
+		lttng_ust_field_integer_hex(uint64_t, sizes,
+					    (uint64_t)ev->sheaf_size | (uint64_t)ev->spare_size << 32)
+	)
+)
+LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, sheaf_slot, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
+
+/* A sheaf into or out of the barn of `where`'s node (under its lock);
+ * counts: the barn's full sheaves in bits 0-31, empty ones in 32-63,
+ * after the move. */
+LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, barn,
+	SLUB_TP_ARGS,
+	LTTNG_UST_TP_FIELDS(
+		SLUB_TP_WHERE(0, ev->reason)
+		lttng_ust_field_integer_hex(uint64_t, sheaf, ev->sheaf)
+		lttng_ust_field_integer_hex(uint64_t, counts,
+					    (uint64_t)ev->barn_full | (uint64_t)ev->barn_empty << 32)
+		lttng_ust_field_integer(uint32_t, size, ev->sheaf_size)
+	)
+)
+
+#define SLUB_TP_BARN_EVENT(name)					\
+	LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(slub, barn, slub, name, SLUB_TP_ARGS) \
+	LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, name, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
+
+SLUB_TP_BARN_EVENT(barn_put)
+SLUB_TP_BARN_EVENT(barn_get)
 
 /* ---- objects: the transaction log, off unless asked for ----------------- */
 

@@ -16,6 +16,8 @@
  *   object.c   objects (R8)
  *   table.c    the rules and the transition table, with each event type's
  *              resynchronisation effect
+ *   sheaves.c  the sheaves generation: its slab table and word deltas, the
+ *              sheaves and barns (the S rules)
  *
  * Entities live in hash tables keyed by (vpid << 32 | incarnation, id):
  * O(live slabs + locks + slots + threads + allocated objects).
@@ -53,6 +55,7 @@ struct mslab {
 	int32_t node, owner, last_owner;
 	uint8_t state, list, list_known, have_seq;
 	uint8_t born, pages, resync, waiting;
+	uint8_t sheaves;	/* its cache runs the sheaves generation */
 	/* 1: unfrozen to the partial list, add_partial due before the lock
 	 * drops; 2: the lock (due_lock, acquisition due_seq) dropped first. */
 	uint8_t list_due;
@@ -94,6 +97,7 @@ struct mproc {
 struct mcache {
 	struct hnode h; /* k1 = process key, k2 = cache id */
 	uint8_t destroyed;
+	uint8_t known_generation, sheaves; /* cache_create said; SLUB_F_SHEAVES */
 	uint32_t objects; /* per slab, from cache_create (0: not given) */
 	char name[55];
 };
@@ -114,6 +118,19 @@ struct mslot {
 	uint32_t chain;
 	uint8_t known;
 	uint64_t gen, last_ts;
+	uint64_t main, spare; /* the sheaves generation: the slot's sheaves */
+};
+
+/* A sheaf (k2 = its address) or a barn (k2 = BARN_KEY | cache << 8 | node)
+ * of the sheaves generation (sheaves.c). */
+struct msheaf {
+	struct hnode h; /* k1 = process key */
+	uint8_t place, known;
+	int32_t slot;
+	uint32_t cache_id;
+	uint32_t size;		/* a sheaf's objects when known */
+	uint32_t full, empty;	/* a barn's counts */
+	uint64_t gen;
 };
 
 struct mthread {
@@ -148,8 +165,8 @@ struct slub_model {
 	struct slub_model_config cfg;
 	struct slub_model_callbacks cb;
 	struct mm_ctx mm;
-	struct mm_pool p_slab, p_pend, p_lock, p_slot, p_thread, p_obj, p_cache, p_proc;
-	struct htab slabs, locks, slots, threads, objs, caches, procs;
+	struct mm_pool p_slab, p_pend, p_lock, p_slot, p_thread, p_obj, p_cache, p_proc, p_sheaf;
+	struct htab slabs, locks, slots, threads, objs, caches, procs, sheaves;
 	uint64_t now, order;
 	uint64_t disc_gen;
 	/* After a discarded-events notice, events of the reorder window around
@@ -165,6 +182,7 @@ struct slub_model {
 	uint64_t npend;
 	uint64_t seen;
 	uint64_t applied_mask; /* types that reached a rule */
+	uint64_t sheaves_caches; /* caches known to run the sheaves generation */
 	struct slub_model_summary sum;
 	int finished;
 	/* The longest a waiting event waited for its predecessor to arrive
@@ -356,6 +374,19 @@ int check_list_op(struct slub_model *m, struct mslab *s, const struct slub_model
 int check_discard(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
 		  const struct slub_model_record *r);
 void report_leak(struct slub_model *m, struct mslab *s, const struct slub_model_record *r);
+
+/* ---- sheaves.c: the sheaves generation ---- */
+
+const struct slub_transition *slub_sheaves_find_edge(uint8_t before, const struct slub_event *ev);
+const struct slub_effect *slub_sheaves_effect_of(unsigned type);
+const char *slub_sheaves_word_delta(const struct slub_event *ev, uint32_t pi, uint64_t pfl);
+/* Whether a slab of this event's cache runs the sheaves generation (cur:
+ * what the slab knew). */
+int slub_sheaves_slab(struct slub_model *m, uint64_t k1, const struct slub_event *ev, int cur);
+void slub_sheaves_cache(struct slub_model *m, struct mcache *c, const struct slub_event *ev);
+void sheaves_event(struct slub_model *m, uint64_t k1, struct mthread *t,
+		   const struct slub_model_event *e);
+const char *slub_sheaf_place_name(unsigned p);
 
 /* ---- object.c ---- */
 

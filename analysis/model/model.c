@@ -151,6 +151,7 @@ static void new_incarnation(struct slub_model *m, struct mproc *p)
 	purge_table(m, &m->slots, &m->p_slot, k1);
 	purge_table(m, &m->objs, &m->p_obj, k1);
 	purge_table(m, &m->caches, &m->p_cache, k1);
+	purge_table(m, &m->sheaves, &m->p_sheaf, k1);
 	purge_table(m, &m->threads, &m->p_thread, p->h.k1);
 	p->inc++;
 	p->obj_since = 0;
@@ -520,12 +521,13 @@ struct slub_model *slub_model_new(const struct slub_model_config *cfg,
 	mm_pool_init(&m->p_obj, &m->mm, sizeof(struct mobj));
 	mm_pool_init(&m->p_cache, &m->mm, sizeof(struct mcache));
 	mm_pool_init(&m->p_proc, &m->mm, sizeof(struct mproc));
+	mm_pool_init(&m->p_sheaf, &m->mm, sizeof(struct msheaf));
 	m->vhist = mm_alloc(&m->mm, m->cfg.history * sizeof(*m->vhist));
 	m->dhist = mm_alloc(&m->mm, DEFERRED_FINDINGS * m->cfg.history * sizeof(*m->dhist));
 	if (!m->vhist || (m->cfg.history && !m->dhist) || ht_init(&m->slabs, &m->mm, 1024) || ht_init(&m->locks, &m->mm, 64) ||
 	    ht_init(&m->slots, &m->mm, 256) || ht_init(&m->threads, &m->mm, 256) ||
 	    ht_init(&m->objs, &m->mm, 1024) || ht_init(&m->caches, &m->mm, 64) ||
-	    ht_init(&m->procs, &m->mm, 16)) {
+	    ht_init(&m->procs, &m->mm, 16) || ht_init(&m->sheaves, &m->mm, 64)) {
 		slub_model_free(m);
 		return NULL;
 	}
@@ -546,6 +548,9 @@ void slub_model_free(struct slub_model *m)
 	mm_pool_destroy(&m->p_obj);
 	mm_pool_destroy(&m->p_cache);
 	mm_pool_destroy(&m->p_proc);
+	mm_pool_destroy(&m->p_sheaf);
+	if (m->sheaves.b)
+		ht_destroy(&m->sheaves);
 	if (m->slabs.b)
 		ht_destroy(&m->slabs);
 	if (m->locks.b)
@@ -594,6 +599,7 @@ static void cache_event(struct slub_model *m, struct mproc *p, const struct slub
 	c->destroyed = 0;
 	if (ev->info)
 		c->objects = ev->info->objects;
+	slub_sheaves_cache(m, c, ev);
 	if (ev->info && ev->info->name) {
 		strncpy(c->name, ev->info->name, sizeof(c->name) - 1);
 		c->name[sizeof(c->name) - 1] = 0;
@@ -774,6 +780,13 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 		break;
 	case SLUB_EV_THREAD_FLUSH:
 		thread_flush(m, t);
+		break;
+	case SLUB_EV_SHEAF_REFILL:
+	case SLUB_EV_SHEAF_FLUSH:
+	case SLUB_EV_SHEAF_SLOT:
+	case SLUB_EV_BARN_PUT:
+	case SLUB_EV_BARN_GET:
+		sheaves_event(m, k1, t, e);
 		break;
 	case SLUB_EV_CMPXCHG_FAIL:
 	case SLUB_EV_CPU_CMPXCHG_FAIL:

@@ -88,6 +88,34 @@ static const char *word_delta(const struct slub_event *ev, uint32_t pf, uint32_t
 	return bad;
 }
 
+/* The sheaves generation's word rules after the chain and the objects:
+ * S1 (never frozen), S3 (the delta). */
+static int check_word_sheaves(struct slub_model *m, struct mslab *s,
+			      const struct slub_model_event *e, const struct slub_model_record *r)
+{
+	const struct slub_event *ev = &e->ev;
+	const struct slub_word *w = &ev->new;
+	const char *bad;
+
+	if (w->frozen) {
+		report(m, SLUB_RULE_S_NEVER_FROZEN, r, s, s->h.k1, 0,
+		       "%s at %s seq %u: a slab of a sheaves cache is frozen",
+		       slub_event_name(ev->type), slub_site_name(ev->site), w->seq);
+		return 1;
+	}
+	bad = slub_sheaves_word_delta(ev, s->inuse, s->freelist);
+	if (bad) {
+		report(m, SLUB_RULE_S_WORD_DELTA, r, s, s->h.k1, 0,
+		       "%s at %s seq %u: %s (was freelist %#llx inuse %u; now freelist %#llx "
+		       "inuse %u)",
+		       slub_event_name(ev->type), slub_site_name(ev->site), w->seq, bad,
+		       (unsigned long long)s->freelist, s->inuse,
+		       (unsigned long long)w->freelist, w->inuse);
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * Word rules that need only the previous word and this one: R5 (chain,
  * objects, deltas) and R2.  Returns 1 when a violation was reported.
@@ -119,6 +147,8 @@ static int check_word(struct slub_model *m, struct mslab *s, const struct slub_m
 		       w->seq, w->inuse, w->objects, s->objects);
 		return 1;
 	}
+	if (s->sheaves)
+		return check_word_sheaves(m, s, e, r);
 	if (ev->type == SLUB_EV_FREEZE && pf) {
 		report(m, SLUB_RULE_FREEZE, r, s, k1, 0, "freeze at %s of a frozen slab (seq %u)",
 		       slub_site_name(ev->site), w->seq);
@@ -219,9 +249,14 @@ static void check_cache(struct slub_model *m, struct mslab *s, const struct slub
  * slab was in, applied in full (the owner the event implies, not only the
  * one an edge would keep).
  */
+static const struct slub_effect *effect_of(const struct mslab *s, unsigned type)
+{
+	return s->sheaves ? slub_sheaves_effect_of(type) : slub_effect_of(type);
+}
+
 static void baseline(struct mslab *s, const struct slub_event *ev)
 {
-	const struct slub_effect *fx = slub_effect_of(ev->type);
+	const struct slub_effect *fx = effect_of(s, ev->type);
 
 	if (is_word_event(ev->type)) {
 		set_word(s, &ev->new);
@@ -261,7 +296,7 @@ static void baseline(struct mslab *s, const struct slub_event *ev)
  */
 static void effect_after_edge(struct mslab *s, const struct slub_event *ev)
 {
-	const struct slub_effect *fx = slub_effect_of(ev->type);
+	const struct slub_effect *fx = effect_of(s, ev->type);
 
 	if (!fx)
 		return;
@@ -350,6 +385,12 @@ static void check_edge(struct slub_model *m, struct mslab *s, const struct slub_
 		       "%s at %s of a slab not on the partial list (%s)",
 		       slub_event_name(ev->type), slub_site_name(ev->site),
 		       slub_model_list_name(s->list));
+	} else if ((edge->cond & SLUB_COND_OFF_LIST) && s->list_known &&
+		   s->list != SLUB_LIST_NONE) {
+		report(m, SLUB_RULE_S_TAKE_OFF_LIST, r, s, k1, 0,
+		       "%s at %s of a slab on the %s list: no refill took it off",
+		       slub_event_name(ev->type), slub_site_name(ev->site),
+		       slub_model_list_name(s->list));
 	} else if ((edge->cond & SLUB_COND_EMPTY) && ev->new.inuse) {
 		report(m, edge->type == SLUB_EV_SLAB_DISCARD ? SLUB_RULE_DISCARD : SLUB_RULE_TRANSITION,
 		       r, s, k1, 0, "%s to %s with %u objects in use", slub_event_name(ev->type),
@@ -378,6 +419,12 @@ static void move(struct mslab *s, const struct slub_event *ev, const struct slub
 	effect_after_edge(s, ev);
 }
 
+static const struct slub_transition *find_edge(const struct mslab *s, uint8_t before,
+						const struct slub_event *ev)
+{
+	return s->sheaves ? slub_sheaves_find_edge(before, ev) : slub_find_edge(before, ev);
+}
+
 /*
  * A slab with a known state: the event's own rules, then its edge, then the
  * move.  `late`: not judged (see apply()); a cpu-slot event then moves the
@@ -395,13 +442,14 @@ static void step(struct slub_model *m, struct mslab *s, const struct slub_model_
 		return;
 	}
 	if (late) {
-		edge = slub_find_edge(before, ev);
+		edge = find_edge(s, before, ev);
 		if (!edge && is_cpu_event(ev->type))
 			return;
 	} else if (!flagged) {
-		edge = slub_find_edge(before, ev);
+		edge = find_edge(s, before, ev);
 		if (!edge)
-			report(m, SLUB_RULE_TRANSITION, r, s, s->h.k1, 0,
+			report(m, s->sheaves ? SLUB_RULE_S_TRANSITION : SLUB_RULE_TRANSITION, r, s,
+			       s->h.k1, 0,
 			       "no edge for %s at %s from %s (list %s, dest %s)",
 			       slub_event_name(ev->type), slub_site_name(ev->site),
 			       slub_state_name(before), slub_model_list_name(s->list),
@@ -492,6 +540,18 @@ void apply(struct slub_model *m, struct mslab *s, const struct slub_model_event 
 	s->node = ev->node;
 	m->sum.applied++;
 
+	if (s->state == SLUB_STATE_UNKNOWN || ev->type == SLUB_EV_SLAB_NEW) {
+		s->sheaves = (uint8_t)slub_sheaves_slab(m, s->h.k1, ev, s->sheaves);
+	} else if (!s->sheaves && m->sheaves_caches && slub_sheaves_slab(m, s->h.k1, ev, 0)) {
+		/* Its cache turned out to run the sheaves generation (a forked
+		 * child's, whose caches were announced before it): the state
+		 * it was given by the classic table is dropped. */
+		s->sheaves = 1;
+		s->state = SLUB_STATE_UNKNOWN;
+		s->list_known = 0;
+		s->owner = s->last_owner = -1;
+		before = s->state;
+	}
 	if (s->state == SLUB_STATE_UNKNOWN || (!s->have_seq && is_word_event(ev->type)) ||
 	    (ev->type == SLUB_EV_SLAB_NEW && s->state == SLUB_STATE_DISCARDED)) {
 		/* Baseline: nothing to compare with (first event, after lost

@@ -296,14 +296,33 @@ enum slub_rule {
 	SLUB_RULE_DOUBLE_ALLOC,    /* R8-double-alloc */
 	SLUB_RULE_OBJECT_SLAB,     /* R8-object-slab */
 	SLUB_RULE_CPU_SLAB,        /* R9-cpu-slab */
+	/* the sheaves generation (SLUB_F_SHEAVES caches): family 10, "S" */
+	SLUB_RULE_S_TRANSITION,    /* S0-transition: edge not in the sheaves table */
+	SLUB_RULE_S_NEVER_FROZEN,  /* S1-never-frozen */
+	SLUB_RULE_S_TAKE_OFF_LIST, /* S2-take-off-list */
+	SLUB_RULE_S_WORD_DELTA,    /* S3-word-delta */
+	SLUB_RULE_S_SHEAF_PLACE,   /* S4-sheaf-place */
+	SLUB_RULE_S_SHEAF_COUNT,   /* S5-sheaf-count */
+	SLUB_RULE_S_FLUSH_WHOLE,   /* S6-flush-whole */
+	SLUB_RULE_S_REFILL,        /* S7-refill */
+	SLUB_RULE_S_BARN_COUNT,    /* S8-barn-count */
 	SLUB_RULE_NR
+};
+
+/* Which generation a rule judges: classic only, sheaves only, or both. */
+enum slub_rule_generation {
+	SLUB_RULE_GEN_CLASSIC = 0,
+	SLUB_RULE_GEN_SHEAVES,
+	SLUB_RULE_GEN_BOTH,
 };
 
 unsigned slub_rule_count(void);
 const char *slub_rule_id(unsigned rule);        /* "R5-word-chain" */
 const char *slub_rule_meaning(unsigned rule);
 const char *slub_rule_kernel_fn(unsigned rule);
-unsigned slub_rule_family(unsigned rule);       /* 0..9, the numbering of doc/design.md */
+unsigned slub_rule_family(unsigned rule);       /* 0..9, the numbering of doc/design.md;
+						 * 10: the sheaves generation's S rules */
+unsigned slub_rule_generation(unsigned rule);   /* enum slub_rule_generation */
 /* rule index from an id (or its suffix after "Rn-"); -1 if none */
 int slub_rule_lookup(const char *id);
 
@@ -317,6 +336,7 @@ int slub_rule_lookup(const char *id);
 #define SLUB_COND_FLUSH   0x10u /* another slot's flush (reason flush) may act */
 #define SLUB_COND_TAKES   0x20u /* the update takes the whole freelist (new freelist 0) */
 #define SLUB_COND_DEST    0x40u /* the event's destination (ev.list) names `after` */
+#define SLUB_COND_OFF_LIST 0x80u /* sheaves: the slab is on no list (a refill took it off) */
 
 struct slub_transition {
 	uint8_t before;         /* enum slub_state */
@@ -331,6 +351,10 @@ struct slub_transition {
 
 unsigned slub_transition_count(void);
 const struct slub_transition *slub_transition_get(unsigned i);
+/* The sheaves generation's table (analysis/model/sheaves.c): its slabs are
+ * never frozen, so they are only UNKNOWN, NODE_PARTIAL, FULL, DISCARDED. */
+unsigned slub_sheaves_transition_count(void);
+const struct slub_transition *slub_sheaves_transition_get(unsigned i);
 /* Bits of SLUB_COND_* as text ("owner,locked"), into buf; returns buf. */
 const char *slub_cond_str(unsigned cond, char *buf, size_t len);
 

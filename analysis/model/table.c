@@ -45,6 +45,7 @@ struct rule {
 	unsigned family;
 	const char *meaning;
 	const char *kernel_fn;
+	unsigned generation; /* enum slub_rule_generation, set below */
 };
 
 static const struct rule rules[SLUB_RULE_NR] = {
@@ -117,7 +118,82 @@ static const struct rule rules[SLUB_RULE_NR] = {
 		"a cpu's active slab changes only through cpu_slab_load and deactivate, "
 		"and only the active slab's freelist is taken",
 		"___slab_alloc / flush_slab" },
+	/* The sheaves generation (Linux 7.0): slabs are never frozen; being off
+	 * every list is what gives a refill its slab. */
+	[SLUB_RULE_S_TRANSITION] = { "S0-transition", 10,
+		"a sheaves cache's slab event whose (state, event, site) edge is not in the "
+		"sheaves table (no freeze, unfreeze, cpu slab or cpu partial event)",
+		"mm/slub.c (7.0) state machine", SLUB_RULE_GEN_SHEAVES },
+	[SLUB_RULE_S_NEVER_FROZEN] = { "S1-never-frozen", 10,
+		"a slab of a sheaves cache is never frozen: no slab word has the frozen bit",
+		"get_freelist_nofreeze / __slab_free (7.0)", SLUB_RULE_GEN_SHEAVES },
+	[SLUB_RULE_S_TAKE_OFF_LIST] = { "S2-take-off-list", 10,
+		"a refill takes the freelist only of a slab on no list: get_partial_node_bulk "
+		"took it off the partial list under list_lock (what freezing was)",
+		"get_partial_node_bulk / get_freelist_nofreeze (7.0)", SLUB_RULE_GEN_SHEAVES },
+	[SLUB_RULE_S_WORD_DELTA] = { "S3-word-delta", 10,
+		"the change of the word fits the event: a new slab's objects are in use or on "
+		"its freelist, a take takes the whole non-empty freelist, __slab_free gives "
+		"objects back",
+		"alloc_from_new_slab / get_freelist_nofreeze / __slab_free (7.0)",
+		SLUB_RULE_GEN_SHEAVES },
+	[SLUB_RULE_S_SHEAF_PLACE] = { "S4-sheaf-place", 10,
+		"a sheaf is in one place: the main or the spare of one cpu slot, or one barn "
+		"list, or on its way between them; never in a barn twice, never in a barn "
+		"and a slot, never both main and spare",
+		"barn_put_*_sheaf / barn_get_*_sheaf / __pcs_replace_*_main (7.0)",
+		SLUB_RULE_GEN_SHEAVES },
+	[SLUB_RULE_S_SHEAF_COUNT] = { "S5-sheaf-count", 10,
+		"a sheaf's objects change only through its events: allocations and frees "
+		"while it is a slot's main, refills and flushes; an object put in a second "
+		"sheaf shows as a count that grew without one",
+		"alloc_from_pcs / free_to_pcs (7.0)", SLUB_RULE_GEN_SHEAVES },
+	[SLUB_RULE_S_FLUSH_WHOLE] = { "S6-flush-whole", 10,
+		"a flush gives every object it takes off a sheaf to a slab: the sheaf "
+		"shrinks by exactly the objects the slabs got",
+		"sheaf_flush_unused / sheaf_flush_main (7.0)", SLUB_RULE_GEN_SHEAVES },
+	[SLUB_RULE_S_REFILL] = { "S7-refill", 10,
+		"a refill puts into a sheaf exactly the objects it took from slabs",
+		"refill_sheaf / refill_objects (7.0)", SLUB_RULE_GEN_SHEAVES },
+	[SLUB_RULE_S_BARN_COUNT] = { "S8-barn-count", 10,
+		"a barn's counts of full and empty sheaves move by one per sheaf put or got, "
+		"on its list only; the empty list holds empty sheaves, the full list no empty one",
+		"barn_put_*_sheaf / barn_get_*_sheaf / barn_replace_* (7.0)",
+		SLUB_RULE_GEN_SHEAVES },
 };
+
+/* Classic rules that judge the sheaves generation too: lists, locks, the
+ * word chain and objects, discards, objects. */
+static int classic_rule_shared(unsigned r)
+{
+	switch (r) {
+	case SLUB_RULE_LIST_UNLOCKED:
+	case SLUB_RULE_LIST_ONE:
+	case SLUB_RULE_LIST_REMOVE:
+	case SLUB_RULE_LIST_AT_UNLOCK:
+	case SLUB_RULE_WORD_CHAIN:
+	case SLUB_RULE_WORD_OBJECTS:
+	case SLUB_RULE_DISCARD:
+	case SLUB_RULE_LOCK_HOLDER:
+	case SLUB_RULE_LOCK_RECURSIVE:
+	case SLUB_RULE_LOCK_ORDER:
+	case SLUB_RULE_LOCK_SEQ:
+	case SLUB_RULE_DOUBLE_FREE:
+	case SLUB_RULE_DOUBLE_ALLOC:
+	case SLUB_RULE_OBJECT_SLAB:
+		return 1;
+	}
+	return 0;
+}
+
+unsigned slub_rule_generation(unsigned r)
+{
+	if (r >= SLUB_RULE_NR)
+		return SLUB_RULE_GEN_CLASSIC;
+	if (rules[r].generation == SLUB_RULE_GEN_SHEAVES)
+		return SLUB_RULE_GEN_SHEAVES;
+	return classic_rule_shared(r) ? SLUB_RULE_GEN_BOTH : SLUB_RULE_GEN_CLASSIC;
+}
 
 unsigned slub_rule_count(void)
 {
@@ -390,7 +466,7 @@ uint8_t slub_effect_state(const struct slub_effect *fx, const struct slub_event 
 const char *slub_cond_str(unsigned cond, char *buf, size_t len)
 {
 	static const char *const names[] = { "owner", "locked", "on_list", "empty",
-					     "flush", "takes", "dest" };
+					     "flush", "takes", "dest", "off_list" };
 	size_t o = 0;
 
 	if (!len)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CTF -> struct slub_model_event, for wire formats 6, 5, 4, 3 and 2
+ * CTF -> struct slub_model_event, for wire formats 7, 6, 5, 4, 3 and 2
  * (tracepoints/slub_tp.h).
  *
  * An event class is looked at once: its name gives the event type, its
@@ -22,6 +22,9 @@
  * is laid out as format 4's.  Format 6 is format 5 where cache_create's
  * flags may carry SLUB_F_SHEAVES (the sheaves generation): the same
  * layout, decoded the same way; the flags reach the sinks in info.flags.
+ * Format 7 is format 6 with the sheaf and barn events (sheaf_refill,
+ * sheaf_flush, sheaf_slot, barn_put, barn_get), laid out as format 4's
+ * other classes; cache_create's format reaches the sinks in out->format.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -52,6 +55,8 @@ enum dec_field {
 	F_WORDS,
 	/* format 5: slabinfo_walk */
 	F_FREE, F_WALKED, F_LISTED,
+	/* format 7: sheaves and barns */
+	F_SHEAF, F_MAIN, F_SPARE, F_SIZES, F_COUNTS,
 	/* lttng-ust's own events, for the symbolizer */
 	F_BADDR, F_MEMSZ, F_PATH, F_IS_PIC, F_BUILD_ID,
 	F_NR
@@ -77,6 +82,8 @@ static const char *const field_names[F_NR] = {
 	[F_WHERE] = "where", [F_GEOMETRY] = "geometry", [F_EXPECTED] = "expected",
 	[F_OBSERVED] = "observed", [F_LOCK_ID_SEQ] = "lock_id_seq", [F_WORDS] = "words",
 	[F_FREE] = "free", [F_WALKED] = "walked", [F_LISTED] = "listed",
+	[F_SHEAF] = "sheaf", [F_MAIN] = "main", [F_SPARE] = "spare", [F_SIZES] = "sizes",
+	[F_COUNTS] = "counts",
 	[F_BADDR] = "baddr", [F_MEMSZ] = "memsz", [F_PATH] = "path", [F_IS_PIC] = "is_pic",
 	[F_BUILD_ID] = "build_id",
 };
@@ -133,8 +140,13 @@ static const uint64_t required2[SLUB_EV_NR] = {
 	[SLUB_EV_ALLOC] = OBJECT,
 	[SLUB_EV_FREE] = OBJECT,
 	[SLUB_EV_ERROR] = WHERE | B(F_SLAB) | B(F_REASON) | B(F_OBJECT) | B(F_MSG),
-	/* format 5's: never laid out as format 2 */
+	/* format 5's and 7's: never laid out as format 2 */
 	[SLUB_EV_SLABINFO_WALK] = B(F_WHERE),
+	[SLUB_EV_SHEAF_REFILL] = B(F_WHERE),
+	[SLUB_EV_SHEAF_FLUSH] = B(F_WHERE),
+	[SLUB_EV_SHEAF_SLOT] = B(F_WHERE),
+	[SLUB_EV_BARN_PUT] = B(F_WHERE),
+	[SLUB_EV_BARN_GET] = B(F_WHERE),
 };
 
 /* ... and in format 3: the small integers are in `where`. */
@@ -142,6 +154,8 @@ static const uint64_t required2[SLUB_EV_NR] = {
 #define CPU_SLAB3 (B(F_WHERE) | B(F_SLAB) | B(F_COUNT) | B(F_PAGES) | B(F_REASON))
 #define LIST_OP3 (B(F_WHERE) | B(F_SLAB) | B(F_LOCK_ID_SEQ) | B(F_LOCK_SEQ) | B(F_LIST))
 #define OBJECT3 (B(F_WHERE) | B(F_SLAB) | B(F_OBJECT) | B(F_SIZE))
+#define SHEAF_SLAB7 (B(F_WHERE) | B(F_SLAB) | B(F_SHEAF) | B(F_SIZE))
+#define BARN7 (B(F_WHERE) | B(F_SHEAF) | B(F_COUNTS) | B(F_SIZE))
 
 static const uint64_t required3[SLUB_EV_NR] = {
 	[SLUB_EV_CACHE_CREATE] = B(F_FORMAT) | B(F_WHERE) | B(F_GEOMETRY) | B(F_FLAGS) |
@@ -175,6 +189,12 @@ static const uint64_t required3[SLUB_EV_NR] = {
 	/* format 5 (format 4's layout and one more event) */
 	[SLUB_EV_SLABINFO_WALK] = B(F_WHERE) | B(F_LOCK_SEQ) | B(F_FREE) | B(F_WALKED) |
 		B(F_LISTED),
+	/* format 7 */
+	[SLUB_EV_SHEAF_REFILL] = SHEAF_SLAB7,
+	[SLUB_EV_SHEAF_FLUSH] = SHEAF_SLAB7,
+	[SLUB_EV_SHEAF_SLOT] = B(F_WHERE) | B(F_MAIN) | B(F_SPARE) | B(F_SIZES),
+	[SLUB_EV_BARN_PUT] = BARN7,
+	[SLUB_EV_BARN_GET] = BARN7,
 };
 
 /* Format 4: the classes that differ from format 3 (the others are read
@@ -753,7 +773,7 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 				   (dc->type == SLUB_EV_CACHE_CREATE && dc->idx[F_FORMAT] < 0))) {
 		refuse(d, SLUB_UNUSABLE_FORMAT,
 		       "%s: recorded with slub trace format 1; this slubtrace reads formats 2 "
-		       "to 6: record it again", trace_name(d));
+		       "to 7: record it again", trace_name(d));
 		dc->kind = K_BAD;
 		goto out;
 	}
@@ -785,8 +805,8 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 			       "(not slub trace format %s?)",
 			       trace_name(d), dc->name, s ? s->name : "?", field_names[f],
 			       dc->kind == K_STACK || dc->type == SLUB_EV_CACHE_DESTROY ?
-			       "2 to 5" : dc->type == SLUB_EV_SLABINFO_WALK ? "5" :
-			       format_names(dc));
+			       "2 to 7" : dc->type == SLUB_EV_SLABINFO_WALK ? "5 to 7" :
+			       dc->type >= SLUB_EV_SHEAF_REFILL ? "7" : format_names(dc));
 			dc->kind = K_BAD;
 			goto out;
 		}
@@ -936,7 +956,8 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 		uint64_t format = get_u(dc, p, F_FORMAT);
 
 		if (format >= 2 && format <= SLUB_DEC_FORMAT) {
-			/* format 5 adds an event to format 4, format 6 a flag */
+			/* format 5 adds an event to format 4, format 6 a flag,
+			 * format 7 the sheaf and barn events */
 			if ((format >= 5 ? 4 : format) != dc->format) {
 				refuse(d, SLUB_UNUSABLE_MALFORMED,
 				       "%s: event %s says slub trace format %" PRIu64
@@ -947,7 +968,7 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 		} else {
 			refuse(d, SLUB_UNUSABLE_FORMAT,
 			       "%s: recorded with slub trace format %" PRIu64
-			       "; this slubtrace reads formats 2 to 6: record it again",
+			       "; this slubtrace reads formats 2 to 7: record it again",
 			       trace_name(d), format);
 			return -1;
 		}
@@ -975,6 +996,7 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 		}
 		ev->reason = m.announced;
 		ev->info = &out->info;
+		out->format = (uint32_t)format;
 		break;
 	}
 	case SLUB_EV_CACHE_DESTROY:
@@ -1098,6 +1120,33 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 		ev->count = (uint32_t)get_u(dc, p, F_WALKED);
 		ev->pages = (uint32_t)get_u(dc, p, F_LISTED);
 		break;
+	case SLUB_EV_SHEAF_REFILL:
+	case SLUB_EV_SHEAF_FLUSH:
+		ev->count = m.arg;
+		ev->sheaf = get_u(dc, p, F_SHEAF);
+		ev->sheaf_size = (uint32_t)get_u(dc, p, F_SIZE);
+		break;
+	case SLUB_EV_SHEAF_SLOT: {
+		uint64_t sizes = get_u(dc, p, F_SIZES);
+
+		ev->slot = (int16_t)m.arg;
+		ev->sheaf = get_u(dc, p, F_MAIN);
+		ev->spare = get_u(dc, p, F_SPARE);
+		ev->sheaf_size = (uint32_t)sizes;
+		ev->spare_size = (uint32_t)(sizes >> 32);
+		break;
+	}
+	case SLUB_EV_BARN_PUT:
+	case SLUB_EV_BARN_GET: {
+		uint64_t counts = get_u(dc, p, F_COUNTS);
+
+		ev->reason = m.arg;
+		ev->sheaf = get_u(dc, p, F_SHEAF);
+		ev->sheaf_size = (uint32_t)get_u(dc, p, F_SIZE);
+		ev->barn_full = (uint32_t)counts;
+		ev->barn_empty = (uint32_t)(counts >> 32);
+		break;
+	}
 	}
 	return 0;
 }

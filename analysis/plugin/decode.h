@@ -25,7 +25,9 @@ struct slub_decoder;
 
 #define SLUB_DEC_MAX_IPS 255
 /* The newest wire format read (SLUB_TRACE_FORMAT); from 2 on. */
-#define SLUB_DEC_FORMAT 6
+#define SLUB_DEC_FORMAT 7
+/* The first format with the sheaf and barn events. */
+#define SLUB_FORMAT_SHEAF_EVENTS 7
 
 enum slub_dec_kind {
 	SLUB_DEC_NONE = 0,	/* nothing for the model (other provider, packet, ...) */
@@ -42,6 +44,7 @@ struct slub_decoded {
 	 * valid until the next message; NULL without that context */
 	const char *thread_name;
 	struct slub_cache_info info;	/* event.ev.info points here (cache_create) */
+	uint32_t format;		/* cache_create: the wire format it says */
 	/* slub:stack */
 	uint32_t stack_vpid, stack_vtid, stack_of;
 	uint64_t stack_stream_id;

@@ -451,20 +451,24 @@ void slub_sink_refuse(struct slub_sink *s, enum slub_plugin_unusable why, const 
 	BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self, "%s", msg);
 }
 
-/* A trace of the sheaves generation is refused, not judged by the classic
- * rules: returns -1 when d announces such a cache. */
+/* A trace of the sheaves generation is judged by its own table from wire
+ * format 7 on; one of format 6 lacks the sheaf and barn events that say
+ * where its objects are, and is refused: returns -1 when d announces such
+ * a cache. */
 int slub_sink_refuse_generation(struct slub_sink *s, const struct slub_decoded *d)
 {
 	char msg[512];
 
 	if (d->kind != SLUB_DEC_EVENT || d->event.ev.type != SLUB_EV_CACHE_CREATE ||
-	    !(d->info.flags & SLUB_F_SHEAVES))
+	    !(d->info.flags & SLUB_F_SHEAVES) || d->format >= SLUB_FORMAT_SHEAF_EVENTS)
 		return 0;
 	const char *file = slub_decoder_stream_name(s->dec, d->event.stream_id);
 
 	snprintf(msg, sizeof(msg),
-		 "%s: generation sheaves (cache %s): the state model has no table for it yet",
-		 file ? file : "input", d->info.name ? d->info.name : "?");
+		 "%s: generation sheaves (cache %s) in wire format %u, without the sheaf and "
+		 "barn events the checker needs (format %d): record it again",
+		 file ? file : "input", d->info.name ? d->info.name : "?", d->format,
+		 SLUB_FORMAT_SHEAF_EVENTS);
 	slub_sink_refuse(s, SLUB_UNUSABLE_GENERATION, msg);
 	return -1;
 }

@@ -119,8 +119,9 @@ void slub_sink_fini(struct slub_sink *s);
  * graph ends with an error. */
 void slub_sink_refuse(struct slub_sink *s, enum slub_plugin_unusable why, const char *msg);
 /* For the sinks that judge by the model: a trace of the sheaves generation
- * is refused (returns -1 when d announces one of its caches), not judged by
- * the classic rules. */
+ * recorded before wire format 7 (without the sheaf and barn events) is
+ * refused (returns -1 when d announces one of its caches); from format 7
+ * on it is judged by the sheaves generation's table. */
 int slub_sink_refuse_generation(struct slub_sink *s, const struct slub_decoded *d);
 
 #endif /* SLUB_PLUGIN_SINK_H */

@@ -130,7 +130,7 @@ const char *tstats_event(unsigned type)
 		"cpu_partial_put", "cpu_partial_take", "cpu_partial_drain", "add_partial",
 		"remove_partial", "add_full", "remove_full", "cmpxchg_fail", "cpu_cmpxchg_fail",
 		"lock_acquire", "lock_release", "thread_flush", "alloc", "free", "error",
-		"slabinfo_walk",
+		"slabinfo_walk", "sheaf_refill", "sheaf_flush", "sheaf_slot", "barn_put", "barn_get",
 	};
 	return type < SLUB_EV_NR ? names[type] : "unknown";
 }

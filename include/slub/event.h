@@ -60,6 +60,13 @@ enum slub_event_type {
 				    * count = slabs walked, pages = slabs listed, size = free
 				    * objects counted; changes no slab */
 
+	/* The sheaves generation (SLUB_F_SHEAVES caches): sheaves and barns. */
+	SLUB_EV_SHEAF_REFILL,      /* count objects of slab into sheaf (0: to the caller) */
+	SLUB_EV_SHEAF_FLUSH,       /* count objects of sheaf back to slab (__slab_free) */
+	SLUB_EV_SHEAF_SLOT,        /* slot's main and spare after a change: sheaf, spare */
+	SLUB_EV_BARN_PUT,          /* sheaf into the node's barn: barn_full, barn_empty after */
+	SLUB_EV_BARN_GET,          /* sheaf out of the node's barn: barn_full, barn_empty after */
+
 	SLUB_EV_NR
 };
 
@@ -102,6 +109,13 @@ enum slub_slab_dest {
 	SLUB_DEST_FULL,       /* full (on the full list when tracking) */
 	SLUB_DEST_DISCARD,    /* empty, discarded */
 	SLUB_DEST_NR
+};
+
+/* SLUB_EV_BARN_PUT / SLUB_EV_BARN_GET.reason: the barn list. */
+enum slub_barn_list {
+	SLUB_BARN_EMPTY = 0,  /* barn->sheaves_empty */
+	SLUB_BARN_FULL,       /* barn->sheaves_full */
+	SLUB_BARN_NR
 };
 
 /* SLUB_EV_ERROR.reason */
@@ -179,7 +193,7 @@ struct slub_cache_info {
  *            code emitting the event, in every event (-1 for a thread that
  *            has none, e.g. cache_create before its first allocation)
  *  slot      cpu_slab_load, deactivate, cpu_partial_put, cpu_partial_take,
- *            cpu_partial_drain, thread_flush: the cpu slot acted upon.
+ *            cpu_partial_drain, thread_flush, sheaf_slot: the cpu slot acted upon.
  *            Equals cpu except when a thread flushes another slot (shrink,
  *            validate, cache destroy, adoption of a forked-away thread's
  *            slots in a child).  -1 for every other type.
@@ -211,9 +225,19 @@ struct slub_cache_info {
  *            objects the walk counted (extrapolated when pages > count)
  *  count     deactivate: cpu freelist objects returned; cpu_partial_put:
  *            pobjects on the chain; cpu_partial_drain: slabs on the chain;
- *            cache_destroy: objects still in use; thread_flush: slots that
+ *            cache_destroy: objects still in use; sheaf_refill, sheaf_flush:
+ *            objects moved; thread_flush: slots that
  *            held a slab; slab_new: objects; slabinfo_walk: partial slabs
  *            walked (read) under the hold
+ *  sheaf     sheaf events: the sheaf (its address); sheaf_slot: the main
+ *            sheaf (0: none); sheaf_refill: 0 when the objects went
+ *            straight to the caller (no sheaf)
+ *  spare     sheaf_slot: the spare sheaf (0: none)
+ *  sheaf_size  sheaf events: objects in `sheaf` after the event
+ *            (sheaf_slot: in main; spare_size: in the spare)
+ *  barn_full, barn_empty  barn_put, barn_get: the barn's counts of full
+ *            and empty sheaves after the event (reason: the list,
+ *            enum slub_barn_list)
  *  pages     cpu_partial_put: slabs on the chain after the put;
  *            cpu_partial_drain: slabs on the chain; slab_new,
  *            slab_discard: pages of the slab; slabinfo_walk: slabs on the
@@ -246,6 +270,13 @@ struct slub_event {
 	uint32_t pages;
 	const struct slub_cache_info *info; /* cache_create */
 	const char *msg;                    /* error: slub_error_name(reason) */
+	/* sheaf and barn events (the sheaves generation) */
+	uint64_t sheaf;
+	uint64_t spare;
+	uint32_t sheaf_size;
+	uint32_t spare_size;
+	uint32_t barn_full;
+	uint32_t barn_empty;
 };
 
 /* Names, for printers and the CTF decoder (same strings as the trace). */

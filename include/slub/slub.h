@@ -261,6 +261,10 @@ SLUB_API int slub_nr_nodes(void);
 #define SLUB_INJ_LOST_UNFREEZE         (1u << 12) /* a deactivated slab put on no list */
 #define SLUB_INJ_WRONG_OWNER_UNFREEZE  (1u << 13) /* unfreeze of another cpu's partials */
 #define SLUB_INJ_EARLY_DISCARD         (1u << 14) /* discard of a slab with objects in use */
+/* the sheaves generation's */
+#define SLUB_INJ_TWO_SHEAVES           (1u << 15) /* a freed object put in main and spare */
+#define SLUB_INJ_BARN_COUNT            (1u << 16) /* a barn counts an empty sheaf twice */
+#define SLUB_INJ_FLUSH_LOSES           (1u << 17) /* a flush leaves an object in no slab */
 SLUB_API void slub_set_variant(unsigned mask);
 SLUB_API unsigned slub_variant(void);
 

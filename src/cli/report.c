@@ -62,8 +62,8 @@ void cmd_report_usage(FILE *f)
 		"  -h, --help               show this help\n"
 		"\n"
 		"Exit status: 0 written, 2 the input cannot be used (a trace of the sheaves\n"
-		"generation among them: the state model has no table for it yet) or the page\n"
-		"not written.\n");
+		"generation before wire format 7 among them: it lacks the sheaf and barn\n"
+		"events) or the page not written.\n");
 }
 
 /* Copies a JSON file into the page; "</" becomes "<\/" so that no string

@@ -11,7 +11,8 @@
 # Cases: a missing path, a file, an empty directory, a directory that is
 # not a trace, a truncated stream, a corrupted packet header, a corrupted
 # metadata file, a trace of another provider only, a format-1 trace, a
-# directory holding only metadata (its path named).  Then options that must
+# directory holding only metadata (its path named), a sheaves trace of
+# format 6 (check and report; its format-7 twin is judged).  Then options that must
 # be refused with a message saying what is wrong, before anything runs:
 # help of no command, check --history/--max-reports out of range, storms
 # --run-attempts 0, timeline --slab -1, --begin after --end, --cache of no
@@ -85,6 +86,37 @@ expect_2 "corrupted metadata" "$work/badmeta"
 
 expect_2 "another provider only" "$work/other"
 expect_2 "format 1" "$work/format1"
+
+# A sheaves trace of wire format 6 lacks the sheaf and barn events: check
+# and report refuse it, saying so; the same cache announced in format 7 is
+# judged (a verdict, exit 0).
+"$mktrace" sheaves6 "$work/sheaves6" || exit 1
+"$mktrace" sheaves7 "$work/sheaves7" || exit 1
+for cmd in check report; do
+	if [ "$cmd" = report ]; then
+		timeout 120 "$slubtrace" report -o "$work/report.html" "$work/sheaves6" \
+			>"$work/out" 2>"$work/err"
+	else
+		timeout 120 "$slubtrace" check "$work/sheaves6" >"$work/out" 2>"$work/err"
+	fi
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -q "generation sheaves (cache sheaves-64) in wire format 6, without the sheaf and barn events the checker needs (format 7): record it again" "$work/err"; then
+		echo "ok   $cmd: sheaves trace of format 6 refused"
+	else
+		echo "FAIL $cmd: sheaves trace of format 6: exit $rc"
+		head -3 "$work/err"
+		fail=1
+	fi
+done
+timeout 120 "$slubtrace" check "$work/sheaves7" >"$work/out" 2>"$work/err"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q "^verdict: clean" "$work/out"; then
+	echo "ok   check: sheaves trace of format 7 judged"
+else
+	echo "FAIL check: sheaves trace of format 7: exit $rc"
+	head -3 "$work/out" "$work/err"
+	fail=1
+fi
 
 # expect_msg WHAT PATTERN CMD ARGS...: exit 2, nothing on standard output,
 # the first line of standard error matches PATTERN (grep -E).

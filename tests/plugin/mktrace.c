@@ -5,7 +5,8 @@
  * (only the trace UUID differs), for golden outputs and for bad-input
  * tests that need no session daemon.
  *
- *   mktrace clean|lost|clean3|lost3|clean2|lost2|storm|storm3|other|format1 DIR
+ *   mktrace clean|lost|clean3|lost3|clean2|lost2|storm|storm3|other|format1|
+ *           sheaves6|sheaves7 DIR
  *
  *   clean    one clean life of a slab (tests/plugin/scripts.c), wire format 4
  *   lost     the same life with a slab-word update missing (a lost update)
@@ -17,6 +18,9 @@
  *   storm3   the same in wire format 3
  *   other    events of another provider only
  *   format1  a slub event laid out as in wire format 1
+ *   sheaves6 a cache of the sheaves generation announced in wire format 6
+ *            (without the sheaf and barn events: the checker refuses it)
+ *   sheaves7 the same cache announced in wire format 7
  */
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +33,18 @@ static const struct ts_class format1_classes[] = {
 };
 static const struct ts_item format1_items[] = {
 	{ 0, 1000000000ull, LIFE_VPID, LIFE_VPID, { 1, 0, 0, LIFE_SLAB, 1, 2 }, 0, 0, 0 },
+};
+
+/* cache_create of a sheaves cache (flags SLUB_F_SHEAVES, cpu_partial 0),
+ * format 4's layout; items[0].v[0] is the format it says. */
+static const struct ts_class sheaves_classes[] = {
+	{ "slub:cache_create", { { "format", TF_U8 }, { "where", TF_U64 },
+		{ "geometry", TF_ARR32, 8 }, { "name", TF_STR } } },
+};
+static const uint64_t sheaves_geometry[8] = { 64, 64, 8, 0, 64, 5, 0, 0x80 };
+static struct ts_item sheaves_items[] = {
+	{ 0, 1000000000ull, LIFE_VPID, LIFE_VPID,
+	  { 6, 1, (uintptr_t)sheaves_geometry, (uintptr_t)"sheaves-64" }, 0, 0, 0 },
 };
 
 int main(int argc, char **argv)
@@ -45,7 +61,7 @@ int main(int argc, char **argv)
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: mktrace clean|lost|clean3|lost3|clean2|lost2|storm|storm3|"
-			"other|format1 DIR\n");
+			"other|format1|sheaves6|sheaves7 DIR\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "clean")) {
@@ -66,6 +82,13 @@ int main(int argc, char **argv)
 		script_storm_format(&s, 3);
 	} else if (!strcmp(argv[1], "other")) {
 		script_life(&s, LIFE_OTHER_ONLY, 0, 0, 0, NULL);
+	} else if (!strcmp(argv[1], "sheaves6") || !strcmp(argv[1], "sheaves7")) {
+		memset(&s, 0, sizeof(s));
+		sheaves_items[0].v[0] = argv[1][7] == '6' ? 6 : 7;
+		s.classes = sheaves_classes;
+		s.nr_classes = 1;
+		s.items = sheaves_items;
+		s.nr_items = 1;
 	} else if (!strcmp(argv[1], "format1")) {
 		memset(&s, 0, sizeof(s));
 		s.classes = format1_classes;

@@ -490,7 +490,7 @@ static void test_v5(void)
 	s.nr_items = 1;
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`where`") &&
-	      strstr(c.error, "format 5?"), "slabinfo_walk without where: %s", c.error);
+	      strstr(c.error, "format 5 to 7?"), "slabinfo_walk without where: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -566,6 +566,85 @@ static void test_v6(void)
 	slub_decoder_destroy(c.dec);
 }
 
+/* Format 7: format 6 with the sheaf and barn events, each decoded into
+ * the fields of struct slub_event they carry; cache_create's format
+ * reaches the sink. */
+static void test_v7(void)
+{
+	static const uint64_t geometry7[] = { 64, 64, 8, 0, 64, 5, 0, 0x81 };
+	static const struct ts_class cls[] = {
+		CACHE4,
+		{ "slub:sheaf_refill", { WHERE3, { "slab", TF_U64 }, { "sheaf", TF_U64 },
+			{ "size", TF_U32 } } },
+		{ "slub:sheaf_flush", { WHERE3, { "slab", TF_U64 }, { "sheaf", TF_U64 },
+			{ "size", TF_U32 } } },
+		{ "slub:sheaf_slot", { WHERE3, { "main", TF_U64 }, { "spare", TF_U64 },
+			{ "sizes", TF_U64 } } },
+		{ "slub:barn_put", { WHERE3, { "sheaf", TF_U64 }, { "counts", TF_U64 },
+			{ "size", TF_U32 } } },
+		{ "slub:barn_get", { WHERE3, { "sheaf", TF_U64 }, { "counts", TF_U64 },
+			{ "size", TF_U32 } } },
+		/* a refill without its sheaf */
+		{ "slub:sheaf_refill", { WHERE3, { "slab", TF_U64 }, { "size", TF_U32 } } },
+	};
+	static const struct ts_item items[] = {
+		{ 0, 100, 10, 10, { 7, W3(3, 0, 0, 0, 0), (uintptr_t)geometry7,
+			(uintptr_t)"kmalloc-64" } },
+		{ 1, 200, 10, 11, { W3(3, 1, 1, 0, 12), 0x1000, 0xa000, 40 } },
+		{ 2, 300, 10, 11, { W3(3, 1, 1, 0, 7), 0x2000, 0xa000, 33 } },
+		{ 3, 400, 10, 11, { W3(3, 1, 1, 0, 1), 0xa000, 0xb000, 60ull | 5ull << 32 } },
+		{ 4, 500, 10, 11, { W3(3, 1, 1, 0, 1), 0xb000, 2ull | 9ull << 32, 60 } },
+		{ 5, 600, 10, 11, { W3(3, 1, 1, 0, 0), 0xc000, 2ull | 8ull << 32, 0 } },
+	};
+	static const struct ts_item bad[] = {
+		{ 6, 200, 10, 11, { W3(3, 1, 1, 0, 12), 0x1000, 40 } },
+	};
+	struct ts_script s = { cls, 6, items, 6, STREAM, 0 };
+	struct collected c;
+	const struct slub_event *e;
+
+	run(&s, &c, NULL);
+	CHECK(!c.failed && c.nr == 6, "format 7 refused: %s (%d)", c.error, c.nr);
+	if (c.nr == 6) {
+		CHECK(c.out[0].format == 7 && c.out[0].event.ev.info->flags == 0x81,
+		      "format 7 cache_create: format %u", c.out[0].format);
+		e = &c.out[1].event.ev;
+		CHECK(e->type == SLUB_EV_SHEAF_REFILL && e->slab == 0x1000 && e->sheaf == 0xa000 &&
+		      e->count == 12 && e->sheaf_size == 40 && e->cpu == 1 && e->node == 1,
+		      "sheaf_refill: slab %#llx sheaf %#llx count %u size %u",
+		      (unsigned long long)e->slab, (unsigned long long)e->sheaf, e->count,
+		      e->sheaf_size);
+		e = &c.out[2].event.ev;
+		CHECK(e->type == SLUB_EV_SHEAF_FLUSH && e->slab == 0x2000 && e->count == 7 &&
+		      e->sheaf_size == 33, "sheaf_flush: count %u size %u", e->count,
+		      e->sheaf_size);
+		e = &c.out[3].event.ev;
+		CHECK(e->type == SLUB_EV_SHEAF_SLOT && e->slot == 1 && e->sheaf == 0xa000 &&
+		      e->spare == 0xb000 && e->sheaf_size == 60 && e->spare_size == 5,
+		      "sheaf_slot: slot %d main %#llx spare %#llx sizes %u %u", e->slot,
+		      (unsigned long long)e->sheaf, (unsigned long long)e->spare, e->sheaf_size,
+		      e->spare_size);
+		e = &c.out[4].event.ev;
+		CHECK(e->type == SLUB_EV_BARN_PUT && e->reason == SLUB_BARN_FULL &&
+		      e->sheaf == 0xb000 && e->barn_full == 2 && e->barn_empty == 9 &&
+		      e->sheaf_size == 60, "barn_put: list %u full %u empty %u", e->reason,
+		      e->barn_full, e->barn_empty);
+		e = &c.out[5].event.ev;
+		CHECK(e->type == SLUB_EV_BARN_GET && e->reason == SLUB_BARN_EMPTY &&
+		      e->sheaf == 0xc000 && e->barn_full == 2 && e->barn_empty == 8,
+		      "barn_get: list %u full %u empty %u", e->reason, e->barn_full,
+		      e->barn_empty);
+	}
+	slub_decoder_destroy(c.dec);
+	s.nr_classes = 7;
+	s.items = bad;
+	s.nr_items = 1;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`sheaf`") &&
+	      strstr(c.error, "format 7?"), "sheaf_refill without sheaf: %s", c.error);
+	slub_decoder_destroy(c.dec);
+}
+
 static void test_format1(void)
 {
 	static const struct ts_class cls[] = {
@@ -580,7 +659,7 @@ static void test_format1(void)
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT, "format 1 accepted");
 	CHECK(!strcmp(c.error, TRACE_DIR ": recorded with slub trace format 1; this slubtrace "
-		      "reads formats 2 to 6: record it again"), "message: %s", c.error);
+		      "reads formats 2 to 7: record it again"), "message: %s", c.error);
 	slub_decoder_error(c.dec, &why);
 	CHECK(why == SLUB_UNUSABLE_FORMAT, "kind");
 	slub_decoder_destroy(c.dec);
@@ -611,10 +690,10 @@ static void test_format_string(void)
 static void test_cache_format(void)
 {
 	static const struct ts_item items2[] = {
-		{ C_CACHE, 100, 1, 1, { 7, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
+		{ C_CACHE, 100, 1, 1, { 8, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
 	};
 	static const struct ts_item items4[] = {
-		{ C_CACHE, 100, 1, 1, { 7, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
+		{ C_CACHE, 100, 1, 1, { 8, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
 			(uintptr_t)"x" } },
 	};
 	static const struct ts_item mixed[] = {
@@ -662,15 +741,15 @@ static void test_cache_format(void)
 
 	/* a newer format, in either layout */
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 7") &&
-	      strstr(c.error, "reads formats 2 to 6"), "cache_create of format 7: %s",
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 8") &&
+	      strstr(c.error, "reads formats 2 to 7"), "cache_create of format 8: %s",
 	      c.error);
 	slub_decoder_destroy(c.dec);
 	s.classes = v4_classes;
 	s.items = items4;
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 7"),
-	      "cache_create of format 7 in format 4's layout: %s", c.error);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 8"),
+	      "cache_create of format 8 in format 4's layout: %s", c.error);
 	slub_decoder_destroy(c.dec);
 	/* a number that does not match the layout */
 	s.classes = v2_classes;
@@ -960,6 +1039,7 @@ int main(void)
 	test_trace_destroyed();
 
 	test_v6();
+	test_v7();
 	test_v4();
 	test_v3();
 	test_v2();

@@ -215,12 +215,10 @@ static void on_summary(const struct slub_model_summary *s, void *arg)
 }
 
 /*
- * The state model's table is the classic generation's (cpu slabs, frozen
- * slabs, cpu partial chains).  A cache that ran Linux 7.0's sheaves says
- * so in cache_create's flags (SLUB_F_SHEAVES): its slabs are never frozen
- * and their freelists are taken whole without freezing, so the classic
- * rules would report violations that are not.  The check is refused
- * rather than run; stats, timeline and the others read such traces.
+ * A cache that ran Linux 7.0's sheaves says so in cache_create's flags
+ * (SLUB_F_SHEAVES); the model judges its slabs by the sheaves table and
+ * its sheaves and barns by the S rules.  A trace of wire format 6 has no
+ * sheaf and barn events: the check is refused rather than run.
  */
 static void check_end(struct slub_sink *s)
 {
