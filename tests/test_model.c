@@ -335,7 +335,7 @@ static int run_end_cut_off; /* cfg.end_cut_off of run() */
 static struct result run(const struct seqb *b, const int *idx, int notice_at)
 {
 	struct result r;
-	struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r };
+	struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r, NULL };
 	struct slub_model_config cfg = { 0 };
 	struct slub_model *m;
 
@@ -846,7 +846,7 @@ static void test_processes(void)
 		/* a long sequence in chunks: one model run */
 		struct slub_model_config cfg = { 0 };
 		struct result rr;
-		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &rr };
+		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &rr, NULL };
 		struct slub_model *m;
 
 		memset(&rr, 0, sizeof(rr));
@@ -897,7 +897,7 @@ static void test_processes(void)
 static void test_stack(void)
 {
 	struct result r;
-	struct slub_model_callbacks cb = { on_violation, NULL, on_summary, &r };
+	struct slub_model_callbacks cb = { on_violation, NULL, on_summary, &r, NULL };
 	struct slub_model_config cfg = { .stack_types = 1ull << SLUB_EV_FREE_REMOTE };
 	struct slub_model *m;
 	uint64_t ips[3] = { 0x401000, 0x401100, 0x401200 };
@@ -1043,7 +1043,7 @@ static void test_registration(void)
 {
 	for (int reg = 0; reg < 2; reg++) {
 		struct result r;
-		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r };
+		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r, NULL };
 		struct slub_model_config cfg = { 0 };
 		struct slub_model *m;
 
@@ -1086,7 +1086,7 @@ static void test_late_after_two_gaps(void)
 {
 	struct slub_model_event *e, late;
 	struct result r;
-	struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r };
+	struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r, NULL };
 	struct slub_model_config cfg = { 0 };
 	struct slub_model *m;
 	int have_late = 0;
@@ -1202,7 +1202,7 @@ static void test_seq_twice_copy(int expire_mid_trace)
 {
 	static struct seqb twice;
 	struct result r;
-	struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r };
+	struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r, NULL };
 	struct slub_model_config cfg = { 0 };
 	struct slub_model *m;
 	int i2 = -1, i3 = -1, words = 0;
@@ -1284,7 +1284,7 @@ static void test_arbitrary_sequences(void)
 	};
 	const unsigned nev = 200000, window = 64;
 	struct result r;
-	struct slub_model_callbacks cb = { on_violation, NULL, on_summary, &r };
+	struct slub_model_callbacks cb = { on_violation, NULL, on_summary, &r, NULL };
 	struct slub_model_config cfg = { 0 };
 	struct slub_cache_info info = { "fuzzed", 64, 64, 8, 0, OBJS, 5, 30, 0 };
 	struct slub_model *m;
@@ -1452,7 +1452,7 @@ static void test_registration_is_per_process(void)
 	for (int judged = 0; judged < 2; judged++) {
 		static struct seqb other;
 		struct result r;
-		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r };
+		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r, NULL };
 		struct slub_model_config cfg = { 0 };
 		struct slub_model *m;
 
@@ -1505,7 +1505,7 @@ static void test_registration_explains_lock_gap(void)
 		static struct seqb b, other;
 		static struct slub_cache_info info = { "test-cache", 64, 64, 8, 0, OBJS, 5, 30, 0 };
 		struct result r;
-		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r };
+		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r, NULL };
 		struct slub_model_config cfg = { 0 };
 		struct slub_model *m;
 

@@ -15,8 +15,9 @@
  *             update of the given-up range is dropped silently
  *   bound     at most reorder_events wait; the oldest gap goes first
  *   memory    a long random stream with holes and repeats: everything
- *             given is applied or dropped, nothing waits at the end, and
- *             the engine's memory stays within the bound
+ *             given is applied or dropped and handed on exactly once (the
+ *             applied listener), nothing waits at the end, and the
+ *             engine's memory stays within the bound
  *
  * Every case runs under alarm(): the engine once hung on a repeated seq.
  */
@@ -43,6 +44,7 @@ static struct {
 } applied;
 
 static uint64_t reports[SLUB_RULE_NR];
+static uint64_t delivered, dropped;	/* handed to the applied listener */
 static int notice;	/* a discarded-events notice explains every gap */
 static uint64_t freed;
 static uint64_t resynced;	/* applied events that found the slab to resynchronise */
@@ -76,6 +78,23 @@ void apply(struct slub_model *m, struct mslab *s, const struct slub_model_event 
 		s->state = SLUB_STATE_DISCARDED;
 		s->pages = 0;
 	}
+}
+
+void model_failed_record(struct slub_model *m, struct mslab *s, const struct slub_model_event *e)
+{
+	(void)m;
+	(void)s;
+	(void)e;
+}
+
+void model_deliver(struct slub_model *m, const struct slub_model_event *e, uint64_t k1,
+		   int drop)
+{
+	(void)m;
+	(void)e;
+	(void)k1;
+	delivered++;
+	dropped += drop != 0;
 }
 
 void free_slab(struct slub_model *m, struct mslab *s)
@@ -137,6 +156,7 @@ static struct slub_model *model_new(uint64_t window_ns, uint32_t max_events)
 	mm_pool_init(&m->p_pend, &m->mm, sizeof(struct pend));
 	memset(&applied, 0, sizeof(applied));
 	memset(reports, 0, sizeof(reports));
+	delivered = dropped = 0;
 	notice = 0;
 	freed = 0;
 	resynced = 0;
@@ -401,6 +421,10 @@ static void test_memory(void)
 	      (unsigned long long)given);
 	CHECK(applied.n > given / 2, "%llu applied of %llu given", (unsigned long long)applied.n,
 	      (unsigned long long)given);
+	CHECK(delivered == given && delivered - dropped == applied.n,
+	      "%llu handed on (%llu dropped), %llu applied, %llu given",
+	      (unsigned long long)delivered, (unsigned long long)dropped,
+	      (unsigned long long)applied.n, (unsigned long long)given);
 	/* every slab went up by seq, never back */
 	for (unsigned i = 0; i < SLABS; i++) {
 		uint32_t last = 0;

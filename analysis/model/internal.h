@@ -311,6 +311,11 @@ void lock_touch(struct slub_model *m, struct mlock *l, uint64_t ts);
 void slot_touch(struct slub_model *m, struct mslot *c, uint64_t ts);
 void make_record(struct slub_model_record *r, const struct slub_model_event *e);
 void hist_push(struct slub_model *m, struct mslab *s, const struct slub_model_record *r);
+/* Hands e to the applied callback (k1: its process image's key). */
+void model_deliver(struct slub_model *m, const struct slub_model_event *e, uint64_t k1,
+		   int dropped);
+/* A failed CAS or an error, in its slab's history (it changes nothing). */
+void model_failed_record(struct slub_model *m, struct mslab *s, const struct slub_model_event *e);
 void report(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
 	    struct mslab *s, uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));

@@ -312,6 +312,31 @@ void hist_push(struct slub_model *m, struct mslab *s, const struct slub_model_re
 		s->hist_n++;
 }
 
+void model_deliver(struct slub_model *m, const struct slub_model_event *e, uint64_t k1,
+		   int dropped)
+{
+	struct slub_model_applied a = { e, (uint32_t)k1, (uint32_t)dropped };
+	struct slub_model_event q;
+
+	if (!m->cb.applied)
+		return;
+	if (e->ev.type == SLUB_EV_UNFREEZE && e->ev.reason == UNFREEZE_IN_FLUSH) {
+		/* the queued copy's mark (slab_event()) is the model's own */
+		q = *e;
+		q.ev.reason = 0;
+		a.e = &q;
+	}
+	m->cb.applied(&a, m->cb.arg);
+}
+
+/* The key of vpid's current process image (the first when it has none). */
+static uint64_t image_key(struct slub_model *m, uint32_t vpid)
+{
+	const struct mproc *p = (const struct mproc *)ht_find(&m->procs, vpid, 0);
+
+	return pkey(vpid, p ? p->inc : 0);
+}
+
 static void flush_held(struct slub_model *m)
 {
 	if (!m->held)
@@ -610,20 +635,38 @@ static void thread_flush(struct slub_model *m, struct mthread *t)
 	}
 }
 
-/* A failed CAS or an allocator error changes nothing: its slab's history
- * shows it. */
-static void failed_update(struct slub_model *m, uint64_t k1, const struct slub_model_event *e)
+void model_failed_record(struct slub_model *m, struct mslab *s, const struct slub_model_event *e)
 {
-	const struct slub_event *ev = &e->ev;
-	struct mslab *s = ev->slab ? get_slab(m, k1, ev->slab, 0) : NULL;
 	struct slub_model_record r;
 
-	if (!s)
-		return;
 	make_record(&r, e);
 	r.before = r.after = s->state;
 	r.list = s->list;
 	hist_push(m, s, &r);
+}
+
+/*
+ * A failed CAS or an allocator error changes nothing: its slab's history
+ * shows it.  A failed slab-word CAS takes its place in the slab's order
+ * right after the update whose word it observed (its new.seq): it fires
+ * after its CAS, when that update's event may still be on its way, and
+ * whoever reads the model's order (the statistics' winner of a failure)
+ * finds that update applied before it.  Returns 1 when the slab's order
+ * took it (it is delivered from there).
+ */
+static int failed_update(struct slub_model *m, uint64_t k1, const struct slub_model_event *e)
+{
+	const struct slub_event *ev = &e->ev;
+	struct mslab *s = ev->slab ? get_slab(m, k1, ev->slab, 0) : NULL;
+
+	if (!s)
+		return 0;
+	if (ev->type == SLUB_EV_CMPXCHG_FAIL && s->have_seq) {
+		slab_submit(m, s, e, ev->new.seq, 0, 1);
+		return 1;
+	}
+	model_failed_record(m, s, e);
+	return 0;
 }
 
 /* No slab lives at address 0: the producer named none. */
@@ -640,6 +683,7 @@ static void slab_zero(struct slub_model *m, uint64_t k1, const struct slub_model
 		       "%s at %s of slab 0: no slab has address 0 (the event is dropped)",
 		       slub_event_name(type), slub_site_name(e->ev.site));
 	}
+	model_deliver(m, e, k1, 1);
 }
 
 /*
@@ -732,6 +776,7 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	struct mproc *p;
 	struct mthread *t;
 	uint64_t k1;
+	int ordered = 0;	/* the slab's order delivers it */
 
 	m->sum.events++;
 	if (m->ndeferred)
@@ -739,8 +784,10 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	/* The thread went on without the stack its violation waited for. */
 	if (m->held && m->hv.vpid == e->vpid && m->hv.vtid == e->vtid)
 		flush_held(m);
-	if (type >= SLUB_EV_NR)
+	if (type >= SLUB_EV_NR) {
+		model_deliver(m, e, image_key(m, e->vpid), 0);
 		return 0;
+	}
 	if (e->ts > m->now)
 		m->now = e->ts;
 	m->seen |= 1ull << type;
@@ -749,6 +796,7 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 		return -1;
 	if (type == SLUB_EV_CACHE_CREATE || type == SLUB_EV_CACHE_DESTROY) {
 		cache_event(m, p, e);
+		model_deliver(m, e, pkey(e->vpid, p->inc), 0);
 		return 0;
 	}
 	k1 = pkey(e->vpid, p->inc);
@@ -778,14 +826,17 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	case SLUB_EV_CMPXCHG_FAIL:
 	case SLUB_EV_CPU_CMPXCHG_FAIL:
 	case SLUB_EV_ERROR:
-		failed_update(m, k1, e);
+		ordered = failed_update(m, k1, e);
 		break;
 	default:
+		ordered = 1;
 		if (!e->ev.slab)
 			slab_zero(m, k1, e);
 		else if (slab_event(m, k1, t, e))
 			return -1;
 	}
+	if (!ordered)
+		model_deliver(m, e, k1, 0);
 	expire(m);
 	return 0;
 }

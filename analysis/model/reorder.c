@@ -56,11 +56,24 @@ void reorder_forget(struct slub_model *m, struct mslab *s)
 	while (s->pend) {
 		struct pend *pe = s->pend;
 
+		model_deliver(m, &pe->e, s->h.k1, 1);
 		s->pend = pe->next;
 		mm_pool_put(&m->p_pend, pe);
 		m->npend--;
 	}
 	wq_del(m, s);
+}
+
+/* One event of the slab in its order: a failed CAS goes in the history,
+ * anything else is applied; then its consumer has it. */
+static void slab_apply(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
+		       int late)
+{
+	if (e->ev.type == SLUB_EV_CMPXCHG_FAIL)
+		model_failed_record(m, s, e);
+	else
+		apply(m, s, e, late);
+	model_deliver(m, e, s->h.k1, 0);
 }
 
 static int applicable(const struct mslab *s, const struct pend *p)
@@ -142,6 +155,7 @@ static void seq_twice(struct slub_model *m, struct mslab *s, const struct slub_m
 	const struct slub_model_record *a = applied_at(m, s, (uint32_t)key);
 	struct slub_model_record r;
 
+	model_deliver(m, e, s->h.k1, 1);
 	make_record(&r, e);
 	/* the same event again is never a late update */
 	if (!(a && same_event(a, &r)) &&
@@ -194,8 +208,8 @@ static struct mslab *drain(struct slub_model *m, struct mslab *s)
 		}
 		if (m->sum.reorder_max_delay_ns < m->now - p->e.ts && m->now > p->e.ts)
 			m->sum.reorder_max_delay_ns = m->now - p->e.ts;
-		apply(m, s, &p->e,
-		      p->lenient || (is_cpu_event(p->e.ev.type) && (p->sort >> 1) < s->seq));
+		slab_apply(m, s, &p->e,
+			   p->lenient || (is_cpu_event(p->e.ev.type) && (p->sort >> 1) < s->seq));
 		mm_pool_put(&m->p_pend, p);
 	}
 	wq_del(m, s);
@@ -333,9 +347,9 @@ void slab_submit(struct slub_model *m, struct mslab *s, const struct slub_model_
 		probe.sort = sort;
 		probe.e.ev.type = e->ev.type;
 		if (applicable(s, &probe)) {
-			apply(m, s, e,
-			      lenient || (!word && is_cpu_event(e->ev.type) && s->have_seq &&
-					  key < s->seq));
+			slab_apply(m, s, e,
+				   lenient || (!word && is_cpu_event(e->ev.type) && s->have_seq &&
+					       key < s->seq));
 			if (s->state == SLUB_STATE_DISCARDED && !s->pages)
 				free_slab(m, s);
 			return;
@@ -343,7 +357,7 @@ void slab_submit(struct slub_model *m, struct mslab *s, const struct slub_model_
 	}
 	struct pend *p = mm_pool_get(&m->p_pend);
 	if (!p) {
-		apply(m, s, e, lenient); /* out of memory: better out of order than lost */
+		slab_apply(m, s, e, lenient); /* out of memory: better out of order than lost */
 		return;
 	}
 	p->sort = sort;
