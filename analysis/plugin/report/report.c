@@ -393,11 +393,18 @@ static int series_bin(struct report *r, uint64_t ts)
 	return (int)b;
 }
 
+/* The model's applied listener: the statistics, in the model's order. */
+static void scan_applied(const struct slub_model_applied *a, void *arg)
+{
+	struct report *r = arg;
+
+	slub_tstats_applied(a, r->ts);
+}
+
 static int scan_decoded(struct slub_sink *sk, const struct slub_decoded *d)
 {
 	struct report *r = (struct report *)sk;
 	const struct slub_event *ev = &d->event.ev;
-	struct slub_tstats_event e;
 	struct slub_tstats_discard g;
 	int b;
 
@@ -454,14 +461,8 @@ static int scan_decoded(struct slub_sink *sk, const struct slub_decoded *d)
 	default:
 		break;
 	}
-	e.ev = *ev;
-	e.ts = d->event.ts;
-	e.vpid = d->event.vpid;
-	e.vtid = d->event.vtid;
-	e.stream_id = d->event.stream_id;
-	e.old_valid = d->event.old_valid;
-	e.procname = d->event.procname;
-	if (slub_tstats_event(r->ts, &e) < 0)
+	/* the statistics count it in the model's order (scan_applied) */
+	if (slub_tstats_failed(r->ts))
 		goto nomem;
 	return 0;
 nomem:
@@ -514,7 +515,7 @@ static void scan_end(struct slub_sink *sk)
 	uint32_t nr_lanes = 0;
 	FILE *f = NULL, *sl = NULL;
 
-	if (!lanes)
+	if (!lanes || slub_tstats_failed(r->ts))
 		goto fail;
 	/* Slabs still alive at the end of the trace close there. */
 	for (uint32_t i = 0; i < r->nr_slabs; i++) {
@@ -998,6 +999,7 @@ slub_report_init(bt_self_component_sink *self, bt_self_component_sink_configurat
 			goto nomem;
 		cb.transition = scan_transition;
 		cb.violation = scan_violation;
+		cb.applied = scan_applied;
 		r->sink.decoded = scan_decoded;
 		r->sink.end = scan_end;
 	}

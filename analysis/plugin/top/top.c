@@ -13,8 +13,8 @@
  * that nothing older will come (its inactivity beacons): a quiet
  * program's view moves on, a replay prints only what happened.
  *
- * Storms come from the statistics library (analysis/stats) fed the same
- * events as sink.slub.stats: a storm counts in the interval where its
+ * Storms come from the statistics library (analysis/stats) fed by the
+ * model's applied listener as in sink.slub.stats: a storm counts in the interval where its
  * detection closed it (a window storm ends when a failure no longer fits
  * its window, a run when the operation succeeds), the open ones in the
  * last interval.  So every column summed over the intervals is the
@@ -650,10 +650,18 @@ static int count(struct top *t, const struct slub_model_event *e, const char *th
 	return 0;
 }
 
+/* The model's applied listener: each host's statistics. */
+static void on_applied(const struct slub_model_applied *a, void *arg)
+{
+	struct slub_tstats *ts = ts_of(arg, slub_dec_host(a->e->vpid));
+
+	if (ts)
+		slub_tstats_applied(a, ts);
+}
+
 static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 {
 	struct top *t = (struct top *)s;
-	struct slub_tstats_event e;
 	struct slub_tstats_discard g;
 	struct slub_tstats *ts;
 
@@ -661,16 +669,9 @@ static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 	case SLUB_DEC_EVENT:
 		advance(t, d->event.ts);
 		t->events++;
-		e.ev = d->event.ev;
-		e.ts = d->event.ts;
-		e.vpid = d->event.vpid;
-		e.vtid = d->event.vtid;
-		e.stream_id = d->event.stream_id;
-		e.old_valid = d->event.old_valid;
-		e.procname = d->event.procname;
+		/* its statistics are counted in the model's order (on_applied) */
 		ts = ts_of(t, slub_dec_host(d->event.vpid));
-		if (!ts || slub_tstats_event(ts, &e) < 0 ||
-		    count(t, &d->event, d->thread_name) < 0) {
+		if (!ts || slub_tstats_failed(ts) || count(t, &d->event, d->thread_name) < 0) {
 			BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self,
 				"out of memory in the interval figures");
 			return -1;
@@ -744,6 +745,7 @@ slub_top_init(bt_self_component_sink *self, bt_self_component_sink_configuration
 	bt_component_class_initialize_method_status st;
 	static const char *const formats[] = { "text", "screen", NULL };
 	struct slub_model_config mcfg = { 0 };
+	struct slub_model_callbacks cb = { 0 };
 
 	(void)config;
 	if (!t)
@@ -786,7 +788,9 @@ slub_top_init(bt_self_component_sink *self, bt_self_component_sink_configuration
 	t->sink.decoded = on_decoded;
 	t->sink.end = top_end;
 	t->sink.tick = on_tick;
-	if (!ts_of(t, 0) || slub_sink_model(&t->sink, &mcfg, NULL, NULL) < 0) {
+	cb.applied = on_applied;
+	cb.arg = t;
+	if (!ts_of(t, 0) || slub_sink_model(&t->sink, &mcfg, &cb, NULL) < 0) {
 		st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
 		goto fail;
 	}
