@@ -36,18 +36,6 @@ void htab_remove(struct htab *h, struct hnode *n)
 		g_hash_table_remove(h->t, &n->key);
 }
 
-void htab_each(const struct htab *h, void (*fn)(struct hnode *, void *), void *arg)
-{
-	GHashTableIter it;
-	gpointer value;
-
-	if (!h->t)
-		return;
-	g_hash_table_iter_init(&it, h->t);
-	while (g_hash_table_iter_next(&it, NULL, &value))
-		fn(value, arg);
-}
-
 void htab_remove_if(struct htab *h, bool (*pred)(struct hnode *, void *), void *arg)
 {
 	GHashTableIter it;
@@ -59,6 +47,28 @@ void htab_remove_if(struct htab *h, bool (*pred)(struct hnode *, void *), void *
 	while (g_hash_table_iter_next(&it, NULL, &value))
 		if (pred(value, arg))
 			g_hash_table_iter_remove(&it);
+}
+
+/* htab_each() is the walk of htab_remove_if() with a visitor that keeps
+ * every node. */
+struct each_arg {
+	void (*fn)(struct hnode *, void *);
+	void *arg;
+};
+
+static bool visit_keep(struct hnode *n, void *arg)
+{
+	struct each_arg *a = arg;
+
+	a->fn(n, a->arg);
+	return false;
+}
+
+void htab_each(const struct htab *h, void (*fn)(struct hnode *, void *), void *arg)
+{
+	struct each_arg a = { fn, arg };
+
+	htab_remove_if((struct htab *)h, visit_keep, &a);
 }
 
 void htab_destroy(struct htab *h, void (*fn)(struct hnode *, void *), void *arg)
