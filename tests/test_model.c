@@ -1196,7 +1196,7 @@ static void test_seq_twice_conflict(void)
  * take_freelist that follows it (a tracepoint fires after its CAS), so
  * both copies of seq 3 wait together.  Each repeated word event is an
  * identical twin: reported, dropped.  With more events a window later,
- * expire() gives the slab up in the middle of the trace: it must return too.
+ * model_expire() gives the slab up in the middle of the trace: it must return too.
  */
 static void test_seq_twice_copy(int expire_mid_trace)
 {
@@ -1240,7 +1240,7 @@ static void test_seq_twice_copy(int expire_mid_trace)
 		e.ev.slab = SLAB2;
 		e.ts += 10 * cfg.reorder_ns;
 		CHECK_EQ(slub_model_event(m, &e), 0);
-		CHECK(r.twins > 0, "expire() reported no twin");
+		CHECK(r.twins > 0, "model_expire() reported no twin");
 	}
 	slub_model_finish(m);
 	alarm(0);
@@ -1355,7 +1355,7 @@ static void test_arbitrary_sequences(void)
 	alarm(0);
 	CHECK_EQ(r.summaries, 1);
 	CHECK_EQ(r.sum.events, nev);
-	/* expire() keeps at most the window (plus the event that crossed it) */
+	/* model_expire() keeps at most the window (plus the event that crossed it) */
 	CHECK(r.sum.reorder_max_pending <= window + 1, "%llu events waited (window %u)",
 	      (unsigned long long)r.sum.reorder_max_pending, window);
 	/* 4 slabs, 8 threads, 64 objects, 4 slots, 4 locks: well under 1 MiB */

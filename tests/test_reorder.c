@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_reorder: the model's ordering engine (analysis/model/reorder.c) on
- * its own, linked with stand-ins for what it calls: apply() records the
- * order and moves only the slab word (seq, pages), report() counts
+ * its own, linked with stand-ins for what it calls: model_apply() records the
+ * order and moves only the slab word (seq, pages), model_report() counts
  * findings by rule, and a switch says whether a discarded-events notice
  * explains a gap.  No rule of the state machine runs.
  *
@@ -49,7 +49,7 @@ static int notice;	/* a discarded-events notice explains every gap */
 static uint64_t freed;
 static uint64_t resynced;	/* applied events that found the slab to resynchronise */
 
-void apply(struct slub_model *m, struct mslab *s, const struct slub_model_event *e, int late)
+void model_apply(struct slub_model *m, struct mslab *s, const struct slub_model_event *e, int late)
 {
 	const struct slub_event *ev = &e->ev;
 
@@ -97,15 +97,15 @@ void model_deliver(struct slub_model *m, const struct slub_model_event *e, uint6
 	dropped += drop != 0;
 }
 
-void free_slab(struct slub_model *m, struct mslab *s)
+void model_free_slab(struct slub_model *m, struct mslab *s)
 {
 	(void)m;
 	(void)s;
 	freed++;
 }
 
-void report(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
-	    struct mslab *s, uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
+void model_report(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
+		  struct mslab *s, uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
 {
 	(void)m;
 	(void)r;
@@ -117,7 +117,7 @@ void report(struct slub_model *m, unsigned rule, const struct slub_model_record 
 		reports[rule]++;
 }
 
-void make_record(struct slub_model_record *r, const struct slub_model_event *e)
+void model_make_record(struct slub_model_record *r, const struct slub_model_event *e)
 {
 	memset(r, 0, sizeof(*r));
 	r->ts = e->ts;
@@ -127,7 +127,7 @@ void make_record(struct slub_model_record *r, const struct slub_model_event *e)
 	r->vtid = e->vtid;
 }
 
-int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts)
+int model_notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts)
 {
 	(void)m;
 	(void)gen;
@@ -135,7 +135,7 @@ int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts)
 	return notice;
 }
 
-int notice_since(const struct slub_model *m, uint64_t from_ts)
+int model_notice_since(const struct slub_model *m, uint64_t from_ts)
 {
 	(void)m;
 	(void)from_ts;
@@ -200,15 +200,15 @@ static void submit(struct slub_model *m, struct mslab *s, unsigned type, uint32_
 	e.vtid = 7;
 	if (ts > m->now)
 		m->now = ts;
-	slab_submit(m, s, &e, seq, word, 0);
-	expire(m);
+	model_slab_submit(m, s, &e, seq, word, 0);
+	model_expire(m);
 }
 
 static void finish(struct slub_model *m)
 {
 	m->finished = 1;
 	while (m->wq_head)
-		give_up(m, m->wq_head);
+		model_give_up(m, m->wq_head);
 }
 
 static uint64_t rnd = 0x5eed;

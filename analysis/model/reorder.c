@@ -4,7 +4,7 @@
  * slab word.  Word events go by seq; every other event of the slab (list
  * and cpu-slot operations, slab_discard) right after the word update its
  * thread last saw (the seq a list operation carries, or the thread's own
- * last update of that slab: lru_key()).  An event that arrives early waits
+ * last update of that slab: model_lru_key()).  An event that arrives early waits
  * in its slab's pending list, sorted by (seq, word before what follows it,
  * arrival); a slab that waits sits in a FIFO wait queue, so that a gap
  * older than the window (reorder_ns in trace time, reorder_events waiting
@@ -13,7 +13,7 @@
  * has passed is dropped (seq_twice()), never waited for.
  *
  * Memory: one struct pend per waiting event, bounded by reorder_events
- * (expire() gives up the oldest gap past it).
+ * (model_expire() gives up the oldest gap past it).
  */
 #include <assert.h>
 #include <string.h>
@@ -51,7 +51,7 @@ static void wq_del(struct slub_model *m, struct mslab *s)
 	s->wprev = s->wnext = NULL;
 }
 
-void reorder_forget(struct slub_model *m, struct mslab *s)
+void model_reorder_forget(struct slub_model *m, struct mslab *s)
 {
 	while (s->pend) {
 		struct pend *pe = s->pend;
@@ -72,7 +72,7 @@ static void slab_apply(struct slub_model *m, struct mslab *s, const struct slub_
 	if (e->ev.type == SLUB_EV_CMPXCHG_FAIL)
 		model_failed_record(m, s, e);
 	else
-		apply(m, s, e, late);
+		model_apply(m, s, e, late);
 	model_deliver(m, e, s->h.k1, 0);
 }
 
@@ -105,7 +105,7 @@ static int slab_new_again(const struct slub_model *m, const struct mslab *s,
 	a = applied_at(m, s, e->ev.new.seq);
 	if (!a || a->type != SLUB_EV_SLAB_NEW)
 		return 0;
-	make_record(&r, e);
+	model_make_record(&r, e);
 	return same_event(a, &r);
 }
 
@@ -156,7 +156,7 @@ static void seq_twice(struct slub_model *m, struct mslab *s, const struct slub_m
 	struct slub_model_record r;
 
 	model_deliver(m, e, s->h.k1, 1);
-	make_record(&r, e);
+	model_make_record(&r, e);
 	/* the same event again is never a late update */
 	if (!(a && same_event(a, &r)) &&
 	    ((key >= s->skip_lo && key <= s->skip_hi) || key <= s->base_seq || s->resync)) {
@@ -167,23 +167,24 @@ static void seq_twice(struct slub_model *m, struct mslab *s, const struct slub_m
 	r.list = s->list;
 	r.owner = s->frozen ? s->owner : -1;
 	if (!a) {
-		report(m, SLUB_RULE_WORD_CHAIN, &r, s, s->h.k1, 0,
-		       "seq %u produced twice: %s at %s {freelist %#llx inuse %u frozen %u} tid %u "
-		       "claims a step already applied (no longer in the history; now at seq %u)",
-		       (unsigned)key, slub_event_name(e->ev.type), slub_site_name(e->ev.site),
-		       (unsigned long long)e->ev.new.freelist, e->ev.new.inuse, e->ev.new.frozen,
-		       e->vtid, s->seq);
+		model_report(m, SLUB_RULE_WORD_CHAIN, &r, s, s->h.k1, 0,
+			"seq %u produced twice: %s at %s {freelist %#llx inuse %u frozen %u} "
+			"tid %u claims a step already applied (no longer in the history; now at "
+			"seq %u)",
+			(unsigned)key, slub_event_name(e->ev.type), slub_site_name(e->ev.site),
+			(unsigned long long)e->ev.new.freelist, e->ev.new.inuse, e->ev.new.frozen,
+			e->vtid, s->seq);
 		return;
 	}
 	/* kept short (the history shows both events in full) */
-	report(m, SLUB_RULE_WORD_CHAIN, &r, s, s->h.k1, a->vtid,
-	       "seq %u produced twice: %s at %s {freelist %#llx inuse %u frozen %u} tid %u, "
-	       "applied; then %s at %s {freelist %#llx inuse %u frozen %u} tid %u: %s",
-	       (unsigned)key, slub_event_name(a->type), slub_site_name(a->site),
-	       (unsigned long long)a->freelist, a->inuse, a->frozen, a->vtid,
-	       slub_event_name(r.type), slub_site_name(r.site), (unsigned long long)r.freelist,
-	       r.inuse, r.frozen, r.vtid,
-	       same_event(a, &r) ? "the same event twice" : "two updates claim one step");
+	model_report(m, SLUB_RULE_WORD_CHAIN, &r, s, s->h.k1, a->vtid,
+		"seq %u produced twice: %s at %s {freelist %#llx inuse %u frozen %u} tid %u, "
+		"applied; then %s at %s {freelist %#llx inuse %u frozen %u} tid %u: %s",
+		(unsigned)key, slub_event_name(a->type), slub_site_name(a->site),
+		(unsigned long long)a->freelist, a->inuse, a->frozen, a->vtid,
+		slub_event_name(r.type), slub_site_name(r.site), (unsigned long long)r.freelist,
+		r.inuse, r.frozen, r.vtid,
+		same_event(a, &r) ? "the same event twice" : "two updates claim one step");
 }
 
 /*
@@ -218,7 +219,7 @@ static struct mslab *drain(struct slub_model *m, struct mslab *s)
 		return s;
 	}
 	if (s->state == SLUB_STATE_DISCARDED && !s->pages) {
-		free_slab(m, s);
+		model_free_slab(m, s);
 		return NULL;
 	}
 	return s;
@@ -227,7 +228,7 @@ static struct mslab *drain(struct slub_model *m, struct mslab *s)
 /*
  * The window passed (or the buffer is full): stop waiting for the gap.
  *
- * Termination: the loops over the wait queue (expire(), finish) call this
+ * Termination: the loops over the wait queue (model_expire(), finish) call this
  * on a waiting slab, which has events waiting.  Afterwards its first event
  * is applicable or stale: a later seq is reached by skipping the gap, a
  * slab_new by ending the previous life, a non-word event by the seq it
@@ -235,7 +236,7 @@ static struct mslab *drain(struct slub_model *m, struct mslab *s)
  * takes it off, so every call removes at least one waiting event, and the
  * model's total of waiting events strictly falls.
  */
-void give_up(struct slub_model *m, struct mslab *s)
+void model_give_up(struct slub_model *m, struct mslab *s)
 {
 	struct pend *p = s->pend;
 	uint64_t npend = m->npend;
@@ -250,18 +251,18 @@ void give_up(struct slub_model *m, struct mslab *s)
 		int cut_off = m->finished && m->cfg.end_cut_off &&
 			      m->now - s->wait_since <= m->cfg.reorder_ns;
 		int explained = s->resync || cut_off ||
-				notice_since(m, window_start(m, s->last_ts));
+				model_notice_since(m, window_start(m, s->last_ts));
 		struct slub_model_record r;
 
 		if (!explained) {
 			m->sum.reorder_exceeded++;
-			make_record(&r, &p->e);
+			model_make_record(&r, &p->e);
 			r.before = r.after = s->state;
 			r.list = s->list;
-			report(m, SLUB_RULE_WORD_CHAIN, &r, s, k1, 0,
-			       "seq jumps from %u to %u: %u update(s) never seen and no "
-			       "discarded-events notice covers them (lost update)",
-			       s->seq, target + 1, target - s->seq);
+			model_report(m, SLUB_RULE_WORD_CHAIN, &r, s, k1, 0,
+				     "seq jumps from %u to %u: %u update(s) never seen and no "
+				     "discarded-events notice covers them (lost update)",
+				     s->seq, target + 1, target - s->seq);
 		}
 		/* Updates of every given-up gap may still arrive, late: keep
 		 * one range over all of them (a late one is then dropped, not
@@ -275,14 +276,14 @@ void give_up(struct slub_model *m, struct mslab *s)
 	if (p->e.ev.type == SLUB_EV_SLAB_NEW && !(p->sort & 1) && !applicable(s, p) &&
 	    !stale(m, s, p)) {
 		/* The discard of the previous life never came. */
-		if (!notice_since(m, window_start(m, s->last_ts))) {
+		if (!model_notice_since(m, window_start(m, s->last_ts))) {
 			struct slub_model_record r;
 
-			make_record(&r, &p->e);
+			model_make_record(&r, &p->e);
 			r.before = r.after = s->state;
-			report(m, SLUB_RULE_TRANSITION, &r, s, k1, 0,
-			       "slab_new at seq %u of a slab that was never discarded (%s)",
-			       p->e.ev.new.seq, slub_state_name(s->state));
+			model_report(m, SLUB_RULE_TRANSITION, &r, s, k1, 0,
+				     "slab_new at seq %u of a slab that was never discarded (%s)",
+				     p->e.ev.new.seq, slub_state_name(s->state));
 		}
 		s->pages = 0;
 		s->state = SLUB_STATE_DISCARDED;
@@ -293,14 +294,14 @@ void give_up(struct slub_model *m, struct mslab *s)
 	(void)npend;
 }
 
-void expire(struct slub_model *m)
+void model_expire(struct slub_model *m)
 {
 	while (m->wq_head) {
 		struct mslab *s = m->wq_head;
 
 		if (m->now - s->wait_since <= m->cfg.reorder_ns && m->npend <= m->cfg.reorder_events)
 			break;
-		give_up(m, s);
+		model_give_up(m, s);
 	}
 	/* A gap that a discarded-events notice covers waits an eighth of the
 	 * window: its events are most likely lost, not late.  (Slabs wait in
@@ -309,14 +310,14 @@ void expire(struct slub_model *m)
 		struct mslab *s = m->wq_head;
 
 		if (m->now - s->wait_since <= m->cfg.reorder_ns / 8 ||
-		    !notice_covers(m, s->gen, window_start(m, s->last_ts)))
+		    !model_notice_covers(m, s->gen, window_start(m, s->last_ts)))
 			break;
-		give_up(m, s);
+		model_give_up(m, s);
 	}
 }
 
 /* Order one slab event: apply now, or wait for its predecessor. */
-void slab_submit(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
+void model_slab_submit(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
 			uint64_t key, int word, int lenient)
 {
 	uint64_t sort;
@@ -351,7 +352,7 @@ void slab_submit(struct slub_model *m, struct mslab *s, const struct slub_model_
 				   lenient || (!word && is_cpu_event(e->ev.type) && s->have_seq &&
 					       key < s->seq));
 			if (s->state == SLUB_STATE_DISCARDED && !s->pages)
-				free_slab(m, s);
+				model_free_slab(m, s);
 			return;
 		}
 	}
@@ -392,7 +393,7 @@ void slab_submit(struct slub_model *m, struct mslab *s, const struct slub_model_
 
 /* ---- per-thread memory of the last word seen per slab ---- */
 
-void lru_note(struct mthread *t, uint64_t slab, uint32_t seq)
+void model_lru_note(struct mthread *t, uint64_t slab, uint32_t seq)
 {
 	for (unsigned i = 0; i < THREAD_LRU; i++)
 		if (t->lru[i].slab == slab) {
@@ -407,7 +408,7 @@ void lru_note(struct mthread *t, uint64_t slab, uint32_t seq)
 /* A cpu-slot event comes right after its thread's own last update of the
  * slab (deactivate after its unfreeze, even when another cpu froze the
  * slab again in between); without one, after everything known. */
-uint64_t lru_key(const struct mthread *t, uint64_t slab)
+uint64_t model_lru_key(const struct mthread *t, uint64_t slab)
 {
 	for (unsigned i = 0; i < THREAD_LRU; i++)
 		if (t->lru[i].slab == slab)
