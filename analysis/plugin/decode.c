@@ -913,12 +913,152 @@ static void get_small(const struct dec_class *dc, const bt_field *p, struct smal
 				 dc->idx[F_SLOT] >= 0 ? F_SLOT : F_ATTEMPT);
 }
 
+/* cache_create: the trace format it announces, and the cache's geometry. */
+static int decode_cache_create(struct slub_decoder *d, const struct dec_class *dc,
+			       const bt_field *p, struct slub_decoded *out, const struct small *m)
+{
+	struct slub_event *ev = &out->event.ev;
+	bool v3 = dc->format >= 3;	/* `where`, the pair enumerations, the arrays */
+	uint64_t format = get_u(dc, p, F_FORMAT);
+
+	if (format >= 2 && format <= SLUB_DEC_FORMAT) {
+		/* format 5 adds an event to format 4, format 6 a flag */
+		if ((format >= 5 ? 4 : format) != dc->format) {
+			refuse(d, SLUB_UNUSABLE_MALFORMED,
+			       "%s: event %s says slub trace format %" PRIu64
+			       " but is laid out in format %s", trace_name(d), dc->name,
+			       format, format_names(dc));
+			return -1;
+		}
+	} else {
+		refuse(d, SLUB_UNUSABLE_FORMAT,
+		       "%s: recorded with slub trace format %" PRIu64
+		       "; this slubtrace reads formats 2 to 6: record it again",
+		       trace_name(d), format);
+		return -1;
+	}
+	out->info.name = get_str(dc, p, F_NAME);
+	if (v3) {
+		out->info.object_size = (uint32_t)get_elem(dc, p, F_GEOMETRY, 0);
+		out->info.size = (uint32_t)get_elem(dc, p, F_GEOMETRY, 1);
+		out->info.align = (uint32_t)get_elem(dc, p, F_GEOMETRY, 2);
+		out->info.order = (uint32_t)get_elem(dc, p, F_GEOMETRY, 3);
+		out->info.objects = (uint32_t)get_elem(dc, p, F_GEOMETRY, 4);
+		out->info.min_partial = (uint32_t)get_elem(dc, p, F_GEOMETRY, 5);
+		out->info.cpu_partial = (uint32_t)get_elem(dc, p, F_GEOMETRY, 6);
+		out->info.flags = dc->format == 4 ?
+			(uint32_t)get_elem(dc, p, F_GEOMETRY, 7) :
+			(uint32_t)get_u(dc, p, F_FLAGS);
+	} else {
+		out->info.object_size = (uint32_t)get_u(dc, p, F_OBJECT_SIZE);
+		out->info.size = (uint32_t)get_u(dc, p, F_SIZE);
+		out->info.align = (uint32_t)get_u(dc, p, F_ALIGN);
+		out->info.order = (uint32_t)get_u(dc, p, F_ORDER);
+		out->info.objects = (uint32_t)get_u(dc, p, F_OBJECTS);
+		out->info.min_partial = (uint32_t)get_u(dc, p, F_MIN_PARTIAL);
+		out->info.cpu_partial = (uint32_t)get_u(dc, p, F_CPU_PARTIAL);
+		out->info.flags = (uint32_t)get_u(dc, p, F_FLAGS);
+	}
+	ev->reason = m->announced;
+	ev->info = &out->info;
+	return 0;
+}
+
+/* A slab-word update (and slab_discard's last word). */
+static void decode_word(const struct dec_class *dc, const bt_field *p, struct slub_event *ev,
+			const struct small *m)
+{
+	bool v3 = dc->format >= 3;
+	int32_t owner = (int16_t)m->arg;
+	uint32_t site = (uint32_t)get_u(dc, p, F_SITE);
+	unsigned t = ev->type;
+
+	/* format 3: one enumeration, site | dest << 4 */
+	ev->site = v3 ? site & 15 : site;
+	ev->list = v3 ? site >> 4 : (uint32_t)get_u(dc, p, F_DEST);
+	ev->locked = m->locked;
+	unpack_word(&ev->new, get_u(dc, p, F_FREELIST), get_u(dc, p, F_COUNTERS), owner);
+	if (t == SLUB_EV_UNFREEZE) {
+		/* The wire carries the slot the slab leaves. */
+		ev->new.owner = -1;
+		ev->old.owner = owner;
+	} else if (t == SLUB_EV_SLAB_DISCARD) {
+		/* In-process, slab_discard's last word is `old`. */
+		ev->old = ev->new;
+	}
+}
+
+/* cmpxchg_fail: the word expected and the word found, in each format. */
+static void decode_cas_fail(const struct dec_class *dc, const bt_field *p,
+			    struct slub_decoded *out, const struct small *m)
+{
+	struct slub_event *ev = &out->event.ev;
+	bool v3 = dc->format >= 3;
+
+	ev->site = (uint32_t)get_u(dc, p, F_SITE);
+	ev->locked = m->locked;
+	ev->attempt = m->arg;
+	if (dc->format == 4) {
+		/* words: expected { freelist, counters }, then observed */
+		unpack_word(&ev->old, get_elem(dc, p, F_WORDS, 0),
+			    get_elem(dc, p, F_WORDS, 1), -1);
+		unpack_word(&ev->new, get_elem(dc, p, F_WORDS, 2),
+			    get_elem(dc, p, F_WORDS, 3), -1);
+	} else if (v3) {
+		unpack_word(&ev->old, get_elem(dc, p, F_EXPECTED, 0),
+			    get_elem(dc, p, F_EXPECTED, 1), -1);
+		unpack_word(&ev->new, get_elem(dc, p, F_OBSERVED, 0),
+			    get_elem(dc, p, F_OBSERVED, 1), -1);
+	} else {
+		unpack_word(&ev->old, get_u(dc, p, F_EXP_FREELIST),
+			    get_u(dc, p, F_EXP_COUNTERS), -1);
+		unpack_word(&ev->new, get_u(dc, p, F_OBS_FREELIST),
+			    get_u(dc, p, F_OBS_COUNTERS), -1);
+	}
+	out->event.old_valid = 1;
+}
+
+/* The cpu-slot events: reason and destination, the slot acted upon. */
+static void decode_cpu(const struct dec_class *dc, const bt_field *p, struct slub_event *ev,
+		       const struct small *m)
+{
+	bool v3 = dc->format >= 3;
+	uint32_t reason = (uint32_t)get_u(dc, p, F_REASON);
+
+	/* format 3: one enumeration, reason | dest << 4 */
+	ev->reason = v3 ? reason & 15 : reason;
+	ev->list = v3 ? reason >> 4 : (uint32_t)get_u(dc, p, F_DEST);
+	ev->slot = (int16_t)m->arg;
+	ev->locked = m->locked;
+	ev->count = (uint32_t)get_u(dc, p, F_COUNT);
+	ev->pages = (uint32_t)get_u(dc, p, F_PAGES);
+}
+
+/* A list operation: its list, lock acquisition and the seq it saw. */
+static void decode_list_op(const struct dec_class *dc, const bt_field *p, struct slub_event *ev,
+			   const struct small *m)
+{
+	bool v3 = dc->format >= 3;
+
+	ev->list = (uint32_t)get_u(dc, p, F_LIST);
+	ev->locked = m->locked;
+	ev->lock_seq = get_u(dc, p, F_LOCK_SEQ);
+	if (v3) {
+		uint64_t id_seq = get_u(dc, p, F_LOCK_ID_SEQ);
+
+		ev->lock_id = (uint32_t)id_seq;
+		ev->new.seq = (uint32_t)(id_seq >> 32);
+	} else {
+		ev->lock_id = (uint32_t)get_u(dc, p, F_LOCK_ID);
+		ev->new.seq = (uint32_t)get_u(dc, p, F_SEQ);
+	}
+}
+
 static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const bt_field *p,
 		       struct slub_decoded *out)
 {
 	struct slub_event *ev = &out->event.ev;
 	unsigned t = dc->type;
-	bool v3 = dc->format >= 3;	/* `where`, the pair enumerations, the arrays */
 	struct small m;
 
 	get_small(dc, p, &m);
@@ -932,51 +1072,10 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 	ev->new.owner = -1;
 
 	switch (t) {
-	case SLUB_EV_CACHE_CREATE: {
-		uint64_t format = get_u(dc, p, F_FORMAT);
-
-		if (format >= 2 && format <= SLUB_DEC_FORMAT) {
-			/* format 5 adds an event to format 4, format 6 a flag */
-			if ((format >= 5 ? 4 : format) != dc->format) {
-				refuse(d, SLUB_UNUSABLE_MALFORMED,
-				       "%s: event %s says slub trace format %" PRIu64
-				       " but is laid out in format %s", trace_name(d), dc->name,
-				       format, format_names(dc));
-				return -1;
-			}
-		} else {
-			refuse(d, SLUB_UNUSABLE_FORMAT,
-			       "%s: recorded with slub trace format %" PRIu64
-			       "; this slubtrace reads formats 2 to 6: record it again",
-			       trace_name(d), format);
+	case SLUB_EV_CACHE_CREATE:
+		if (decode_cache_create(d, dc, p, out, &m) < 0)
 			return -1;
-		}
-		out->info.name = get_str(dc, p, F_NAME);
-		if (v3) {
-			out->info.object_size = (uint32_t)get_elem(dc, p, F_GEOMETRY, 0);
-			out->info.size = (uint32_t)get_elem(dc, p, F_GEOMETRY, 1);
-			out->info.align = (uint32_t)get_elem(dc, p, F_GEOMETRY, 2);
-			out->info.order = (uint32_t)get_elem(dc, p, F_GEOMETRY, 3);
-			out->info.objects = (uint32_t)get_elem(dc, p, F_GEOMETRY, 4);
-			out->info.min_partial = (uint32_t)get_elem(dc, p, F_GEOMETRY, 5);
-			out->info.cpu_partial = (uint32_t)get_elem(dc, p, F_GEOMETRY, 6);
-			out->info.flags = dc->format == 4 ?
-				(uint32_t)get_elem(dc, p, F_GEOMETRY, 7) :
-				(uint32_t)get_u(dc, p, F_FLAGS);
-		} else {
-			out->info.object_size = (uint32_t)get_u(dc, p, F_OBJECT_SIZE);
-			out->info.size = (uint32_t)get_u(dc, p, F_SIZE);
-			out->info.align = (uint32_t)get_u(dc, p, F_ALIGN);
-			out->info.order = (uint32_t)get_u(dc, p, F_ORDER);
-			out->info.objects = (uint32_t)get_u(dc, p, F_OBJECTS);
-			out->info.min_partial = (uint32_t)get_u(dc, p, F_MIN_PARTIAL);
-			out->info.cpu_partial = (uint32_t)get_u(dc, p, F_CPU_PARTIAL);
-			out->info.flags = (uint32_t)get_u(dc, p, F_FLAGS);
-		}
-		ev->reason = m.announced;
-		ev->info = &out->info;
 		break;
-	}
 	case SLUB_EV_CACHE_DESTROY:
 		ev->count = (uint32_t)get_u(dc, p, F_COUNT);
 		break;
@@ -986,47 +1085,11 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 	case SLUB_EV_UNFREEZE:
 	case SLUB_EV_TAKE_FREELIST:
 	case SLUB_EV_FREE_REMOTE:
-	case SLUB_EV_DRAIN_FREELIST: {
-		int32_t owner = (int16_t)m.arg;
-		uint32_t site = (uint32_t)get_u(dc, p, F_SITE);
-
-		/* format 3: one enumeration, site | dest << 4 */
-		ev->site = v3 ? site & 15 : site;
-		ev->list = v3 ? site >> 4 : (uint32_t)get_u(dc, p, F_DEST);
-		ev->locked = m.locked;
-		unpack_word(&ev->new, get_u(dc, p, F_FREELIST), get_u(dc, p, F_COUNTERS), owner);
-		if (t == SLUB_EV_UNFREEZE) {
-			/* The wire carries the slot the slab leaves. */
-			ev->new.owner = -1;
-			ev->old.owner = owner;
-		} else if (t == SLUB_EV_SLAB_DISCARD) {
-			/* In-process, slab_discard's last word is `old`. */
-			ev->old = ev->new;
-		}
+	case SLUB_EV_DRAIN_FREELIST:
+		decode_word(dc, p, ev, &m);
 		break;
-	}
 	case SLUB_EV_CMPXCHG_FAIL:
-		ev->site = (uint32_t)get_u(dc, p, F_SITE);
-		ev->locked = m.locked;
-		ev->attempt = m.arg;
-		if (dc->format == 4) {
-			/* words: expected { freelist, counters }, then observed */
-			unpack_word(&ev->old, get_elem(dc, p, F_WORDS, 0),
-				    get_elem(dc, p, F_WORDS, 1), -1);
-			unpack_word(&ev->new, get_elem(dc, p, F_WORDS, 2),
-				    get_elem(dc, p, F_WORDS, 3), -1);
-		} else if (v3) {
-			unpack_word(&ev->old, get_elem(dc, p, F_EXPECTED, 0),
-				    get_elem(dc, p, F_EXPECTED, 1), -1);
-			unpack_word(&ev->new, get_elem(dc, p, F_OBSERVED, 0),
-				    get_elem(dc, p, F_OBSERVED, 1), -1);
-		} else {
-			unpack_word(&ev->old, get_u(dc, p, F_EXP_FREELIST),
-				    get_u(dc, p, F_EXP_COUNTERS), -1);
-			unpack_word(&ev->new, get_u(dc, p, F_OBS_FREELIST),
-				    get_u(dc, p, F_OBS_COUNTERS), -1);
-		}
-		out->event.old_valid = 1;
+		decode_cas_fail(dc, p, out, &m);
 		break;
 	case SLUB_EV_CPU_CMPXCHG_FAIL:
 		ev->site = (uint32_t)get_u(dc, p, F_SITE);
@@ -1036,34 +1099,14 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 	case SLUB_EV_DEACTIVATE:
 	case SLUB_EV_CPU_PARTIAL_PUT:
 	case SLUB_EV_CPU_PARTIAL_TAKE:
-	case SLUB_EV_CPU_PARTIAL_DRAIN: {
-		uint32_t reason = (uint32_t)get_u(dc, p, F_REASON);
-
-		/* format 3: one enumeration, reason | dest << 4 */
-		ev->reason = v3 ? reason & 15 : reason;
-		ev->list = v3 ? reason >> 4 : (uint32_t)get_u(dc, p, F_DEST);
-		ev->slot = (int16_t)m.arg;
-		ev->locked = m.locked;
-		ev->count = (uint32_t)get_u(dc, p, F_COUNT);
-		ev->pages = (uint32_t)get_u(dc, p, F_PAGES);
+	case SLUB_EV_CPU_PARTIAL_DRAIN:
+		decode_cpu(dc, p, ev, &m);
 		break;
-	}
 	case SLUB_EV_ADD_PARTIAL:
 	case SLUB_EV_REMOVE_PARTIAL:
 	case SLUB_EV_ADD_FULL:
 	case SLUB_EV_REMOVE_FULL:
-		ev->list = (uint32_t)get_u(dc, p, F_LIST);
-		ev->locked = m.locked;
-		ev->lock_seq = get_u(dc, p, F_LOCK_SEQ);
-		if (v3) {
-			uint64_t id_seq = get_u(dc, p, F_LOCK_ID_SEQ);
-
-			ev->lock_id = (uint32_t)id_seq;
-			ev->new.seq = (uint32_t)(id_seq >> 32);
-		} else {
-			ev->lock_id = (uint32_t)get_u(dc, p, F_LOCK_ID);
-			ev->new.seq = (uint32_t)get_u(dc, p, F_SEQ);
-		}
+		decode_list_op(dc, p, ev, &m);
 		break;
 	case SLUB_EV_LOCK_ACQUIRE:
 	case SLUB_EV_LOCK_RELEASE:
