@@ -667,24 +667,10 @@ static const char *format_names(const struct dec_class *dc)
 	}
 }
 
-static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_class *ec,
-				       struct dec_stream *s)
+/* What the event class is: a slub event (and its type), slub:stack, an
+ * lttng-ust event the symbolizer reads, or nothing to read (K_IGNORE). */
+static void class_kind(struct slub_decoder *d, struct dec_class *dc)
 {
-	struct dec_class *dc = calloc(1, sizeof(*dc));
-	const bt_field_class *payload, *ctx;
-	const char *name = bt_event_class_get_name(ec);
-	uint64_t need;
-
-	if (!dc)
-		return NULL;
-	dc->tc = bt_stream_class_borrow_trace_class_const(bt_event_class_borrow_stream_class_const(ec));
-	if (watch_trace(d, NULL, dc->tc) < 0) {
-		free(dc);
-		return NULL;
-	}
-	dc->name = name ? name : "?";
-	for (int f = 0; f < F_NR; f++)
-		dc->idx[f] = -1;
 	if (!strncmp(dc->name, "slub:", 5)) {
 		const char *ev = dc->name + 5;
 
@@ -703,10 +689,13 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 	} else if (d->sym) {
 		dc->kind = other_kind(dc->name);
 	}
-	if (dc->kind == K_IGNORE)
-		goto out;
+}
 
-	payload = bt_event_class_borrow_payload_field_class_const(ec);
+/* The payload's fields by name, each kept when of the type it must have:
+ * 0, or -1 when the class is refused. */
+static int map_payload(struct slub_decoder *d, struct dec_class *dc,
+		       const bt_field_class *payload)
+{
 	for (int f = 0; f < F_NR; f++) {
 		int i = member_index(payload, field_names[f]);
 		const bt_field_class *fc;
@@ -738,7 +727,7 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 				       "metadata is not slubtrace's (damaged, or another provider "
 				       "named slub)", trace_name(d), dc->name);
 				dc->kind = K_BAD;
-				goto out;
+				return -1;
 			}
 			continue;
 		} else if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER)) {
@@ -746,7 +735,14 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 		}
 		dc->idx[f] = (int16_t)i;
 	}
+	return 0;
+}
 
+/* The slub trace format the class is laid out in: 0, or -1 when it is
+ * refused (format 1). */
+static int class_format(struct slub_decoder *d, struct dec_class *dc,
+			const bt_field_class *payload)
+{
 	/* Format 1: slab-word events carry old_/new_ words, cache_create
 	 * has no format field. */
 	if (dc->kind == K_SLUB && (member_index(payload, "new_seq") >= 0 ||
@@ -755,7 +751,7 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 		       "%s: recorded with slub trace format 1; this slubtrace reads formats 2 "
 		       "to 6: record it again", trace_name(d));
 		dc->kind = K_BAD;
-		goto out;
+		return -1;
 	}
 	/* Formats 3 and 4 pack the small integers of every event but
 	 * cache_destroy (the same in all three) into `where`; format 4 lays
@@ -771,14 +767,22 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 	    bt_field_class_array_static_get_length(member_class(payload, dc->idx[F_GEOMETRY])) <
 	    GEOMETRY4)
 		dc->idx[F_GEOMETRY] = -1;
-	need = required_of(dc);
+	return 0;
+}
+
+/* Every field the class needs is there: 0, or -1 (an lttng-ust event is
+ * then ignored, a slub event refused). */
+static int check_required(struct slub_decoder *d, struct dec_class *dc, struct dec_stream *s)
+{
+	uint64_t need = required_of(dc);
+
 	for (int f = 0; f < F_NR; f++) {
 		if ((need & B(f)) && dc->idx[f] < 0) {
 			if (dc->kind != K_SLUB && dc->kind != K_STACK) {
 				/* lttng-ust's events are a bonus: without them,
 				 * stacks stay addresses. */
 				dc->kind = K_IGNORE;
-				goto out;
+				return -1;
 			}
 			refuse(d, SLUB_UNUSABLE_MALFORMED,
 			       "%s: event %s in stream %s has no usable field `%s` "
@@ -788,12 +792,19 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 			       "2 to 5" : dc->type == SLUB_EV_SLABINFO_WALK ? "5" :
 			       format_names(dc));
 			dc->kind = K_BAD;
-			goto out;
+			return -1;
 		}
 	}
+	return 0;
+}
 
-	ctx = bt_stream_class_borrow_event_common_context_field_class_const(
+/* vpid, vtid and procname in the stream's common context. */
+static void map_context(struct slub_decoder *d, struct dec_class *dc, const bt_event_class *ec,
+			struct dec_stream *s)
+{
+	const bt_field_class *ctx = bt_stream_class_borrow_event_common_context_field_class_const(
 		bt_event_class_borrow_stream_class_const(ec));
+
 	dc->ctx_vpid = (int16_t)member_index(ctx, "vpid");
 	dc->ctx_vtid = (int16_t)member_index(ctx, "vtid");
 	dc->ctx_procname = (int16_t)member_index(ctx, "procname");
@@ -819,6 +830,35 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 		       trace_name(d), dc->name, s ? s->name : "?");
 		dc->kind = K_BAD;
 	}
+}
+
+static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_class *ec,
+				       struct dec_stream *s)
+{
+	struct dec_class *dc = calloc(1, sizeof(*dc));
+	const bt_field_class *payload;
+	const char *name = bt_event_class_get_name(ec);
+
+	if (!dc)
+		return NULL;
+	dc->tc = bt_stream_class_borrow_trace_class_const(bt_event_class_borrow_stream_class_const(ec));
+	if (watch_trace(d, NULL, dc->tc) < 0) {
+		free(dc);
+		return NULL;
+	}
+	dc->name = name ? name : "?";
+	for (int f = 0; f < F_NR; f++)
+		dc->idx[f] = -1;
+	class_kind(d, dc);
+	if (dc->kind == K_IGNORE)
+		goto out;
+
+	payload = bt_event_class_borrow_payload_field_class_const(ec);
+	if (map_payload(d, dc, payload) < 0 || class_format(d, dc, payload) < 0 ||
+	    check_required(d, dc, s) < 0)
+		goto out;
+
+	map_context(d, dc, ec, s);
 out:
 	slub_log(d->log, BT_LOGGING_LEVEL_DEBUG, "event class %s: %s", dc->name ? dc->name : "?",
 		 dc->kind == K_SLUB ? "slub event" : dc->kind == K_STACK ? "stack" :
