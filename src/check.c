@@ -238,7 +238,7 @@ void slub_check_init(void)
 {
 	const char *v = getenv("SLUBTRACE_CHECK");
 	struct slub_model_config cfg = { 0 };
-	struct slub_model_callbacks cb = { on_violation, NULL, NULL, NULL };
+	struct slub_model_callbacks cb = { on_violation, NULL, NULL, NULL, NULL };
 	uint64_t mask;
 
 	if (!v || !*v || !strcmp(v, "0"))

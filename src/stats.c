@@ -32,17 +32,29 @@ const char *slub_sheaf_stat_name(unsigned item)
 	return item < SLUB_NR_SHEAF_STAT_ITEMS ? sheaf_stat_names[item] : "unknown";
 }
 
-int slub_cache_sheaf_stats(const struct slub_cache *cs, struct slub_sheaf_stats *out)
+/* What both queries begin with: the arguments checked (EINVAL), *out
+ * cleared, and the cache's counters summed over its threads into *sum. */
+static struct slub_cache *stats_begin(const struct slub_cache *cs, void *out, size_t size,
+				      struct slub_cpu_stats *sum)
 {
-	struct slub_cpu_stats sum;
 	struct slub_cache *s = (struct slub_cache *)cs;
 
 	if (!s || !out) {
 		errno = EINVAL;
-		return -1;
+		return NULL;
 	}
-	memset(out, 0, sizeof(*out));
-	slub_sum_stats(s, &sum);
+	memset(out, 0, size);
+	slub_sum_stats(s, sum);
+	return s;
+}
+
+int slub_cache_sheaf_stats(const struct slub_cache *cs, struct slub_sheaf_stats *out)
+{
+	struct slub_cpu_stats sum;
+	struct slub_cache *s = stats_begin(cs, out, sizeof(*out), &sum);
+
+	if (!s)
+		return -1;
 	memcpy(out->item, sum.sheaf, sizeof(out->item));
 	out->sheaf_capacity = s->sheaf_capacity;
 	for (int i = 0; i < slub_nodes; i++) {
@@ -55,14 +67,10 @@ int slub_cache_sheaf_stats(const struct slub_cache *cs, struct slub_sheaf_stats 
 int slub_cache_stats(const struct slub_cache *cs, struct slub_stats *out)
 {
 	struct slub_cpu_stats sum;
-	struct slub_cache *s = (struct slub_cache *)cs;
+	struct slub_cache *s = stats_begin(cs, out, sizeof(*out), &sum);
 
-	if (!s || !out) {
-		errno = EINVAL;
+	if (!s)
 		return -1;
-	}
-	memset(out, 0, sizeof(*out));
-	slub_sum_stats(s, &sum);
 	memcpy(out->item, sum.item, sizeof(out->item));
 	memcpy(out->cmpxchg_fail_site, sum.cmpxchg_fail_site, sizeof(out->cmpxchg_fail_site));
 	out->lock_wait_ns = sum.lock_wait_ns;

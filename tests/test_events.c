@@ -291,7 +291,7 @@ static void as_decoded(struct slub_event *ev)
 static struct model_result check_model_as(unsigned long n, int show, int decoded)
 {
 	struct model_result res = { .shown = show ? 0 : ~0ul / 2 };
-	struct slub_model_callbacks cb = { model_violation, NULL, NULL, &res };
+	struct slub_model_callbacks cb = { model_violation, NULL, NULL, &res, NULL };
 	/* ts below are arrival numbers, 100 ns apart: 20 ms = 200 000 arrivals */
 	struct slub_model_config cfg = { .reorder_ns = 20000000 };
 	struct slub_model *m = slub_model_new(&cfg, &cb);

@@ -336,7 +336,7 @@ static uint64_t run_cut_begin, run_cut_end, run_cut_lag; /* cfg.cut_* of run() *
 static struct result run(const struct seqb *b, const int *idx, int notice_at)
 {
 	struct result r;
-	struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r };
+	struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r, NULL };
 	struct slub_model_config cfg = { 0 };
 	struct slub_model *m;
 
@@ -889,7 +889,7 @@ static void test_processes(void)
 		/* a long sequence in chunks: one model run */
 		struct slub_model_config cfg = { 0 };
 		struct result rr;
-		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &rr };
+		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &rr, NULL };
 		struct slub_model *m;
 
 		memset(&rr, 0, sizeof(rr));
@@ -940,7 +940,7 @@ static void test_processes(void)
 static void test_stack(void)
 {
 	struct result r;
-	struct slub_model_callbacks cb = { on_violation, NULL, on_summary, &r };
+	struct slub_model_callbacks cb = { on_violation, NULL, on_summary, &r, NULL };
 	struct slub_model_config cfg = { .stack_types = 1ull << SLUB_EV_FREE_REMOTE };
 	struct slub_model *m;
 	uint64_t ips[3] = { 0x401000, 0x401100, 0x401200 };
@@ -1097,7 +1097,7 @@ static void test_registration(void)
 {
 	for (int reg = 0; reg < 2; reg++) {
 		struct result r;
-		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r };
+		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r, NULL };
 		struct slub_model_config cfg = { 0 };
 		struct slub_model *m;
 
@@ -1140,7 +1140,7 @@ static void test_late_after_two_gaps(void)
 {
 	struct slub_model_event *e, late;
 	struct result r;
-	struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r };
+	struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r, NULL };
 	struct slub_model_config cfg = { 0 };
 	struct slub_model *m;
 	int have_late = 0;
@@ -1250,13 +1250,13 @@ static void test_seq_twice_conflict(void)
  * take_freelist that follows it (a tracepoint fires after its CAS), so
  * both copies of seq 3 wait together.  Each repeated word event is an
  * identical twin: reported, dropped.  With more events a window later,
- * expire() gives the slab up in the middle of the trace: it must return too.
+ * model_expire() gives the slab up in the middle of the trace: it must return too.
  */
 static void test_seq_twice_copy(int expire_mid_trace)
 {
 	static struct seqb twice;
 	struct result r;
-	struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r };
+	struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r, NULL };
 	struct slub_model_config cfg = { 0 };
 	struct slub_model *m;
 	int i2 = -1, i3 = -1, words = 0;
@@ -1294,7 +1294,7 @@ static void test_seq_twice_copy(int expire_mid_trace)
 		e.ev.slab = SLAB2;
 		e.ts += 10 * cfg.reorder_ns;
 		CHECK_EQ(slub_model_event(m, &e), 0);
-		CHECK(r.twins > 0, "expire() reported no twin");
+		CHECK(r.twins > 0, "model_expire() reported no twin");
 	}
 	slub_model_finish(m);
 	alarm(0);
@@ -1338,7 +1338,7 @@ static void test_arbitrary_sequences(void)
 	};
 	const unsigned nev = 200000, window = 64;
 	struct result r;
-	struct slub_model_callbacks cb = { on_violation, NULL, on_summary, &r };
+	struct slub_model_callbacks cb = { on_violation, NULL, on_summary, &r, NULL };
 	struct slub_model_config cfg = { 0 };
 	struct slub_cache_info info = { "fuzzed", 64, 64, 8, 0, OBJS, 5, 30, 0 };
 	struct slub_model *m;
@@ -1409,7 +1409,7 @@ static void test_arbitrary_sequences(void)
 	alarm(0);
 	CHECK_EQ(r.summaries, 1);
 	CHECK_EQ(r.sum.events, nev);
-	/* expire() keeps at most the window (plus the event that crossed it) */
+	/* model_expire() keeps at most the window (plus the event that crossed it) */
 	CHECK(r.sum.reorder_max_pending <= window + 1, "%llu events waited (window %u)",
 	      (unsigned long long)r.sum.reorder_max_pending, window);
 	/* 4 slabs, 8 threads, 64 objects, 4 slots, 4 locks: well under 1 MiB */
@@ -1506,7 +1506,7 @@ static void test_registration_is_per_process(void)
 	for (int judged = 0; judged < 2; judged++) {
 		static struct seqb other;
 		struct result r;
-		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r };
+		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r, NULL };
 		struct slub_model_config cfg = { 0 };
 		struct slub_model *m;
 
@@ -1559,7 +1559,7 @@ static void test_registration_explains_lock_gap(void)
 		static struct seqb b, other;
 		static struct slub_cache_info info = { "test-cache", 64, 64, 8, 0, OBJS, 5, 30, 0 };
 		struct result r;
-		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r };
+		struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, &r, NULL };
 		struct slub_model_config cfg = { 0 };
 		struct slub_model *m;
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_reorder: the model's ordering engine (analysis/model/reorder.c) on
- * its own, linked with stand-ins for what it calls: apply() records the
- * order and moves only the slab word (seq, pages), report() counts
+ * its own, linked with stand-ins for what it calls: model_apply() records the
+ * order and moves only the slab word (seq, pages), model_report() counts
  * findings by rule, and a switch says whether a discarded-events notice
  * explains a gap.  No rule of the state machine runs.
  *
@@ -15,8 +15,9 @@
  *             update of the given-up range is dropped silently
  *   bound     at most reorder_events wait; the oldest gap goes first
  *   memory    a long random stream with holes and repeats: everything
- *             given is applied or dropped, nothing waits at the end, and
- *             the engine's memory stays within the bound
+ *             given is applied or dropped and handed on exactly once (the
+ *             applied listener), nothing waits at the end, and the
+ *             engine's memory stays within the bound
  *
  * Every case runs under alarm(): the engine once hung on a repeated seq.
  */
@@ -43,11 +44,12 @@ static struct {
 } applied;
 
 static uint64_t reports[SLUB_RULE_NR];
+static uint64_t delivered, dropped;	/* handed to the applied listener */
 static int notice;	/* a discarded-events notice explains every gap */
 static uint64_t freed;
 static uint64_t resynced;	/* applied events that found the slab to resynchronise */
 
-void apply(struct slub_model *m, struct mslab *s, const struct slub_model_event *e, int late)
+void model_apply(struct slub_model *m, struct mslab *s, const struct slub_model_event *e, int late)
 {
 	const struct slub_event *ev = &e->ev;
 
@@ -78,15 +80,32 @@ void apply(struct slub_model *m, struct mslab *s, const struct slub_model_event 
 	}
 }
 
-void free_slab(struct slub_model *m, struct mslab *s)
+void model_failed_record(struct slub_model *m, struct mslab *s, const struct slub_model_event *e)
+{
+	(void)m;
+	(void)s;
+	(void)e;
+}
+
+void model_deliver(struct slub_model *m, const struct slub_model_event *e, uint64_t k1,
+		   int drop)
+{
+	(void)m;
+	(void)e;
+	(void)k1;
+	delivered++;
+	dropped += drop != 0;
+}
+
+void model_free_slab(struct slub_model *m, struct mslab *s)
 {
 	(void)m;
 	(void)s;
 	freed++;
 }
 
-void report(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
-	    struct mslab *s, uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
+void model_report(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
+		  struct mslab *s, uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
 {
 	(void)m;
 	(void)r;
@@ -98,7 +117,7 @@ void report(struct slub_model *m, unsigned rule, const struct slub_model_record 
 		reports[rule]++;
 }
 
-void make_record(struct slub_model_record *r, const struct slub_model_event *e)
+void model_make_record(struct slub_model_record *r, const struct slub_model_event *e)
 {
 	memset(r, 0, sizeof(*r));
 	r->ts = e->ts;
@@ -108,7 +127,7 @@ void make_record(struct slub_model_record *r, const struct slub_model_event *e)
 	r->vtid = e->vtid;
 }
 
-int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts)
+int model_notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts)
 {
 	(void)m;
 	(void)gen;
@@ -116,7 +135,7 @@ int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts)
 	return notice;
 }
 
-int notice_since(const struct slub_model *m, uint64_t from_ts)
+int model_notice_since(const struct slub_model *m, uint64_t from_ts)
 {
 	(void)m;
 	(void)from_ts;
@@ -137,6 +156,7 @@ static struct slub_model *model_new(uint64_t window_ns, uint32_t max_events)
 	mm_pool_init(&m->p_pend, &m->mm, sizeof(struct pend));
 	memset(&applied, 0, sizeof(applied));
 	memset(reports, 0, sizeof(reports));
+	delivered = dropped = 0;
 	notice = 0;
 	freed = 0;
 	resynced = 0;
@@ -180,15 +200,15 @@ static void submit(struct slub_model *m, struct mslab *s, unsigned type, uint32_
 	e.vtid = 7;
 	if (ts > m->now)
 		m->now = ts;
-	slab_submit(m, s, &e, seq, word, 0);
-	expire(m);
+	model_slab_submit(m, s, &e, seq, word, 0);
+	model_expire(m);
 }
 
 static void finish(struct slub_model *m)
 {
 	m->finished = 1;
 	while (m->wq_head)
-		give_up(m, m->wq_head);
+		model_give_up(m, m->wq_head);
 }
 
 static uint64_t rnd = 0x5eed;
@@ -401,6 +421,10 @@ static void test_memory(void)
 	      (unsigned long long)given);
 	CHECK(applied.n > given / 2, "%llu applied of %llu given", (unsigned long long)applied.n,
 	      (unsigned long long)given);
+	CHECK(delivered == given && delivered - dropped == applied.n,
+	      "%llu handed on (%llu dropped), %llu applied, %llu given",
+	      (unsigned long long)delivered, (unsigned long long)dropped,
+	      (unsigned long long)applied.n, (unsigned long long)given);
 	/* every slab went up by seq, never back */
 	for (unsigned i = 0; i < SLABS; i++) {
 		uint32_t last = 0;

@@ -10,7 +10,7 @@
  *              handler per event class)
  *   reorder.c  the ordering engine: a slab's events in seq order (pending
  *              lists, the wait queue, drain, give_up, expire)
- *   slab.c     transitions and the slab word (R0, R1, R2, R5, R9): apply()
+ *   slab.c     transitions and the slab word (R0, R1, R2, R5, R9): model_apply()
  *              finds the edge, checks it, updates the state
  *   lock.c     locks and lists (R3, R4, R6, R7)
  *   object.c   objects (R8)
@@ -194,7 +194,7 @@ struct slub_model {
 	struct slub_model_record vrec;
 	struct slub_model_record *vhist;
 	char detail[512];
-	/* Findings of processes that may still register (see report()),
+	/* Findings of processes that may still register (see model_report()),
 	 * oldest first; dhist: history records of each, cfg.history apiece */
 	struct mdeferred {
 		uint32_t vpid, other;
@@ -322,58 +322,63 @@ const struct slub_transition *slub_find_edge(uint8_t before, const struct slub_e
 
 /* ---- model.c: the core ---- */
 
-int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts);
-int notice_since(const struct slub_model *m, uint64_t from_ts);
-int quarantined(const struct slub_model *m, uint32_t vpid);
-struct mslab *get_slab(struct slub_model *m, uint64_t k1, uint64_t addr, int create);
-void free_slab(struct slub_model *m, struct mslab *s);
-struct mlock *get_lock(struct slub_model *m, uint64_t k1, uint32_t id);
-struct mslot *get_slot(struct slub_model *m, uint64_t k1, uint32_t cache_id, int32_t slot);
-const char *cache_name(struct slub_model *m, uint64_t k1, uint32_t cache_id);
-void lock_touch(struct slub_model *m, struct mlock *l, uint64_t ts);
-void slot_touch(struct slub_model *m, struct mslot *c, uint64_t ts);
-void make_record(struct slub_model_record *r, const struct slub_model_event *e);
-void hist_push(struct slub_model *m, struct mslab *s, const struct slub_model_record *r);
-void report(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
-	    struct mslab *s, uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
+int model_notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts);
+int model_notice_since(const struct slub_model *m, uint64_t from_ts);
+int model_quarantined(const struct slub_model *m, uint32_t vpid);
+struct mslab *model_get_slab(struct slub_model *m, uint64_t k1, uint64_t addr, int create);
+void model_free_slab(struct slub_model *m, struct mslab *s);
+struct mlock *model_get_lock(struct slub_model *m, uint64_t k1, uint32_t id);
+struct mslot *model_get_slot(struct slub_model *m, uint64_t k1, uint32_t cache_id, int32_t slot);
+const char *model_cache_name(struct slub_model *m, uint64_t k1, uint32_t cache_id);
+void model_lock_touch(struct slub_model *m, struct mlock *l, uint64_t ts);
+void model_slot_touch(struct slub_model *m, struct mslot *c, uint64_t ts);
+void model_make_record(struct slub_model_record *r, const struct slub_model_event *e);
+void model_hist_push(struct slub_model *m, struct mslab *s, const struct slub_model_record *r);
+/* Hands e to the applied callback (k1: its process image's key). */
+void model_deliver(struct slub_model *m, const struct slub_model_event *e, uint64_t k1,
+		   int dropped);
+/* A failed CAS or an error, in its slab's history (it changes nothing). */
+void model_failed_record(struct slub_model *m, struct mslab *s, const struct slub_model_event *e);
+void model_report(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
+		  struct mslab *s, uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 
 /* ---- reorder.c: a slab's events in seq order ---- */
 
 /* Order one slab event (key: its seq, or the seq it follows): apply it
  * now, or hold it until its predecessor came or the window passed. */
-void slab_submit(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
-		 uint64_t key, int word, int lenient);
+void model_slab_submit(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
+		       uint64_t key, int word, int lenient);
 /* Stop waiting for the gaps the window (or the buffer bound) gave up. */
-void expire(struct slub_model *m);
-uint64_t cut_lag(const struct slub_model *m);
+void model_expire(struct slub_model *m);
+uint64_t model_cut_lag(const struct slub_model *m);
 /* Stop waiting for the first gap of a waiting slab (finish: all of them). */
-void give_up(struct slub_model *m, struct mslab *s);
+void model_give_up(struct slub_model *m, struct mslab *s);
 /* Drop what the slab holds back (its process image went). */
-void reorder_forget(struct slub_model *m, struct mslab *s);
-void lru_note(struct mthread *t, uint64_t slab, uint32_t seq);
-uint64_t lru_key(const struct mthread *t, uint64_t slab);
+void model_reorder_forget(struct slub_model *m, struct mslab *s);
+void model_lru_note(struct mthread *t, uint64_t slab, uint32_t seq);
+uint64_t model_lru_key(const struct mthread *t, uint64_t slab);
 
 /* ---- slab.c: transitions and the slab word ---- */
 
-void apply(struct slub_model *m, struct mslab *s, const struct slub_model_event *e, int late);
-void slot_event(struct slub_model *m, uint64_t k1, struct mthread *t,
-		const struct slub_model_event *e, int lenient);
+void model_apply(struct slub_model *m, struct mslab *s, const struct slub_model_event *e, int late);
+void model_slot_event(struct slub_model *m, uint64_t k1, struct mthread *t,
+		      const struct slub_model_event *e, int lenient);
 
 /* ---- lock.c: locks and lists ---- */
 
-void lock_event(struct slub_model *m, uint64_t k1, const struct slub_model_event *e,
-		struct mthread *t, int lenient);
-void lock_note_slab(struct mlock *l, uint64_t slab);
-void list_op_arrival(struct slub_model *m, uint64_t k1, const struct slub_model_event *e,
-		     struct mthread *t, int lenient);
-void discard_arrival(struct slub_model *m, uint64_t k1, const struct slub_model_event *e,
-		     int lenient);
-int check_list_op(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
-		  const struct slub_model_record *r);
-int check_discard(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
-		  const struct slub_model_record *r);
-void report_leak(struct slub_model *m, struct mslab *s, const struct slub_model_record *r);
+void model_lock_event(struct slub_model *m, uint64_t k1, const struct slub_model_event *e,
+		      struct mthread *t, int lenient);
+void model_lock_note_slab(struct mlock *l, uint64_t slab);
+void model_list_op_arrival(struct slub_model *m, uint64_t k1, const struct slub_model_event *e,
+			   struct mthread *t, int lenient);
+void model_discard_arrival(struct slub_model *m, uint64_t k1, const struct slub_model_event *e,
+			   int lenient);
+int model_check_list_op(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
+			const struct slub_model_record *r);
+int model_check_discard(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
+			const struct slub_model_record *r);
+void model_report_leak(struct slub_model *m, struct mslab *s, const struct slub_model_record *r);
 
 /* ---- sheaves.c: the sheaves generation ---- */
 
@@ -390,7 +395,7 @@ const char *slub_sheaf_place_name(unsigned p);
 
 /* ---- object.c ---- */
 
-void object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
-		  const struct slub_model_event *e);
+void model_object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
+			const struct slub_model_event *e);
 
 #endif

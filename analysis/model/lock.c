@@ -21,14 +21,14 @@
  * unlock is R3-list-unlocked's, not a leak.  r NULL: the slab's last event
  * stands for it.
  */
-void report_leak(struct slub_model *m, struct mslab *s, const struct slub_model_record *r)
+void model_report_leak(struct slub_model *m, struct mslab *s, const struct slub_model_record *r)
 {
 	struct slub_model_record rr;
 
 	s->list_due = 0;
 	/* Events lost since its last one may hold its add_partial. */
-	if (notice_covers(m, s->gen, window_start(m, s->last_ts)) ||
-	    notice_since(m, window_start(m, s->last_ts)))
+	if (model_notice_covers(m, s->gen, window_start(m, s->last_ts)) ||
+	    model_notice_since(m, window_start(m, s->last_ts)))
 		return;
 	if (!r) {
 		memset(&rr, 0, sizeof(rr));
@@ -46,13 +46,13 @@ void report_leak(struct slub_model *m, struct mslab *s, const struct slub_model_
 		}
 		r = &rr;
 	}
-	report(m, SLUB_RULE_LIST_AT_UNLOCK, r, s, s->h.k1, 0,
-	       "slab %#llx was unfrozen to the partial list under lock %u, released "
-	       "(acquisition %llu) with the slab on no list and never listed since: leaked",
-	       (unsigned long long)s->h.k2, s->due_lock, (unsigned long long)s->due_seq);
+	model_report(m, SLUB_RULE_LIST_AT_UNLOCK, r, s, s->h.k1, 0,
+		     "slab %#llx was unfrozen to the partial list under lock %u, released "
+		     "(acquisition %llu) with the slab on no list and never listed since: leaked",
+		     (unsigned long long)s->h.k2, s->due_lock, (unsigned long long)s->due_seq);
 }
 
-void lock_note_slab(struct mlock *l, uint64_t slab)
+void model_lock_note_slab(struct mlock *l, uint64_t slab)
 {
 	for (uint32_t i = 0; i < l->ntouched; i++)
 		if (l->touched[i] == slab)
@@ -69,7 +69,7 @@ static void check_at_unlock(struct slub_model *m, uint64_t k1, struct mlock *l,
 			    const struct slub_model_record *r)
 {
 	for (uint32_t i = 0; i < l->ntouched; i++) {
-		struct mslab *s = get_slab(m, k1, l->touched[i], 0);
+		struct mslab *s = model_get_slab(m, k1, l->touched[i], 0);
 		const char *bad = NULL;
 
 		/* Only a slab whose own order has caught up is judged. */
@@ -88,7 +88,7 @@ static void check_at_unlock(struct slub_model *m, uint64_t k1, struct mlock *l,
 			rr.slab = s->h.k2;
 			rr.before = rr.after = s->state;
 			rr.list = s->list;
-			report_leak(m, s, &rr);
+			model_report_leak(m, s, &rr);
 			continue;
 		}
 		if (s->list_due == 1 && s->list == SLUB_LIST_NONE &&
@@ -111,11 +111,11 @@ static void check_at_unlock(struct slub_model *m, uint64_t k1, struct mlock *l,
 			rr.frozen = s->frozen;
 			rr.seq = s->seq;
 			rr.freelist = s->freelist;
-			report(m, SLUB_RULE_LIST_AT_UNLOCK, &rr, s, k1, 0,
-			       "lock %llu released (acquisition %llu) with slab %#llx on the %s "
-			       "list %s",
-			       (unsigned long long)l->h.k2, (unsigned long long)l->seq,
-			       (unsigned long long)s->h.k2, slub_model_list_name(s->list), bad);
+			model_report(m, SLUB_RULE_LIST_AT_UNLOCK, &rr, s, k1, 0,
+				"lock %llu released (acquisition %llu) with slab %#llx on the %s "
+				"list %s",
+				(unsigned long long)l->h.k2, (unsigned long long)l->seq,
+				(unsigned long long)s->h.k2, slub_model_list_name(s->list), bad);
 		}
 	}
 	l->ntouched = 0;
@@ -133,31 +133,31 @@ static void lock_acquire(struct slub_model *m, uint64_t k1, struct mlock *l,
 	if (t && t->known && !t->suspect && !lenient) {
 		for (uint32_t i = 0; i < t->nheld; i++) {
 			if (t->held[i] == ev->lock_id)
-				report(m, SLUB_RULE_LOCK_RECURSIVE, r, NULL, k1, 0,
-				       "tid %u takes lock %u (acquisition %llu) it holds",
-				       e->vtid, ev->lock_id, (unsigned long long)ev->lock_seq);
+				model_report(m, SLUB_RULE_LOCK_RECURSIVE, r, NULL, k1, 0,
+					"tid %u takes lock %u (acquisition %llu) it holds",
+					e->vtid, ev->lock_id, (unsigned long long)ev->lock_seq);
 			else
-				report(m, SLUB_RULE_LOCK_ORDER, r, NULL, k1, 0,
-				       "tid %u takes lock %u while holding lock %u", e->vtid,
-				       ev->lock_id, t->held[i]);
+				model_report(m, SLUB_RULE_LOCK_ORDER, r, NULL, k1, 0,
+					     "tid %u takes lock %u while holding lock %u", e->vtid,
+					     ev->lock_id, t->held[i]);
 		}
 	}
 	if (l->known && !lenient) {
-		int explained = notice_covers(m, l->gen, window_start(m, l->last_ts));
+		int explained = model_notice_covers(m, l->gen, window_start(m, l->last_ts));
 
 		if (l->held && l->holder == e->vtid) {
 			/* recursion: reported above from the thread's view */
 		} else if (l->held && !explained)
-			report(m, SLUB_RULE_LOCK_HOLDER, r, NULL, k1, l->holder,
-			       "lock %u acquisition %llu by tid %u while tid %u holds "
-			       "acquisition %llu",
-			       ev->lock_id, (unsigned long long)ev->lock_seq, e->vtid,
-			       l->holder, (unsigned long long)l->seq);
+			model_report(m, SLUB_RULE_LOCK_HOLDER, r, NULL, k1, l->holder,
+				     "lock %u acquisition %llu by tid %u while tid %u holds "
+				     "acquisition %llu",
+				     ev->lock_id, (unsigned long long)ev->lock_seq, e->vtid,
+				     l->holder, (unsigned long long)l->seq);
 		else if (ev->lock_seq != l->seq + 1 && !explained)
-			report(m, SLUB_RULE_LOCK_SEQ, r, NULL, k1, 0,
-			       "lock %u acquisition %llu follows acquisition %llu",
-			       ev->lock_id, (unsigned long long)ev->lock_seq,
-			       (unsigned long long)l->seq);
+			model_report(m, SLUB_RULE_LOCK_SEQ, r, NULL, k1, 0,
+				     "lock %u acquisition %llu follows acquisition %llu",
+				     ev->lock_id, (unsigned long long)ev->lock_seq,
+				     (unsigned long long)l->seq);
 	}
 	l->known = 1;
 	l->held = 1;
@@ -181,11 +181,11 @@ static void lock_release(struct slub_model *m, uint64_t k1, struct mlock *l,
 	const struct slub_event *ev = &e->ev;
 
 	if (l->known && !lenient && (!l->held || l->holder != e->vtid || l->seq != ev->lock_seq))
-		report(m, SLUB_RULE_LOCK_HOLDER, r, NULL, k1, l->held ? l->holder : 0,
-		       "tid %u releases lock %u acquisition %llu; %s%u holds acquisition %llu",
-		       e->vtid, ev->lock_id, (unsigned long long)ev->lock_seq,
-		       l->held ? "tid " : "no one (last: tid ", l->holder,
-		       (unsigned long long)l->seq);
+		model_report(m, SLUB_RULE_LOCK_HOLDER, r, NULL, k1, l->held ? l->holder : 0,
+			"tid %u releases lock %u acquisition %llu; %s%u holds acquisition %llu",
+			e->vtid, ev->lock_id, (unsigned long long)ev->lock_seq,
+			l->held ? "tid " : "no one (last: tid ", l->holder,
+			(unsigned long long)l->seq);
 	if (l->known && l->held && !lenient)
 		check_at_unlock(m, k1, l, r);
 	l->ntouched = 0;
@@ -204,16 +204,16 @@ static void lock_release(struct slub_model *m, uint64_t k1, struct mlock *l,
 	}
 }
 
-void lock_event(struct slub_model *m, uint64_t k1, const struct slub_model_event *e,
-		struct mthread *t, int lenient)
+void model_lock_event(struct slub_model *m, uint64_t k1, const struct slub_model_event *e,
+		      struct mthread *t, int lenient)
 {
-	struct mlock *l = get_lock(m, k1, e->ev.lock_id);
+	struct mlock *l = model_get_lock(m, k1, e->ev.lock_id);
 	struct slub_model_record r;
 
 	if (!l)
 		return;
-	lock_touch(m, l, e->ts);
-	make_record(&r, e);
+	model_lock_touch(m, l, e->ts);
+	model_make_record(&r, e);
 	if (e->ev.type == SLUB_EV_LOCK_ACQUIRE)
 		lock_acquire(m, k1, l, e, &r, t, lenient);
 	else
@@ -230,20 +230,21 @@ static uint8_t list_of_op(unsigned type)
 
 /* R3 in slab order: add to no list twice, remove only from the list the
  * slab is on.  Returns 1 when a violation was reported. */
-int check_list_op(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
-		  const struct slub_model_record *r)
+int model_check_list_op(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
+			const struct slub_model_record *r)
 {
 	const struct slub_event *ev = &e->ev;
 	uint8_t want = list_of_op(ev->type);
 	int add = ev->type == SLUB_EV_ADD_PARTIAL || ev->type == SLUB_EV_ADD_FULL;
 
 	if (add && s->list != SLUB_LIST_NONE && s->list != SLUB_LIST_CPU_PARTIAL) {
-		report(m, SLUB_RULE_LIST_ONE, r, s, s->h.k1, 0, "%s of a slab already on list %s",
-		       slub_event_name(ev->type), slub_model_list_name(s->list));
+		model_report(m, SLUB_RULE_LIST_ONE, r, s, s->h.k1, 0,
+			     "%s of a slab already on list %s", slub_event_name(ev->type),
+			     slub_model_list_name(s->list));
 		return 1;
 	} else if (!add && s->list != want) {
-		report(m, SLUB_RULE_LIST_REMOVE, r, s, s->h.k1, 0, "%s of a slab on list %s",
-		       slub_event_name(ev->type), slub_model_list_name(s->list));
+		model_report(m, SLUB_RULE_LIST_REMOVE, r, s, s->h.k1, 0, "%s of a slab on list %s",
+			     slub_event_name(ev->type), slub_model_list_name(s->list));
 		return 1;
 	}
 	return 0;
@@ -251,21 +252,22 @@ int check_list_op(struct slub_model *m, struct mslab *s, const struct slub_model
 
 /* R6 in slab order: only an empty, unfrozen, unlisted slab with pages, at
  * the seq the slab is at.  Returns 1 when a violation was reported. */
-int check_discard(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
-		  const struct slub_model_record *r)
+int model_check_discard(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
+			const struct slub_model_record *r)
 {
 	const struct slub_event *ev = &e->ev;
 
 	if (ev->new.inuse || ev->new.frozen || (s->list_known && s->list != SLUB_LIST_NONE) ||
 	    !s->pages || ev->locked) {
-		report(m, SLUB_RULE_DISCARD, r, s, s->h.k1, 0,
-		       "discard of a slab with inuse %u frozen %u on list %s%s%s", ev->new.inuse,
-		       ev->new.frozen, slub_model_list_name(s->list),
-		       s->pages ? "" : ", already discarded", ev->locked ? ", list_lock held" : "");
+		model_report(m, SLUB_RULE_DISCARD, r, s, s->h.k1, 0,
+			"discard of a slab with inuse %u frozen %u on list %s%s%s", ev->new.inuse,
+			ev->new.frozen, slub_model_list_name(s->list),
+			s->pages ? "" : ", already discarded",
+			ev->locked ? ", list_lock held" : "");
 		return 1;
 	} else if (ev->new.seq != s->seq) {
-		report(m, SLUB_RULE_DISCARD, r, s, s->h.k1, 0,
-		       "discard names word seq %u, the slab is at seq %u", ev->new.seq, s->seq);
+		model_report(m, SLUB_RULE_DISCARD, r, s, s->h.k1, 0,
+			"discard names word seq %u, the slab is at seq %u", ev->new.seq, s->seq);
 		return 1;
 	}
 	return 0;
@@ -274,21 +276,21 @@ int check_discard(struct slub_model *m, struct mslab *s, const struct slub_model
 /* R3-list-unlocked in arrival order: the acting thread holds the node's
  * list_lock under the acquisition the list operation names.  The lock
  * learns the slab for its check at release (R4). */
-void list_op_arrival(struct slub_model *m, uint64_t k1, const struct slub_model_event *e,
-		     struct mthread *t, int lenient)
+void model_list_op_arrival(struct slub_model *m, uint64_t k1, const struct slub_model_event *e,
+			   struct mthread *t, int lenient)
 {
 	const struct slub_event *ev = &e->ev;
-	struct mlock *l = get_lock(m, k1, ev->lock_id);
+	struct mlock *l = model_get_lock(m, k1, ev->lock_id);
 	struct slub_model_record r;
 
-	lru_note(t, ev->slab, ev->new.seq);
+	model_lru_note(t, ev->slab, ev->new.seq);
 	if (l)
-		lock_touch(m, l, e->ts);
+		model_lock_touch(m, l, e->ts);
 	if (!lenient &&
 	    (l && l->known ? !(l->held && l->holder == e->vtid && l->seq == ev->lock_seq)
 			   : !ev->locked)) {
-		make_record(&r, e);
-		report(m, SLUB_RULE_LIST_UNLOCKED, &r, get_slab(m, k1, ev->slab, 0), k1,
+		model_make_record(&r, e);
+		model_report(m, SLUB_RULE_LIST_UNLOCKED, &r, model_get_slab(m, k1, ev->slab, 0), k1,
 		       l && l->held ? l->holder : 0,
 		       "%s of slab %#llx by tid %u under lock %u acquisition %llu; %s",
 		       slub_event_name(ev->type), (unsigned long long)ev->slab, e->vtid,
@@ -299,21 +301,21 @@ void list_op_arrival(struct slub_model *m, uint64_t k1, const struct slub_model_
 					      : "it is held under another acquisition");
 	}
 	if (l && l->held && l->holder == e->vtid)
-		lock_note_slab(l, ev->slab);
+		model_lock_note_slab(l, ev->slab);
 }
 
 /* R6 in arrival order: no discard while the thread holds the node's lock. */
-void discard_arrival(struct slub_model *m, uint64_t k1, const struct slub_model_event *e,
-		     int lenient)
+void model_discard_arrival(struct slub_model *m, uint64_t k1, const struct slub_model_event *e,
+			   int lenient)
 {
 	const struct slub_event *ev = &e->ev;
-	struct mlock *l = get_lock(m, k1, lock_id_of(ev->cache_id, ev->node));
+	struct mlock *l = model_get_lock(m, k1, lock_id_of(ev->cache_id, ev->node));
 
 	if (!lenient && l && l->known && l->held && l->holder == e->vtid) {
 		struct slub_model_record r;
 
-		make_record(&r, e);
-		report(m, SLUB_RULE_DISCARD, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
+		model_make_record(&r, e);
+		model_report(m, SLUB_RULE_DISCARD, &r, model_get_slab(m, k1, ev->slab, 0), k1, 0,
 		       "slab %#llx discarded while tid %u holds its node's list_lock",
 		       (unsigned long long)ev->slab, e->vtid);
 	}

@@ -32,7 +32,7 @@ static uint64_t hash_str(const char *s)
 /* ---- discarded-events notices ---- */
 
 /* May events after `from_ts` be missing for an entity last synced at gen? */
-int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts)
+int model_notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts)
 {
 	if (m->disc_gen == gen)
 		return 0;
@@ -50,7 +50,7 @@ int notice_covers(const struct slub_model *m, uint64_t gen, uint64_t from_ts)
 /* Did any recent notice lose events at or after from_ts (whatever the
  * entity saw since)?  For gaps found late: an event applied after a notice
  * may still be older than what the notice lost. */
-int notice_since(const struct slub_model *m, uint64_t from_ts)
+int model_notice_since(const struct slub_model *m, uint64_t from_ts)
 {
 	uint64_t n = m->disc_gen < NOTICES ? m->disc_gen : NOTICES;
 
@@ -68,7 +68,7 @@ int notice_since(const struct slub_model *m, uint64_t from_ts)
  * gaps of every process, as a discarded-events notice does: a forking
  * run showed a gap explained by nothing else.
  */
-int quarantined(const struct slub_model *m, uint32_t vpid)
+int model_quarantined(const struct slub_model *m, uint32_t vpid)
 {
 	const struct mproc *p;
 
@@ -129,8 +129,8 @@ static void purge_table(struct slub_model *m, struct htab *t, struct mm_pool *po
 					struct mslab *s = (struct mslab *)h;
 
 					if (s->list_due == 2)
-						report_leak(m, s, NULL);
-					reorder_forget(m, s);
+						model_report_leak(m, s, NULL);
+					model_reorder_forget(m, s);
 					m->sum.live_slabs--;
 				}
 				mm_pool_put(pool, h);
@@ -158,7 +158,7 @@ static void new_incarnation(struct slub_model *m, struct mproc *p)
 	p->seen = p->from_start = p->registered = 0;
 }
 
-struct mslab *get_slab(struct slub_model *m, uint64_t k1, uint64_t addr, int create)
+struct mslab *model_get_slab(struct slub_model *m, uint64_t k1, uint64_t addr, int create)
 {
 	struct mslab *s;
 	int made;
@@ -181,7 +181,7 @@ struct mslab *get_slab(struct slub_model *m, uint64_t k1, uint64_t addr, int cre
 
 static int chain_whole(const struct mslab *s);
 
-void free_slab(struct slub_model *m, struct mslab *s)
+void model_free_slab(struct slub_model *m, struct mslab *s)
 {
 	/* A held finding about it is decided with what the slab was. */
 	for (unsigned i = 0; i < m->ndeferred; i++)
@@ -193,7 +193,7 @@ void free_slab(struct slub_model *m, struct mslab *s)
 	mm_pool_put(&m->p_slab, s);
 }
 
-struct mlock *get_lock(struct slub_model *m, uint64_t k1, uint32_t id)
+struct mlock *model_get_lock(struct slub_model *m, uint64_t k1, uint32_t id)
 {
 	int made;
 	struct mlock *l = (struct mlock *)ht_get(&m->locks, &m->p_lock, k1, id, &made);
@@ -203,7 +203,7 @@ struct mlock *get_lock(struct slub_model *m, uint64_t k1, uint32_t id)
 	return l;
 }
 
-struct mslot *get_slot(struct slub_model *m, uint64_t k1, uint32_t cache_id, int32_t slot)
+struct mslot *model_get_slot(struct slub_model *m, uint64_t k1, uint32_t cache_id, int32_t slot)
 {
 	uint64_t k2 = (uint64_t)cache_id << 32 | (uint32_t)slot;
 	int made;
@@ -226,7 +226,7 @@ static struct mthread *get_thread(struct slub_model *m, uint32_t vpid, uint32_t 
 	return t;
 }
 
-const char *cache_name(struct slub_model *m, uint64_t k1, uint32_t cache_id)
+const char *model_cache_name(struct slub_model *m, uint64_t k1, uint32_t cache_id)
 {
 	struct mcache *c = (struct mcache *)ht_find(&m->caches, k1, cache_id);
 
@@ -234,10 +234,10 @@ const char *cache_name(struct slub_model *m, uint64_t k1, uint32_t cache_id)
 }
 
 /* Lost events may hide this lock's or slot's history: start over. */
-void lock_touch(struct slub_model *m, struct mlock *l, uint64_t ts)
+void model_lock_touch(struct slub_model *m, struct mlock *l, uint64_t ts)
 {
 	if (l->gen != m->disc_gen) {
-		if (l->known && notice_covers(m, l->gen, window_start(m, l->last_ts))) {
+		if (l->known && model_notice_covers(m, l->gen, window_start(m, l->last_ts))) {
 			l->known = 0;
 			l->held = 0;
 			l->ntouched = 0;
@@ -248,10 +248,10 @@ void lock_touch(struct slub_model *m, struct mlock *l, uint64_t ts)
 	l->last_ts = ts;
 }
 
-void slot_touch(struct slub_model *m, struct mslot *c, uint64_t ts)
+void model_slot_touch(struct slub_model *m, struct mslot *c, uint64_t ts)
 {
 	if (c->gen != m->disc_gen) {
-		if (c->known && notice_covers(m, c->gen, window_start(m, c->last_ts)))
+		if (c->known && model_notice_covers(m, c->gen, window_start(m, c->last_ts)))
 			c->known = 0;
 		c->gen = m->disc_gen;
 	}
@@ -261,7 +261,7 @@ void slot_touch(struct slub_model *m, struct mslot *c, uint64_t ts)
 static void thread_touch(struct slub_model *m, struct mthread *t, uint64_t ts)
 {
 	if (t->gen != m->disc_gen) {
-		if (notice_covers(m, t->gen, window_start(m, t->last_ts))) {
+		if (model_notice_covers(m, t->gen, window_start(m, t->last_ts))) {
 			t->known = 0;
 			t->nheld = 0;
 			t->flush_slot = -1;
@@ -274,7 +274,7 @@ static void thread_touch(struct slub_model *m, struct mthread *t, uint64_t ts)
 
 /* ---- records, history, reports ---- */
 
-void make_record(struct slub_model_record *r, const struct slub_model_event *e)
+void model_make_record(struct slub_model_record *r, const struct slub_model_event *e)
 {
 	const struct slub_event *ev = &e->ev;
 
@@ -301,7 +301,7 @@ void make_record(struct slub_model_record *r, const struct slub_model_event *e)
 	r->reason = ev->reason;
 }
 
-void hist_push(struct slub_model *m, struct mslab *s, const struct slub_model_record *r)
+void model_hist_push(struct slub_model *m, struct mslab *s, const struct slub_model_record *r)
 {
 	uint32_t n = m->cfg.history;
 
@@ -311,6 +311,31 @@ void hist_push(struct slub_model *m, struct mslab *s, const struct slub_model_re
 	s->hist_head = (s->hist_head + 1) % n;
 	if (s->hist_n < n)
 		s->hist_n++;
+}
+
+void model_deliver(struct slub_model *m, const struct slub_model_event *e, uint64_t k1,
+		   int dropped)
+{
+	struct slub_model_applied a = { e, (uint32_t)k1, (uint32_t)dropped };
+	struct slub_model_event q;
+
+	if (!m->cb.applied)
+		return;
+	if (e->ev.type == SLUB_EV_UNFREEZE && e->ev.reason == UNFREEZE_IN_FLUSH) {
+		/* the queued copy's mark (slab_event()) is the model's own */
+		q = *e;
+		q.ev.reason = 0;
+		a.e = &q;
+	}
+	m->cb.applied(&a, m->cb.arg);
+}
+
+/* The key of vpid's current process image (the first when it has none). */
+static uint64_t image_key(struct slub_model *m, uint32_t vpid)
+{
+	const struct mproc *p = (const struct mproc *)ht_find(&m->procs, vpid, 0);
+
+	return pkey(vpid, p ? p->inc : 0);
 }
 
 static void flush_held(struct slub_model *m)
@@ -347,7 +372,7 @@ static void emit(struct slub_model *m, unsigned rule, const struct slub_model_re
 	v.ts = r->ts;
 	v.slab = r->slab;
 	v.cache_id = r->cache_id;
-	v.cache_name = cache_name(m, k1, r->cache_id);
+	v.cache_name = model_cache_name(m, k1, r->cache_id);
 	v.vpid = r->vpid;
 	v.vtid = r->vtid;
 	v.other_vtid = other_vtid;
@@ -391,7 +416,7 @@ static int awaits_registration(const struct slub_model *m, uint32_t vpid)
 	return p && !p->from_start && !p->registered;
 }
 
-void report(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
+void model_report(struct slub_model *m, unsigned rule, const struct slub_model_record *r,
 		   struct mslab *s, uint64_t k1, uint32_t other_vtid, const char *fmt, ...)
 {
 	struct slub_model_record *hist = NULL;
@@ -616,20 +641,38 @@ static void thread_flush(struct slub_model *m, struct mthread *t)
 	}
 }
 
-/* A failed CAS or an allocator error changes nothing: its slab's history
- * shows it. */
-static void failed_update(struct slub_model *m, uint64_t k1, const struct slub_model_event *e)
+void model_failed_record(struct slub_model *m, struct mslab *s, const struct slub_model_event *e)
 {
-	const struct slub_event *ev = &e->ev;
-	struct mslab *s = ev->slab ? get_slab(m, k1, ev->slab, 0) : NULL;
 	struct slub_model_record r;
 
-	if (!s)
-		return;
-	make_record(&r, e);
+	model_make_record(&r, e);
 	r.before = r.after = s->state;
 	r.list = s->list;
-	hist_push(m, s, &r);
+	model_hist_push(m, s, &r);
+}
+
+/*
+ * A failed CAS or an allocator error changes nothing: its slab's history
+ * shows it.  A failed slab-word CAS takes its place in the slab's order
+ * right after the update whose word it observed (its new.seq): it fires
+ * after its CAS, when that update's event may still be on its way, and
+ * whoever reads the model's order (the statistics' winner of a failure)
+ * finds that update applied before it.  Returns 1 when the slab's order
+ * took it (it is delivered from there).
+ */
+static int failed_update(struct slub_model *m, uint64_t k1, const struct slub_model_event *e)
+{
+	const struct slub_event *ev = &e->ev;
+	struct mslab *s = ev->slab ? model_get_slab(m, k1, ev->slab, 0) : NULL;
+
+	if (!s)
+		return 0;
+	if (ev->type == SLUB_EV_CMPXCHG_FAIL && s->have_seq) {
+		model_slab_submit(m, s, e, ev->new.seq, 0, 1);
+		return 1;
+	}
+	model_failed_record(m, s, e);
+	return 0;
 }
 
 /* No slab lives at address 0: the producer named none. */
@@ -641,11 +684,12 @@ static void slab_zero(struct slub_model *m, uint64_t k1, const struct slub_model
 	if (is_word_event(type) || is_list_op(type) || type == SLUB_EV_SLAB_DISCARD ||
 	    type == SLUB_EV_CPU_SLAB_LOAD || type == SLUB_EV_CPU_PARTIAL_PUT ||
 	    type == SLUB_EV_CPU_PARTIAL_TAKE) {
-		make_record(&r, e);
-		report(m, SLUB_RULE_TRANSITION, &r, NULL, k1, 0,
-		       "%s at %s of slab 0: no slab has address 0 (the event is dropped)",
-		       slub_event_name(type), slub_site_name(e->ev.site));
+		model_make_record(&r, e);
+		model_report(m, SLUB_RULE_TRANSITION, &r, NULL, k1, 0,
+			     "%s at %s of slab 0: no slab has address 0 (the event is dropped)",
+			     slub_event_name(type), slub_site_name(e->ev.site));
 	}
+	model_deliver(m, e, k1, 1);
 }
 
 /*
@@ -660,7 +704,7 @@ static int slab_event(struct slub_model *m, uint64_t k1, struct mthread *t,
 	const struct slub_event *ev = &e->ev;
 	unsigned type = ev->type;
 	int word = is_word_event(type);
-	int lenient = t->suspect > 0 || quarantined(m, e->vpid);
+	int lenient = t->suspect > 0 || model_quarantined(m, e->vpid);
 	uint64_t key;
 	struct mslab *s;
 
@@ -668,27 +712,27 @@ static int slab_event(struct slub_model *m, uint64_t k1, struct mthread *t,
 		t->suspect--;
 	if (word) {
 		key = ev->new.seq;
-		lru_note(t, ev->slab, ev->new.seq);
+		model_lru_note(t, ev->slab, ev->new.seq);
 		if (ev->locked) {
-			struct mlock *l = get_lock(m, k1, lock_id_of(ev->cache_id, ev->node));
+			struct mlock *l = model_get_lock(m, k1, lock_id_of(ev->cache_id, ev->node));
 
 			if (l && l->held && l->holder == e->vtid)
-				lock_note_slab(l, ev->slab);
+				model_lock_note_slab(l, ev->slab);
 		}
 	} else if (is_list_op(type)) {
 		key = ev->new.seq;
-		list_op_arrival(m, k1, e, t, lenient);
+		model_list_op_arrival(m, k1, e, t, lenient);
 	} else if (type == SLUB_EV_SLAB_DISCARD) {
 		key = ev->new.seq;
 	} else {
-		key = lru_key(t, ev->slab);
+		key = model_lru_key(t, ev->slab);
 	}
 	if (is_cpu_event(type) || type == SLUB_EV_TAKE_FREELIST || type == SLUB_EV_DRAIN_FREELIST)
-		slot_event(m, k1, t, e, lenient);
+		model_slot_event(m, k1, t, e, lenient);
 	if (type == SLUB_EV_SLAB_DISCARD)
-		discard_arrival(m, k1, e, lenient);
+		model_discard_arrival(m, k1, e, lenient);
 
-	s = get_slab(m, k1, ev->slab, 1);
+	s = model_get_slab(m, k1, ev->slab, 1);
 	if (!s)
 		return -1;
 	if (type == SLUB_EV_UNFREEZE && ev->site == SLUB_SITE_UNFREEZE_PARTIALS) {
@@ -703,10 +747,10 @@ static int slab_event(struct slub_model *m, uint64_t k1, struct mthread *t,
 
 		q.ev.reason = t->flush_slot >= 0 && t->flush_slot == ev->old.owner &&
 			      t->flush_cache == ev->cache_id ? UNFREEZE_IN_FLUSH : 0;
-		slab_submit(m, s, &q, key, word, lenient);
+		model_slab_submit(m, s, &q, key, word, lenient);
 		return 0;
 	}
-	slab_submit(m, s, e, key, word, lenient);
+	model_slab_submit(m, s, e, key, word, lenient);
 	return 0;
 }
 
@@ -738,6 +782,7 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	struct mproc *p;
 	struct mthread *t;
 	uint64_t k1;
+	int ordered = 0;	/* the slab's order delivers it */
 
 	m->sum.events++;
 	if (m->ndeferred)
@@ -745,8 +790,10 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	/* The thread went on without the stack its violation waited for. */
 	if (m->held && m->hv.vpid == e->vpid && m->hv.vtid == e->vtid)
 		flush_held(m);
-	if (type >= SLUB_EV_NR)
+	if (type >= SLUB_EV_NR) {
+		model_deliver(m, e, image_key(m, e->vpid), 0);
 		return 0;
+	}
 	if (e->ts > m->now)
 		m->now = e->ts;
 	m->seen |= 1ull << type;
@@ -755,6 +802,7 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 		return -1;
 	if (type == SLUB_EV_CACHE_CREATE || type == SLUB_EV_CACHE_DESTROY) {
 		cache_event(m, p, e);
+		model_deliver(m, e, pkey(e->vpid, p->inc), 0);
 		return 0;
 	}
 	k1 = pkey(e->vpid, p->inc);
@@ -766,11 +814,11 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	switch (type) {
 	case SLUB_EV_LOCK_ACQUIRE:
 	case SLUB_EV_LOCK_RELEASE:
-		lock_event(m, k1, e, t, quarantined(m, e->vpid));
+		model_lock_event(m, k1, e, t, model_quarantined(m, e->vpid));
 		break;
 	case SLUB_EV_ALLOC:
 	case SLUB_EV_FREE:
-		object_event(m, k1, p, e);
+		model_object_event(m, k1, p, e);
 		break;
 	case SLUB_EV_SLABINFO_WALK:
 		/* count_partial() reads the listed slabs' words under the
@@ -791,15 +839,18 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	case SLUB_EV_CMPXCHG_FAIL:
 	case SLUB_EV_CPU_CMPXCHG_FAIL:
 	case SLUB_EV_ERROR:
-		failed_update(m, k1, e);
+		ordered = failed_update(m, k1, e);
 		break;
 	default:
+		ordered = 1;
 		if (!e->ev.slab)
 			slab_zero(m, k1, e);
 		else if (slab_event(m, k1, t, e))
 			return -1;
 	}
-	expire(m);
+	if (!ordered)
+		model_deliver(m, e, k1, 0);
+	model_expire(m);
 	return 0;
 }
 
@@ -823,7 +874,7 @@ void slub_model_stack(struct slub_model *m, uint32_t vpid, uint32_t vtid, unsign
 	}
 	if (!p || !slab)
 		return;
-	s = get_slab(m, pkey(vpid, p->inc), slab, 0);
+	s = model_get_slab(m, pkey(vpid, p->inc), slab, 0);
 	if (!s || !s->hist_n)
 		return;
 	/* The slab's latest record of that thread and type had this stack. */
@@ -878,7 +929,7 @@ void slub_model_registered(struct slub_model *m, uint32_t vpid, uint64_t ts)
 	m->notice[g % NOTICES].begin = 0;
 	m->notice[g % NOTICES].end = ts;
 	m->notice[g % NOTICES].gen = g;
-	/* other processes go on being judged (see quarantined()) */
+	/* other processes go on being judged (see model_quarantined()) */
 	if (ts + m->cfg.reorder_ns > p->quarantine_until)
 		p->quarantine_until = ts + m->cfg.reorder_ns;
 	if (p->quarantine_until > m->reg_quarantine_until)
@@ -923,7 +974,7 @@ void slub_model_get_summary(const struct slub_model *m, struct slub_model_summar
 	*s = m->sum;
 	s->mem_bytes = m->mm.bytes;
 	s->peak_mem_bytes = m->mm.peak;
-	s->cut_lag_ns = m->cfg.cut_begin_ns || m->cfg.cut_end_ns ? cut_lag(m) : 0;
+	s->cut_lag_ns = m->cfg.cut_begin_ns || m->cfg.cut_end_ns ? model_cut_lag(m) : 0;
 	fill_skipped(m, s);
 }
 
@@ -936,12 +987,12 @@ void slub_model_finish(struct slub_model *m)
 	m->finished = 1;
 	/* Nothing more will come: every gap still open is final. */
 	while (m->wq_head)
-		give_up(m, m->wq_head);
+		model_give_up(m, m->wq_head);
 	deferred_findings(m, 1);
 	for (size_t i = 0; i < m->slabs.nb; i++)
 		for (struct hnode *h = m->slabs.b[i]; h; h = h->next)
 			if (((struct mslab *)h)->list_due == 2)
-				report_leak(m, (struct mslab *)h, NULL);
+				model_report_leak(m, (struct mslab *)h, NULL);
 	flush_held(m);
 	slub_model_get_summary(m, &s);
 	if (m->cb.summary)

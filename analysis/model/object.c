@@ -43,12 +43,13 @@ static void object_alloc(struct slub_model *m, uint64_t k1, struct mobj *o,
 		obj_add(m, k1, e);
 		return;
 	}
-	if (notice_covers(m, o->gen, window_start(m, o->ts))) {
+	if (model_notice_covers(m, o->gen, window_start(m, o->ts))) {
 		/* its free may be among the lost events */
 	} else {
-		report(m, SLUB_RULE_DOUBLE_ALLOC, r, get_slab(m, k1, ev->slab, 0), k1, 0,
-		       "object %#llx handed out again (allocated from slab %#llx, never freed)",
-		       (unsigned long long)ev->object, (unsigned long long)o->slab);
+		model_report(m, SLUB_RULE_DOUBLE_ALLOC, r, model_get_slab(m, k1, ev->slab, 0),
+			k1, 0,
+			"object %#llx handed out again (allocated from slab %#llx, never freed)",
+			(unsigned long long)ev->object, (unsigned long long)o->slab);
 	}
 	obj_set(m, o, e);
 }
@@ -63,26 +64,27 @@ static void object_free(struct slub_model *m, uint64_t k1, struct mproc *p, stru
 
 	if (o) {
 		if ((o->slab != ev->slab || o->cache_id != ev->cache_id) &&
-		    !notice_covers(m, o->gen, window_start(m, o->ts)))
-			report(m, SLUB_RULE_OBJECT_SLAB, r, get_slab(m, k1, ev->slab, 0), k1, 0,
-			       "object %#llx freed to slab %#llx cache %u, allocated from slab "
-			       "%#llx cache %u",
-			       (unsigned long long)ev->object, (unsigned long long)ev->slab,
-			       ev->cache_id, (unsigned long long)o->slab, o->cache_id);
+		    !model_notice_covers(m, o->gen, window_start(m, o->ts)))
+			model_report(m, SLUB_RULE_OBJECT_SLAB, r,
+				model_get_slab(m, k1, ev->slab, 0), k1, 0,
+				"object %#llx freed to slab %#llx cache %u, allocated from slab "
+				"%#llx cache %u",
+				(unsigned long long)ev->object, (unsigned long long)ev->slab,
+				ev->cache_id, (unsigned long long)o->slab, o->cache_id);
 		obj_del(m, o);
 		return;
 	}
-	s = get_slab(m, k1, ev->slab, 0);
+	s = model_get_slab(m, k1, ev->slab, 0);
 	if (s && s->born && p->obj_since && p->obj_since <= s->born_ts &&
 	    s->state != SLUB_STATE_UNKNOWN &&
-	    !notice_covers(m, s->born_gen, window_start(m, s->born_ts)))
-		report(m, SLUB_RULE_DOUBLE_FREE, r, s, k1, 0,
-		       "object %#llx of slab %#llx freed while not allocated",
-		       (unsigned long long)ev->object, (unsigned long long)ev->slab);
+	    !model_notice_covers(m, s->born_gen, window_start(m, s->born_ts)))
+		model_report(m, SLUB_RULE_DOUBLE_FREE, r, s, k1, 0,
+			     "object %#llx of slab %#llx freed while not allocated",
+			     (unsigned long long)ev->object, (unsigned long long)ev->slab);
 }
 
-void object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
-		  const struct slub_model_event *e)
+void model_object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
+			const struct slub_model_event *e)
 {
 	const struct slub_event *ev = &e->ev;
 	struct mobj *o = (struct mobj *)ht_find(&m->objs, k1, ev->object);
@@ -90,8 +92,8 @@ void object_event(struct slub_model *m, uint64_t k1, struct mproc *p,
 
 	if (!p->obj_since)
 		p->obj_since = e->ts ? e->ts : 1;
-	make_record(&r, e);
-	if (quarantined(m, e->vpid)) {
+	model_make_record(&r, e);
+	if (model_quarantined(m, e->vpid)) {
 		/* keep the set, judge nothing */
 		if (ev->type == SLUB_EV_FREE && o)
 			obj_del(m, o);

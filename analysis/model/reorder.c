@@ -4,7 +4,7 @@
  * slab word.  Word events go by seq; every other event of the slab (list
  * and cpu-slot operations, slab_discard) right after the word update its
  * thread last saw (the seq a list operation carries, or the thread's own
- * last update of that slab: lru_key()).  An event that arrives early waits
+ * last update of that slab: model_lru_key()).  An event that arrives early waits
  * in its slab's pending list, sorted by (seq, word before what follows it,
  * arrival); a slab that waits sits in a FIFO wait queue, so that a gap
  * older than the window (reorder_ns in trace time, reorder_events waiting
@@ -13,7 +13,7 @@
  * has passed is dropped (seq_twice()), never waited for.
  *
  * Memory: one struct pend per waiting event, bounded by reorder_events
- * (expire() gives up the oldest gap past it).
+ * (model_expire() gives up the oldest gap past it).
  */
 #include <assert.h>
 #include <string.h>
@@ -51,16 +51,29 @@ static void wq_del(struct slub_model *m, struct mslab *s)
 	s->wprev = s->wnext = NULL;
 }
 
-void reorder_forget(struct slub_model *m, struct mslab *s)
+void model_reorder_forget(struct slub_model *m, struct mslab *s)
 {
 	while (s->pend) {
 		struct pend *pe = s->pend;
 
+		model_deliver(m, &pe->e, s->h.k1, 1);
 		s->pend = pe->next;
 		mm_pool_put(&m->p_pend, pe);
 		m->npend--;
 	}
 	wq_del(m, s);
+}
+
+/* One event of the slab in its order: a failed CAS goes in the history,
+ * anything else is applied; then its consumer has it. */
+static void slab_apply(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
+		       int late)
+{
+	if (e->ev.type == SLUB_EV_CMPXCHG_FAIL)
+		model_failed_record(m, s, e);
+	else
+		model_apply(m, s, e, late);
+	model_deliver(m, e, s->h.k1, 0);
 }
 
 static int applicable(const struct mslab *s, const struct pend *p)
@@ -92,7 +105,7 @@ static int slab_new_again(const struct slub_model *m, const struct mslab *s,
 	a = applied_at(m, s, e->ev.new.seq);
 	if (!a || a->type != SLUB_EV_SLAB_NEW)
 		return 0;
-	make_record(&r, e);
+	model_make_record(&r, e);
 	return same_event(a, &r);
 }
 
@@ -142,7 +155,8 @@ static void seq_twice(struct slub_model *m, struct mslab *s, const struct slub_m
 	const struct slub_model_record *a = applied_at(m, s, (uint32_t)key);
 	struct slub_model_record r;
 
-	make_record(&r, e);
+	model_deliver(m, e, s->h.k1, 1);
+	model_make_record(&r, e);
 	/* the same event again is never a late update */
 	if (!(a && same_event(a, &r)) &&
 	    ((key >= s->skip_lo && key <= s->skip_hi) || key <= s->base_seq || s->resync)) {
@@ -153,23 +167,24 @@ static void seq_twice(struct slub_model *m, struct mslab *s, const struct slub_m
 	r.list = s->list;
 	r.owner = s->frozen ? s->owner : -1;
 	if (!a) {
-		report(m, SLUB_RULE_WORD_CHAIN, &r, s, s->h.k1, 0,
-		       "seq %u produced twice: %s at %s {freelist %#llx inuse %u frozen %u} tid %u "
-		       "claims a step already applied (no longer in the history; now at seq %u)",
-		       (unsigned)key, slub_event_name(e->ev.type), slub_site_name(e->ev.site),
-		       (unsigned long long)e->ev.new.freelist, e->ev.new.inuse, e->ev.new.frozen,
-		       e->vtid, s->seq);
+		model_report(m, SLUB_RULE_WORD_CHAIN, &r, s, s->h.k1, 0,
+			"seq %u produced twice: %s at %s {freelist %#llx inuse %u frozen %u} "
+			"tid %u claims a step already applied (no longer in the history; now at "
+			"seq %u)",
+			(unsigned)key, slub_event_name(e->ev.type), slub_site_name(e->ev.site),
+			(unsigned long long)e->ev.new.freelist, e->ev.new.inuse, e->ev.new.frozen,
+			e->vtid, s->seq);
 		return;
 	}
 	/* kept short (the history shows both events in full) */
-	report(m, SLUB_RULE_WORD_CHAIN, &r, s, s->h.k1, a->vtid,
-	       "seq %u produced twice: %s at %s {freelist %#llx inuse %u frozen %u} tid %u, "
-	       "applied; then %s at %s {freelist %#llx inuse %u frozen %u} tid %u: %s",
-	       (unsigned)key, slub_event_name(a->type), slub_site_name(a->site),
-	       (unsigned long long)a->freelist, a->inuse, a->frozen, a->vtid,
-	       slub_event_name(r.type), slub_site_name(r.site), (unsigned long long)r.freelist,
-	       r.inuse, r.frozen, r.vtid,
-	       same_event(a, &r) ? "the same event twice" : "two updates claim one step");
+	model_report(m, SLUB_RULE_WORD_CHAIN, &r, s, s->h.k1, a->vtid,
+		"seq %u produced twice: %s at %s {freelist %#llx inuse %u frozen %u} tid %u, "
+		"applied; then %s at %s {freelist %#llx inuse %u frozen %u} tid %u: %s",
+		(unsigned)key, slub_event_name(a->type), slub_site_name(a->site),
+		(unsigned long long)a->freelist, a->inuse, a->frozen, a->vtid,
+		slub_event_name(r.type), slub_site_name(r.site), (unsigned long long)r.freelist,
+		r.inuse, r.frozen, r.vtid,
+		same_event(a, &r) ? "the same event twice" : "two updates claim one step");
 }
 
 /*
@@ -196,8 +211,8 @@ static struct mslab *drain(struct slub_model *m, struct mslab *s)
 			m->sum.reorder_max_delay_ns = m->now - p->e.ts;
 		if (!m->giving_up && m->lag_max < m->now - p->e.ts && m->now > p->e.ts)
 			m->lag_max = m->now - p->e.ts;
-		apply(m, s, &p->e,
-		      p->lenient || (is_cpu_event(p->e.ev.type) && (p->sort >> 1) < s->seq));
+		slab_apply(m, s, &p->e,
+			   p->lenient || (is_cpu_event(p->e.ev.type) && (p->sort >> 1) < s->seq));
 		mm_pool_put(&m->p_pend, p);
 	}
 	wq_del(m, s);
@@ -206,14 +221,14 @@ static struct mslab *drain(struct slub_model *m, struct mslab *s)
 		return s;
 	}
 	if (s->state == SLUB_STATE_DISCARDED && !s->pages) {
-		free_slab(m, s);
+		model_free_slab(m, s);
 		return NULL;
 	}
 	return s;
 }
 
 /* The lag across the edges of a cut input (slub_model_config.cut_*). */
-uint64_t cut_lag(const struct slub_model *m)
+uint64_t model_cut_lag(const struct slub_model *m)
 {
 	if (m->cfg.cut_lag_ns)
 		return m->cfg.cut_lag_ns;
@@ -236,7 +251,7 @@ static int cut_edge(const struct slub_model *m, const struct mslab *s, const str
 
 	if (!m->cfg.cut_begin_ns && !m->cfg.cut_end_ns)
 		return 0;
-	lag = cut_lag(m);
+	lag = model_cut_lag(m);
 	if (m->cfg.cut_begin_ns && s->last_ts <= m->cfg.cut_begin_ns + lag)
 		return 1;
 	return m->finished && m->cfg.cut_end_ns && p->e.ts + lag >= m->cfg.cut_end_ns;
@@ -245,7 +260,7 @@ static int cut_edge(const struct slub_model *m, const struct mslab *s, const str
 /*
  * The window passed (or the buffer is full): stop waiting for the gap.
  *
- * Termination: the loops over the wait queue (expire(), finish) call this
+ * Termination: the loops over the wait queue (model_expire(), finish) call this
  * on a waiting slab, which has events waiting.  Afterwards its first event
  * is applicable or stale: a later seq is reached by skipping the gap, a
  * slab_new by ending the previous life, a non-word event by the seq it
@@ -253,7 +268,7 @@ static int cut_edge(const struct slub_model *m, const struct mslab *s, const str
  * takes it off, so every call removes at least one waiting event, and the
  * model's total of waiting events strictly falls.
  */
-void give_up(struct slub_model *m, struct mslab *s)
+void model_give_up(struct slub_model *m, struct mslab *s)
 {
 	struct pend *p = s->pend;
 	uint64_t npend = m->npend;
@@ -268,7 +283,7 @@ void give_up(struct slub_model *m, struct mslab *s)
 		int cut_off = m->finished && m->cfg.end_cut_off &&
 			      m->now - s->wait_since <= m->cfg.reorder_ns;
 		int explained = s->resync || cut_off ||
-				notice_since(m, window_start(m, s->last_ts));
+				model_notice_since(m, window_start(m, s->last_ts));
 		struct slub_model_record r;
 
 		if (!explained && cut_edge(m, s, p)) {
@@ -277,13 +292,13 @@ void give_up(struct slub_model *m, struct mslab *s)
 		}
 		if (!explained) {
 			m->sum.reorder_exceeded++;
-			make_record(&r, &p->e);
+			model_make_record(&r, &p->e);
 			r.before = r.after = s->state;
 			r.list = s->list;
-			report(m, SLUB_RULE_WORD_CHAIN, &r, s, k1, 0,
-			       "seq jumps from %u to %u: %u update(s) never seen and no "
-			       "discarded-events notice covers them (lost update)",
-			       s->seq, target + 1, target - s->seq);
+			model_report(m, SLUB_RULE_WORD_CHAIN, &r, s, k1, 0,
+				     "seq jumps from %u to %u: %u update(s) never seen and no "
+				     "discarded-events notice covers them (lost update)",
+				     s->seq, target + 1, target - s->seq);
 		}
 		/* Updates of every given-up gap may still arrive, late: keep
 		 * one range over all of them (a late one is then dropped, not
@@ -297,14 +312,14 @@ void give_up(struct slub_model *m, struct mslab *s)
 	if (p->e.ev.type == SLUB_EV_SLAB_NEW && !(p->sort & 1) && !applicable(s, p) &&
 	    !stale(m, s, p)) {
 		/* The discard of the previous life never came. */
-		if (!notice_since(m, window_start(m, s->last_ts))) {
+		if (!model_notice_since(m, window_start(m, s->last_ts))) {
 			struct slub_model_record r;
 
-			make_record(&r, &p->e);
+			model_make_record(&r, &p->e);
 			r.before = r.after = s->state;
-			report(m, SLUB_RULE_TRANSITION, &r, s, k1, 0,
-			       "slab_new at seq %u of a slab that was never discarded (%s)",
-			       p->e.ev.new.seq, slub_state_name(s->state));
+			model_report(m, SLUB_RULE_TRANSITION, &r, s, k1, 0,
+				     "slab_new at seq %u of a slab that was never discarded (%s)",
+				     p->e.ev.new.seq, slub_state_name(s->state));
 		}
 		s->pages = 0;
 		s->state = SLUB_STATE_DISCARDED;
@@ -317,14 +332,14 @@ void give_up(struct slub_model *m, struct mslab *s)
 	(void)npend;
 }
 
-void expire(struct slub_model *m)
+void model_expire(struct slub_model *m)
 {
 	while (m->wq_head) {
 		struct mslab *s = m->wq_head;
 
 		if (m->now - s->wait_since <= m->cfg.reorder_ns && m->npend <= m->cfg.reorder_events)
 			break;
-		give_up(m, s);
+		model_give_up(m, s);
 	}
 	/* A gap that a discarded-events notice covers waits an eighth of the
 	 * window: its events are most likely lost, not late.  (Slabs wait in
@@ -333,14 +348,14 @@ void expire(struct slub_model *m)
 		struct mslab *s = m->wq_head;
 
 		if (m->now - s->wait_since <= m->cfg.reorder_ns / 8 ||
-		    !notice_covers(m, s->gen, window_start(m, s->last_ts)))
+		    !model_notice_covers(m, s->gen, window_start(m, s->last_ts)))
 			break;
-		give_up(m, s);
+		model_give_up(m, s);
 	}
 }
 
 /* Order one slab event: apply now, or wait for its predecessor. */
-void slab_submit(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
+void model_slab_submit(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
 			uint64_t key, int word, int lenient)
 {
 	uint64_t sort;
@@ -371,17 +386,17 @@ void slab_submit(struct slub_model *m, struct mslab *s, const struct slub_model_
 		probe.sort = sort;
 		probe.e.ev.type = e->ev.type;
 		if (applicable(s, &probe)) {
-			apply(m, s, e,
-			      lenient || (!word && is_cpu_event(e->ev.type) && s->have_seq &&
-					  key < s->seq));
+			slab_apply(m, s, e,
+				   lenient || (!word && is_cpu_event(e->ev.type) && s->have_seq &&
+					       key < s->seq));
 			if (s->state == SLUB_STATE_DISCARDED && !s->pages)
-				free_slab(m, s);
+				model_free_slab(m, s);
 			return;
 		}
 	}
 	struct pend *p = mm_pool_get(&m->p_pend);
 	if (!p) {
-		apply(m, s, e, lenient); /* out of memory: better out of order than lost */
+		slab_apply(m, s, e, lenient); /* out of memory: better out of order than lost */
 		return;
 	}
 	p->sort = sort;
@@ -416,7 +431,7 @@ void slab_submit(struct slub_model *m, struct mslab *s, const struct slub_model_
 
 /* ---- per-thread memory of the last word seen per slab ---- */
 
-void lru_note(struct mthread *t, uint64_t slab, uint32_t seq)
+void model_lru_note(struct mthread *t, uint64_t slab, uint32_t seq)
 {
 	for (unsigned i = 0; i < THREAD_LRU; i++)
 		if (t->lru[i].slab == slab) {
@@ -431,7 +446,7 @@ void lru_note(struct mthread *t, uint64_t slab, uint32_t seq)
 /* A cpu-slot event comes right after its thread's own last update of the
  * slab (deactivate after its unfreeze, even when another cpu froze the
  * slab again in between); without one, after everything known. */
-uint64_t lru_key(const struct mthread *t, uint64_t slab)
+uint64_t model_lru_key(const struct mthread *t, uint64_t slab)
 {
 	for (unsigned i = 0; i < THREAD_LRU; i++)
 		if (t->lru[i].slab == slab)

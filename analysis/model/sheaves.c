@@ -260,9 +260,9 @@ sheaf_report(struct slub_model *m, unsigned rule, const struct slub_model_event 
 	va_start(ap, fmt);
 	vsnprintf(detail, sizeof(detail), fmt, ap);
 	va_end(ap);
-	make_record(&r, e);
+	model_make_record(&r, e);
 	r.object = e->ev.sheaf;
-	report(m, rule, &r, NULL, k1, 0, "%s", detail);
+	model_report(m, rule, &r, NULL, k1, 0, "%s", detail);
 }
 
 /* A sheaf whose size nothing but its own events changed since the model
@@ -310,7 +310,7 @@ static void slot_event_sheaves(struct slub_model *m, uint64_t k1, const struct s
 			       int judge)
 {
 	const struct slub_event *ev = &e->ev;
-	struct mslot *c = get_slot(m, k1, ev->cache_id, ev->slot);
+	struct mslot *c = model_get_slot(m, k1, ev->cache_id, ev->slot);
 	uint64_t before[2] = { c ? c->main : 0, c ? c->spare : 0 };
 
 	if (judge && ev->sheaf && ev->sheaf == ev->spare)
@@ -418,7 +418,7 @@ static void move_event(struct slub_model *m, uint64_t k1, const struct slub_mode
 void sheaves_event(struct slub_model *m, uint64_t k1, struct mthread *t,
 		   const struct slub_model_event *e)
 {
-	int judge = !t->suspect && !quarantined(m, e->vpid);
+	int judge = !t->suspect && !model_quarantined(m, e->vpid);
 
 	note_sheaves_cache(m, k1, e->ev.cache_id);
 	switch (e->ev.type) {

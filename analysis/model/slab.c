@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Transitions and the slab word: apply() takes one slab event in slab
+ * Transitions and the slab word: model_apply() takes one slab event in slab
  * order (reorder.c), checks what the event itself says (the word rules R2
  * and R5, R1-frozen-state, and through lock.c the list and discard rules),
  * finds its edge in the table (R0), checks the edge's conditions (R1-owner,
  * locked, on the list, empty) and moves the slab along it.  A slab seen
  * without history is resynchronised from the table's effect of the event
- * (baseline()).  The cpu slot rules (R9) run on arrival (slot_event()).
+ * (baseline()).  The cpu slot rules (R9) run on arrival (model_slot_event()).
  */
 #include <string.h>
 
@@ -98,19 +98,19 @@ static int check_word_sheaves(struct slub_model *m, struct mslab *s,
 	const char *bad;
 
 	if (w->frozen) {
-		report(m, SLUB_RULE_S_NEVER_FROZEN, r, s, s->h.k1, 0,
-		       "%s at %s seq %u: a slab of a sheaves cache is frozen",
-		       slub_event_name(ev->type), slub_site_name(ev->site), w->seq);
+		model_report(m, SLUB_RULE_S_NEVER_FROZEN, r, s, s->h.k1, 0,
+			     "%s at %s seq %u: a slab of a sheaves cache is frozen",
+			     slub_event_name(ev->type), slub_site_name(ev->site), w->seq);
 		return 1;
 	}
 	bad = slub_sheaves_word_delta(ev, s->inuse, s->freelist);
 	if (bad) {
-		report(m, SLUB_RULE_S_WORD_DELTA, r, s, s->h.k1, 0,
-		       "%s at %s seq %u: %s (was freelist %#llx inuse %u; now freelist %#llx "
-		       "inuse %u)",
-		       slub_event_name(ev->type), slub_site_name(ev->site), w->seq, bad,
-		       (unsigned long long)s->freelist, s->inuse,
-		       (unsigned long long)w->freelist, w->inuse);
+		model_report(m, SLUB_RULE_S_WORD_DELTA, r, s, s->h.k1, 0,
+			     "%s at %s seq %u: %s (was freelist %#llx inuse %u; now freelist %#llx "
+			     "inuse %u)",
+			     slub_event_name(ev->type), slub_site_name(ev->site), w->seq, bad,
+			     (unsigned long long)s->freelist, s->inuse,
+			     (unsigned long long)w->freelist, w->inuse);
 		return 1;
 	}
 	return 0;
@@ -133,43 +133,44 @@ static int check_word(struct slub_model *m, struct mslab *s, const struct slub_m
 	    (ev->old.freelist != s->freelist || ev->old.inuse != s->inuse ||
 	     ev->old.objects != s->objects || ev->old.frozen != s->frozen ||
 	     ev->old.seq != s->seq)) {
-		report(m, SLUB_RULE_WORD_CHAIN, r, s, k1, 0,
-		       "%s seq %u: old word {freelist %#llx inuse %u frozen %u seq %u} is not the "
-		       "previous new word {freelist %#llx inuse %u frozen %u seq %u}: lost update",
-		       slub_event_name(ev->type), w->seq, (unsigned long long)ev->old.freelist,
-		       ev->old.inuse, ev->old.frozen, ev->old.seq, (unsigned long long)s->freelist,
-		       s->inuse, s->frozen, s->seq);
+		model_report(m, SLUB_RULE_WORD_CHAIN, r, s, k1, 0,
+			"%s seq %u: old word {freelist %#llx inuse %u frozen %u seq %u} is not the "
+			"previous new word {freelist %#llx inuse %u frozen %u seq %u}: lost update",
+			slub_event_name(ev->type), w->seq, (unsigned long long)ev->old.freelist,
+			ev->old.inuse, ev->old.frozen, ev->old.seq, (unsigned long long)s->freelist,
+			s->inuse, s->frozen, s->seq);
 		return 1;
 	}
 	if (w->inuse > w->objects || (ev->type != SLUB_EV_SLAB_NEW && w->objects != s->objects)) {
-		report(m, SLUB_RULE_WORD_OBJECTS, r, s, k1, 0,
-		       "%s seq %u: inuse %u objects %u (objects were %u)", slub_event_name(ev->type),
-		       w->seq, w->inuse, w->objects, s->objects);
+		model_report(m, SLUB_RULE_WORD_OBJECTS, r, s, k1, 0,
+			"%s seq %u: inuse %u objects %u (objects were %u)",
+			slub_event_name(ev->type), w->seq, w->inuse, w->objects, s->objects);
 		return 1;
 	}
 	if (s->sheaves)
 		return check_word_sheaves(m, s, e, r);
 	if (ev->type == SLUB_EV_FREEZE && pf) {
-		report(m, SLUB_RULE_FREEZE, r, s, k1, 0, "freeze at %s of a frozen slab (seq %u)",
-		       slub_site_name(ev->site), w->seq);
+		model_report(m, SLUB_RULE_FREEZE, r, s, k1, 0,
+			     "freeze at %s of a frozen slab (seq %u)", slub_site_name(ev->site),
+			     w->seq);
 		return 1;
 	}
 	if (ev->type == SLUB_EV_UNFREEZE && !pf) {
-		report(m, SLUB_RULE_UNFREEZE, r, s, k1, 0,
-		       "unfreeze at %s of a slab that is not frozen (seq %u)",
-		       slub_site_name(ev->site), w->seq);
+		model_report(m, SLUB_RULE_UNFREEZE, r, s, k1, 0,
+			     "unfreeze at %s of a slab that is not frozen (seq %u)",
+			     slub_site_name(ev->site), w->seq);
 		return 1;
 	}
 
 	const char *bad = word_delta(ev, pf, pi, pfl);
 
 	if (bad) {
-		report(m, SLUB_RULE_WORD_DELTA, r, s, k1, 0,
-		       "%s at %s seq %u: %s (was freelist %#llx inuse %u frozen %u; now freelist "
-		       "%#llx inuse %u frozen %u)",
-		       slub_event_name(ev->type), slub_site_name(ev->site), w->seq, bad,
-		       (unsigned long long)pfl, pi, pf, (unsigned long long)w->freelist, w->inuse,
-		       w->frozen);
+		model_report(m, SLUB_RULE_WORD_DELTA, r, s, k1, 0,
+			"%s at %s seq %u: %s (was freelist %#llx inuse %u frozen %u; now freelist "
+			"%#llx inuse %u frozen %u)",
+			slub_event_name(ev->type), slub_site_name(ev->site), w->seq, bad,
+			(unsigned long long)pfl, pi, pf, (unsigned long long)w->freelist, w->inuse,
+			w->frozen);
 		return 1;
 	}
 	return 0;
@@ -227,18 +228,18 @@ static void check_cache(struct slub_model *m, struct mslab *s, const struct slub
 
 		if (p && p->from_start && !m->disc_gen && e->ts - p->from_ts > m->cfg.reorder_ns &&
 		    e->ts > p->from_ts)
-			report(m, SLUB_RULE_TRANSITION, r, s, s->h.k1, 0,
-			       "%s of slab %#llx names cache %u, which the process never announced "
-			       "nor created",
-			       slub_event_name(ev->type), (unsigned long long)ev->slab,
-			       ev->cache_id);
+			model_report(m, SLUB_RULE_TRANSITION, r, s, s->h.k1, 0,
+				"%s of slab %#llx names cache %u, which the process never "
+				"announced nor created",
+				slub_event_name(ev->type), (unsigned long long)ev->slab,
+				ev->cache_id);
 		return;
 	}
 	if (is_word_event(ev->type) && c->objects && ev->new.objects != c->objects)
-		report(m, SLUB_RULE_WORD_OBJECTS, r, s, s->h.k1, 0,
-		       "%s seq %u: objects %u, cache %u has %u objects per slab",
-		       slub_event_name(ev->type), ev->new.seq, ev->new.objects, ev->cache_id,
-		       c->objects);
+		model_report(m, SLUB_RULE_WORD_OBJECTS, r, s, s->h.k1, 0,
+			     "%s seq %u: objects %u, cache %u has %u objects per slab",
+			     slub_event_name(ev->type), ev->new.seq, ev->new.objects, ev->cache_id,
+			     c->objects);
 }
 
 /* ---- resynchronisation: the table's effect of the event ---- */
@@ -333,28 +334,28 @@ static int check_event(struct slub_model *m, struct mslab *s, const struct slub_
 	if (is_word_event(ev->type))
 		return check_word(m, s, e, r);
 	if (ev->type == SLUB_EV_SLAB_DISCARD)
-		return check_discard(m, s, e, r);
+		return model_check_discard(m, s, e, r);
 	if (is_list_op(ev->type))
-		return s->list_known ? check_list_op(m, s, e, r) : 0;
+		return s->list_known ? model_check_list_op(m, s, e, r) : 0;
 	if (e->old_valid && is_cpu_event(ev->type) && s->have_seq && ev->new.objects &&
 	    ev->new.seq == s->seq && (ev->new.inuse != s->inuse || ev->new.frozen != s->frozen)) {
 		/* In-process cpu slot events carry the word read when they
 		 * fire.  Its counters half (inuse, frozen, seq) is one atomic
 		 * load: at the seq the chain is at, it must be the chain's
 		 * word; anything else was written without a counted CAS. */
-		report(m, SLUB_RULE_WORD_CHAIN, r, s, s->h.k1, 0,
-		       "%s of slot %d saw {inuse %u frozen %u} at seq %u, the chain has "
-		       "{inuse %u frozen %u} at that seq: lost update",
-		       slub_event_name(ev->type), ev_slot(ev), ev->new.inuse, ev->new.frozen,
-		       ev->new.seq, s->inuse, s->frozen);
+		model_report(m, SLUB_RULE_WORD_CHAIN, r, s, s->h.k1, 0,
+			     "%s of slot %d saw {inuse %u frozen %u} at seq %u, the chain has "
+			     "{inuse %u frozen %u} at that seq: lost update",
+			     slub_event_name(ev->type), ev_slot(ev), ev->new.inuse, ev->new.frozen,
+			     ev->new.seq, s->inuse, s->frozen);
 		return 1;
 	}
 	if ((ev->type == SLUB_EV_CPU_SLAB_LOAD || ev->type == SLUB_EV_CPU_PARTIAL_PUT ||
 	     ev->type == SLUB_EV_CPU_PARTIAL_TAKE) &&
 	    (s->state != SLUB_STATE_CPU_ACTIVE && s->state != SLUB_STATE_CPU_PARTIAL)) {
-		report(m, SLUB_RULE_FROZEN_STATE, r, s, s->h.k1, 0,
-		       "%s of slot %d: the slab is %s, not frozen", slub_event_name(ev->type),
-		       ev_slot(ev), slub_state_name(s->state));
+		model_report(m, SLUB_RULE_FROZEN_STATE, r, s, s->h.k1, 0,
+			     "%s of slot %d: the slab is %s, not frozen", slub_event_name(ev->type),
+			     ev_slot(ev), slub_state_name(s->state));
 		return 1;
 	}
 	return 0;
@@ -372,29 +373,32 @@ static void check_edge(struct slub_model *m, struct mslab *s, const struct slub_
 
 	if ((edge->cond & SLUB_COND_OWNER) && ev->type != SLUB_EV_SLAB_NEW &&
 	    !owner_ok(m, s, e, owner, &who)) {
-		report(m, SLUB_RULE_OWNER, r, s, k1, 0,
-		       "%s at %s by cpu %d for slot %d of a slab owned by slot %d",
-		       slub_event_name(ev->type), slub_site_name(ev->site), ev->cpu, who, owner);
+		model_report(m, SLUB_RULE_OWNER, r, s, k1, 0,
+			"%s at %s by cpu %d for slot %d of a slab owned by slot %d",
+			slub_event_name(ev->type), slub_site_name(ev->site), ev->cpu, who, owner);
 	} else if ((edge->cond & SLUB_COND_LOCKED) && !is_list_op(ev->type) && !ev->locked) {
-		report(m, SLUB_RULE_TRANSITION, r, s, k1, 0, "%s at %s to %s without list_lock",
-		       slub_event_name(ev->type), slub_site_name(ev->site),
-		       slub_state_name(edge->after));
+		model_report(m, SLUB_RULE_TRANSITION, r, s, k1, 0,
+			     "%s at %s to %s without list_lock", slub_event_name(ev->type),
+			     slub_site_name(ev->site), slub_state_name(edge->after));
 	} else if ((edge->cond & SLUB_COND_ON_LIST) && !is_list_op(ev->type) && s->list_known &&
 		   s->list != SLUB_LIST_PARTIAL) {
-		report(m, SLUB_RULE_TRANSITION, r, s, k1, 0,
-		       "%s at %s of a slab not on the partial list (%s)",
-		       slub_event_name(ev->type), slub_site_name(ev->site),
-		       slub_model_list_name(s->list));
+		model_report(m, SLUB_RULE_TRANSITION, r, s, k1, 0,
+			     "%s at %s of a slab not on the partial list (%s)",
+			     slub_event_name(ev->type), slub_site_name(ev->site),
+			     slub_model_list_name(s->list));
 	} else if ((edge->cond & SLUB_COND_OFF_LIST) && s->list_known &&
 		   s->list != SLUB_LIST_NONE) {
-		report(m, SLUB_RULE_S_TAKE_OFF_LIST, r, s, k1, 0,
-		       "%s at %s of a slab on the %s list: no refill took it off",
-		       slub_event_name(ev->type), slub_site_name(ev->site),
-		       slub_model_list_name(s->list));
+		model_report(m, SLUB_RULE_S_TAKE_OFF_LIST, r, s, k1, 0,
+			     "%s at %s of a slab on the %s list: no refill took it off",
+			     slub_event_name(ev->type), slub_site_name(ev->site),
+			     slub_model_list_name(s->list));
 	} else if ((edge->cond & SLUB_COND_EMPTY) && ev->new.inuse) {
-		report(m, edge->type == SLUB_EV_SLAB_DISCARD ? SLUB_RULE_DISCARD : SLUB_RULE_TRANSITION,
-		       r, s, k1, 0, "%s to %s with %u objects in use", slub_event_name(ev->type),
-		       slub_state_name(edge->after), ev->new.inuse);
+		model_report(m,
+			     edge->type == SLUB_EV_SLAB_DISCARD ? SLUB_RULE_DISCARD :
+								  SLUB_RULE_TRANSITION,
+			     r, s, k1, 0, "%s to %s with %u objects in use",
+			     slub_event_name(ev->type), slub_state_name(edge->after),
+			     ev->new.inuse);
 	}
 }
 
@@ -427,7 +431,7 @@ static const struct slub_transition *find_edge(const struct mslab *s, uint8_t be
 
 /*
  * A slab with a known state: the event's own rules, then its edge, then the
- * move.  `late`: not judged (see apply()); a cpu-slot event then moves the
+ * move.  `late`: not judged (see model_apply()); a cpu-slot event then moves the
  * state only along an edge that still exists (other cpus moved the slab on).
  */
 static void step(struct slub_model *m, struct mslab *s, const struct slub_model_event *e,
@@ -448,12 +452,12 @@ static void step(struct slub_model *m, struct mslab *s, const struct slub_model_
 	} else if (!flagged) {
 		edge = find_edge(s, before, ev);
 		if (!edge)
-			report(m, s->sheaves ? SLUB_RULE_S_TRANSITION : SLUB_RULE_TRANSITION, r, s,
-			       s->h.k1, 0,
-			       "no edge for %s at %s from %s (list %s, dest %s)",
-			       slub_event_name(ev->type), slub_site_name(ev->site),
-			       slub_state_name(before), slub_model_list_name(s->list),
-			       slub_dest_name(ev->list));
+			model_report(m, s->sheaves ? SLUB_RULE_S_TRANSITION : SLUB_RULE_TRANSITION, r, s,
+				     s->h.k1, 0,
+				     "no edge for %s at %s from %s (list %s, dest %s)",
+				     slub_event_name(ev->type), slub_site_name(ev->site),
+				     slub_state_name(before), slub_model_list_name(s->list),
+				     slub_dest_name(ev->list));
 		else
 			check_edge(m, s, e, r, edge);
 	}
@@ -465,7 +469,7 @@ static void step(struct slub_model *m, struct mslab *s, const struct slub_model_
 static int slab_resync(struct slub_model *m, struct mslab *s)
 {
 	if (s->gen != m->disc_gen) {
-		if (notice_covers(m, s->gen, window_start(m, s->last_ts)))
+		if (model_notice_covers(m, s->gen, window_start(m, s->last_ts)))
 			s->resync = 1;
 		s->gen = m->disc_gen;
 	}
@@ -506,9 +510,9 @@ static void record_applied(struct slub_model *m, struct mslab *s, struct slub_mo
 		r->seq = s->seq;
 		r->freelist = s->freelist;
 	}
-	hist_push(m, s, r);
+	model_hist_push(m, s, r);
 	if (m->cb.transition) {
-		struct slub_model_transition tr = { r, cache_name(m, s->h.k1, r->cache_id) };
+		struct slub_model_transition tr = { r, model_cache_name(m, s->h.k1, r->cache_id) };
 
 		m->cb.transition(&tr, m->cb.arg);
 	}
@@ -521,15 +525,15 @@ static void record_applied(struct slub_model *m, struct mslab *s, struct slub_mo
  * the slab on): it moves the state only along an edge that still exists
  * and is not judged, its checks having run on the cpu slot at arrival.
  */
-void apply(struct slub_model *m, struct mslab *s, const struct slub_model_event *e, int late)
+void model_apply(struct slub_model *m, struct mslab *s, const struct slub_model_event *e, int late)
 {
 	const struct slub_event *ev = &e->ev;
 	struct slub_model_record r;
 	uint8_t before = s->state;
-	int forget = quarantined(m, s->vpid);
+	int forget = model_quarantined(m, s->vpid);
 	int resync;
 
-	make_record(&r, e);
+	model_make_record(&r, e);
 	r.before = r.after = before;
 	r.list = s->list;
 	r.owner = s->owner;
@@ -577,25 +581,25 @@ void apply(struct slub_model *m, struct mslab *s, const struct slub_model_event 
  * deactivate (another slot only in a flush), and the flush a thread is
  * running for another slot (for the unfreezes of that slot's chain).
  */
-void slot_event(struct slub_model *m, uint64_t k1, struct mthread *t,
-		const struct slub_model_event *e, int lenient)
+void model_slot_event(struct slub_model *m, uint64_t k1, struct mthread *t,
+		      const struct slub_model_event *e, int lenient)
 {
 	const struct slub_event *ev = &e->ev;
 	unsigned type = ev->type;
 	int32_t slot = is_cpu_event(type) ? ev_slot(ev) : ev->cpu;
-	struct mslot *c = get_slot(m, k1, ev->cache_id, slot);
+	struct mslot *c = model_get_slot(m, k1, ev->cache_id, slot);
 	struct slub_model_record r;
 
 	if (!c)
 		return;
-	slot_touch(m, c, e->ts);
+	model_slot_touch(m, c, e->ts);
 	if (lenient)
 		c->known = 0; /* relearnt from this thread's next loads */
-	make_record(&r, e);
+	model_make_record(&r, e);
 	switch (type) {
 	case SLUB_EV_CPU_SLAB_LOAD:
 		if (c->known && c->active)
-			report(m, SLUB_RULE_CPU_SLAB, &r, get_slab(m, k1, ev->slab, 0),
+			model_report(m, SLUB_RULE_CPU_SLAB, &r, model_get_slab(m, k1, ev->slab, 0),
 			       k1, 0, "slot %d loads slab %#llx over its active slab %#llx",
 			       slot, (unsigned long long)ev->slab,
 			       (unsigned long long)c->active);
@@ -604,12 +608,13 @@ void slot_event(struct slub_model *m, uint64_t k1, struct mthread *t,
 		break;
 	case SLUB_EV_DEACTIVATE:
 		if (!lenient && slot != ev->cpu && ev->reason != SLUB_DEACT_FLUSH)
-			report(m, SLUB_RULE_OWNER, &r, get_slab(m, k1, ev->slab, 0), k1, 0,
-			       "cpu %d deactivates slot %d's slab %#llx, reason %s (not a flush)",
-			       ev->cpu, slot, (unsigned long long)ev->slab,
-			       slub_deactivate_reason_name(ev->reason));
+			model_report(m, SLUB_RULE_OWNER, &r, model_get_slab(m, k1, ev->slab, 0),
+				k1, 0,
+				"cpu %d deactivates slot %d's slab %#llx, reason %s (not a flush)",
+				ev->cpu, slot, (unsigned long long)ev->slab,
+				slub_deactivate_reason_name(ev->reason));
 		if (c->known && c->active != ev->slab)
-			report(m, SLUB_RULE_CPU_SLAB, &r, get_slab(m, k1, ev->slab, 0),
+			model_report(m, SLUB_RULE_CPU_SLAB, &r, model_get_slab(m, k1, ev->slab, 0),
 			       k1, 0, "slot %d deactivates slab %#llx, its active slab is %#llx",
 			       slot, (unsigned long long)ev->slab,
 			       (unsigned long long)c->active);
@@ -635,7 +640,7 @@ void slot_event(struct slub_model *m, uint64_t k1, struct mthread *t,
 	case SLUB_EV_TAKE_FREELIST:
 	case SLUB_EV_DRAIN_FREELIST:
 		if (c->known && c->active != ev->slab)
-			report(m, SLUB_RULE_CPU_SLAB, &r, get_slab(m, k1, ev->slab, 0),
+			model_report(m, SLUB_RULE_CPU_SLAB, &r, model_get_slab(m, k1, ev->slab, 0),
 			       k1, 0,
 			       "slot %d takes the freelist of slab %#llx, its active slab is %#llx",
 			       slot, (unsigned long long)ev->slab,

@@ -14,6 +14,8 @@
  * arrive out of timestamp order.  The model applies a slab's word events
  * in seq order and list operations in lock_seq order, holding early events
  * in a bounded reorder buffer (slub_model_config.reorder_ns / _events).
+ * Every event then goes, in that order, to the `applied` callback: the
+ * trace statistics are computed from it.
  *
  * Lost events.  After slub_model_discarded(), the model records without
  * judging until the reorder window around the loss has passed, then every
@@ -231,6 +233,22 @@ struct slub_model_summary {
 	uint64_t cut_lag_ns;        /* the lag they were measured with */
 };
 
+/*
+ * An event as the model orders it, for a consumer that wants the model's
+ * order and identities (the trace statistics).  Every event given to
+ * slub_model_event() comes out once: a slab's events (word updates, list
+ * and cpu-slot operations, slab_discard, and a failed slab-word CAS right
+ * after the update it observed) in the slab's order when they apply; every
+ * other event as it arrives.
+ */
+struct slub_model_applied {
+	const struct slub_model_event *e;
+	uint32_t image;         /* the process image of e->vpid: 0, then +1 at each exec */
+	/* 1: not applied (an update whose seq the slab had passed, a slab at
+	 * address 0, or one whose process image went while it waited) */
+	uint32_t dropped;
+};
+
 struct slub_model_callbacks {
 	/* Each violation, when it is found.  May be NULL. */
 	void (*violation)(const struct slub_model_violation *v, void *arg);
@@ -240,6 +258,9 @@ struct slub_model_callbacks {
 	/* Once, from slub_model_finish(). */
 	void (*summary)(const struct slub_model_summary *s, void *arg);
 	void *arg;
+	/* Each event in the model's order (struct slub_model_applied).  May
+	 * be NULL. */
+	void (*applied)(const struct slub_model_applied *a, void *arg);
 };
 
 /* ---- the model ---- */

@@ -687,24 +687,10 @@ static const char *format_names(const struct dec_class *dc)
 	}
 }
 
-static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_class *ec,
-				       struct dec_stream *s)
+/* What the event class is: a slub event (and its type), slub:stack, an
+ * lttng-ust event the symbolizer reads, or nothing to read (K_IGNORE). */
+static void class_kind(struct slub_decoder *d, struct dec_class *dc)
 {
-	struct dec_class *dc = calloc(1, sizeof(*dc));
-	const bt_field_class *payload, *ctx;
-	const char *name = bt_event_class_get_name(ec);
-	uint64_t need;
-
-	if (!dc)
-		return NULL;
-	dc->tc = bt_stream_class_borrow_trace_class_const(bt_event_class_borrow_stream_class_const(ec));
-	if (watch_trace(d, NULL, dc->tc) < 0) {
-		free(dc);
-		return NULL;
-	}
-	dc->name = name ? name : "?";
-	for (int f = 0; f < F_NR; f++)
-		dc->idx[f] = -1;
 	if (!strncmp(dc->name, "slub:", 5)) {
 		const char *ev = dc->name + 5;
 
@@ -723,10 +709,13 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 	} else if (d->sym) {
 		dc->kind = other_kind(dc->name);
 	}
-	if (dc->kind == K_IGNORE)
-		goto out;
+}
 
-	payload = bt_event_class_borrow_payload_field_class_const(ec);
+/* The payload's fields by name, each kept when of the type it must have:
+ * 0, or -1 when the class is refused. */
+static int map_payload(struct slub_decoder *d, struct dec_class *dc,
+		       const bt_field_class *payload)
+{
 	for (int f = 0; f < F_NR; f++) {
 		int i = member_index(payload, field_names[f]);
 		const bt_field_class *fc;
@@ -758,7 +747,7 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 				       "metadata is not slubtrace's (damaged, or another provider "
 				       "named slub)", trace_name(d), dc->name);
 				dc->kind = K_BAD;
-				goto out;
+				return -1;
 			}
 			continue;
 		} else if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_SIGNED_INTEGER)) {
@@ -766,7 +755,14 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 		}
 		dc->idx[f] = (int16_t)i;
 	}
+	return 0;
+}
 
+/* The slub trace format the class is laid out in: 0, or -1 when it is
+ * refused (format 1). */
+static int class_format(struct slub_decoder *d, struct dec_class *dc,
+			const bt_field_class *payload)
+{
 	/* Format 1: slab-word events carry old_/new_ words, cache_create
 	 * has no format field. */
 	if (dc->kind == K_SLUB && (member_index(payload, "new_seq") >= 0 ||
@@ -775,7 +771,7 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 		       "%s: recorded with slub trace format 1; this slubtrace reads formats 2 "
 		       "to 7: record it again", trace_name(d));
 		dc->kind = K_BAD;
-		goto out;
+		return -1;
 	}
 	/* Formats 3 and 4 pack the small integers of every event but
 	 * cache_destroy (the same in all three) into `where`; format 4 lays
@@ -791,14 +787,22 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 	    bt_field_class_array_static_get_length(member_class(payload, dc->idx[F_GEOMETRY])) <
 	    GEOMETRY4)
 		dc->idx[F_GEOMETRY] = -1;
-	need = required_of(dc);
+	return 0;
+}
+
+/* Every field the class needs is there: 0, or -1 (an lttng-ust event is
+ * then ignored, a slub event refused). */
+static int check_required(struct slub_decoder *d, struct dec_class *dc, struct dec_stream *s)
+{
+	uint64_t need = required_of(dc);
+
 	for (int f = 0; f < F_NR; f++) {
 		if ((need & B(f)) && dc->idx[f] < 0) {
 			if (dc->kind != K_SLUB && dc->kind != K_STACK) {
 				/* lttng-ust's events are a bonus: without them,
 				 * stacks stay addresses. */
 				dc->kind = K_IGNORE;
-				goto out;
+				return -1;
 			}
 			refuse(d, SLUB_UNUSABLE_MALFORMED,
 			       "%s: event %s in stream %s has no usable field `%s` "
@@ -808,12 +812,19 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 			       "2 to 7" : dc->type == SLUB_EV_SLABINFO_WALK ? "5 to 7" :
 			       dc->type >= SLUB_EV_SHEAF_REFILL ? "7" : format_names(dc));
 			dc->kind = K_BAD;
-			goto out;
+			return -1;
 		}
 	}
+	return 0;
+}
 
-	ctx = bt_stream_class_borrow_event_common_context_field_class_const(
+/* vpid, vtid and procname in the stream's common context. */
+static void map_context(struct slub_decoder *d, struct dec_class *dc, const bt_event_class *ec,
+			struct dec_stream *s)
+{
+	const bt_field_class *ctx = bt_stream_class_borrow_event_common_context_field_class_const(
 		bt_event_class_borrow_stream_class_const(ec));
+
 	dc->ctx_vpid = (int16_t)member_index(ctx, "vpid");
 	dc->ctx_vtid = (int16_t)member_index(ctx, "vtid");
 	dc->ctx_procname = (int16_t)member_index(ctx, "procname");
@@ -839,6 +850,35 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 		       trace_name(d), dc->name, s ? s->name : "?");
 		dc->kind = K_BAD;
 	}
+}
+
+static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_class *ec,
+				       struct dec_stream *s)
+{
+	struct dec_class *dc = calloc(1, sizeof(*dc));
+	const bt_field_class *payload;
+	const char *name = bt_event_class_get_name(ec);
+
+	if (!dc)
+		return NULL;
+	dc->tc = bt_stream_class_borrow_trace_class_const(bt_event_class_borrow_stream_class_const(ec));
+	if (watch_trace(d, NULL, dc->tc) < 0) {
+		free(dc);
+		return NULL;
+	}
+	dc->name = name ? name : "?";
+	for (int f = 0; f < F_NR; f++)
+		dc->idx[f] = -1;
+	class_kind(d, dc);
+	if (dc->kind == K_IGNORE)
+		goto out;
+
+	payload = bt_event_class_borrow_payload_field_class_const(ec);
+	if (map_payload(d, dc, payload) < 0 || class_format(d, dc, payload) < 0 ||
+	    check_required(d, dc, s) < 0)
+		goto out;
+
+	map_context(d, dc, ec, s);
 out:
 	slub_log(d->log, BT_LOGGING_LEVEL_DEBUG, "event class %s: %s", dc->name ? dc->name : "?",
 		 dc->kind == K_SLUB ? "slub event" : dc->kind == K_STACK ? "stack" :
@@ -933,12 +973,154 @@ static void get_small(const struct dec_class *dc, const bt_field *p, struct smal
 				 dc->idx[F_SLOT] >= 0 ? F_SLOT : F_ATTEMPT);
 }
 
+/* cache_create: the trace format it announces, and the cache's geometry. */
+static int decode_cache_create(struct slub_decoder *d, const struct dec_class *dc,
+			       const bt_field *p, struct slub_decoded *out, const struct small *m)
+{
+	struct slub_event *ev = &out->event.ev;
+	bool v3 = dc->format >= 3;	/* `where`, the pair enumerations, the arrays */
+	uint64_t format = get_u(dc, p, F_FORMAT);
+
+	if (format >= 2 && format <= SLUB_DEC_FORMAT) {
+		/* format 5 adds an event to format 4, format 6 a flag,
+		 * format 7 the sheaf and barn events */
+		if ((format >= 5 ? 4 : format) != dc->format) {
+			refuse(d, SLUB_UNUSABLE_MALFORMED,
+			       "%s: event %s says slub trace format %" PRIu64
+			       " but is laid out in format %s", trace_name(d), dc->name,
+			       format, format_names(dc));
+			return -1;
+		}
+	} else {
+		refuse(d, SLUB_UNUSABLE_FORMAT,
+		       "%s: recorded with slub trace format %" PRIu64
+		       "; this slubtrace reads formats 2 to 7: record it again",
+		       trace_name(d), format);
+		return -1;
+	}
+	out->info.name = get_str(dc, p, F_NAME);
+	if (v3) {
+		out->info.object_size = (uint32_t)get_elem(dc, p, F_GEOMETRY, 0);
+		out->info.size = (uint32_t)get_elem(dc, p, F_GEOMETRY, 1);
+		out->info.align = (uint32_t)get_elem(dc, p, F_GEOMETRY, 2);
+		out->info.order = (uint32_t)get_elem(dc, p, F_GEOMETRY, 3);
+		out->info.objects = (uint32_t)get_elem(dc, p, F_GEOMETRY, 4);
+		out->info.min_partial = (uint32_t)get_elem(dc, p, F_GEOMETRY, 5);
+		out->info.cpu_partial = (uint32_t)get_elem(dc, p, F_GEOMETRY, 6);
+		out->info.flags = dc->format == 4 ?
+			(uint32_t)get_elem(dc, p, F_GEOMETRY, 7) :
+			(uint32_t)get_u(dc, p, F_FLAGS);
+	} else {
+		out->info.object_size = (uint32_t)get_u(dc, p, F_OBJECT_SIZE);
+		out->info.size = (uint32_t)get_u(dc, p, F_SIZE);
+		out->info.align = (uint32_t)get_u(dc, p, F_ALIGN);
+		out->info.order = (uint32_t)get_u(dc, p, F_ORDER);
+		out->info.objects = (uint32_t)get_u(dc, p, F_OBJECTS);
+		out->info.min_partial = (uint32_t)get_u(dc, p, F_MIN_PARTIAL);
+		out->info.cpu_partial = (uint32_t)get_u(dc, p, F_CPU_PARTIAL);
+		out->info.flags = (uint32_t)get_u(dc, p, F_FLAGS);
+	}
+	ev->reason = m->announced;
+	ev->info = &out->info;
+	out->format = (uint32_t)format;
+	return 0;
+}
+
+/* A slab-word update (and slab_discard's last word). */
+static void decode_word(const struct dec_class *dc, const bt_field *p, struct slub_event *ev,
+			const struct small *m)
+{
+	bool v3 = dc->format >= 3;
+	int32_t owner = (int16_t)m->arg;
+	uint32_t site = (uint32_t)get_u(dc, p, F_SITE);
+	unsigned t = ev->type;
+
+	/* format 3: one enumeration, site | dest << 4 */
+	ev->site = v3 ? site & 15 : site;
+	ev->list = v3 ? site >> 4 : (uint32_t)get_u(dc, p, F_DEST);
+	ev->locked = m->locked;
+	unpack_word(&ev->new, get_u(dc, p, F_FREELIST), get_u(dc, p, F_COUNTERS), owner);
+	if (t == SLUB_EV_UNFREEZE) {
+		/* The wire carries the slot the slab leaves. */
+		ev->new.owner = -1;
+		ev->old.owner = owner;
+	} else if (t == SLUB_EV_SLAB_DISCARD) {
+		/* In-process, slab_discard's last word is `old`. */
+		ev->old = ev->new;
+	}
+}
+
+/* cmpxchg_fail: the word expected and the word found, in each format. */
+static void decode_cas_fail(const struct dec_class *dc, const bt_field *p,
+			    struct slub_decoded *out, const struct small *m)
+{
+	struct slub_event *ev = &out->event.ev;
+	bool v3 = dc->format >= 3;
+
+	ev->site = (uint32_t)get_u(dc, p, F_SITE);
+	ev->locked = m->locked;
+	ev->attempt = m->arg;
+	if (dc->format == 4) {
+		/* words: expected { freelist, counters }, then observed */
+		unpack_word(&ev->old, get_elem(dc, p, F_WORDS, 0),
+			    get_elem(dc, p, F_WORDS, 1), -1);
+		unpack_word(&ev->new, get_elem(dc, p, F_WORDS, 2),
+			    get_elem(dc, p, F_WORDS, 3), -1);
+	} else if (v3) {
+		unpack_word(&ev->old, get_elem(dc, p, F_EXPECTED, 0),
+			    get_elem(dc, p, F_EXPECTED, 1), -1);
+		unpack_word(&ev->new, get_elem(dc, p, F_OBSERVED, 0),
+			    get_elem(dc, p, F_OBSERVED, 1), -1);
+	} else {
+		unpack_word(&ev->old, get_u(dc, p, F_EXP_FREELIST),
+			    get_u(dc, p, F_EXP_COUNTERS), -1);
+		unpack_word(&ev->new, get_u(dc, p, F_OBS_FREELIST),
+			    get_u(dc, p, F_OBS_COUNTERS), -1);
+	}
+	out->event.old_valid = 1;
+}
+
+/* The cpu-slot events: reason and destination, the slot acted upon. */
+static void decode_cpu(const struct dec_class *dc, const bt_field *p, struct slub_event *ev,
+		       const struct small *m)
+{
+	bool v3 = dc->format >= 3;
+	uint32_t reason = (uint32_t)get_u(dc, p, F_REASON);
+
+	/* format 3: one enumeration, reason | dest << 4 */
+	ev->reason = v3 ? reason & 15 : reason;
+	ev->list = v3 ? reason >> 4 : (uint32_t)get_u(dc, p, F_DEST);
+	ev->slot = (int16_t)m->arg;
+	ev->locked = m->locked;
+	ev->count = (uint32_t)get_u(dc, p, F_COUNT);
+	ev->pages = (uint32_t)get_u(dc, p, F_PAGES);
+}
+
+/* A list operation: its list, lock acquisition and the seq it saw. */
+static void decode_list_op(const struct dec_class *dc, const bt_field *p, struct slub_event *ev,
+			   const struct small *m)
+{
+	bool v3 = dc->format >= 3;
+
+	ev->list = (uint32_t)get_u(dc, p, F_LIST);
+	ev->locked = m->locked;
+	ev->lock_seq = get_u(dc, p, F_LOCK_SEQ);
+	if (v3) {
+		uint64_t id_seq = get_u(dc, p, F_LOCK_ID_SEQ);
+
+		ev->lock_id = (uint32_t)id_seq;
+		ev->new.seq = (uint32_t)(id_seq >> 32);
+	} else {
+		ev->lock_id = (uint32_t)get_u(dc, p, F_LOCK_ID);
+		ev->new.seq = (uint32_t)get_u(dc, p, F_SEQ);
+	}
+}
+
 static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const bt_field *p,
 		       struct slub_decoded *out)
 {
 	struct slub_event *ev = &out->event.ev;
 	unsigned t = dc->type;
-	bool v3 = dc->format >= 3;	/* `where`, the pair enumerations, the arrays */
 	struct small m;
 
 	get_small(dc, p, &m);
@@ -952,53 +1134,10 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 	ev->new.owner = -1;
 
 	switch (t) {
-	case SLUB_EV_CACHE_CREATE: {
-		uint64_t format = get_u(dc, p, F_FORMAT);
-
-		if (format >= 2 && format <= SLUB_DEC_FORMAT) {
-			/* format 5 adds an event to format 4, format 6 a flag,
-			 * format 7 the sheaf and barn events */
-			if ((format >= 5 ? 4 : format) != dc->format) {
-				refuse(d, SLUB_UNUSABLE_MALFORMED,
-				       "%s: event %s says slub trace format %" PRIu64
-				       " but is laid out in format %s", trace_name(d), dc->name,
-				       format, format_names(dc));
-				return -1;
-			}
-		} else {
-			refuse(d, SLUB_UNUSABLE_FORMAT,
-			       "%s: recorded with slub trace format %" PRIu64
-			       "; this slubtrace reads formats 2 to 7: record it again",
-			       trace_name(d), format);
+	case SLUB_EV_CACHE_CREATE:
+		if (decode_cache_create(d, dc, p, out, &m) < 0)
 			return -1;
-		}
-		out->info.name = get_str(dc, p, F_NAME);
-		if (v3) {
-			out->info.object_size = (uint32_t)get_elem(dc, p, F_GEOMETRY, 0);
-			out->info.size = (uint32_t)get_elem(dc, p, F_GEOMETRY, 1);
-			out->info.align = (uint32_t)get_elem(dc, p, F_GEOMETRY, 2);
-			out->info.order = (uint32_t)get_elem(dc, p, F_GEOMETRY, 3);
-			out->info.objects = (uint32_t)get_elem(dc, p, F_GEOMETRY, 4);
-			out->info.min_partial = (uint32_t)get_elem(dc, p, F_GEOMETRY, 5);
-			out->info.cpu_partial = (uint32_t)get_elem(dc, p, F_GEOMETRY, 6);
-			out->info.flags = dc->format == 4 ?
-				(uint32_t)get_elem(dc, p, F_GEOMETRY, 7) :
-				(uint32_t)get_u(dc, p, F_FLAGS);
-		} else {
-			out->info.object_size = (uint32_t)get_u(dc, p, F_OBJECT_SIZE);
-			out->info.size = (uint32_t)get_u(dc, p, F_SIZE);
-			out->info.align = (uint32_t)get_u(dc, p, F_ALIGN);
-			out->info.order = (uint32_t)get_u(dc, p, F_ORDER);
-			out->info.objects = (uint32_t)get_u(dc, p, F_OBJECTS);
-			out->info.min_partial = (uint32_t)get_u(dc, p, F_MIN_PARTIAL);
-			out->info.cpu_partial = (uint32_t)get_u(dc, p, F_CPU_PARTIAL);
-			out->info.flags = (uint32_t)get_u(dc, p, F_FLAGS);
-		}
-		ev->reason = m.announced;
-		ev->info = &out->info;
-		out->format = (uint32_t)format;
 		break;
-	}
 	case SLUB_EV_CACHE_DESTROY:
 		ev->count = (uint32_t)get_u(dc, p, F_COUNT);
 		break;
@@ -1008,47 +1147,11 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 	case SLUB_EV_UNFREEZE:
 	case SLUB_EV_TAKE_FREELIST:
 	case SLUB_EV_FREE_REMOTE:
-	case SLUB_EV_DRAIN_FREELIST: {
-		int32_t owner = (int16_t)m.arg;
-		uint32_t site = (uint32_t)get_u(dc, p, F_SITE);
-
-		/* format 3: one enumeration, site | dest << 4 */
-		ev->site = v3 ? site & 15 : site;
-		ev->list = v3 ? site >> 4 : (uint32_t)get_u(dc, p, F_DEST);
-		ev->locked = m.locked;
-		unpack_word(&ev->new, get_u(dc, p, F_FREELIST), get_u(dc, p, F_COUNTERS), owner);
-		if (t == SLUB_EV_UNFREEZE) {
-			/* The wire carries the slot the slab leaves. */
-			ev->new.owner = -1;
-			ev->old.owner = owner;
-		} else if (t == SLUB_EV_SLAB_DISCARD) {
-			/* In-process, slab_discard's last word is `old`. */
-			ev->old = ev->new;
-		}
+	case SLUB_EV_DRAIN_FREELIST:
+		decode_word(dc, p, ev, &m);
 		break;
-	}
 	case SLUB_EV_CMPXCHG_FAIL:
-		ev->site = (uint32_t)get_u(dc, p, F_SITE);
-		ev->locked = m.locked;
-		ev->attempt = m.arg;
-		if (dc->format == 4) {
-			/* words: expected { freelist, counters }, then observed */
-			unpack_word(&ev->old, get_elem(dc, p, F_WORDS, 0),
-				    get_elem(dc, p, F_WORDS, 1), -1);
-			unpack_word(&ev->new, get_elem(dc, p, F_WORDS, 2),
-				    get_elem(dc, p, F_WORDS, 3), -1);
-		} else if (v3) {
-			unpack_word(&ev->old, get_elem(dc, p, F_EXPECTED, 0),
-				    get_elem(dc, p, F_EXPECTED, 1), -1);
-			unpack_word(&ev->new, get_elem(dc, p, F_OBSERVED, 0),
-				    get_elem(dc, p, F_OBSERVED, 1), -1);
-		} else {
-			unpack_word(&ev->old, get_u(dc, p, F_EXP_FREELIST),
-				    get_u(dc, p, F_EXP_COUNTERS), -1);
-			unpack_word(&ev->new, get_u(dc, p, F_OBS_FREELIST),
-				    get_u(dc, p, F_OBS_COUNTERS), -1);
-		}
-		out->event.old_valid = 1;
+		decode_cas_fail(dc, p, out, &m);
 		break;
 	case SLUB_EV_CPU_CMPXCHG_FAIL:
 		ev->site = (uint32_t)get_u(dc, p, F_SITE);
@@ -1058,34 +1161,14 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 	case SLUB_EV_DEACTIVATE:
 	case SLUB_EV_CPU_PARTIAL_PUT:
 	case SLUB_EV_CPU_PARTIAL_TAKE:
-	case SLUB_EV_CPU_PARTIAL_DRAIN: {
-		uint32_t reason = (uint32_t)get_u(dc, p, F_REASON);
-
-		/* format 3: one enumeration, reason | dest << 4 */
-		ev->reason = v3 ? reason & 15 : reason;
-		ev->list = v3 ? reason >> 4 : (uint32_t)get_u(dc, p, F_DEST);
-		ev->slot = (int16_t)m.arg;
-		ev->locked = m.locked;
-		ev->count = (uint32_t)get_u(dc, p, F_COUNT);
-		ev->pages = (uint32_t)get_u(dc, p, F_PAGES);
+	case SLUB_EV_CPU_PARTIAL_DRAIN:
+		decode_cpu(dc, p, ev, &m);
 		break;
-	}
 	case SLUB_EV_ADD_PARTIAL:
 	case SLUB_EV_REMOVE_PARTIAL:
 	case SLUB_EV_ADD_FULL:
 	case SLUB_EV_REMOVE_FULL:
-		ev->list = (uint32_t)get_u(dc, p, F_LIST);
-		ev->locked = m.locked;
-		ev->lock_seq = get_u(dc, p, F_LOCK_SEQ);
-		if (v3) {
-			uint64_t id_seq = get_u(dc, p, F_LOCK_ID_SEQ);
-
-			ev->lock_id = (uint32_t)id_seq;
-			ev->new.seq = (uint32_t)(id_seq >> 32);
-		} else {
-			ev->lock_id = (uint32_t)get_u(dc, p, F_LOCK_ID);
-			ev->new.seq = (uint32_t)get_u(dc, p, F_SEQ);
-		}
+		decode_list_op(dc, p, ev, &m);
 		break;
 	case SLUB_EV_LOCK_ACQUIRE:
 	case SLUB_EV_LOCK_RELEASE:

@@ -104,8 +104,8 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(stats,
 	  "contended acquisitions of one list_lock, within window-ns (default 16)")
 	P("window-ns=NS", "the window of a window storm (default 10000000, 10 ms)")
 	P("lookback=N", "updates kept per slab to find a failure's winner (default 8)")
-	P("pending-ns=NS", "how long a failure waits for its winner's event (default "
-	  "100000000, 100 ms)")
+	P("pending-ns=NS", "how long an event waits for the one before it in the model's "
+	  "order, a failure for the update that beat it (default 1000000000, 1 s)")
 	P("top=N", "rows of the top-N views (default 10)")
 	P("max-storms=N", "storms shown in detail, the largest (default 50)"));
 BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(stats, slub_stats_init);

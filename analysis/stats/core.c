@@ -36,18 +36,6 @@ void htab_remove(struct htab *h, struct hnode *n)
 		g_hash_table_remove(h->t, &n->key);
 }
 
-void htab_each(const struct htab *h, void (*fn)(struct hnode *, void *), void *arg)
-{
-	GHashTableIter it;
-	gpointer value;
-
-	if (!h->t)
-		return;
-	g_hash_table_iter_init(&it, h->t);
-	while (g_hash_table_iter_next(&it, NULL, &value))
-		fn(value, arg);
-}
-
 void htab_remove_if(struct htab *h, bool (*pred)(struct hnode *, void *), void *arg)
 {
 	GHashTableIter it;
@@ -59,6 +47,28 @@ void htab_remove_if(struct htab *h, bool (*pred)(struct hnode *, void *), void *
 	while (g_hash_table_iter_next(&it, NULL, &value))
 		if (pred(value, arg))
 			g_hash_table_iter_remove(&it);
+}
+
+/* htab_each() is the walk of htab_remove_if() with a visitor that keeps
+ * every node. */
+struct each_arg {
+	void (*fn)(struct hnode *, void *);
+	void *arg;
+};
+
+static bool visit_keep(struct hnode *n, void *arg)
+{
+	struct each_arg *a = arg;
+
+	a->fn(n, a->arg);
+	return false;
+}
+
+void htab_each(const struct htab *h, void (*fn)(struct hnode *, void *), void *arg)
+{
+	struct each_arg a = { fn, arg };
+
+	htab_remove_if((struct htab *)h, visit_keep, &a);
 }
 
 void htab_destroy(struct htab *h, void (*fn)(struct hnode *, void *), void *arg)
@@ -160,7 +170,6 @@ struct slub_tstats *slub_tstats_new(const struct slub_tstats_config *cfg)
 	DEF(window_failures, SLUB_TSTATS_DEFAULT_WINDOW_FAILURES);
 	DEF(window_ns, SLUB_TSTATS_DEFAULT_WINDOW_NS);
 	DEF(lookback, SLUB_TSTATS_DEFAULT_LOOKBACK);
-	DEF(pending_ns, SLUB_TSTATS_DEFAULT_PENDING_NS);
 	DEF(top_n, SLUB_TSTATS_DEFAULT_TOP_N);
 	DEF(max_storms, SLUB_TSTATS_DEFAULT_MAX_STORMS);
 #undef DEF
@@ -168,15 +177,13 @@ struct slub_tstats *slub_tstats_new(const struct slub_tstats_config *cfg)
 		st->cfg.window_failures = 2;
 	if (st->cfg.run_attempts < 2)
 		st->cfg.run_attempts = 2;
-	st->pend_cap = 1u << 16;
-	st->pend = calloc(st->pend_cap, sizeof(*st->pend));
 	st->kept = calloc((size_t)st->cfg.max_storms * SLUB_STORM_NR, sizeof(*st->kept));
 	st->top_holds = calloc(st->cfg.top_n, sizeof(*st->top_holds));
 	st->top_slabs = calloc(st->cfg.top_n, sizeof(*st->top_slabs));
 	st->pair_cap = 1024;
 	st->pair_arr = calloc(st->pair_cap, sizeof(*st->pair_arr));
 	st->bin_ns = 1000000000ull;
-	if (!st->pend || !st->kept || !st->top_holds || !st->top_slabs || !st->pair_arr) {
+	if (!st->kept || !st->top_holds || !st->top_slabs || !st->pair_arr) {
 		slub_tstats_free(st);
 		return NULL;
 	}
@@ -209,7 +216,6 @@ void slub_tstats_free(struct slub_tstats *st)
 	htab_destroy(&st->slabs, free_node, NULL);
 	htab_destroy(&st->chains, free_node, NULL);
 	htab_destroy(&st->pairs, free_node, NULL);
-	free(st->pend);
 	free(st->kept);
 	free(st->top_holds);
 	free(st->top_slabs);
@@ -224,15 +230,15 @@ void slub_tstats_free(struct slub_tstats *st)
 
 /* ---- lookups ---- */
 
-static struct tcache *cache_new(struct slub_tstats *st, uint32_t vpid, uint32_t cache_id)
+static struct tcache *cache_new(struct slub_tstats *st, uint64_t key, uint32_t cache_id)
 {
 	struct tcache *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
-	c->h.k1 = vpid;
+	c->h.k1 = key;
 	c->h.k2 = cache_id;
-	c->vpid = vpid;
+	c->vpid = tstats_key_vpid(key);
 	c->cache_id = cache_id;
 	if (htab_insert(&st->caches, &c->h)) {
 		free(c);
@@ -243,24 +249,24 @@ static struct tcache *cache_new(struct slub_tstats *st, uint32_t vpid, uint32_t 
 	return c;
 }
 
-struct tcache *tstats_cache_of(struct slub_tstats *st, uint32_t vpid, uint32_t cache_id)
+struct tcache *tstats_cache_of(struct slub_tstats *st, uint64_t key, uint32_t cache_id)
 {
-	struct hnode *n = htab_find(&st->caches, vpid, cache_id);
+	struct hnode *n = htab_find(&st->caches, key, cache_id);
 
-	return n ? (struct tcache *)n : cache_new(st, vpid, cache_id);
+	return n ? (struct tcache *)n : cache_new(st, key, cache_id);
 }
 
-static struct tslab *slab_of(struct slub_tstats *st, uint32_t vpid, uint64_t addr,
+static struct tslab *slab_of(struct slub_tstats *st, uint64_t key, uint64_t addr,
 			     struct tcache *c, bool create)
 {
-	struct hnode *n = htab_find(&st->slabs, vpid, addr);
+	struct hnode *n = htab_find(&st->slabs, key, addr);
 
 	if (n || !create)
 		return (struct tslab *)n;
 	struct tslab *s = calloc(1, sizeof(*s) + st->cfg.lookback * sizeof(struct tword_ev));
 	if (!s)
 		return NULL;
-	s->h.k1 = vpid;
+	s->h.k1 = key;
 	s->h.k2 = addr;
 	s->cache = c;
 	if (htab_insert(&st->slabs, &s->h)) {
@@ -272,17 +278,17 @@ static struct tslab *slab_of(struct slub_tstats *st, uint32_t vpid, uint64_t add
 	return s;
 }
 
-static struct tlock *lock_of(struct slub_tstats *st, const struct slub_tstats_event *e,
-			     struct tcache *c)
+static struct tlock *lock_of(struct slub_tstats *st, const struct slub_model_event *e,
+			     uint64_t key, struct tcache *c)
 {
-	struct hnode *n = htab_find(&st->locks, e->vpid, e->ev.lock_id);
+	struct hnode *n = htab_find(&st->locks, key, e->ev.lock_id);
 
 	if (n)
 		return (struct tlock *)n;
 	struct tlock *l = calloc(1, sizeof(*l));
 	if (!l)
 		return NULL;
-	l->h.k1 = e->vpid;
+	l->h.k1 = key;
 	l->h.k2 = e->ev.lock_id;
 	l->vpid = e->vpid;
 	l->lock_id = e->ev.lock_id;
@@ -502,7 +508,7 @@ static int top_slot(struct thold *arr, unsigned *nr, unsigned cap, uint64_t hold
 	return arr[min].hold_ns < hold ? (int)min : -1;
 }
 
-static void note_hold(struct slub_tstats *st, struct tlock *l, const struct slub_tstats_event *e,
+static void note_hold(struct slub_tstats *st, struct tlock *l, const struct slub_model_event *e,
 		      const struct theld *hd)
 {
 	uint64_t hold = e->ev.hold_ns;
@@ -535,7 +541,7 @@ static void note_hold(struct slub_tstats *st, struct tlock *l, const struct slub
 
 /* A contended wait of vtid for lock l, [ts - wait, ts]: the kept long
  * holds of l it overlapped name it as stalled behind them. */
-static void stall_one(struct thold *h, const struct tlock *l, const struct slub_tstats_event *e)
+static void stall_one(struct thold *h, const struct tlock *l, const struct slub_model_event *e)
 {
 	uint64_t wait = e->ev.wait_ns, from = e->ts > wait ? e->ts - wait : 0;
 	uint64_t hold_from = h->ts > h->hold_ns ? h->ts - h->hold_ns : 0;
@@ -558,7 +564,7 @@ static void stall_one(struct thold *h, const struct tlock *l, const struct slub_
 }
 
 static void note_stalled(struct slub_tstats *st, struct tlock *l,
-			 const struct slub_tstats_event *e)
+			 const struct slub_model_event *e)
 {
 	for (unsigned i = 0; i < l->nr_top; i++)
 		stall_one(&l->top[i], l, e);
@@ -568,20 +574,20 @@ static void note_stalled(struct slub_tstats *st, struct tlock *l,
 
 /* ---- events ---- */
 
-static void cache_created(struct slub_tstats *st, const struct slub_tstats_event *e)
+/* A cache_create: the cache's figures go under its name.  Its id may name
+ * a new cache after a cache_destroy; an exec is a new process image (the
+ * model's), whose caches are new whatever their ids. */
+static void cache_created(struct slub_tstats *st, const struct slub_model_event *e, uint64_t key)
 {
-	struct hnode *n = htab_find(&st->caches, e->vpid, e->ev.cache_id);
-	struct tcache *c = (struct tcache *)n;
+	struct tcache *c = (struct tcache *)htab_find(&st->caches, key, e->ev.cache_id);
 	const struct slub_cache_info *info = e->ev.info;
 
-	if (c && c->name && info && info->name && strcmp(c->name, info->name)) {
-		/* The id names another cache now: an exec.  Keep the old figures. */
+	if (c && c->destroyed) {
 		htab_remove(&st->caches, &c->h);
-		c->retired = 1;
 		c = NULL;
 	}
 	if (!c)
-		c = cache_new(st, e->vpid, e->ev.cache_id);
+		c = cache_new(st, key, e->ev.cache_id);
 	if (!c || !info)
 		return;
 	if (info->name && !c->name)
@@ -594,11 +600,9 @@ static void cache_created(struct slub_tstats *st, const struct slub_tstats_event
 	c->flags = info->flags;
 }
 
+/* The slab's word after an update (the model hands them on in seq order). */
 static void word_apply(struct tslab *s, const struct slub_event *ev)
 {
-	/* Later seq wins: events of one slab can arrive out of order. */
-	if (s->word_valid && (int32_t)(ev->new.seq - s->seq) < 0)
-		return;
 	s->freelist = ev->new.freelist;
 	s->seq = ev->new.seq;
 	s->inuse = ev->new.inuse;
@@ -607,9 +611,9 @@ static void word_apply(struct tslab *s, const struct slub_event *ev)
 	s->word_valid = 1;
 }
 
-static void ring_push(struct slub_tstats *st, struct tslab *s, const struct slub_tstats_event *e)
+static void ring_push(struct slub_tstats *st, struct tslab *s, const struct slub_model_event *e)
 {
-	struct tword_ev *w = &s->ring[s->ring_pos++ % st->cfg.lookback];
+	struct tword_ev *w = &s->ring[e->ev.new.seq % st->cfg.lookback];
 
 	w->ts = e->ts;
 	w->seq = e->ev.new.seq;
@@ -719,11 +723,11 @@ static inline void sat_add(uint64_t *sum, uint64_t x, uint64_t *sat)
 	}
 }
 
-static int lock_event(struct slub_tstats *st, const struct slub_tstats_event *e, struct tcache *c,
-		      struct tthread *t)
+static int lock_event(struct slub_tstats *st, const struct slub_model_event *e, uint64_t key,
+		      struct tcache *c, struct tthread *t)
 {
 	const struct slub_event *ev = &e->ev;
-	struct tlock *l = lock_of(st, e, c);
+	struct tlock *l = lock_of(st, e, key, c);
 
 	if (!l)
 		return -1;
@@ -747,7 +751,7 @@ static int lock_event(struct slub_tstats *st, const struct slub_tstats_event *e,
 				l->max_wait_ns = ev->wait_ns;
 			tstats_series_add(st, e->ts, SERIES_WAIT, 1);
 			tstats_series_add(st, e->ts, SERIES_WAIT_NS, ev->wait_ns);
-			storms_lock_wait(st, e, l);
+			storms_lock_wait(st, e, key, l);
 			note_stalled(st, l, e);
 		}
 		l->holder_vtid = e->vtid;
@@ -794,63 +798,118 @@ static int lock_event(struct slub_tstats *st, const struct slub_tstats_event *e,
 	return 0;
 }
 
-int slub_tstats_event(struct slub_tstats *st, const struct slub_tstats_event *e)
+/* deactivate_slab's and unfreeze_partials' word updates: the items of the
+ * deactivation (remote frees: the word before its first update tells). */
+static void deactivation(struct tcache *c, struct tslab *s, const struct slub_model_event *e)
 {
 	const struct slub_event *ev = &e->ev;
-	struct tcache *c;
-	struct tslab *s = NULL;
-	struct tthread *t;
-	int ret = 0;
 
-	if (st->finished)
-		return -1;
-	if (!st->tot.events++) {
-		st->tot.first_ts = e->ts;
-		st->series_t0 = e->ts;
-	}
-	if (e->ts > st->tot.last_ts)
-		st->tot.last_ts = e->ts;
-	if (ev->type >= SLUB_EV_NR)
-		return 0;
-	if (ev->type == SLUB_EV_CACHE_CREATE) {
-		cache_created(st, e);
-		return 0;
-	}
-	if (ev->type == SLUB_EV_THREAD_FLUSH || ev->type == SLUB_EV_ERROR)
-		return 0;
-	c = tstats_cache_of(st, e->vpid, ev->cache_id);
-	t = thread_of(st, e->vpid, e->vtid);
-	if (!c || !t)
-		return -1;
-	if (occ_event(st, e, c))
-		ret = -1;
-	if (ev->type == SLUB_EV_SLABINFO_WALK) {
-		walk_event(c, t, ev);
-		note_while_held(t, ev);
-		return 0;
-	}
-	if (t->nheld && ev->type != SLUB_EV_LOCK_ACQUIRE && ev->type != SLUB_EV_LOCK_RELEASE)
-		note_while_held(t, ev);
+	if (ev->type == SLUB_EV_DRAIN_FREELIST)
+		c->drain_updates++;
+	if (ev->type == SLUB_EV_UNFREEZE && ev->site == SLUB_SITE_UNFREEZE_PARTIALS &&
+	    ev->list == SLUB_DEST_DISCARD)
+		c->item[SLUB_TS_DEACTIVATE_EMPTY]++;
+	if (!s || (ev->site != SLUB_SITE_UNFREEZING_SLAB && ev->site != SLUB_SITE_DRAIN_PERCPU))
+		return;
+	if (!s->deact_open || s->deact_vtid != e->vtid) {
+		uint64_t fl = 0;
 
-	if (ev->slab && (is_word_update(ev->type) || ev->type == SLUB_EV_SLAB_DISCARD ||
-			 (ev->type >= SLUB_EV_ADD_PARTIAL && ev->type <= SLUB_EV_REMOVE_FULL) ||
-			 ev->type == SLUB_EV_CMPXCHG_FAIL)) {
-		s = slab_of(st, e->vpid, ev->slab, c, true);
-		if (!s)
-			ret = -1;
+		if (e->old_valid)
+			fl = ev->old.freelist;
+		else if (s->word_valid && s->seq + 1 == ev->new.seq)
+			fl = s->freelist;
+		s->deact_open = 1;
+		s->deact_vtid = e->vtid;
+		s->deact_remote = fl != 0;
 	}
+	if (ev->type == SLUB_EV_UNFREEZE) {
+		c->deactivations++;
+		if (ev->list == SLUB_DEST_DISCARD)
+			c->item[SLUB_TS_DEACTIVATE_EMPTY]++;
+		/* to the tail: counted at the deactivate event (a tail implies
+		 * that word had a freelist) */
+		if (ev->list != SLUB_DEST_TAIL && s->deact_remote)
+			c->item[SLUB_TS_DEACTIVATE_REMOTE_FREES]++;
+		s->deact_open = 0;
+	}
+}
 
-	if (t->kept_pending && (ev->type == SLUB_EV_CMPXCHG_FAIL || is_word_update(ev->type)) &&
-	    ev->slab == t->kept_slab) {
-		/* the next attempt after a locked failure, the lock not
-		 * released in between (a release clears kept_pending) */
-		t->kept_pending = 0;
-		if (ev->locked && ev->site == t->kept_site)
-			c->fail_site_kept[t->kept_site]++;
+static void deactivate_event(struct tcache *c, const struct slub_event *ev)
+{
+	switch (ev->reason) {
+	case SLUB_DEACT_EMPTY_FREELIST:
+		c->item[SLUB_TS_DEACTIVATE_BYPASS]++;
+		return;
+	case SLUB_DEACT_NODE_MISMATCH:
+		c->item[SLUB_TS_ALLOC_NODE_MISMATCH]++;
+		break;
+	case SLUB_DEACT_FLUSH:
+		c->item[SLUB_TS_CPUSLAB_FLUSH]++;
+		break;
 	}
+	if (ev->list == SLUB_DEST_HEAD) {
+		c->item[SLUB_TS_DEACTIVATE_TO_HEAD]++;
+	} else if (ev->list == SLUB_DEST_TAIL) {
+		c->item[SLUB_TS_DEACTIVATE_TO_TAIL]++;
+		c->item[SLUB_TS_DEACTIVATE_REMOTE_FREES]++;
+	} else if (ev->list == SLUB_DEST_FULL) {
+		c->item[SLUB_TS_DEACTIVATE_FULL]++;
+	}
+}
+
+/* A failed slab-word CAS: the redo items and sites, and its storms. */
+static void cas_failed(struct slub_tstats *st, const struct slub_model_event *e, uint64_t key,
+		       struct tcache *c, struct tthread *t, struct tslab *s)
+{
+	const struct slub_event *ev = &e->ev;
+
+	c->item[SLUB_TS_CMPXCHG_DOUBLE_FAIL]++;
+	st->tot.failures++;
+	if (ev->site < SLUB_SITE_NR) {
+		c->fail_site[ev->site]++;
+		if (ev->locked)
+			c->fail_site_locked[ev->site]++;
+	}
+	if (ev->locked)
+		c->item[SLUB_TS_CMPXCHG_DOUBLE_FAIL_LOCKED]++;
+	if (ev->locked && t->nheld && ev->site < SLUB_SITE_NR) {
+		t->kept_pending = 1;
+		t->kept_slab = ev->slab;
+		t->kept_site = ev->site;
+	}
+	tstats_series_add(st, e->ts, SERIES_FAIL, 1);
+	if (!s)
+		return;
+	if (!s->failures++)
+		s->first_fail_ts = e->ts;
+	s->last_fail_ts = e->ts;
+	if (ev->site < SLUB_SITE_NR)
+		s->fail_by_site[ev->site]++;
+	storms_word_fail(st, e, key, c, s);
+}
+
+static void cpu_cas_failed(struct slub_tstats *st, const struct slub_model_event *e, uint64_t key,
+			   struct tcache *c)
+{
+	const struct slub_event *ev = &e->ev;
+
+	c->item[SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL]++;
+	st->tot.cpu_failures++;
+	if (ev->site < SLUB_SITE_NR)
+		c->cpu_fail_site[ev->site]++;
+	tstats_series_add(st, e->ts, SERIES_CPU_FAIL, 1);
+	storms_chain_fail(st, e, key, c);
+}
+
+/* The items an event marks, one case per event type. */
+static int count_event(struct slub_tstats *st, const struct slub_model_event *e, uint64_t key,
+		       struct tcache *c, struct tthread *t, struct tslab *s)
+{
+	const struct slub_event *ev = &e->ev;
 
 	switch (ev->type) {
 	case SLUB_EV_CACHE_DESTROY:
+		c->destroyed = 1;
 		break;
 	case SLUB_EV_SLAB_NEW:
 		c->item[SLUB_TS_ALLOC_SLAB]++;
@@ -881,73 +940,24 @@ int slub_tstats_event(struct slub_tstats *st, const struct slub_tstats_event *e)
 		break;
 	case SLUB_EV_DRAIN_FREELIST:
 	case SLUB_EV_UNFREEZE:
-		if (ev->type == SLUB_EV_DRAIN_FREELIST)
-			c->drain_updates++;
-		if (ev->type == SLUB_EV_UNFREEZE && ev->site == SLUB_SITE_UNFREEZE_PARTIALS &&
-		    ev->list == SLUB_DEST_DISCARD)
-			c->item[SLUB_TS_DEACTIVATE_EMPTY]++;
-		if (s && (ev->site == SLUB_SITE_UNFREEZING_SLAB || ev->site == SLUB_SITE_DRAIN_PERCPU)) {
-			/* deactivate_slab: were there remote frees when it began?
-			 * The word before its first update tells. */
-			if (!s->deact_open || s->deact_vtid != e->vtid) {
-				uint64_t fl = 0;
-				if (e->old_valid)
-					fl = ev->old.freelist;
-				else if (s->word_valid && s->seq + 1 == ev->new.seq)
-					fl = s->freelist;
-				s->deact_open = 1;
-				s->deact_vtid = e->vtid;
-				s->deact_remote = fl != 0;
-			}
-			if (ev->type == SLUB_EV_UNFREEZE) {
-				c->deactivations++;
-				if (ev->list == SLUB_DEST_DISCARD)
-					c->item[SLUB_TS_DEACTIVATE_EMPTY]++;
-				/* to the tail: counted at the deactivate event (a
-				 * tail implies that word had a freelist) */
-				if (ev->list != SLUB_DEST_TAIL && s->deact_remote)
-					c->item[SLUB_TS_DEACTIVATE_REMOTE_FREES]++;
-				s->deact_open = 0;
-			}
-		}
-		break;
-	case SLUB_EV_CPU_SLAB_LOAD:
+		deactivation(c, s, e);
 		break;
 	case SLUB_EV_DEACTIVATE:
-		switch (ev->reason) {
-		case SLUB_DEACT_EMPTY_FREELIST:
-			c->item[SLUB_TS_DEACTIVATE_BYPASS]++;
-			break;
-		case SLUB_DEACT_NODE_MISMATCH:
-			c->item[SLUB_TS_ALLOC_NODE_MISMATCH]++;
-			break;
-		case SLUB_DEACT_FLUSH:
-			c->item[SLUB_TS_CPUSLAB_FLUSH]++;
-			break;
-		}
-		if (ev->reason != SLUB_DEACT_EMPTY_FREELIST) {
-			if (ev->list == SLUB_DEST_HEAD)
-				c->item[SLUB_TS_DEACTIVATE_TO_HEAD]++;
-			else if (ev->list == SLUB_DEST_TAIL) {
-				c->item[SLUB_TS_DEACTIVATE_TO_TAIL]++;
-				c->item[SLUB_TS_DEACTIVATE_REMOTE_FREES]++;
-			} else if (ev->list == SLUB_DEST_FULL)
-				c->item[SLUB_TS_DEACTIVATE_FULL]++;
-		}
+		deactivate_event(c, ev);
 		break;
 	case SLUB_EV_CPU_PARTIAL_PUT:
 		c->ops_site[SLUB_SITE_PUT_CPU_PARTIAL]++;
-		storms_chain_event(st, e, tstats_ev_slot(ev));
+		storms_chain_event(st, e, key, tstats_ev_slot(ev));
 		break;
 	case SLUB_EV_CPU_PARTIAL_TAKE:
 		c->item[SLUB_TS_CPU_PARTIAL_ALLOC]++;
 		c->ops_site[SLUB_SITE_CPU_PARTIAL_TAKE]++;
-		storms_chain_event(st, e, tstats_ev_slot(ev));
+		storms_chain_event(st, e, key, tstats_ev_slot(ev));
 		break;
 	case SLUB_EV_CPU_PARTIAL_DRAIN:
 		if (ev->reason == SLUB_DEACT_CPU_PARTIAL_LIMIT)
 			c->item[SLUB_TS_CPU_PARTIAL_DRAIN]++;
-		storms_chain_event(st, e, tstats_ev_slot(ev));
+		storms_chain_event(st, e, key, tstats_ev_slot(ev));
 		break;
 	case SLUB_EV_ADD_PARTIAL:
 		c->add_partial++;
@@ -966,45 +976,14 @@ int slub_tstats_event(struct slub_tstats *st, const struct slub_tstats_event *e)
 			s->list = TLIST_NONE;
 		break;
 	case SLUB_EV_CMPXCHG_FAIL:
-		c->item[SLUB_TS_CMPXCHG_DOUBLE_FAIL]++;
-		st->tot.failures++;
-		if (ev->site < SLUB_SITE_NR) {
-			c->fail_site[ev->site]++;
-			if (ev->locked)
-				c->fail_site_locked[ev->site]++;
-		}
-		if (ev->locked)
-			c->item[SLUB_TS_CMPXCHG_DOUBLE_FAIL_LOCKED]++;
-		if (ev->locked && t->nheld && ev->site < SLUB_SITE_NR) {
-			t->kept_pending = 1;
-			t->kept_slab = ev->slab;
-			t->kept_site = ev->site;
-		}
-		tstats_series_add(st, e->ts, SERIES_FAIL, 1);
-		if (s) {
-			if (!s->failures++)
-				s->first_fail_ts = e->ts;
-			s->last_fail_ts = e->ts;
-			if (ev->site < SLUB_SITE_NR)
-				s->fail_by_site[ev->site]++;
-			if (storms_word_fail(st, e, c, s))
-				ret = -1;
-		}
+		cas_failed(st, e, key, c, t, s);
 		break;
 	case SLUB_EV_CPU_CMPXCHG_FAIL:
-		c->item[SLUB_TS_CPU_PARTIAL_CMPXCHG_FAIL]++;
-		st->tot.cpu_failures++;
-		if (ev->site < SLUB_SITE_NR)
-			c->cpu_fail_site[ev->site]++;
-		tstats_series_add(st, e->ts, SERIES_CPU_FAIL, 1);
-		if (storms_chain_fail(st, e, c))
-			ret = -1;
+		cpu_cas_failed(st, e, key, c);
 		break;
 	case SLUB_EV_LOCK_ACQUIRE:
 	case SLUB_EV_LOCK_RELEASE:
-		if (lock_event(st, e, c, t))
-			ret = -1;
-		break;
+		return lock_event(st, e, key, c, t);
 	case SLUB_EV_ALLOC:
 		c->allocs++;
 		st->tot.have_objects = 1;
@@ -1016,24 +995,104 @@ int slub_tstats_event(struct slub_tstats *st, const struct slub_tstats_event *e)
 	default:
 		break;
 	}
+	return 0;
+}
 
+static bool has_slab_state(unsigned type)
+{
+	return is_word_update(type) || type == SLUB_EV_SLAB_DISCARD ||
+	       (type >= SLUB_EV_ADD_PARTIAL && type <= SLUB_EV_REMOVE_FULL) ||
+	       type == SLUB_EV_CMPXCHG_FAIL;
+}
+
+/* The next attempt after a locked failure, the lock not released in
+ * between (a release clears kept_pending): was list_lock kept? */
+static void kept_attempt(struct tcache *c, struct tthread *t, const struct slub_event *ev)
+{
+	if (!t->kept_pending || ev->slab != t->kept_slab ||
+	    (ev->type != SLUB_EV_CMPXCHG_FAIL && !is_word_update(ev->type)))
+		return;
+	t->kept_pending = 0;
+	if (ev->locked && ev->site == t->kept_site)
+		c->fail_site_kept[t->kept_site]++;
+}
+
+int slub_tstats_event(struct slub_tstats *st, const struct slub_model_applied *a)
+{
+	const struct slub_model_event *e = a->e;
+	const struct slub_event *ev = &e->ev;
+	uint64_t key = tstats_key(e->vpid, a->image);
+	struct tcache *c;
+	struct tslab *s = NULL;
+	struct tthread *t;
+	int ret = 0;
+
+	if (st->finished)
+		return -1;
+	if (!st->tot.events++) {
+		st->tot.first_ts = e->ts;
+		st->series_t0 = e->ts;
+	}
+	if (e->ts > st->tot.last_ts)
+		st->tot.last_ts = e->ts;
+	if (ev->type >= SLUB_EV_NR)
+		return 0;
+	if (ev->type == SLUB_EV_CACHE_CREATE) {
+		cache_created(st, e, key);
+		return 0;
+	}
+	if (ev->type == SLUB_EV_THREAD_FLUSH || ev->type == SLUB_EV_ERROR)
+		return 0;
+	c = tstats_cache_of(st, key, ev->cache_id);
+	t = thread_of(st, e->vpid, e->vtid);
+	if (!c || !t)
+		return -1;
+	if (occ_event(st, e, c))
+		ret = -1;
+	if (ev->type == SLUB_EV_SLABINFO_WALK) {
+		walk_event(c, t, ev);
+		note_while_held(t, ev);
+		return 0;
+	}
+	if (t->nheld && ev->type != SLUB_EV_LOCK_ACQUIRE && ev->type != SLUB_EV_LOCK_RELEASE)
+		note_while_held(t, ev);
+	if (ev->slab && has_slab_state(ev->type)) {
+		s = slab_of(st, key, ev->slab, c, true);
+		if (!s)
+			ret = -1;
+	}
+	kept_attempt(c, t, ev);
+	if (count_event(st, e, key, c, t, s))
+		ret = -1;
 	if (s && is_word_update(ev->type)) {
 		c->word_updates++;
 		if (ev->type != SLUB_EV_SLAB_NEW && ev->site < SLUB_SITE_NR)
 			c->ops_site[ev->site]++;
-		word_apply(s, ev);
-		ring_push(st, s, e);
-		storms_word_event(st, e, s);
+		if (!a->dropped) {
+			word_apply(s, ev);
+			ring_push(st, s, e);
+		}
 	}
 	if (s && ev->type == SLUB_EV_SLAB_DISCARD)
 		slab_discarded(st, s);
-
-	storms_release(st, e->ts, false);
 	if (++st->events_since_sweep >= 65536) {
 		st->events_since_sweep = 0;
 		storms_sweep(st, e->ts, false);
 	}
 	return ret;
+}
+
+void slub_tstats_applied(const struct slub_model_applied *a, void *arg)
+{
+	struct slub_tstats *st = arg;
+
+	if (slub_tstats_event(st, a) < 0)
+		st->failed = 1;
+}
+
+int slub_tstats_failed(const struct slub_tstats *st)
+{
+	return st->failed;
 }
 
 void slub_tstats_stack(struct slub_tstats *st, uint32_t vpid, uint32_t vtid, unsigned type,
@@ -1156,7 +1215,6 @@ void slub_tstats_finish(struct slub_tstats *st)
 
 	if (st->finished)
 		return;
-	storms_release(st, UINT64_MAX, true);
 	storms_finish(st);
 	occ_finish(st);
 	htab_each(&st->slabs, census_slab, st);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Internal state of the trace statistics.  Every table is keyed by the
- * process (vpid) first: slab addresses, cache ids, lock ids and cpu slots
- * are only unique within one process.
+ * process image first (tstats_key(): the vpid and the model's image
+ * number): slab addresses, cache ids, lock ids and cpu slots are only
+ * unique within one process image.
  */
 #ifndef SLUB_TSTATS_INTERNAL_H
 #define SLUB_TSTATS_INTERNAL_H
@@ -53,12 +54,12 @@ struct tocc {
 /* ---- per process and cache id: one incarnation of a cache ---- */
 
 struct tcache {
-	struct hnode h;                 /* (vpid, cache_id) */
+	struct hnode h;                 /* (process image, cache_id) */
 	struct tcache *next_all;
 	char *name;
 	uint32_t vpid, cache_id;
 	uint32_t object_size, size, align, order, objects, flags;
-	uint32_t retired;               /* replaced by an exec's cache of the same id */
+	uint32_t destroyed;             /* a cache_create of its id makes a new cache */
 	/* raw counts; items derived at finish */
 	uint64_t item[SLUB_TS_NR_ITEMS];
 	uint64_t add_partial, remove_partial, freeze_acquire;
@@ -82,7 +83,7 @@ struct tcache {
 
 /* ---- per slab: the last word, list, and the recent updates ---- */
 
-struct tword_ev {                       /* one successful update */
+struct tword_ev {                       /* one successful update, at ring[seq % lookback] */
 	uint64_t ts;
 	uint32_t seq, vtid;
 	uint8_t type, site, valid;
@@ -91,7 +92,7 @@ struct tword_ev {                       /* one successful update */
 enum { TLIST_NONE = 0, TLIST_PARTIAL, TLIST_FULL };
 
 struct tslab {
-	struct hnode h;                 /* (vpid, slab) */
+	struct hnode h;                 /* (process image, slab) */
 	struct tcache *cache;
 	uint64_t freelist;
 	uint32_t seq, inuse, objects, frozen;
@@ -99,11 +100,9 @@ struct tslab {
 	/* deactivate_slab in progress: who, and whether remote frees were seen */
 	uint32_t deact_vtid;
 	uint8_t deact_remote, deact_open;
-	uint32_t pending;               /* failures waiting for a winner here */
 	uint64_t failures, first_fail_ts, last_fail_ts;
 	uint32_t fail_by_site[SLUB_SITE_NR];
-	uint32_t ring_pos;
-	struct tword_ev ring[];         /* lookback entries */
+	struct tword_ev ring[];         /* the last lookback updates, by seq */
 };
 
 /* ---- per list_lock ---- */
@@ -125,7 +124,7 @@ struct thold {                          /* one long hold */
 
 #define TLOCK_TOP 3
 struct tlock {
-	struct hnode h;                 /* (vpid, lock_id) */
+	struct hnode h;                 /* (process image, lock_id) */
 	struct tlock *next_all;
 	struct tcache *cache;
 	uint32_t vpid, lock_id, node;
@@ -139,12 +138,18 @@ struct tlock {
 /* ---- per cpu slot's partial chain: its last change ---- */
 
 struct tchain {
-	struct hnode h;                 /* (vpid << 32 | cache_id, slot) */
+	struct hnode h;                 /* (process image, cache_id << 32 | slot) */
 	uint64_t ts;
 	uint32_t vtid, type;
 };
 
 /* ---- storms ---- */
+
+/* How late a failure may come after later events: the model holds it
+ * until the update it observed has applied (measured worst 39 ms).  A
+ * quiet window is kept that long past its end before it is closed, which
+ * is when `top` counts its storm. */
+#define TSTATS_LATE_NS 100000000ull
 
 struct tstorm {
 	struct slub_tstats_storm s;
@@ -159,15 +164,16 @@ struct tfail {
 	uint32_t vpid, vtid, site, attempt, locked;
 	uint32_t kind;                  /* SLUB_STORM_SLAB, _CHAIN or _LOCK */
 	uint32_t exp_seq, obs_seq;
+	uint64_t key;                   /* its process image (tstats_key()) */
 	uint32_t state;                 /* FAIL_* */
 	uint32_t wvtid, wsite, wtype;
 };
 
-enum { FAIL_PENDING = 0, FAIL_WON, FAIL_UNTRACED, FAIL_UNKNOWN };
+enum { FAIL_WON = 1, FAIL_UNTRACED, FAIL_UNKNOWN };
 
 /* Window detection state of one object (slab, chain, lock). */
 struct thot {
-	struct hnode h;                 /* (kind << 56 | vpid, object) */
+	struct hnode h;                 /* (kind << 56 | process image, object) */
 	struct tstorm *storm;           /* the open window storm, or NULL */
 	uint64_t last_ts;
 	uint32_t n, pos;
@@ -225,10 +231,7 @@ struct slub_tstats {
 	uint64_t live_slabs;
 	uint64_t events_since_sweep;
 	int finished;
-
-	/* failures waiting for their winner, FIFO */
-	struct tfail *pend;
-	size_t pend_cap, pend_head, pend_n;
+	int failed;                     /* slub_tstats_applied() ran out of memory */
 
 	/* storms kept (largest) */
 	struct tstorm **kept;
@@ -264,8 +267,20 @@ struct slub_tstats {
 	unsigned nr_views;
 };
 
+/* The key of a process image: the vpid, and the model's image number
+ * above it (the image changes at an exec). */
+static inline uint64_t tstats_key(uint32_t vpid, uint32_t image)
+{
+	return (uint64_t)image << 32 | vpid;
+}
+
+static inline uint32_t tstats_key_vpid(uint64_t key)
+{
+	return (uint32_t)key;
+}
+
 /* core.c */
-struct tcache *tstats_cache_of(struct slub_tstats *st, uint32_t vpid, uint32_t cache_id);
+struct tcache *tstats_cache_of(struct slub_tstats *st, uint64_t key, uint32_t cache_id);
 unsigned tstats_hist_bucket(uint64_t ns);
 void tstats_series_add(struct slub_tstats *st, uint64_t ts, unsigned what, uint64_t v);
 enum { SERIES_FAIL, SERIES_CPU_FAIL, SERIES_WAIT, SERIES_WAIT_NS };
@@ -273,22 +288,20 @@ enum { SERIES_FAIL, SERIES_CPU_FAIL, SERIES_WAIT, SERIES_WAIT_NS };
 void tstats_offer_slab(struct slub_tstats *st, struct tslab *s);
 
 /* storms.c */
-int storms_word_fail(struct slub_tstats *st, const struct slub_tstats_event *e,
-		     struct tcache *c, struct tslab *slab);
-int storms_chain_fail(struct slub_tstats *st, const struct slub_tstats_event *e,
-		      struct tcache *c);
-void storms_chain_event(struct slub_tstats *st, const struct slub_tstats_event *e, int32_t slot);
-void storms_word_event(struct slub_tstats *st, const struct slub_tstats_event *e,
-		       struct tslab *slab);
-void storms_lock_wait(struct slub_tstats *st, const struct slub_tstats_event *e,
+void storms_word_fail(struct slub_tstats *st, const struct slub_model_event *e, uint64_t key,
+		      struct tcache *c, struct tslab *slab);
+void storms_chain_fail(struct slub_tstats *st, const struct slub_model_event *e, uint64_t key,
+		       struct tcache *c);
+void storms_chain_event(struct slub_tstats *st, const struct slub_model_event *e, uint64_t key,
+			int32_t slot);
+void storms_lock_wait(struct slub_tstats *st, const struct slub_model_event *e, uint64_t key,
 		      struct tlock *l);
-void storms_release(struct slub_tstats *st, uint64_t now, bool all);
 void storms_sweep(struct slub_tstats *st, uint64_t now, bool all);
 void storms_finish(struct slub_tstats *st);
 void storms_free(struct slub_tstats *st);
 
 /* occupancy.c */
-int occ_event(struct slub_tstats *st, const struct slub_tstats_event *e, struct tcache *c);
+int occ_event(struct slub_tstats *st, const struct slub_model_event *e, struct tcache *c);
 void occ_finish(struct slub_tstats *st);
 void occ_view_add(struct slub_tstats_occupancy *v, const struct tcache *c);
 void occ_free(struct slub_tstats *st);

@@ -210,8 +210,8 @@ void slub_tstats_print_json(const struct slub_tstats *st, FILE *f)
 		t->events, t->first_ts, t->last_ts, t->discarded_notices, t->discarded_events,
 		t->lower_bounds ? "true" : "false", t->have_objects ? "true" : "false");
 	fprintf(f, ",\"config\":{\"run_attempts\":%u,\"window_failures\":%u,\"window_ns\":%" PRIu64
-		   ",\"lookback\":%u,\"pending_ns\":%" PRIu64 ",\"top_n\":%u,\"max_storms\":%u}",
-		c->run_attempts, c->window_failures, c->window_ns, c->lookback, c->pending_ns, c->top_n,
+		   ",\"lookback\":%u,\"top_n\":%u,\"max_storms\":%u}",
+		c->run_attempts, c->window_failures, c->window_ns, c->lookback, c->top_n,
 		c->max_storms);
 
 	fprintf(f, ",\n\"caches\":[");

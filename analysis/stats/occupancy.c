@@ -160,7 +160,7 @@ static void slab_gone(struct slub_tstats *st, struct oslab *s, uint64_t ts)
 	free(s);
 }
 
-static struct oslab *slab_new(struct slub_tstats *st, const struct slub_tstats_event *e,
+static struct oslab *slab_new(struct slub_tstats *st, const struct slub_model_event *e,
 			      struct tcache *c, uint32_t pages)
 {
 	struct oslab *s = calloc(1, sizeof(*s));
@@ -177,7 +177,7 @@ static struct oslab *slab_new(struct slub_tstats *st, const struct slub_tstats_e
 }
 
 /* A word update of s (later seq wins, as core.c's). */
-static void word(struct slub_tstats *st, struct oslab *s, const struct slub_tstats_event *e)
+static void word(struct slub_tstats *st, struct oslab *s, const struct slub_model_event *e)
 {
 	const struct slub_word *w = &e->ev.new;
 	struct delta d = { 0 };
@@ -210,7 +210,7 @@ static void count_new(struct slub_tstats *st, struct tcache *c, uint32_t pages, 
 	}
 }
 
-static struct oslab *slab_at_object(struct slub_tstats *st, const struct slub_tstats_event *e)
+static struct oslab *slab_at_object(struct slub_tstats *st, const struct slub_model_event *e)
 {
 	uint64_t page = e->ev.object & ~((1ull << OCC_PAGE_SHIFT) - 1);
 	struct opage *p = (struct opage *)htab_find(&st->occ_pages, e->vpid, page);
@@ -224,7 +224,7 @@ static struct oslab *slab_at_object(struct slub_tstats *st, const struct slub_ts
 
 /* The window of this thread in this cache: the distinct slabs its
  * allocations touched. */
-static int touch(struct slub_tstats *st, const struct slub_tstats_event *e, struct tcache *c,
+static int touch(struct slub_tstats *st, const struct slub_model_event *e, struct tcache *c,
 		 const struct oslab *s)
 {
 	uint64_t k2 = (uint64_t)e->vtid << 32 | e->ev.cache_id;
@@ -252,7 +252,7 @@ static int touch(struct slub_tstats *st, const struct slub_tstats_event *e, stru
 	return 0;
 }
 
-static int object_event(struct slub_tstats *st, const struct slub_tstats_event *e,
+static int object_event(struct slub_tstats *st, const struct slub_model_event *e,
 			struct tcache *c)
 {
 	struct oslab *s = slab_at_object(st, e);
@@ -276,7 +276,7 @@ static int object_event(struct slub_tstats *st, const struct slub_tstats_event *
 	return 0;
 }
 
-int occ_event(struct slub_tstats *st, const struct slub_tstats_event *e, struct tcache *c)
+int occ_event(struct slub_tstats *st, const struct slub_model_event *e, struct tcache *c)
 {
 	const struct slub_event *ev = &e->ev;
 	unsigned type = ev->type;

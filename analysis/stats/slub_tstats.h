@@ -2,9 +2,11 @@
 /*
  * slubtrace — statistics and retry storms rebuilt from the event stream.
  *
- * A pure C library (it depends on include/slub/event.h only) fed the same
- * decoded events as the state model: struct slub_event plus a timestamp,
- * vpid and vtid.  From them it rebuilds
+ * A pure C library, a consumer of the state model (analysis/model): it
+ * takes the events in the model's order, as the model's applied listener
+ * hands them on (struct slub_model_applied: a slab's events in the order
+ * of its slab word, a failed CAS right after the update it observed, the
+ * process image as the model tells execs apart).  From them it rebuilds
  *  - the `slabinfo -r` page of each cache (the items of enum stat_item the
  *    events determine; the allocator keeps the same counters in-process and
  *    the two agree on a run without discarded events),
@@ -30,21 +32,11 @@
 
 #include <slub/event.h>
 
+#include "slub_model.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ---- input (the same shape as the model's struct slub_model_event) ---- */
-
-struct slub_tstats_event {
-	struct slub_event ev;   /* ev.tid is ignored in favour of vtid */
-	uint64_t ts;            /* ns */
-	uint32_t vpid;
-	uint32_t vtid;
-	uint64_t stream_id;
-	uint32_t old_valid;     /* ev.old is true (in-process: always; trace: cmpxchg_fail) */
-	const char *procname;   /* may be NULL */
-};
 
 /* Events lost by LTTng's discard mode on one stream (count 0: unknown). */
 struct slub_tstats_discard {
@@ -64,11 +56,9 @@ struct slub_tstats_config {
 	 * for a lock) on one slab, cpu chain or lock within window_ns. */
 	uint32_t window_failures;
 	uint64_t window_ns;
-	/* Word events kept per slab to find the winner of a failure. */
+	/* Word updates kept per slab to find the winner of a failure (the
+	 * update whose seq it observed: it may be this many updates back). */
 	uint32_t lookback;
-	/* How long a failure waits for its winner's event to arrive (a
-	 * tracepoint fires after its CAS: the winner may come later). */
-	uint64_t pending_ns;
 	uint32_t top_n;         /* rows of each top-N view */
 	uint32_t max_storms;    /* storms kept in detail: the largest of each kind */
 };
@@ -77,7 +67,6 @@ struct slub_tstats_config {
 #define SLUB_TSTATS_DEFAULT_WINDOW_FAILURES 16
 #define SLUB_TSTATS_DEFAULT_WINDOW_NS       10000000ull  /* 10 ms */
 #define SLUB_TSTATS_DEFAULT_LOOKBACK        8
-#define SLUB_TSTATS_DEFAULT_PENDING_NS      100000000ull /* 100 ms: measured worst 39 ms */
 #define SLUB_TSTATS_DEFAULT_TOP_N           10
 #define SLUB_TSTATS_DEFAULT_MAX_STORMS      50
 
@@ -156,8 +145,14 @@ struct slub_tstats;
 
 /* NULL on allocation failure.  cfg may be NULL (defaults). */
 struct slub_tstats *slub_tstats_new(const struct slub_tstats_config *cfg);
-/* Returns 0, or -1 when memory ran out (the event is counted, not used). */
-int slub_tstats_event(struct slub_tstats *st, const struct slub_tstats_event *e);
+/* One event in the model's order (a->dropped: counted, its word not
+ * applied).  Returns 0, or -1 when memory ran out (the event is counted,
+ * not used). */
+int slub_tstats_event(struct slub_tstats *st, const struct slub_model_applied *a);
+/* The applied listener of a model whose arg is a struct slub_tstats (a
+ * failure to count is kept and returned by slub_tstats_failed()). */
+void slub_tstats_applied(const struct slub_model_applied *a, void *arg);
+int slub_tstats_failed(const struct slub_tstats *st);
 void slub_tstats_discarded(struct slub_tstats *st, const struct slub_tstats_discard *d);
 /* A slub:stack: the call stack of the last event of (vpid, vtid) with that
  * type.  Stacks of cmpxchg_fail and cpu_cmpxchg_fail are kept for storms. */
@@ -266,7 +261,7 @@ struct slub_tstats_totals {
 	uint64_t first_ts, last_ts;
 	uint64_t failures, cpu_failures, attributed, untraced_winner, unknown_winner;
 	uint64_t storms, storms_run, storms_slab, storms_chain, storms_lock;
-	uint64_t peak_live_slabs, pending_overflow;
+	uint64_t peak_live_slabs;
 	uint32_t have_objects;  /* alloc/free events were recorded */
 	uint32_t lower_bounds;  /* events were discarded */
 };

@@ -5,17 +5,19 @@
  * A failed slab-word CAS carries the word it expected and the word it
  * found.  The update that beat it is the slab-word event of that slab
  * whose seq is the observed seq: its thread, site and type are the
- * winner.  Each slab keeps its last `lookback` updates; when the winner's
- * event has not arrived yet (its tracepoint fires after its CAS, and the
- * thread may be preempted in between) the failure waits in a FIFO for at
- * most pending_ns.  An observed seq equal to the expected one means the
- * word changed without an update: a write that bypassed the CAS.
+ * winner.  The model hands a failure on right after that update (its
+ * tracepoint fires after its CAS, and the winner's may come later: the
+ * model's reorder window waits for it), so the winner is among the slab's
+ * last `lookback` updates, kept by seq; when it is not (given up by the
+ * model, or more updates came in between), the winner is unknown.  An
+ * observed seq equal to the expected one means the word changed without
+ * an update: a write that bypassed the CAS.
  *
  * A failed cpu chain CAS (put_cpu_partial, cpu_partial_take) lost to the
  * last change of that chain: a push, a pop or a drain (a flush from
  * another thread, or the same thread's drain when oldpage is kept).
  *
- * Failures leave the FIFO in arrival order and feed two detectors:
+ * Failures, in the model's order, feed two detectors:
  *  - runs: consecutive failed attempts of one operation (one thread, one
  *    object, one site, attempt numbers following) reaching run_attempts;
  *  - windows: window_failures failures on one slab or cpu chain (or as
@@ -169,9 +171,9 @@ static void storm_stack(struct slub_tstats *st, struct tstorm *s, const struct t
 
 /* ---- window detection ---- */
 
-static struct thot *hot_of(struct slub_tstats *st, unsigned kind, uint32_t vpid, uint64_t object)
+static struct thot *hot_of(struct slub_tstats *st, unsigned kind, uint64_t key, uint64_t object)
 {
-	uint64_t k1 = (uint64_t)kind << 56 | vpid;
+	uint64_t k1 = (uint64_t)kind << 56 | key;
 	struct hnode *n = htab_find(&st->hot, k1, object);
 
 	if (n)
@@ -190,7 +192,7 @@ static struct thot *hot_of(struct slub_tstats *st, unsigned kind, uint32_t vpid,
 
 static void window_feed(struct slub_tstats *st, const struct tfail *f)
 {
-	struct thot *h = hot_of(st, f->kind, f->vpid, f->object);
+	struct thot *h = hot_of(st, f->kind, f->key, f->object);
 	uint32_t k = st->cfg.window_failures;
 
 	if (!h)
@@ -304,7 +306,7 @@ static void pair_count(struct slub_tstats *st, uint32_t vpid, uint32_t loser, ui
 	htab_insert(&st->pairs, &p->h); /* cannot grow: the node came out */
 }
 
-/* ---- the FIFO of failures ---- */
+/* ---- failures ---- */
 
 static void fail_done(struct slub_tstats *st, struct tfail *f)
 {
@@ -325,51 +327,14 @@ static void fail_done(struct slub_tstats *st, struct tfail *f)
 	window_feed(st, f);
 }
 
-void storms_release(struct slub_tstats *st, uint64_t now, bool all)
-{
-	while (st->pend_n) {
-		struct tfail *f = &st->pend[st->pend_head];
-		if (f->state == FAIL_PENDING && !all && st->pend_n < st->pend_cap &&
-		    (now < f->ts || now - f->ts <= st->cfg.pending_ns))
-			break;
-		if (f->state == FAIL_PENDING && f->kind == SLUB_STORM_SLAB) {
-			struct tslab *s = (struct tslab *)htab_find(&st->slabs, f->vpid, f->object);
-			if (s && s->pending)
-				s->pending--;
-		}
-		fail_done(st, f);
-		st->pend_head = (st->pend_head + 1) % st->pend_cap;
-		st->pend_n--;
-	}
-}
-
-static int pend_push(struct slub_tstats *st, const struct tfail *f)
-{
-	if (st->pend_n == st->pend_cap) {
-		/* Full: the oldest leaves without waiting any longer. */
-		st->tot.pending_overflow++;
-		struct tfail *h = &st->pend[st->pend_head];
-		if (h->state == FAIL_PENDING && h->kind == SLUB_STORM_SLAB) {
-			struct tslab *s = (struct tslab *)htab_find(&st->slabs, h->vpid, h->object);
-			if (s && s->pending)
-				s->pending--;
-		}
-		fail_done(st, h);
-		st->pend_head = (st->pend_head + 1) % st->pend_cap;
-		st->pend_n--;
-	}
-	st->pend[(st->pend_head + st->pend_n) % st->pend_cap] = *f;
-	st->pend_n++;
-	return 0;
-}
-
-static void fail_init(struct tfail *f, const struct slub_tstats_event *e, struct tcache *c,
-		      unsigned kind, uint64_t object)
+static void fail_init(struct tfail *f, const struct slub_model_event *e, uint64_t key,
+		      struct tcache *c, unsigned kind, uint64_t object)
 {
 	memset(f, 0, sizeof(*f));
 	f->ts = e->ts;
 	f->object = object;
 	f->cache = c;
+	f->key = key;
 	f->vpid = e->vpid;
 	f->vtid = e->vtid;
 	f->site = e->ev.site;
@@ -378,90 +343,58 @@ static void fail_init(struct tfail *f, const struct slub_tstats_event *e, struct
 	f->kind = kind;
 }
 
-int storms_word_fail(struct slub_tstats *st, const struct slub_tstats_event *e, struct tcache *c,
-		     struct tslab *s)
+void storms_word_fail(struct slub_tstats *st, const struct slub_model_event *e, uint64_t key,
+		      struct tcache *c, struct tslab *s)
 {
 	struct tfail f;
 
-	fail_init(&f, e, c, SLUB_STORM_SLAB, e->ev.slab);
+	fail_init(&f, e, key, c, SLUB_STORM_SLAB, e->ev.slab);
 	f.exp_seq = e->ev.old.seq;
 	f.obs_seq = e->ev.new.seq;
 	if (f.obs_seq == f.exp_seq) {
 		f.state = FAIL_UNTRACED;
 	} else {
-		f.state = FAIL_PENDING;
-		for (uint32_t i = 0; i < st->cfg.lookback; i++) {
-			const struct tword_ev *w = &s->ring[i];
-			if (w->valid && w->seq == f.obs_seq) {
-				f.state = FAIL_WON;
-				f.wvtid = w->vtid;
-				f.wsite = w->site;
-				f.wtype = w->type;
-				break;
-			}
+		const struct tword_ev *w = &s->ring[f.obs_seq % st->cfg.lookback];
+
+		f.state = FAIL_UNKNOWN;
+		if (w->valid && w->seq == f.obs_seq) {
+			f.state = FAIL_WON;
+			f.wvtid = w->vtid;
+			f.wsite = w->site;
+			f.wtype = w->type;
 		}
-		/* Not in the lookback and already older than the last word
-		 * seen: it will never come. */
-		if (f.state == FAIL_PENDING && s->word_valid && (int32_t)(f.obs_seq - s->seq) <= 0)
-			f.state = FAIL_UNKNOWN;
-		if (f.state == FAIL_PENDING)
-			s->pending++;
 	}
-	return pend_push(st, &f);
+	fail_done(st, &f);
 }
 
-void storms_word_event(struct slub_tstats *st, const struct slub_tstats_event *e,
-		       struct tslab *s)
+void storms_chain_event(struct slub_tstats *st, const struct slub_model_event *e, uint64_t key,
+			int32_t slot)
 {
-	if (!s->pending)
-		return;
-	for (size_t i = 0; i < st->pend_n && s->pending; i++) {
-		struct tfail *f = &st->pend[(st->pend_head + i) % st->pend_cap];
-		if (f->state != FAIL_PENDING || f->kind != SLUB_STORM_SLAB || f->vpid != e->vpid ||
-		    f->object != e->ev.slab || f->obs_seq != e->ev.new.seq)
-			continue;
-		f->state = FAIL_WON;
-		f->wvtid = e->vtid;
-		f->wsite = e->ev.site;
-		f->wtype = e->ev.type;
-		s->pending--;
-	}
-}
-
-static uint64_t chain_key1(uint32_t vpid, uint32_t cache_id)
-{
-	return (uint64_t)vpid << 32 | cache_id;
-}
-
-void storms_chain_event(struct slub_tstats *st, const struct slub_tstats_event *e, int32_t slot)
-{
-	uint64_t k1 = chain_key1(e->vpid, e->ev.cache_id);
-	struct tchain *ch = (struct tchain *)htab_find(&st->chains, k1, (uint64_t)(uint32_t)slot);
+	uint64_t k2 = (uint64_t)e->ev.cache_id << 32 | (uint32_t)slot;
+	struct tchain *ch = (struct tchain *)htab_find(&st->chains, key, k2);
 
 	if (!ch) {
 		ch = calloc(1, sizeof(*ch));
 		if (!ch)
 			return;
-		ch->h.k1 = k1;
-		ch->h.k2 = (uint64_t)(uint32_t)slot;
-		if (htab_insert(&st->chains, &ch->h)) {
-			free(ch);
-			return;
-		}
+		ch->h.k1 = key;
+		ch->h.k2 = k2;
+		htab_insert(&st->chains, &ch->h);
 	}
 	ch->ts = e->ts;
 	ch->vtid = e->vtid;
 	ch->type = e->ev.type;
 }
 
-int storms_chain_fail(struct slub_tstats *st, const struct slub_tstats_event *e, struct tcache *c)
+void storms_chain_fail(struct slub_tstats *st, const struct slub_model_event *e, uint64_t key,
+		       struct tcache *c)
 {
 	uint32_t slot = (uint32_t)e->ev.cpu;
+	uint64_t k2 = (uint64_t)e->ev.cache_id << 32 | slot;
+	struct tchain *ch = (struct tchain *)htab_find(&st->chains, key, k2);
 	struct tfail f;
-	struct tchain *ch = (struct tchain *)htab_find(&st->chains, chain_key1(e->vpid, e->ev.cache_id),
-						       slot);
 
-	fail_init(&f, e, c, SLUB_STORM_CHAIN, (uint64_t)e->ev.cache_id << 32 | slot);
+	fail_init(&f, e, key, c, SLUB_STORM_CHAIN, k2);
 	if (ch) {
 		f.state = FAIL_WON;
 		f.wvtid = ch->vtid;
@@ -472,14 +405,15 @@ int storms_chain_fail(struct slub_tstats *st, const struct slub_tstats_event *e,
 	} else {
 		f.state = FAIL_UNKNOWN;
 	}
-	return pend_push(st, &f);
+	fail_done(st, &f);
 }
 
-void storms_lock_wait(struct slub_tstats *st, const struct slub_tstats_event *e, struct tlock *l)
+void storms_lock_wait(struct slub_tstats *st, const struct slub_model_event *e, uint64_t key,
+		      struct tlock *l)
 {
 	struct tfail f;
 
-	fail_init(&f, e, l->cache, SLUB_STORM_LOCK, l->lock_id);
+	fail_init(&f, e, key, l->cache, SLUB_STORM_LOCK, l->lock_id);
 	f.site = SLUB_SITE_NONE;
 	f.wait_ns = e->ev.wait_ns;
 	if (l->holder_vtid) {
@@ -506,7 +440,7 @@ static bool sweep_hot(struct hnode *n, void *arg)
 	struct sweep_arg *a = arg;
 	struct thot *h = (struct thot *)n;
 
-	if (!a->all && a->now - h->last_ts <= a->st->cfg.window_ns + a->st->cfg.pending_ns)
+	if (!a->all && a->now - h->last_ts <= a->st->cfg.window_ns + TSTATS_LATE_NS)
 		return false;
 	if (h->storm)
 		storm_close(a->st, h->storm);

@@ -338,32 +338,14 @@ static int connect_all(bt_graph *g, const bt_component_source *src, size_t nr,
 	return 0;
 }
 
-int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params,
-		  struct slub_plugin_result *res)
+/* The traces to read: a live session's URLs (net://, separated by spaces),
+ * or every CTF trace below trace_dir, sorted, their files checked.  0, or
+ * the exit status after a message (the caller frees *traces). */
+static int discover(const char *trace_dir, bool live, struct trace_list *traces)
 {
-	struct trace_list traces = { 0 };
-	const bt_plugin *ctf = NULL, *utils = NULL, *slub, *slub_found;
-	const bt_plugin_set *slub_set;
-	const bt_component_class_source *fs_cls;
-	const bt_component_class_filter *mux_cls;
-	bt_component_class_filter *watch_cls = NULL;
 	const char *no_check = getenv("SLUBTRACE_NO_FILE_CHECK");
-	const bt_component_class_sink *sink_cls;
-	const bt_component_filter *mux;
-	const bt_component_sink *sink;
-	uint64_t trim_ns = 0, trim_end = 0;
-	unsigned trim_cut = 0;
-	bt_graph *g = NULL;
 	struct stat st;
-	char err[1024];
-	int rc = CLI_EXIT_USAGE;
-	bt_graph_run_status run;
-	bool caught;
-	/* net://: a live session of an lttng-relayd (check --live, live.c) */
-	bool live = !strncmp(trace_dir, "net://", 6);
 
-	memset(res, 0, sizeof(*res));
-	res->magic = SLUB_PLUGIN_RESULT_MAGIC;
 	if (live) {
 		/* Several sessions (of several hosts) are URLs separated by
 		 * spaces: one src.ctf.lttng-live each, as it takes one URL. */
@@ -373,9 +355,8 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 			size_t n = strcspn(u, " ");
 			char *one = strndup(u, n);
 
-			if (!one || add_dir(&traces, one) < 0) {
+			if (!one || add_dir(traces, one) < 0) {
 				free(one);
-				free_traces(&traces);
 				return cli_nomem();
 			}
 			free(one);
@@ -389,20 +370,169 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		return CLI_EXIT_USAGE;
 	}
 	unlisted_errno = 0;
-	if (!live && find_traces(trace_dir, 0, &traces) < 0)
+	if (!live && find_traces(trace_dir, 0, traces) < 0)
 		return cli_nomem();
-	if (!traces.nr) {
+	if (!traces->nr) {
 		if (unlisted_errno)
 			cli_err("%s: cannot list it: %s (so no CTF trace was found)", unlisted,
 				strerror(unlisted_errno));
 		else
 			cli_err("%s: no CTF trace found (no `metadata` file below it)", trace_dir);
-		goto out;
+		return CLI_EXIT_USAGE;
 	}
-	qsort(traces.dirs, traces.nr, sizeof(traces.dirs[0]), cmp_str);
-	for (size_t i = 0; !live && i < traces.nr && !(no_check && !strcmp(no_check, "1")); i++)
-		if (cli_check_trace_files(traces.dirs[i]) < 0)
-			goto out;
+	qsort(traces->dirs, traces->nr, sizeof(traces->dirs[0]), cmp_str);
+	for (size_t i = 0; !live && i < traces->nr && !(no_check && !strcmp(no_check, "1")); i++)
+		if (cli_check_trace_files(traces->dirs[i]) < 0)
+			return CLI_EXIT_USAGE;
+	return 0;
+
+}
+
+/* One source per trace, each through a watch filter into the muxer: 0,
+ * or -1 after a message. */
+static int add_sources(bt_graph *g, const struct trace_list *traces, bool live,
+		       const bt_component_class_source *fs_cls, bt_component_class_filter *watch_cls,
+		       const bt_component_filter *mux)
+{
+	char err[1024];
+
+	for (size_t i = 0; i < traces->nr; i++) {
+		const bt_component_source *src;
+		bt_value *p = bt_value_map_create(), *inputs = bt_value_array_create();
+		char name[32];
+		int bad;
+
+		snprintf(name, sizeof(name), "trace-%zu", i);
+		bad = !p || !inputs ||
+			bt_value_array_append_string_element(inputs, traces->dirs[i]) ||
+			bt_value_map_insert_entry(p, "inputs", inputs) ||
+			(live && bt_value_map_insert_string_entry(p, "session-not-found-action",
+								  "fail"));
+		if (bad) {
+			cli_nomem();
+		} else if (bt_graph_add_source_component(g, fs_cls, name, p, cli_bt_log_level(),
+							 &src) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+			char file[PATH_MAX];
+
+			error_line(err, sizeof(err));
+			if (!strncmp(err, "a packet header does not start with CTF's magic", 47) &&
+			    cli_find_bad_magic(traces->dirs[i], file, sizeof(file)) == 0)
+				cli_err("%s: its first packet does not start with CTF's magic number: "
+					"the stream file is corrupted", file);
+			else
+				cli_err("%s: not a readable CTF trace: %s", traces->dirs[i], err);
+			bad = 1;
+		} else if (connect_all(g, src, i, watch_cls, mux) < 0) {
+			error_line(err, sizeof(err));
+			cli_err("%s: cannot connect the trace: %s", traces->dirs[i], err);
+			bad = 1;
+		}
+		bt_value_put_ref(inputs);
+		bt_value_put_ref(p);
+		if (bad)
+			return -1;
+	}
+	return 0;
+}
+
+static int snapshot_window(const char *trace_dir, const struct trace_list *traces, bool live,
+			   const char *sink_name, bt_value *params)
+{
+	uint64_t trim_ns = 0, trim_end = 0;
+	unsigned trim_cut = 0;
+
+	/* A flight recorder's snapshot: read from where every stream is complete
+	 * (snapshot_trace_begin(), snapshot.c); the watch filters drop what
+	 * comes before (flt.utils.trimmer would need sources that seek). */
+	for (size_t i = 0; !live && i < traces->nr; i++) {
+		uint64_t b, e;
+		unsigned cut;
+
+		if (snapshot_trace_bounds(traces->dirs[i], &b, &e, &cut) == 1 && b > trim_ns) {
+			trim_ns = b;
+			trim_end = e;
+			trim_cut = cut;
+		}
+	}
+	if (trim_ns) {
+		cli_watch_window(trim_ns, trim_end);
+		/* The model's sinks count, not judge, a seq gap at the window's
+		 * edges whose updates may have been traced outside it. */
+		if (params && (!strcmp(sink_name, "check") || !strcmp(sink_name, "report") ||
+			       !strcmp(sink_name, "timeline")) &&
+		    (bt_value_map_insert_unsigned_integer_entry(params, "window-begin", trim_ns) !=
+			     BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
+		     (trim_end && bt_value_map_insert_unsigned_integer_entry(
+					  params, "window-end", trim_end) !=
+					  BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK))) {
+			cli_err("out of memory");
+			return -1;
+		}
+		cli_info("%s: a flight-recorder snapshot: %u stream%s lost %s oldest packets; "
+			 "read from %" PRIu64 ".%09" PRIu64 " to %" PRIu64 ".%09" PRIu64 " s of "
+			 "the clock, where every stream is complete", trace_dir, trim_cut,
+			 trim_cut == 1 ? "" : "s", trim_cut == 1 ? "its" : "their",
+			 trim_ns / 1000000000u, trim_ns % 1000000000u, trim_end / 1000000000u,
+			 trim_end % 1000000000u);
+	}
+	return 0;
+}
+
+/* Runs the graph to its end (^C: once more, for the sink to end). */
+static bt_graph_run_status run_graph(bt_graph *g, struct slub_plugin_result *res, bool live)
+{
+	bt_graph_run_status run;
+	bool caught;
+
+	cli_watch_running();
+	caught = catch_interrupt(g, res);
+	/* Progress only for a person watching a long run whose results go to
+	 * a file or a pipe: stderr a terminal, stdout not (the sink writes as
+	 * it reads, and a line of progress would cut its output), not -q, and
+	 * not a live session (it has no end). */
+	if (!live && !cli_quiet() && isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO)) {
+		run = run_with_progress(g, res);
+	} else {
+		while ((run = bt_graph_run(g)) == BT_GRAPH_RUN_STATUS_AGAIN) {
+			struct timespec ts = { 0, 1000000 };
+
+			if (res->stop == 1) {
+				/* Interrupted: run once more, for the sink to end. */
+				bt_interrupter_reset(bt_graph_borrow_default_interrupter(g));
+				continue;
+			}
+			nanosleep(&ts, NULL);
+		}
+	}
+	release_interrupt(caught);
+	return run;
+}
+
+int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params,
+		  struct slub_plugin_result *res)
+{
+	struct trace_list traces = { 0 };
+	const bt_plugin *ctf = NULL, *utils = NULL, *slub, *slub_found;
+	const bt_plugin_set *slub_set;
+	const bt_component_class_source *fs_cls;
+	const bt_component_class_filter *mux_cls;
+	bt_component_class_filter *watch_cls = NULL;
+	const bt_component_class_sink *sink_cls;
+	const bt_component_filter *mux;
+	const bt_component_sink *sink;
+	bt_graph *g = NULL;
+	char err[1024];
+	int rc = CLI_EXIT_USAGE;
+	bt_graph_run_status run;
+	/* net://: a live session of an lttng-relayd (check --live, live.c) */
+	bool live = !strncmp(trace_dir, "net://", 6);
+
+	memset(res, 0, sizeof(*res));
+	res->magic = SLUB_PLUGIN_RESULT_MAGIC;
+	rc = discover(trace_dir, live, &traces);
+	if (rc)
+		goto out;
+	rc = CLI_EXIT_USAGE;
 
 	slub = load_slub(&slub_set, &slub_found);
 	if (!slub) {
@@ -436,76 +566,10 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		goto plugins;
 	}
 	cli_watch_start(trace_dir);
-	for (size_t i = 0; i < traces.nr; i++) {
-		const bt_component_source *src;
-		bt_value *p = bt_value_map_create(), *inputs = bt_value_array_create();
-		char name[32];
-		int bad;
-
-		snprintf(name, sizeof(name), "trace-%zu", i);
-		bad = !p || !inputs ||
-			bt_value_array_append_string_element(inputs, traces.dirs[i]) ||
-			bt_value_map_insert_entry(p, "inputs", inputs) ||
-			(live && bt_value_map_insert_string_entry(p, "session-not-found-action",
-								  "fail"));
-		if (bad) {
-			cli_nomem();
-		} else if (bt_graph_add_source_component(g, fs_cls, name, p, cli_bt_log_level(),
-							 &src) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
-			char file[PATH_MAX];
-
-			error_line(err, sizeof(err));
-			if (!strncmp(err, "a packet header does not start with CTF's magic", 47) &&
-			    cli_find_bad_magic(traces.dirs[i], file, sizeof(file)) == 0)
-				cli_err("%s: its first packet does not start with CTF's magic number: "
-					"the stream file is corrupted", file);
-			else
-				cli_err("%s: not a readable CTF trace: %s", traces.dirs[i], err);
-			bad = 1;
-		} else if (connect_all(g, src, i, watch_cls, mux) < 0) {
-			error_line(err, sizeof(err));
-			cli_err("%s: cannot connect the trace: %s", traces.dirs[i], err);
-			bad = 1;
-		}
-		bt_value_put_ref(inputs);
-		bt_value_put_ref(p);
-		if (bad)
-			goto graph;
-	}
-	/* A flight recorder's snapshot: read from where every stream is complete
-	 * (snapshot_trace_begin(), snapshot.c); the watch filters drop what
-	 * comes before (flt.utils.trimmer would need sources that seek). */
-	for (size_t i = 0; !live && i < traces.nr; i++) {
-		uint64_t b, e;
-		unsigned cut;
-
-		if (snapshot_trace_bounds(traces.dirs[i], &b, &e, &cut) == 1 && b > trim_ns) {
-			trim_ns = b;
-			trim_end = e;
-			trim_cut = cut;
-		}
-	}
-	if (trim_ns) {
-		cli_watch_window(trim_ns, trim_end);
-		/* The model's sinks count, not judge, a seq gap at the window's
-		 * edges whose updates may have been traced outside it. */
-		if (params && (!strcmp(sink_name, "check") || !strcmp(sink_name, "report") ||
-			       !strcmp(sink_name, "timeline")) &&
-		    (bt_value_map_insert_unsigned_integer_entry(params, "window-begin", trim_ns) !=
-			     BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
-		     (trim_end && bt_value_map_insert_unsigned_integer_entry(
-					  params, "window-end", trim_end) !=
-					  BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK))) {
-			cli_err("out of memory");
-			goto graph;
-		}
-		cli_info("%s: a flight-recorder snapshot: %u stream%s lost %s oldest packets; "
-			 "read from %" PRIu64 ".%09" PRIu64 " to %" PRIu64 ".%09" PRIu64 " s of "
-			 "the clock, where every stream is complete", trace_dir, trim_cut,
-			 trim_cut == 1 ? "" : "s", trim_cut == 1 ? "its" : "their",
-			 trim_ns / 1000000000u, trim_ns % 1000000000u, trim_end / 1000000000u,
-			 trim_end % 1000000000u);
-	}
+	if (add_sources(g, &traces, live, fs_cls, watch_cls, mux) < 0)
+		goto graph;
+	if (snapshot_window(trace_dir, &traces, live, sink_name, params) < 0)
+		goto graph;
 	if (bt_graph_add_sink_component_with_initialize_method_data(g, sink_cls, "slub", params,
 			res, cli_bt_log_level(), &sink) != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
 		error_line(err, sizeof(err));
@@ -520,27 +584,7 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		goto graph;
 	}
 
-	cli_watch_running();
-	caught = catch_interrupt(g, res);
-	/* Progress only for a person watching a long run whose results go to
-	 * a file or a pipe: stderr a terminal, stdout not (the sink writes as
-	 * it reads, and a line of progress would cut its output), not -q, and
-	 * not a live session (it has no end). */
-	if (!live && !cli_quiet() && isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO)) {
-		run = run_with_progress(g, res);
-	} else {
-		while ((run = bt_graph_run(g)) == BT_GRAPH_RUN_STATUS_AGAIN) {
-			struct timespec ts = { 0, 1000000 };
-
-			if (res->stop == 1) {
-				/* Interrupted: run once more, for the sink to end. */
-				bt_interrupter_reset(bt_graph_borrow_default_interrupter(g));
-				continue;
-			}
-			nanosleep(&ts, NULL);
-		}
-	}
-	release_interrupt(caught);
+	run = run_graph(g, res, live);
 	fflush(stdout);
 	if (res->stop && run == BT_GRAPH_RUN_STATUS_OK) {
 		cli_err("interrupted: the results above cover the %" PRIu64 " messages read before ^C",

@@ -417,6 +417,7 @@ int cmd_check_live(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "live", no_argument, NULL, 'L' },
 		{ "all-sessions", no_argument, NULL, 'a' },
+		CLI_VERBOSITY_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct slub_plugin_result res;
@@ -427,11 +428,11 @@ int cmd_check_live(int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "vq", opts, NULL)) != -1) {
 		if (c == 'a') {
 			all = true;
-		} else if (c != 'L') {
-			cli_err("check --live: expected [--all-sessions] URL...: a session "
+		} else if (c != 'L' && !cli_verbosity_option(c)) {
+			cli_err("check --live: expected [--all-sessions] [-v|-q] URL...: a session "
 				"net://HOST[:PORT]/host/NAME/SESSION (record --live prints it), or "
 				"with --all-sessions a relay net://HOST[:PORT]");
 			return CLI_EXIT_USAGE;

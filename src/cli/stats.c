@@ -33,12 +33,14 @@ static void tunables_help(FILE *f)
 		"                           or N contended acquisitions of one list_lock ... (%u)\n"
 		"      --window-ms MS       ... within MS milliseconds (%g)\n"
 		"      --lookback N         updates kept per slab to find a failure's winner (%u)\n"
-		"      --pending-ms MS      how long a failure waits for its winner's event (%g)\n"
+		"      --pending-ms MS      how long an event waits for the one before it in the\n"
+		"                           model's order (a failure: for the update that beat\n"
+		"                           it) (%g)\n"
 		"      --top N              rows of the top-N views (%u)\n"
 		"      --max-storms N       storms shown in detail, the largest (%u)\n",
 		SLUB_TSTATS_DEFAULT_RUN_ATTEMPTS, SLUB_TSTATS_DEFAULT_WINDOW_FAILURES,
 		SLUB_TSTATS_DEFAULT_WINDOW_NS / 1e6, SLUB_TSTATS_DEFAULT_LOOKBACK,
-		SLUB_TSTATS_DEFAULT_PENDING_NS / 1e6, SLUB_TSTATS_DEFAULT_TOP_N,
+		SLUB_MODEL_DEFAULT_REORDER_NS / 1e6, SLUB_TSTATS_DEFAULT_TOP_N,
 		SLUB_TSTATS_DEFAULT_MAX_STORMS);
 }
 

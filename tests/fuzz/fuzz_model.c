@@ -175,7 +175,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz_reader in;
 	struct slub_model_config cfg = { 0 };
-	struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, NULL };
+	struct slub_model_callbacks cb = { on_violation, on_transition, on_summary, NULL, NULL };
 	struct run r;
 	struct slub_model_summary s;
 	uint64_t now = 0;

@@ -69,4 +69,13 @@ if [ ! -s "$work/err" ] && cmp -s "$work/out" "$work/plain"; then
 else
 	bad "report -q: stderr not empty, or another result"
 fi
+
+# check --live takes -v and -q as check does: without a URL it asks for one
+run check --live -v -q
+if grep -q "check --live: expected one URL" "$work/err" && ! grep -q "\[-v|-q\]" "$work/err"
+then
+	ok "check --live -v -q: the options taken"
+else
+	bad "check --live -v -q: $(head -1 "$work/err")"
+fi
 exit $fail

@@ -393,11 +393,18 @@ static int series_bin(struct report *r, uint64_t ts)
 	return (int)b;
 }
 
+/* The model's applied listener: the statistics, in the model's order. */
+static void scan_applied(const struct slub_model_applied *a, void *arg)
+{
+	struct report *r = arg;
+
+	slub_tstats_applied(a, r->ts);
+}
+
 static int scan_decoded(struct slub_sink *sk, const struct slub_decoded *d)
 {
 	struct report *r = (struct report *)sk;
 	const struct slub_event *ev = &d->event.ev;
-	struct slub_tstats_event e;
 	struct slub_tstats_discard g;
 	int b;
 
@@ -454,14 +461,8 @@ static int scan_decoded(struct slub_sink *sk, const struct slub_decoded *d)
 	default:
 		break;
 	}
-	e.ev = *ev;
-	e.ts = d->event.ts;
-	e.vpid = d->event.vpid;
-	e.vtid = d->event.vtid;
-	e.stream_id = d->event.stream_id;
-	e.old_valid = d->event.old_valid;
-	e.procname = d->event.procname;
-	if (slub_tstats_event(r->ts, &e) < 0)
+	/* the statistics count it in the model's order (scan_applied) */
+	if (slub_tstats_failed(r->ts))
 		goto nomem;
 	return 0;
 nomem:
@@ -505,18 +506,9 @@ static int lane_of_slab(const struct lane_meta *lanes, uint32_t nr, uint32_t vpi
 	return -1;
 }
 
-static void scan_end(struct slub_sink *sk)
+/* Slabs still alive at the end of the trace close there. */
+static void close_live_slabs(struct report *r)
 {
-	struct report *r = (struct report *)sk;
-	struct slub_model_summary sum;
-	struct lane_meta *lanes = calloc(MAX_LANES, sizeof(*lanes));
-	int top_lane[M_NR][MAX_TOP];
-	uint32_t nr_lanes = 0;
-	FILE *f = NULL, *sl = NULL;
-
-	if (!lanes)
-		goto fail;
-	/* Slabs still alive at the end of the trace close there. */
 	for (uint32_t i = 0; i < r->nr_slabs; i++) {
 		struct slab *s = &r->slabs[i];
 
@@ -527,17 +519,11 @@ static void scan_end(struct slub_sink *sk)
 		s->last = r->last_ts > s->last ? r->last_ts : s->last;
 		slab_close(r, s);
 	}
-	slub_tstats_finish(r->ts);
-	slub_model_get_summary(sk->model, &sum);
+}
 
-	for (uint32_t i = 0; i < r->nr_vlanes; i++)
-		lane_add(lanes, &nr_lanes, &r->vlanes[i]);
-	for (unsigned k = 0; k < M_NR; k++)
-		for (uint32_t i = 0; i < r->nr_top[k]; i++) {
-			r->top[k][i].why = 2u << k;
-			top_lane[k][i] = lane_add(lanes, &nr_lanes, &r->top[k][i]);
-		}
-	/* The largest storms on a slab word: a lane around each, zoomed in. */
+/* The largest storms on a slab word: a lane around each, zoomed in. */
+static void storm_lanes(struct report *r, struct lane_meta *lanes, uint32_t *nr_lanes)
+{
 	for (unsigned i = 0, n = 0; i < slub_tstats_nr_storms(r->ts) && n < STORM_LANES; i++) {
 		const struct slub_tstats_storm *st = slub_tstats_storm_at(r->ts, i);
 		struct lane_meta m = { 0 };
@@ -557,14 +543,13 @@ static void scan_end(struct slub_sink *sk)
 		m.why = 0x100;
 		m.storm = (int)i;
 		snprintf(m.cache, sizeof(m.cache), "%s", st->cache ? st->cache : "?");
-		lane_add(lanes, &nr_lanes, &m);
+		lane_add(lanes, nr_lanes, &m);
 		n++;
 	}
+}
 
-	f = fopen(r->data_path, "w");
-	sl = fopen(r->slabs_path, "w");
-	if (!f || !sl)
-		goto fail;
+static void write_verdict(FILE *f, const struct report *r, const struct slub_model_summary *s)
+{
 	fprintf(f, "{\"origin\":\"%" PRIu64 "\",\"first_ts\":0,\"last_ts\":%" PRIu64 ",\n\"verdict\":{"
 		"\"events\":%" PRIu64 ",\"applied\":%" PRIu64 ",\"slabs\":%" PRIu64
 		",\"threads\":%" PRIu64 ",\"processes\":%" PRIu64 ",\"violations\":%" PRIu64
@@ -572,21 +557,26 @@ static void scan_end(struct slub_sink *sk)
 		",\"reorder_exceeded\":%" PRIu64 ",\"reorder_max_delay_ns\":%" PRIu64
 		",\"cut_gaps\":%" PRIu64 ",\"cut_lag_ns\":%" PRIu64
 		",\"peak_slabs\":%" PRIu64 ",\"by_rule\":{",
-		r->first_ts, rel(r->first_ts, r->last_ts), sum.events, sum.applied, sum.slabs, r->nr_threads,
-		r->nr_processes, sum.violations, sum.gaps, sum.events_discarded, sum.slabs_resynced,
-		sum.reorder_exceeded, sum.reorder_max_delay_ns, sum.cut_gaps, sum.cut_lag_ns,
-		sum.peak_slabs);
+		r->first_ts, rel(r->first_ts, r->last_ts), s->events, s->applied, s->slabs, r->nr_threads,
+		r->nr_processes, s->violations, s->gaps, s->events_discarded, s->slabs_resynced,
+		s->reorder_exceeded, s->reorder_max_delay_ns, s->cut_gaps, s->cut_lag_ns,
+		s->peak_slabs);
 	for (unsigned i = 0, n = 0; i < SLUB_RULE_NR && i < 32; i++)
-		if (sum.violations_by_rule[i])
+		if (s->violations_by_rule[i])
 			fprintf(f, "%s\"%s\":%" PRIu64, n++ ? "," : "", slub_rule_id(i),
-				sum.violations_by_rule[i]);
+				s->violations_by_rule[i]);
 	fprintf(f, "},\"skipped\":[");
 	for (unsigned i = 0, n = 0; i < SLUB_RULE_NR && i < 64; i++)
-		if (sum.skipped_rules & (1ull << i)) {
+		if (s->skipped_rules & (1ull << i)) {
 			fprintf(f, "%s{\"id\":\"%s\",\"meaning\":", n++ ? "," : "", slub_rule_id(i));
 			jstr(f, slub_rule_meaning(i));
 			fputc('}', f);
 		}
+}
+
+static void write_violations(FILE *f, const struct report *r, const struct lane_meta *lanes,
+			     uint32_t nr_lanes)
+{
 	fprintf(f, "]},\n\"violations\":[");
 	for (uint32_t i = 0; i < r->nr_violations; i++) {
 		const struct violation *v = &r->violations[i];
@@ -611,6 +601,10 @@ static void scan_end(struct slub_sink *sk)
 		}
 		fprintf(f, "]}");
 	}
+}
+
+static void write_series(FILE *f, const struct report *r)
+{
 	fprintf(f, "],\n\"series\":{\"start_ts\":%" PRIu64 ",\"bin_ns\":%" PRIu64 ",\"sites\":{",
 		rel(r->first_ts, r->series_start), r->series_bin);
 	for (unsigned s = 0, n = 0; s <= SLUB_SITE_NR; s++) {
@@ -633,6 +627,10 @@ static void scan_end(struct slub_sink *sk)
 	fprintf(f, "],\"lock_wait_ns\":[");
 	for (uint32_t b = 0; b < r->series_bins; b++)
 		fprintf(f, "%s%" PRIu64, b ? "," : "", r->series_wait_ns[b]);
+}
+
+static void write_top(FILE *f, const struct report *r, int top_lane[M_NR][MAX_TOP])
+{
 	fprintf(f, "]},\n\"top\":{");
 	for (unsigned k = 0; k < M_NR; k++) {
 		fprintf(f, "%s\"%s\":[", k ? "," : "", metric_name[k]);
@@ -641,6 +639,11 @@ static void scan_end(struct slub_sink *sk)
 				top_lane[k][i], metric_of(&r->top[k][i], k));
 		fputc(']', f);
 	}
+}
+
+static void write_lanes(FILE *f, FILE *sl, const struct report *r, const struct lane_meta *lanes,
+			uint32_t nr_lanes)
+{
 	fprintf(f, "},\n\"lanes\":[");
 	for (uint32_t i = 0; i < nr_lanes; i++) {
 		fputs(i ? ",\n" : "", f);
@@ -648,6 +651,10 @@ static void scan_end(struct slub_sink *sk)
 		fprintf(sl, "%u 0x%" PRIx64 " %" PRIu64 " %" PRIu64 " %u %d\n", lanes[i].vpid,
 			lanes[i].slab, lanes[i].t0, lanes[i].t1, lanes[i].why, lanes[i].storm);
 	}
+}
+
+static void write_names(FILE *f)
+{
 	/* The lanes carry event types, sites and states as numbers. */
 	fprintf(f, "],\n\"names\":{\"events\":[");
 	for (unsigned i = 0; i < SLUB_EV_NR; i++)
@@ -659,6 +666,42 @@ static void scan_end(struct slub_sink *sk)
 	for (unsigned i = 0; i < SLUB_STATE_NR; i++)
 		fprintf(f, "%s\"%s\"", i ? "," : "", slub_state_name(i));
 	fprintf(f, "]}}\n");
+}
+
+static void scan_end(struct slub_sink *sk)
+{
+	struct report *r = (struct report *)sk;
+	struct slub_model_summary sum;
+	struct lane_meta *lanes = calloc(MAX_LANES, sizeof(*lanes));
+	int top_lane[M_NR][MAX_TOP];
+	uint32_t nr_lanes = 0;
+	FILE *f = NULL, *sl = NULL;
+
+	if (!lanes || slub_tstats_failed(r->ts))
+		goto fail;
+	close_live_slabs(r);
+	slub_tstats_finish(r->ts);
+	slub_model_get_summary(sk->model, &sum);
+
+	for (uint32_t i = 0; i < r->nr_vlanes; i++)
+		lane_add(lanes, &nr_lanes, &r->vlanes[i]);
+	for (unsigned k = 0; k < M_NR; k++)
+		for (uint32_t i = 0; i < r->nr_top[k]; i++) {
+			r->top[k][i].why = 2u << k;
+			top_lane[k][i] = lane_add(lanes, &nr_lanes, &r->top[k][i]);
+		}
+	storm_lanes(r, lanes, &nr_lanes);
+
+	f = fopen(r->data_path, "w");
+	sl = fopen(r->slabs_path, "w");
+	if (!f || !sl)
+		goto fail;
+	write_verdict(f, r, &sum);
+	write_violations(f, r, lanes, nr_lanes);
+	write_series(f, r);
+	write_top(f, r, top_lane);
+	write_lanes(f, sl, r, lanes, nr_lanes);
+	write_names(f);
 	if (fclose(f) || fclose(sl)) {
 		f = sl = NULL;
 		goto fail;
@@ -999,6 +1042,7 @@ slub_report_init(bt_self_component_sink *self, bt_self_component_sink_configurat
 			goto nomem;
 		cb.transition = scan_transition;
 		cb.violation = scan_violation;
+		cb.applied = scan_applied;
 		r->sink.decoded = scan_decoded;
 		r->sink.end = scan_end;
 	}

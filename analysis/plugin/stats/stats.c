@@ -2,8 +2,9 @@
 /*
  * sink.slub.stats
  *
- * Every decoded event goes to the trace statistics (analysis/stats) as
- * well as to the model (whose summary counts events and gaps).
+ * Every decoded event goes to the model, which hands each on to the trace
+ * statistics (analysis/stats) in its order: a slab's events in the order
+ * of its word, a failed CAS after the update that beat it.
  *
  * Parameters:
  *   format           "text" (default), "json" (the whole result, schema
@@ -14,8 +15,10 @@
  *   procname         only the events of processes of this name (an LTTng
  *                    session records every instrumented process of the user)
  *   json-path        also write the JSON result to this file
- *   run-attempts, window-failures, window-ns, lookback, pending-ns, top,
+ *   run-attempts, window-failures, window-ns, lookback, top,
  *   max-storms       the storm detection's tunables (slub_tstats.h)
+ *   pending-ns       the model's reorder window: how long an event waits for
+ *                    the one before it (default the model's, 1 s)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -71,28 +74,27 @@ static bool wanted(struct stats *st, const struct slub_model_event *e)
 	return st->procs[i].match;
 }
 
+/* The model's applied listener: the events of the processes asked for. */
+static void on_applied(const struct slub_model_applied *a, void *arg)
+{
+	struct stats *st = arg;
+
+	if (st->procname && !wanted(st, a->e))
+		return;
+	slub_tstats_applied(a, st->ts);
+}
+
 static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 {
 	struct stats *st = (struct stats *)s;
-	struct slub_tstats_event e;
 	struct slub_tstats_discard g;
 
 	switch (d->kind) {
 	case SLUB_DEC_EVENT:
-		if (st->procname && !wanted(st, &d->event))
-			break;
-		e.ev = d->event.ev;
-		e.ts = d->event.ts;
-		e.vpid = d->event.vpid;
-		e.vtid = d->event.vtid;
-		e.stream_id = d->event.stream_id;
-		e.old_valid = d->event.old_valid;
-		e.procname = d->event.procname;
-		if (slub_tstats_event(st->ts, &e) < 0) {
-			BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self,
-				"out of memory in the statistics");
-			return -1;
-		}
+		/* the process's name comes with its main thread's events, in
+		 * arrival order (the model's queued copies have none) */
+		if (st->procname)
+			wanted(st, &d->event);
 		break;
 	case SLUB_DEC_STACK:
 		slub_tstats_stack(st->ts, d->stack_vpid, d->stack_vtid, d->stack_of, d->stack_slab,
@@ -135,6 +137,12 @@ static void stats_end(struct slub_sink *s)
 {
 	struct stats *st = (struct stats *)s;
 
+	if (slub_tstats_failed(st->ts)) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self,
+			"out of memory in the statistics");
+		st->failed = 1;
+		return;
+	}
 	slub_tstats_finish(st->ts);
 	if (st->json)
 		slub_tstats_print_json(st->ts, s->out);
@@ -198,6 +206,7 @@ slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 	static const char *const formats[] = { "text", "json", "none", NULL };
 	struct slub_tstats_config cfg = { 0 };
 	struct slub_model_config mcfg = { 0 };
+	struct slub_model_callbacks cb = { 0 };
 
 	(void)config;
 	if (!c)
@@ -238,14 +247,16 @@ slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 	cfg.window_failures = (uint32_t)wfail;
 	cfg.window_ns = wns;
 	cfg.lookback = (uint32_t)lookback;
-	cfg.pending_ns = pns;
+	mcfg.reorder_ns = pns;
 	cfg.top_n = (uint32_t)top;
 	cfg.max_storms = (uint32_t)max_storms;
 	c->ts = slub_tstats_new(&cfg);
 	c->sym = slub_symbolizer_create();
 	c->sink.decoded = on_decoded;
 	c->sink.end = stats_end;
-	if (!c->ts || !c->sym || slub_sink_model(&c->sink, &mcfg, NULL, c->sym) < 0) {
+	cb.applied = on_applied;
+	cb.arg = c;
+	if (!c->ts || !c->sym || slub_sink_model(&c->sink, &mcfg, &cb, c->sym) < 0) {
 		st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
 		goto fail;
 	}

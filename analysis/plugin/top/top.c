@@ -13,8 +13,8 @@
  * that nothing older will come (its inactivity beacons): a quiet
  * program's view moves on, a replay prints only what happened.
  *
- * Storms come from the statistics library (analysis/stats) fed the same
- * events as sink.slub.stats: a storm counts in the interval where its
+ * Storms come from the statistics library (analysis/stats) fed by the
+ * model's applied listener as in sink.slub.stats: a storm counts in the interval where its
  * detection closed it (a window storm ends when a failure no longer fits
  * its window, a run when the operation succeeds), the open ones in the
  * last interval.  So every column summed over the intervals is the
@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "top.h"
+#include "../keymap.h"
 #include "../sink.h"
 #include "slub_tstats.h"
 
@@ -71,13 +72,6 @@ struct proc {
 	char name[TOP_NAME];
 };
 
-/* uint64 key -> index, open addressing; key + 1 stored so that 0 is free. */
-struct kmap {
-	uint64_t *keys;
-	uint32_t *vals;
-	size_t cap, n;
-};
-
 struct top {
 	struct slub_sink sink;
 	struct slub_tstats **ts;	/* per host number */
@@ -91,13 +85,13 @@ struct top {
 
 	struct row *r;
 	size_t nr, cap;
-	struct kmap cache_of;		/* vpid << 32 | cache_id -> row */
+	struct keymap cache_of;		/* (vpid, cache_id) -> row */
 	struct thread *t;
 	size_t nt, tcap;
-	struct kmap thread_of;		/* vpid << 32 | vtid -> thread */
+	struct keymap thread_of;	/* (vpid, vtid) -> thread */
 	struct proc *p;
 	size_t np, pcap;
-	struct kmap proc_of;		/* vpid -> proc */
+	struct keymap proc_of;		/* (vpid, 0) -> proc */
 
 	bool started;
 	bool objects;			/* alloc/free events seen (record --objects) */
@@ -106,67 +100,6 @@ struct top {
 };
 
 /* ---- tables ---------------------------------------------------------------- */
-
-static int kmap_grow(struct kmap *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 64;
-	uint64_t *k = calloc(cap, sizeof(*k));
-	uint32_t *v = calloc(cap, sizeof(*v));
-
-	if (!k || !v) {
-		free(k);
-		free(v);
-		return -1;
-	}
-	for (size_t i = 0; i < m->cap; i++) {
-		size_t j;
-
-		if (!m->keys[i])
-			continue;
-		for (j = (m->keys[i] * 0x9e3779b97f4a7c15ull) >> 20 & (cap - 1); k[j];
-		     j = (j + 1) & (cap - 1))
-			;
-		k[j] = m->keys[i];
-		v[j] = m->vals[i];
-	}
-	free(m->keys);
-	free(m->vals);
-	m->keys = k;
-	m->vals = v;
-	m->cap = cap;
-	return 0;
-}
-
-/* The slot of key into *slot: found (*found true) or where it goes.
- * false without memory. */
-static bool kmap_slot(struct kmap *m, uint64_t key, bool *found, size_t *slot)
-{
-	size_t j;
-
-	key++;
-	if ((m->n + 1) * 2 > m->cap && kmap_grow(m) < 0)
-		return false;
-	j = (key * 0x9e3779b97f4a7c15ull) >> 20 & (m->cap - 1);
-	while (m->keys[j] && m->keys[j] != key)
-		j = (j + 1) & (m->cap - 1);
-	*found = m->keys[j] == key;
-	*slot = j;
-	return true;
-}
-
-static void kmap_set(struct kmap *m, size_t slot, uint64_t key, uint32_t val)
-{
-	if (!m->keys[slot])
-		m->n++;
-	m->keys[slot] = key + 1;
-	m->vals[slot] = val;
-}
-
-static void kmap_free(struct kmap *m)
-{
-	free(m->keys);
-	free(m->vals);
-}
 
 static int row_named(struct top *t, uint32_t host, const char *name)
 {
@@ -194,16 +127,12 @@ static int row_named(struct top *t, uint32_t host, const char *name)
  * give the id another cache: the new name from then on). */
 static struct row *row_of(struct top *t, uint32_t vpid, uint32_t cache_id, const char *name)
 {
-	uint64_t key = (uint64_t)vpid << 32 | cache_id;
+	int64_t found = keymap_get(&t->cache_of, vpid, cache_id);
 	char unnamed[32];
-	size_t slot;
-	bool found;
 	int i;
 
-	if (!kmap_slot(&t->cache_of, key, &found, &slot))
-		return NULL;
-	if (found && (!name || !strcmp(t->r[t->cache_of.vals[slot]].name, name)))
-		return &t->r[t->cache_of.vals[slot]];
+	if (found >= 0 && (!name || !strcmp(t->r[found].name, name)))
+		return &t->r[found];
 	if (!name) {
 		/* as the statistics name a cache never created in the trace */
 		snprintf(unnamed, sizeof(unnamed), "cache#%u", cache_id);
@@ -212,20 +141,16 @@ static struct row *row_of(struct top *t, uint32_t vpid, uint32_t cache_id, const
 	i = row_named(t, slub_dec_host(vpid), name);
 	if (i < 0)
 		return NULL;
-	kmap_set(&t->cache_of, slot, key, (uint32_t)i);
+	keymap_put(&t->cache_of, vpid, cache_id, (uint32_t)i);
 	return &t->r[i];
 }
 
 static struct thread *thread_of(struct top *t, uint32_t vpid, uint32_t vtid, const char *name)
 {
-	uint64_t key = (uint64_t)vpid << 32 | vtid;
-	size_t slot;
-	bool found;
+	int64_t found = keymap_get(&t->thread_of, vpid, vtid);
 
-	if (!kmap_slot(&t->thread_of, key, &found, &slot))
-		return NULL;
-	if (found) {
-		struct thread *th = &t->t[t->thread_of.vals[slot]];
+	if (found >= 0) {
+		struct thread *th = &t->t[found];
 
 		/* renamed (prctl, exec) */
 		if (name && strncmp(th->name, name, sizeof(th->name) - 1))
@@ -246,7 +171,7 @@ static struct thread *thread_of(struct top *t, uint32_t vpid, uint32_t vtid, con
 	t->t[t->nt].vtid = vtid;
 	if (name)
 		snprintf(t->t[t->nt].name, sizeof(t->t[t->nt].name), "%s", name);
-	kmap_set(&t->thread_of, slot, key, (uint32_t)t->nt);
+	keymap_put(&t->thread_of, vpid, vtid, (uint32_t)t->nt);
 	return &t->t[t->nt++];
 }
 
@@ -254,13 +179,10 @@ static struct thread *thread_of(struct top *t, uint32_t vpid, uint32_t vtid, con
  * no other); "" until one is seen. */
 static struct proc *proc_of(struct top *t, uint32_t vpid)
 {
-	size_t slot;
-	bool found;
+	int64_t found = keymap_get(&t->proc_of, vpid, 0);
 
-	if (!kmap_slot(&t->proc_of, vpid, &found, &slot))
-		return NULL;
-	if (found)
-		return &t->p[t->proc_of.vals[slot]];
+	if (found >= 0)
+		return &t->p[found];
 	if (t->np == t->pcap) {
 		size_t cap = t->pcap ? t->pcap * 2 : 16;
 		struct proc *n = realloc(t->p, cap * sizeof(*n));
@@ -272,7 +194,7 @@ static struct proc *proc_of(struct top *t, uint32_t vpid)
 	}
 	memset(&t->p[t->np], 0, sizeof(t->p[0]));
 	t->p[t->np].vpid = vpid;
-	kmap_set(&t->proc_of, slot, vpid, (uint32_t)t->np);
+	keymap_put(&t->proc_of, vpid, 0, (uint32_t)t->np);
 	return &t->p[t->np++];
 }
 
@@ -650,10 +572,18 @@ static int count(struct top *t, const struct slub_model_event *e, const char *th
 	return 0;
 }
 
+/* The model's applied listener: each host's statistics. */
+static void on_applied(const struct slub_model_applied *a, void *arg)
+{
+	struct slub_tstats *ts = ts_of(arg, slub_dec_host(a->e->vpid));
+
+	if (ts)
+		slub_tstats_applied(a, ts);
+}
+
 static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 {
 	struct top *t = (struct top *)s;
-	struct slub_tstats_event e;
 	struct slub_tstats_discard g;
 	struct slub_tstats *ts;
 
@@ -661,16 +591,9 @@ static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 	case SLUB_DEC_EVENT:
 		advance(t, d->event.ts);
 		t->events++;
-		e.ev = d->event.ev;
-		e.ts = d->event.ts;
-		e.vpid = d->event.vpid;
-		e.vtid = d->event.vtid;
-		e.stream_id = d->event.stream_id;
-		e.old_valid = d->event.old_valid;
-		e.procname = d->event.procname;
+		/* its statistics are counted in the model's order (on_applied) */
 		ts = ts_of(t, slub_dec_host(d->event.vpid));
-		if (!ts || slub_tstats_event(ts, &e) < 0 ||
-		    count(t, &d->event, d->thread_name) < 0) {
+		if (!ts || slub_tstats_failed(ts) || count(t, &d->event, d->thread_name) < 0) {
 			BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self,
 				"out of memory in the interval figures");
 			return -1;
@@ -730,9 +653,9 @@ static void top_destroy(struct top *t)
 	free(t->r);
 	free(t->t);
 	free(t->p);
-	kmap_free(&t->cache_of);
-	kmap_free(&t->thread_of);
-	kmap_free(&t->proc_of);
+	keymap_destroy(&t->cache_of);
+	keymap_destroy(&t->thread_of);
+	keymap_destroy(&t->proc_of);
 	free(t);
 }
 
@@ -744,10 +667,14 @@ slub_top_init(bt_self_component_sink *self, bt_self_component_sink_configuration
 	bt_component_class_initialize_method_status st;
 	static const char *const formats[] = { "text", "screen", NULL };
 	struct slub_model_config mcfg = { 0 };
+	struct slub_model_callbacks cb = { 0 };
 
 	(void)config;
 	if (!t)
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+	keymap_init(&t->cache_of);
+	keymap_init(&t->thread_of);
+	keymap_init(&t->proc_of);
 
 	struct slub_param p[] = {
 		{ .name = "format", .type = SLUB_P_STRING, .where = &t->format, .choices = formats },
@@ -786,7 +713,9 @@ slub_top_init(bt_self_component_sink *self, bt_self_component_sink_configuration
 	t->sink.decoded = on_decoded;
 	t->sink.end = top_end;
 	t->sink.tick = on_tick;
-	if (!ts_of(t, 0) || slub_sink_model(&t->sink, &mcfg, NULL, NULL) < 0) {
+	cb.applied = on_applied;
+	cb.arg = t;
+	if (!ts_of(t, 0) || slub_sink_model(&t->sink, &mcfg, &cb, NULL) < 0) {
 		st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
 		goto fail;
 	}

@@ -61,9 +61,9 @@ static unsigned long checks, failures;
 
 static struct slub_cache_info info = { "t-64", 64, 64, 8, 0, 64, 5, 30, 0 };
 
-static struct slub_tstats_event mk(unsigned type, uint64_t ts, uint32_t vtid)
+static struct slub_model_event mk(unsigned type, uint64_t ts, uint32_t vtid)
 {
-	struct slub_tstats_event e;
+	struct slub_model_event e;
 
 	memset(&e, 0, sizeof(e));
 	e.ev.type = type;
@@ -76,10 +76,10 @@ static struct slub_tstats_event mk(unsigned type, uint64_t ts, uint32_t vtid)
 	return e;
 }
 
-static struct slub_tstats_event word(unsigned type, uint64_t ts, uint32_t vtid, uint64_t slab,
+static struct slub_model_event word(unsigned type, uint64_t ts, uint32_t vtid, uint64_t slab,
 				     unsigned site, uint32_t seq, uint32_t frozen, uint64_t freelist)
 {
-	struct slub_tstats_event e = mk(type, ts, vtid);
+	struct slub_model_event e = mk(type, ts, vtid);
 
 	e.ev.slab = slab;
 	e.ev.site = site;
@@ -91,10 +91,10 @@ static struct slub_tstats_event word(unsigned type, uint64_t ts, uint32_t vtid, 
 	return e;
 }
 
-static struct slub_tstats_event fail(uint64_t ts, uint32_t vtid, uint64_t slab, unsigned site,
+static struct slub_model_event fail(uint64_t ts, uint32_t vtid, uint64_t slab, unsigned site,
 				     uint32_t exp, uint32_t obs, uint32_t attempt)
 {
-	struct slub_tstats_event e = mk(SLUB_EV_CMPXCHG_FAIL, ts, vtid);
+	struct slub_model_event e = mk(SLUB_EV_CMPXCHG_FAIL, ts, vtid);
 
 	e.ev.slab = slab;
 	e.ev.site = site;
@@ -105,14 +105,66 @@ static struct slub_tstats_event fail(uint64_t ts, uint32_t vtid, uint64_t slab, 
 	return e;
 }
 
-static void feed(struct slub_tstats *st, struct slub_tstats_event e)
+/* The statistics are fed as the plugin feeds them: through a state model,
+ * whose applied listener hands each event on in the model's order. */
+#define MAX_FED 8
+static struct {
+	struct slub_tstats *st;
+	struct slub_model *m;
+} fed[MAX_FED];
+
+static struct slub_model *model_of(struct slub_tstats *st)
 {
-	CHECK(slub_tstats_event(st, &e) == 0, "event %u refused", e.ev.type);
+	for (int i = 0; i < MAX_FED; i++)
+		if (fed[i].st == st)
+			return fed[i].m;
+	for (int i = 0; i < MAX_FED; i++) {
+		if (fed[i].st)
+			continue;
+		struct slub_model_callbacks cb = { 0 };
+
+		cb.applied = slub_tstats_applied;
+		cb.arg = st;
+		fed[i].m = slub_model_new(NULL, &cb);
+		if (!fed[i].m) {
+			fprintf(stderr, "slub_model_new: out of memory\n");
+			exit(1);
+		}
+		fed[i].st = st;
+		return fed[i].m;
+	}
+	fprintf(stderr, "more than %d statistics at once\n", MAX_FED);
+	exit(1);
+}
+
+static void feed(struct slub_tstats *st, struct slub_model_event e)
+{
+	CHECK(slub_model_event(model_of(st), &e) == 0, "event %u refused", e.ev.type);
+	CHECK(!slub_tstats_failed(st), "event %u: the statistics ran out of memory", e.ev.type);
+}
+
+/* The end of the input: the model hands on what waits, then the
+ * statistics conclude. */
+static void finish(struct slub_tstats *st)
+{
+	slub_model_finish(model_of(st));
+	slub_tstats_finish(st);
+}
+
+static void tfree(struct slub_tstats *st)
+{
+	for (int i = 0; i < MAX_FED; i++)
+		if (fed[i].st == st) {
+			slub_model_free(fed[i].m);
+			fed[i].st = NULL;
+			fed[i].m = NULL;
+		}
+	slub_tstats_free(st);
 }
 
 static void create(struct slub_tstats *st)
 {
-	struct slub_tstats_event e = mk(SLUB_EV_CACHE_CREATE, 1, 1);
+	struct slub_model_event e = mk(SLUB_EV_CACHE_CREATE, 1, 1);
 
 	e.ev.info = &info;
 	feed(st, e);
@@ -123,7 +175,7 @@ static void test_items(void)
 {
 	struct slub_tstats *st = slub_tstats_new(NULL);
 	uint64_t ts = 10;
-	struct slub_tstats_event e;
+	struct slub_model_event e;
 
 	create(st);
 	feed(st, word(SLUB_EV_SLAB_NEW, ts++, 1, SLAB_A, SLUB_SITE_NEW_SLAB, 1, 1, 0));
@@ -168,12 +220,12 @@ static void test_items(void)
 		feed(st, mk(SLUB_EV_ALLOC, ts++, 1));
 	for (int i = 0; i < 4; i++)
 		feed(st, mk(SLUB_EV_FREE, ts++, 1));
-	slub_tstats_finish(st);
+	finish(st);
 
 	const struct slub_tstats_cache *c = slub_tstats_cache_find(st, "t-64");
 	CHECK(c != NULL, "cache t-64 missing");
 	if (!c) {
-		slub_tstats_free(st);
+		tfree(st);
 		return;
 	}
 	static const struct { unsigned item; uint64_t want; } want[] = {
@@ -197,7 +249,7 @@ static void test_items(void)
 	CHECK(c->slabs == 2 && c->partial_slabs == 1 && c->cpu_slabs == 1,
 	      "census: %llu slabs, %llu partial, %llu cpu", (unsigned long long)c->slabs,
 	      (unsigned long long)c->partial_slabs, (unsigned long long)c->cpu_slabs);
-	slub_tstats_free(st);
+	tfree(st);
 }
 
 /* b), c) */
@@ -240,7 +292,7 @@ static void test_winners_and_storms(void)
 	ts += 1000000000ull;
 	feed(st, word(SLUB_EV_FREE_REMOTE, ts, 9, SLAB_B, SLUB_SITE_SLAB_FREE, 22, 1, 0x200100));
 	feed(st, fail(ts + 1, 7, SLAB_B, SLUB_SITE_SLAB_FREE, 21, 22, 1));
-	slub_tstats_finish(st);
+	finish(st);
 
 	slub_tstats_get_totals(st, &t);
 	CHECK(t.failures == 30, "failures %llu", (unsigned long long)t.failures);
@@ -280,7 +332,7 @@ static void test_winners_and_storms(void)
 		      (unsigned long long)(win->end_ts - win->begin_ts));
 	const struct slub_tstats_cache *c = slub_tstats_cache_find(st, "t-64");
 	CHECK(c && c->fail_site[SLUB_SITE_SLAB_FREE] == 30, "failures by site");
-	slub_tstats_free(st);
+	tfree(st);
 }
 
 /* d), e) */
@@ -288,7 +340,7 @@ static void test_locks(void)
 {
 	struct slub_tstats_config cfg = { 0 };
 	uint64_t ts = 5000;
-	struct slub_tstats_event e;
+	struct slub_model_event e;
 	FILE *f;
 	char *text = NULL;
 	size_t len = 0;
@@ -321,7 +373,7 @@ static void test_locks(void)
 		e.ev.hold_ns = 100;
 		feed(st, e);
 	}
-	slub_tstats_finish(st);
+	finish(st);
 	const struct slub_tstats_cache *c = slub_tstats_cache_find(st, "t-64");
 	CHECK(c && c->item[SLUB_TS_LOCK_ACQUIRE] == 7 && c->item[SLUB_TS_LOCK_CONTENDED] == 6,
 	      "lock counts");
@@ -345,7 +397,7 @@ static void test_locks(void)
 	      strstr(text, "unfreeze x1") && strstr(text, "unfreeze_partials"),
 	      "longest hold not shown with what it did:\n%s", text);
 	free(text);
-	slub_tstats_free(st);
+	tfree(st);
 }
 
 /* A slabinfo reader's hold: what it did says the walk (walked N slabs;
@@ -355,7 +407,7 @@ static void test_locks(void)
 static void walk_hold(struct slub_tstats *st, uint64_t *ts, uint64_t seq, uint32_t walked,
 		      uint32_t listed, uint64_t hold)
 {
-	struct slub_tstats_event e = mk(SLUB_EV_LOCK_ACQUIRE, *ts, 9);
+	struct slub_model_event e = mk(SLUB_EV_LOCK_ACQUIRE, *ts, 9);
 
 	e.ev.lock_id = CACHE * 64;
 	e.ev.lock_seq = seq;
@@ -379,7 +431,7 @@ static void test_walk(void)
 {
 	struct slub_tstats_config cfg = { 0 };
 	struct slub_tstats *st = slub_tstats_new(&cfg);
-	struct slub_tstats_event e;
+	struct slub_model_event e;
 	uint64_t ts = 1000000;
 	char *text = NULL;
 	size_t len = 0;
@@ -411,7 +463,7 @@ static void test_walk(void)
 	e.ev.contended = 1;
 	e.ev.wait_ns = 1000;
 	feed(st, e);
-	slub_tstats_finish(st);
+	finish(st);
 
 	const struct slub_tstats_cache *c = slub_tstats_cache_find(st, "t-64");
 	CHECK(c && c->slabinfo_walks == 2 && c->slabs_walked == 60000 && c->walked_max == 50000 &&
@@ -440,7 +492,7 @@ static void test_walk(void)
 	      strstr(text, "\"slabinfo_walks\":2,\"slabs_walked\":60000,\"walked_max\":50000"),
 	      "JSON: %s", text);
 	free(text);
-	slub_tstats_free(st);
+	tfree(st);
 }
 
 /* f), g) */
@@ -461,7 +513,7 @@ static void test_json_and_diff(void)
 			feed(st, fail(ts + 1, 3, SLAB_A, SLUB_SITE_SLAB_FREE, 1 + i, 2 + i, 1));
 	}
 	slub_tstats_discarded(st, &d);
-	slub_tstats_finish(st);
+	finish(st);
 
 	struct slub_tstats_totals t;
 	slub_tstats_get_totals(st, &t);
@@ -556,13 +608,13 @@ static void test_json_and_diff(void)
 	unlink(path);
 	slub_tstats_result_free(&r);
 	slub_tstats_result_free(&back);
-	slub_tstats_free(st);
+	tfree(st);
 }
 
 /* A lock of the test cache acquired (acq) or released by vtid. */
 static void lock_ev(struct slub_tstats *st, bool acq, uint64_t ts, uint32_t vtid, uint64_t seq)
 {
-	struct slub_tstats_event e = mk(acq ? SLUB_EV_LOCK_ACQUIRE : SLUB_EV_LOCK_RELEASE, ts, vtid);
+	struct slub_model_event e = mk(acq ? SLUB_EV_LOCK_ACQUIRE : SLUB_EV_LOCK_RELEASE, ts, vtid);
 
 	e.ev.lock_id = CACHE * 64;
 	e.ev.lock_seq = seq;
@@ -576,7 +628,7 @@ static void lock_ev(struct slub_tstats *st, bool acq, uint64_t ts, uint32_t vtid
 static void test_kept_lock(void)
 {
 	struct slub_tstats *st = slub_tstats_new(NULL);
-	struct slub_tstats_event e;
+	struct slub_model_event e;
 	uint64_t ts = 100;
 
 	create(st);
@@ -611,6 +663,8 @@ static void test_kept_lock(void)
 	/* thread 4: unfreeze_partials retries under its lock (as Linux 6.1
 	 * does): counted at its own site, not as a __slab_free one */
 	lock_ev(st, true, ts++, 4, 5);
+	/* the update that beats it (the model hands its failure on after it) */
+	feed(st, word(SLUB_EV_TAKE_FREELIST, ts++, 5, SLAB_B, SLUB_SITE_GET_FREELIST, 10, 1, 0));
 	e = fail(ts++, 4, SLAB_B, SLUB_SITE_UNFREEZE_PARTIALS, 9, 10, 0);
 	e.ev.locked = 1;
 	feed(st, e);
@@ -618,7 +672,7 @@ static void test_kept_lock(void)
 	e.ev.locked = 1;
 	feed(st, e);
 	lock_ev(st, false, ts++, 4, 5);
-	slub_tstats_finish(st);
+	finish(st);
 
 	const struct slub_tstats_cache *c = slub_tstats_cache_find(st, "t-64");
 	CHECK(c && c->fail_site_kept[SLUB_SITE_SLAB_FREE] == 1, "kept at __slab_free: %llu",
@@ -643,7 +697,7 @@ static void test_kept_lock(void)
 	      "unfreeze_partials redos %g/%g", g[SLUB_RATE_UNFREEZE_PARTIALS_REDOS_PER_1K].num,
 	      g[SLUB_RATE_UNFREEZE_PARTIALS_REDOS_PER_1K].den);
 	slub_tstats_result_free(&r);
-	slub_tstats_free(st);
+	tfree(st);
 }
 
 /* A one-scope result whose figure `rate` counts num in den. */
@@ -753,14 +807,14 @@ static void test_series(void)
 	feed(st, fail(10, 2, SLAB_A, SLUB_SITE_SLAB_FREE, 0, 1, 1));
 	feed(st, fail(2500000000ull, 2, SLAB_A, SLUB_SITE_SLAB_FREE, 0, 1, 1));
 	feed(st, fail(2600000000ull, 2, SLAB_A, SLUB_SITE_SLAB_FREE, 0, 1, 1));
-	slub_tstats_finish(st);
+	finish(st);
 	FILE *f = open_memstream(&text, &len);
 	slub_tstats_print_json(st, f);
 	fclose(f);
 	CHECK(strstr(text, "\"failures\":[1,0,2]") != NULL, "series wrong: %s",
 	      strstr(text, "\"series\"") ? strstr(text, "\"series\"") : text);
 	free(text);
-	slub_tstats_free(st);
+	tfree(st);
 }
 
 /* Lock times near 2^64 ns (a damaged trace): the sums saturate and say
@@ -770,7 +824,7 @@ static void test_lock_saturation(void)
 	struct slub_tstats *st = slub_tstats_new(NULL);
 	struct slub_tstats_result r;
 	struct slub_tstats_diff_config dc;
-	struct slub_tstats_event e;
+	struct slub_model_event e;
 	uint64_t ts = 5000;
 	char *text = NULL;
 	size_t len = 0;
@@ -790,7 +844,7 @@ static void test_lock_saturation(void)
 		e.ev.hold_ns = UINT64_MAX / 2 + 1;
 		feed(st, e);
 	}
-	slub_tstats_finish(st);
+	finish(st);
 	const struct slub_tstats_cache *c = slub_tstats_cache_find(st, "t-64");
 	CHECK(c && c->lock_wait_ns == UINT64_MAX && c->lock_hold_ns == UINT64_MAX &&
 		      c->lock_saturated >= 2,
@@ -812,7 +866,7 @@ static void test_lock_saturation(void)
 	      "diff on saturated sums:\n%s", text);
 	free(text);
 	slub_tstats_result_free(&r);
-	slub_tstats_free(st);
+	tfree(st);
 }
 
 /* ---- j) lock time tails ---- */
@@ -892,7 +946,7 @@ static struct slub_tstats *tails_run(uint64_t long_hold)
 
 	create(st);
 	for (unsigned i = 0; i < 200; i++) {
-		struct slub_tstats_event e = mk(SLUB_EV_LOCK_ACQUIRE, ts += 10, 1 + i % 3);
+		struct slub_model_event e = mk(SLUB_EV_LOCK_ACQUIRE, ts += 10, 1 + i % 3);
 		e.ev.lock_id = CACHE * 64;
 		e.ev.lock_seq = 1 + i;
 		e.ev.wait_ns = i < 190 ? 0 : i < 198 ? 3000 : i == 198 ? 40000 : 2500000;
@@ -904,7 +958,7 @@ static struct slub_tstats *tails_run(uint64_t long_hold)
 		e.ev.hold_ns = i < 150 ? 100 : i < 198 ? 500 : i == 198 ? 70000 : long_hold;
 		feed(st, e);
 	}
-	slub_tstats_finish(st);
+	finish(st);
 	return st;
 }
 
@@ -1118,8 +1172,8 @@ static void test_lock_tails(const char *dir)
 		unlink(old);
 		rmdir(d);
 	}
-	slub_tstats_free(worse);
-	slub_tstats_free(st);
+	tfree(worse);
+	tfree(st);
 }
 
 /*
@@ -1138,13 +1192,13 @@ static struct slub_tstats *walks_run(unsigned walks, uint32_t slabs, uint64_t wa
 		bool walk = i >= 200 - walks;
 		uint64_t hold = walk ? walk_hold : 100;
 		uint32_t vtid = walk ? 9 : 1 + i % 3;
-		struct slub_tstats_event e = mk(SLUB_EV_LOCK_ACQUIRE, ts += 10, vtid);
+		struct slub_model_event e = mk(SLUB_EV_LOCK_ACQUIRE, ts += 10, vtid);
 
 		e.ev.lock_id = CACHE * 64;
 		e.ev.lock_seq = 1 + i;
 		feed(st, e);
 		if (walk) {
-			struct slub_tstats_event w = mk(SLUB_EV_SLABINFO_WALK, ts + 5, 9);
+			struct slub_model_event w = mk(SLUB_EV_SLABINFO_WALK, ts + 5, 9);
 			w.ev.lock_id = CACHE * 64;
 			w.ev.lock_seq = 1 + i;
 			w.ev.locked = 1;
@@ -1159,7 +1213,7 @@ static struct slub_tstats *walks_run(unsigned walks, uint32_t slabs, uint64_t wa
 		e.ev.hold_ns = hold;
 		feed(st, e);
 	}
-	slub_tstats_finish(st);
+	finish(st);
 	return st;
 }
 
@@ -1274,9 +1328,9 @@ static void test_walk_figures(const char *dir)
 		unlink(p_old);
 		rmdir(d);
 	}
-	slub_tstats_free(full);
-	slub_tstats_free(bounded);
-	slub_tstats_free(none);
+	tfree(full);
+	tfree(bounded);
+	tfree(none);
 }
 
 /* Every JSON writer's strings: one escaping rule (jansson's), names that

@@ -45,7 +45,7 @@
 #define EVCAP (2ul << 20)
 #define NCACHES 3
 
-static struct slub_tstats_event *evbuf;
+static struct slub_model_event *evbuf;
 static unsigned long evlen;
 static uint32_t self_pid;
 
@@ -58,7 +58,7 @@ static void observe(const struct slub_event *ev, void *arg)
 	if (i >= EVCAP)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	struct slub_tstats_event *e = &evbuf[i];
+	struct slub_model_event *e = &evbuf[i];
 	e->ev = *ev;
 	e->ts = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	e->vpid = self_pid;
@@ -287,12 +287,20 @@ static struct phase_out run_phase(const char *phase, unsigned variant, const cha
 	if (!CHECK(evlen <= EVCAP, "%s: %lu events overflowed the buffer", phase, evlen))
 		evlen = EVCAP;
 
+	/* fed as the plugin feeds it: in the order of a state model */
 	struct slub_tstats *ts = slub_tstats_new(NULL);
-	if (!ts)
+	struct slub_model_callbacks cb = { 0 };
+	cb.applied = slub_tstats_applied;
+	cb.arg = ts;
+	struct slub_model *m = ts ? slub_model_new(NULL, &cb) : NULL;
+	if (!ts || !m)
 		FATAL("slub_tstats_new");
 	for (unsigned long i = 0; i < evlen; i++)
-		CHECK(slub_tstats_event(ts, &evbuf[i]) == 0, "%s: event %lu refused", phase, i);
+		CHECK(slub_model_event(m, &evbuf[i]) == 0, "%s: event %lu refused", phase, i);
+	slub_model_finish(m);
+	CHECK(!slub_tstats_failed(ts), "%s: the statistics ran out of memory", phase);
 	slub_tstats_finish(ts);
+	slub_model_free(m);
 	for (int c = 0; c < NCACHES; c++)
 		if (exact)
 			compare(phase, name[c], slub_tstats_cache_find(ts, name[c]), &st[c]);
