@@ -39,6 +39,8 @@ import json
 import os
 import re
 import shutil
+import struct
+import subprocess
 import sys
 import tempfile
 
@@ -384,14 +386,22 @@ def test_damaged(env):
     # The high half of a build_id event's _build_id_length.
     d, t = copy_of(env, good, "build-id")
     hit = None
+    # baddr, then _build_id_length = 20 (64-bit little-endian), then the id:
+    # looked for with the baddrs the build_id events carry, as a lone 20
+    # may be any slub event's field.
+    text = subprocess.run(["babeltrace2", t], capture_output=True, text=True).stdout
+    baddrs = {int(b, 16) for b in
+              re.findall(r"lttng_ust_statedump:build_id: .*?baddr = (0x[0-9A-Fa-f]+)", text)}
     for s in streams_of(t):
         path = os.path.join(t, s)
         with open(path, "rb") as f:
             data = f.read()
-        # baddr, then _build_id_length = 20 (64-bit little-endian), then the id
-        m = re.search(rb"\x14\x00\x00\x00\x00\x00\x00\x00", data)
-        if m:
-            hit = (path, m.start())
+        for b in sorted(baddrs):
+            i = data.find(struct.pack("<QQ", b, 20))
+            if i >= 0:
+                hit = (path, i + 8)
+                break
+        if hit:
             break
     if not hit:
         raise Failure("no build_id length found in %s" % t)
