@@ -319,6 +319,9 @@ int slub_freeze_takes(const struct slub_event *ev);
 uint8_t slub_dest_state(unsigned dest, const struct slub_word *w);
 /* The edge of the table this event takes from `before`, or NULL. */
 const struct slub_transition *slub_find_edge(uint8_t before, const struct slub_event *ev);
+/* The edge-matching of both tables (table.c). */
+const struct slub_transition *slub_edge_in(const struct slub_transition *tab, unsigned n,
+					   uint8_t before, const struct slub_event *ev, int takes);
 
 /* ---- model.c: the core ---- */
 

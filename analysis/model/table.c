@@ -386,13 +386,18 @@ uint8_t slub_dest_state(unsigned dest, const struct slub_word *w)
 	return w->freelist ? SLUB_STATE_NODE_PARTIAL : SLUB_STATE_FULL;
 }
 
-const struct slub_transition *slub_find_edge(uint8_t before, const struct slub_event *ev)
+/*
+ * The first edge of tab (n rows) that ev takes from before: its type, its
+ * site unless the row takes any, TAKES when takes >= 0 says whether the
+ * freeze took the freelist, DEST the state its destination gives.
+ */
+const struct slub_transition *slub_edge_in(const struct slub_transition *tab, unsigned n,
+					   uint8_t before, const struct slub_event *ev, int takes)
 {
-	int takes = slub_freeze_takes(ev);
 	uint8_t dst = slub_dest_state(ev->list, &ev->new);
 
-	for (unsigned i = 0; i < NR_TRANSITIONS; i++) {
-		const struct slub_transition *t = &transitions[i];
+	for (unsigned i = 0; i < n; i++) {
+		const struct slub_transition *t = &tab[i];
 
 		if (t->before != before || t->type != ev->type)
 			continue;
@@ -405,6 +410,11 @@ const struct slub_transition *slub_find_edge(uint8_t before, const struct slub_e
 		return t;
 	}
 	return NULL;
+}
+
+const struct slub_transition *slub_find_edge(uint8_t before, const struct slub_event *ev)
+{
+	return slub_edge_in(transitions, NR_TRANSITIONS, before, ev, slub_freeze_takes(ev));
 }
 
 /*
