@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # ctest bench_smoke: every benchmark program runs with tiny parameters to
 # the end and prints its table, under the system malloc and (when built)
-# under libslub-malloc.so; free-path.sh makes one run; then the harness
-# runs one --smoke round.
+# under libslub-malloc.so; free-path.sh and fastpath.sh make one run;
+# then the harness runs one --smoke round.
 # Nothing here looks at a timing.
 #
 #   smoke.sh BIN_DIR [LIBSLUB_MALLOC]
@@ -71,6 +71,18 @@ if [ -n "$shim" ] && [ -e "$shim" ] && [ -e "$bin/../../src/shim/libslub-malloc.
 		echo "ok   free-path.sh"
 	else
 		echo "FAIL free-path.sh"
+		printf '%s\n' "$out" | tail -10
+		fails=$((fails + 1))
+	fi
+fi
+# fastpath.sh, one round of test 2, the build against itself: the table
+# and its ratio come out.
+if [ -n "$shim" ] && [ -e "$shim" ] && [ -e "$bin/../../src/shim/libslub-malloc.so" ]; then
+	if out=$("$here/fastpath.sh" -r 1 -T 2 "$bin/../.." "$bin/../.." 2>&1) &&
+		printf '%s\n' "$out" | grep -Eq '^\| t2 pair \| 12 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$'; then
+		echo "ok   fastpath.sh"
+	else
+		echo "FAIL fastpath.sh"
 		printf '%s\n' "$out" | tail -10
 		fails=$((fails + 1))
 	fi
