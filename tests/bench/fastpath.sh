@@ -35,7 +35,7 @@ while getopts r:T:g:h o; do
 	r) rounds=$OPTARG ;;
 	T) tests=$OPTARG ;;
 	g) rev=$OPTARG ;;
-	*) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	esac
 done
 shift $((OPTIND - 1))
