@@ -3,7 +3,8 @@
 # The checker's false-positive sweep: record clean runs again and again and
 # expect `slubtrace check` to find nothing in any of them.
 #
-#   scripts/clean-sweep.sh [-n RUNS] [-b BUILD_DIR] [-o WORK_DIR] [WORKLOAD...]
+#   scripts/clean-sweep.sh [-n RUNS] [-b BUILD_DIR] [-o WORK_DIR] [-g GENERATION]
+#                          [WORKLOAD...]
 #
 # Workloads (default: all): stress (tests/test_stress, 12 threads, 2 nodes),
 # workload (examples/slub-workload, 2 nodes), and the shim's real programs:
@@ -12,17 +13,19 @@
 # the check); the verdict lines are collected.  Prints one line per
 # recording and a summary; exit 0 when every verdict is clean, 1 when one
 # is not, 2 when a recording failed.  Runs as the calling user with
-# whatever session daemon `slubtrace record` finds or starts.
+# whatever session daemon `slubtrace record` finds or starts.  -g sheaves
+# records every run under the sheaves generation (`record --generation`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-runs=5 build=build work=""
-while getopts "n:b:o:h" o; do
+runs=5 build=build work="" gen=classic
+while getopts "n:b:o:g:h" o; do
 	case $o in
 	n) runs=$OPTARG ;;
 	b) build=$OPTARG ;;
 	o) work=$OPTARG ;;
-	*) sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+	g) gen=$OPTARG ;;
+	*) sed -n '3,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -46,7 +49,7 @@ for name in "${names[@]}"; do
 		*) cmd=(bash -c ". '$root/tests/shim/workloads.sh' && wl_$name '$out.run'") ;;
 		esac
 		log=$out.log
-		if ! SLUBTRACE_NODES=2 "$st" record --nodes 2 -o "$out" -- "${cmd[@]}" >"$log" 2>&1; then
+		if ! SLUBTRACE_NODES=2 "$st" record --generation "$gen" --nodes 2 -o "$out" -- "${cmd[@]}" >"$log" 2>&1; then
 			echo "$name #$i: the recorded run failed (log: $log)"
 			failed=$((failed + 1))
 			continue
