@@ -16,7 +16,7 @@ Tests:
           counts, the top storms show their losing threads on the
           slab's swimlane; no console error; take a screenshot.  Skipped
           (77) only when Chromium cannot run here.
-  sheaves record the bundled workload (with its objects) under both
+  sheaves record the stress test (with its objects) under both
           allocator generations; `report --against CLASSIC SHEAVES`: the
           data has a sheaf lane per busy cpu slot and a barn lane per node
           whose counts stay within the sheaf capacity (the barn's never
@@ -24,7 +24,8 @@ Tests:
           barn events, and event counts those of the trace; the classic
           trace's page has none and says nothing of sheaves; the side by
           side figures are those `slubtrace stats -o` computes for each
-          trace, the pages made and discarded those of its occupancy; the
+          trace and those `slubtrace diff` prints (its 4 digits), the
+          pages made and discarded those of its occupancy; the
           page renders both sections in headless Chromium (skipped there,
           not failed, when Chromium cannot run).
   chrome  `timeline --format chrome` of a recorded trace: valid Trace Event
@@ -69,13 +70,14 @@ def slubtrace(env, args, penv=None, timeout=600):
                what="slubtrace " + args[0])
 
 
-def record(env, name, extra_env=None, options=()):
+def record(env, name, extra_env=None, options=(), program=None):
     d = os.path.join(env.work, name)
     penv = dict(env.env)
     penv["SLUBTRACE_NODES"] = "2"
     penv.update(extra_env or {})
-    rc, out = slubtrace(env, ["record", "--no-check"] + list(options) + ["-o", d, "--",
-                              env.path("examples/slub-workload")] + WORKLOAD, penv=penv)
+    program = program or [env.path("examples/slub-workload")] + WORKLOAD
+    rc, out = slubtrace(env, ["record", "--no-check"] + list(options) + ["-o", d, "--"] + program,
+                        penv=penv)
     log(out.rstrip()[-1500:])
     if rc != 0:
         raise Failure("slubtrace record exited %d" % rc)
@@ -268,10 +270,32 @@ def check_gauge(what, g, bins, cap, errors):
     e2e.check(any(x is not None for x in g), "%s: no value" % what, errors)
 
 
+def sheaf_events(env, trace):
+    """The trace's cache_create, sheaf and barn events as e2e.Trace reads
+    them, the other lines left unparsed (the trace has a million)."""
+    names = ("slub:cache_create", "slub:sheaf_", "slub:barn_")
+    p = subprocess.run(["babeltrace2", trace], env=env.env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, errors="replace", timeout=600)
+    if p.returncode != 0:
+        raise Failure("babeltrace2 %s failed:\n%s" % (trace, p.stderr[-2000:]))
+    out = []
+    for line in p.stdout.splitlines():
+        if not any(n in line for n in names):
+            continue
+        m = e2e.LINE.match(line)
+        if not m or not m.group(1).startswith(names):
+            continue
+        f = {k: e2e.value(v) for k, v in e2e.FIELD.findall(m.group(2))}
+        f["_name"] = m.group(1)[5:]
+        if "where" in f:
+            e2e.unpack_v3(f)
+        out.append(f)
+    return out
+
+
 def check_sheaf_lanes(env, d, trace, errors):
     sh = d["scan"]["sheaves"]
-    t = e2e.Trace(trace, env.env)
-    ev = t.slub()
+    ev = sheaf_events(env, trace)
     names = {}
     for e in ev:
         if e["_name"] == "cache_create":
@@ -352,6 +376,24 @@ def check_against(env, d, this_trace, other_trace, errors):
                       (want["den"] <= 0 or close(got["value"], want["value"])),
                       "%s %s: the page %s, slubtrace stats %s" % (side, f["figure"], got, want),
                       errors)
+    touched = [f for f in a["figures"] if f["figure"] == "slabs_touched_per_1k_allocs"][0]
+    e2e.check(touched["this"]["den"] > 0 and touched["other"]["den"] > 0,
+              "slabs touched not measured: %s" % touched, errors)
+    # diff prints the same figures (4 significant digits), OTHER before THIS
+    rc, dout = slubtrace(env, ["diff", other_trace, this_trace])
+    printed = {}
+    for line in dout.splitlines():
+        w = line.split()
+        if len(w) >= 4 and w[0] == "overall":
+            printed[w[1]] = (w[2], w[3])
+    for f in a["figures"]:
+        want = printed.get(f["figure"])
+        got = tuple("-" if v["value"] is None else "%.4g" % v["value"]
+                    for v in (f["other"], f["this"]))
+        e2e.check(want is not None and
+                  all(g == w or (g != "-" and w != "-" and close(float(g), float(w), 1e-3))
+                      for g, w in zip(got, want)),
+                  "%s: the page %s, slubtrace diff prints %s" % (f["figure"], got, want), errors)
     # pages made and discarded: the stats' occupancy, every cache together
     for side, occ in (("this", d["scan"]["occupancy"]), ("other", a["scan"]["occupancy"])):
         caches = sides[side]["caches"]
@@ -386,8 +428,13 @@ def test_sheaves(env):
     errors = []
     env.start_sessiond()
     try:
-        classic = record(env, "classic", {"SLUBTRACE_GENERATION": "classic"}, ["--objects"])
-        sheaves = record(env, "sheaves", {"SLUBTRACE_GENERATION": "sheaves"}, ["--objects"])
+        # the stress test's threads each allocate thousands of objects in
+        # one cache: the slabs touched per 1,000 allocations are measured
+        stress = [env.path("tests/test_stress"), "-t", "2", "-s", "1"]
+        classic = record(env, "classic", {"SLUBTRACE_GENERATION": "classic"}, ["--objects"],
+                         stress)
+        sheaves = record(env, "sheaves", {"SLUBTRACE_GENERATION": "sheaves"}, ["--objects"],
+                         stress)
     finally:
         env.stop_sessiond()
     page = os.path.join(env.work, "sheaves.html")
@@ -552,6 +599,7 @@ def drop_privileges(args):
     py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
     need = [py, args.slubtrace, os.path.abspath(__file__),
             os.path.join(args.build, "examples/slub-workload"),
+            os.path.join(args.build, "tests/test_stress"),
             os.path.join(args.build, "analysis/plugin/babeltrace-plugin-slub.so")]
     if not e2e.nobody_can_use(need, pw.pw_uid, pw.pw_gid):
         return None
