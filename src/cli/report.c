@@ -9,7 +9,9 @@
  * (report.html, embedded at build time) receives the three JSON documents
  * in one <script type="application/json"> element and draws them, so the
  * file's size depends on the number of lanes and violations shown, never
- * on the length of the trace.
+ * on the length of the trace.  --against OTHER adds the figures both
+ * allocator generations share, of this trace and OTHER, from the same
+ * statistics JSON that diff reads.
  */
 #define _GNU_SOURCE
 #include <errno.h>

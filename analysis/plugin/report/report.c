@@ -9,7 +9,10 @@
  *               the slabs worth drawing: those with a violation, the top-N
  *               by transitions, failures and time on each list, and the
  *               slabs of the largest storms.  One line per slab in
- *               slabs-path: "vpid slab begin end why".
+ *               slabs-path: "vpid slab begin end why".  Also the trace's
+ *               generation, its slabs and pages made and discarded, and
+ *               for the sheaves generation the sheaf and barn lanes
+ *               (sheaves.c).
  *   pass=lanes  for each slab of slabs-path, its swimlane in its time
  *               window: state bands, one mark per transition, the failed
  *               CAS, and the violating events.
