@@ -115,11 +115,14 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_FINALIZE_METHOD(stats, slub_stats_finalize);
 BT_PLUGIN_SINK_COMPONENT_CLASS(report, slub_report_consume);
 BT_PLUGIN_SINK_COMPONENT_CLASS_DESCRIPTION(report,
 	"Write the data of slubtrace's HTML report as JSON: verdict, violations, storms over "
-	"time, top slabs (pass=scan), then the chosen slabs' swimlanes (pass=lanes).");
+	"time, top slabs, the generation, sheaf and barn lanes (sheaves), slabs and pages made "
+	"and discarded (pass=scan), then the chosen slabs' swimlanes (pass=lanes).");
 BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(report,
 	"Parameters:\n"
-	P("pass=\"scan\"|\"lanes\"", "scan: the verdict, violations, statistics and the "
-	  "slabs worth drawing; lanes: the swimlanes of the slabs slabs-path names")
+	P("pass=\"scan\"|\"lanes\"", "scan: the verdict, violations, statistics, the "
+	  "slabs worth drawing, and for the sheaves generation each cpu slot's main and "
+	  "spare sheaf sizes and each node's barn counts over time; lanes: the swimlanes "
+	  "of the slabs slabs-path names")
 	P("data-path=\"FILE\"", "where the pass writes its JSON")
 	P("slabs-path=\"FILE\"", "the slabs to draw, one per line (written by scan, read "
 	  "by lanes)")

@@ -9,7 +9,9 @@
  * (report.html, embedded at build time) receives the three JSON documents
  * in one <script type="application/json"> element and draws them, so the
  * file's size depends on the number of lanes and violations shown, never
- * on the length of the trace.
+ * on the length of the trace.  --against OTHER adds the figures both
+ * allocator generations share, of this trace and OTHER, from the same
+ * statistics JSON that diff reads.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,6 +40,7 @@ void cmd_report_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: slubtrace report [OPTIONS] TRACE_DIR -o REPORT.html\n"
+		"       slubtrace report [OPTIONS] --against OTHER TRACE_DIR -o REPORT.html\n"
 		"\n"
 		"Write one self-contained HTML page (inline CSS, JavaScript and SVG; it needs\n"
 		"no network) about the trace in TRACE_DIR: the verdict; each violation with\n"
@@ -45,14 +48,24 @@ void cmd_report_usage(FILE *f)
 		"violating event highlighted); cmpxchg failures per interval per site and the\n"
 		"largest retry storms with their losing and winning threads; per list_lock\n"
 		"wait and hold histograms and the longest holds; the top slabs by\n"
-		"transitions, failures and time on each list, each with its swimlane.  The\n"
-		"page is built from summaries: its size does not grow with the trace.\n"
+		"transitions, failures and time on each list, each with its swimlane.  A\n"
+		"trace of the sheaves generation adds, beside the slab lanes, a lane per cpu\n"
+		"slot (the objects in its main and spare sheaves over time) and per node (the\n"
+		"full and empty sheaves in its barn).  The page is built from summaries: its\n"
+		"size does not grow with the trace.\n"
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE        the page to write (required)\n"
 		"      --baseline BEFORE    add a comparison with BEFORE (a trace directory or a\n"
 		"                           `slubtrace stats -o` JSON report): the diff table,\n"
 		"                           regressed figures marked\n"
+		"      --against OTHER      add the figures both allocator generations share,\n"
+		"                           side by side with OTHER (a trace directory, typically\n"
+		"                           the same workload under the other generation, or a\n"
+		"                           `slubtrace stats -o` JSON report): slabs and partial\n"
+		"                           slabs (peak, mean), free objects per partial slab,\n"
+		"                           slabs touched, list_lock acquisitions and waits,\n"
+		"                           slab-word redos, pages made and discarded\n"
 		"      --top N              slabs in each top-N table (default 10, as stats and\n"
 		"                           top; at most 20)\n"
 		"      --max-violations N   violations shown in detail (default 20)\n"
@@ -153,6 +166,62 @@ static unsigned write_diff(FILE *f, const char *before_name, const struct slub_t
 	return regressed;
 }
 
+/* The figures that mean the same in both allocator generations
+ * (analysis/stats/occupancy.c and the lock and redo rates), as `slubtrace
+ * diff` computes them. */
+static const unsigned shared_figures[] = {
+	SLUB_RATE_SLABS_PEAK,
+	SLUB_RATE_SLABS_MEAN,
+	SLUB_RATE_PARTIAL_SLABS_PEAK,
+	SLUB_RATE_PARTIAL_SLABS_MEAN,
+	SLUB_RATE_FREE_OBJS_PER_PARTIAL,
+	SLUB_RATE_SLAB_UNUSED_PCT,
+	SLUB_RATE_SLABS_TOUCHED_PER_1K_ALLOCS,
+	SLUB_RATE_LOCK_ACQ_PER_1K_ALLOCS,
+	SLUB_RATE_LOCK_WAITS_PER_1K_ALLOCS,
+	SLUB_RATE_REDOS_PER_1K_ALLOCS,
+	SLUB_RATE_PAGE_CHURN_PER_1K_ALLOCS,
+};
+
+static void json_figure(FILE *f, const struct slub_tstats_figure *g)
+{
+	fputs("{\"value\":", f);
+	json_num(f, g);
+	fprintf(f, ",\"num\":%.17g,\"den\":%.17g}", g->num, g->den);
+}
+
+/* The shared figures of this trace and of other, overall, side by side;
+ * other_scan: the scan data of other (a trace), NULL for a stats report. */
+static int write_against(FILE *f, const char *other, const struct slub_tstats_result *self,
+			 const struct slub_tstats_result *o, const char *other_scan)
+{
+	int bad = 0;
+
+	fputs("{\"input\":", f);
+	json_str(f, other);
+	fputs(",\"figures\":[", f);
+	for (size_t i = 0; i < sizeof(shared_figures) / sizeof(shared_figures[0]); i++) {
+		unsigned k = shared_figures[i];
+
+		fprintf(f, "%s\n{\"figure\":\"%s\",\"meaning\":", i ? "," : "",
+			slub_tstats_rate_name(k));
+		json_str(f, slub_tstats_rate_meaning(k));
+		fputs(",\"this\":", f);
+		json_figure(f, &self->scope[0].fig[k]);
+		fputs(",\"other\":", f);
+		json_figure(f, &o->scope[0].fig[k]);
+		fputc('}', f);
+	}
+	fprintf(f, "],\"same_basis\":%s,\"scan\":",
+		strcmp(self->alloc_basis, o->alloc_basis) ? "false" : "true");
+	if (other_scan)
+		bad = copy_json(f, other_scan);
+	else
+		fputs("null", f);
+	fputc('}', f);
+	return bad;
+}
+
 /* --reorder-ns, when given (the sink's parameter, as for check and timeline) */
 static bool reorder_given;
 static uint64_t reorder_ns;
@@ -185,9 +254,15 @@ static int run_pass(const char *trace, const char *pass, const char *tmp, uint64
 	return rc;
 }
 
+/* What the page compares the trace with: --baseline and --against. */
+struct page_inputs {
+	const char *baseline, *against;
+	struct slub_tstats_result before, after, other;
+	bool other_scanned;	/* against is a trace: its scan data is in tmp/against */
+};
+
 static int write_page(const char *out_path, const char *trace, const char *tmp,
-		      const char *baseline, const struct slub_tstats_result *before,
-		      const struct slub_tstats_result *after, unsigned *regressed)
+		      struct page_inputs *in, unsigned *regressed)
 {
 	const char *mark = strstr(slubtrace_report_html, DATA_MARK);
 	char path[PATH_MAX], when[64];
@@ -221,8 +296,15 @@ static int write_page(const char *out_path, const char *trace, const char *tmp,
 	snprintf(path, sizeof(path), "%s/stats.json", tmp);
 	bad |= copy_json(f, path);
 	fprintf(f, ",\n\"diff\":");
-	if (baseline)
-		*regressed = write_diff(f, baseline, before, after);
+	if (in->baseline)
+		*regressed = write_diff(f, in->baseline, &in->before, &in->after);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n\"against\":");
+	snprintf(path, sizeof(path), "%s/against/scan.json", tmp);
+	if (in->against)
+		bad |= write_against(f, in->against, &in->after, &in->other,
+				     in->other_scanned ? path : NULL);
 	else
 		fputs("null", f);
 	fputs("}", f);
@@ -239,14 +321,57 @@ static int write_page(const char *out_path, const char *trace, const char *tmp,
 
 static void remove_tmp(const char *tmp)
 {
-	static const char *const files[] = { "scan.json", "lanes.json", "stats.json", "slabs.txt" };
+	static const char *const files[] = {
+		"scan.json", "lanes.json", "stats.json", "slabs.txt", "against/scan.json",
+		"against/stats.json", "against/slabs.txt", "against",
+	};
 	char path[PATH_MAX];
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", tmp, files[i]);
-		unlink(path);
+		if (unlink(path) && errno == EISDIR)
+			rmdir(path);
 	}
 	rmdir(tmp);
+}
+
+/* --against OTHER: a trace gets the scan pass too (its statistics and its
+ * sheaf and barn lanes); a `slubtrace stats -o` report is read as diff reads it. */
+static int load_against(struct page_inputs *in, const char *tmp, uint64_t top,
+			uint64_t max_violations)
+{
+	char dir[TMP_DIR_MAX + 16], path[PATH_MAX], err[512];
+	struct slub_plugin_result res;
+	struct stat st;
+	int rc;
+
+	if (stat(in->against, &st) < 0) {
+		cli_err("%s: %s", in->against, strerror(errno));
+		return CLI_EXIT_USAGE;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		bt_value *p = bt_value_map_create();
+
+		rc = p ? cli_load_result(in->against, p, &in->other) : cli_nomem();
+		bt_value_put_ref(p);
+		return rc;
+	}
+	snprintf(dir, sizeof(dir), "%s/against", tmp);
+	if (mkdir(dir, 0700) < 0) {
+		cli_err("%s: %s", dir, strerror(errno));
+		return CLI_EXIT_USAGE;
+	}
+	cli_info("reading %s", in->against);
+	rc = run_pass(in->against, "scan", dir, top, max_violations, &res);
+	if (rc)
+		return rc;
+	snprintf(path, sizeof(path), "%s/stats.json", dir);
+	if (slub_tstats_result_load(path, &in->other, err, sizeof(err))) {
+		cli_err("%s", err);
+		return CLI_EXIT_USAGE;
+	}
+	in->other_scanned = true;
+	return 0;
 }
 
 static int parse_uint(const char *opt, const char *arg, uint64_t max, uint64_t *out)
@@ -269,6 +394,7 @@ int cmd_report(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "baseline", required_argument, NULL, 'B' },
+		{ "against", required_argument, NULL, 'A' },
 		{ "top", required_argument, NULL, 'T' },
 		{ "max-violations", required_argument, NULL, 'V' },
 		{ "reorder-ns", required_argument, NULL, 'R' },
@@ -276,10 +402,10 @@ int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL, *baseline = NULL;
+	const char *out = NULL;
+	struct page_inputs in = { 0 };
 	/* the same default as stats and top */
 	uint64_t top = SLUB_TSTATS_DEFAULT_TOP_N, max_violations = 20;
-	struct slub_tstats_result before = { 0 }, after = { 0 };
 	struct slub_plugin_result res;
 	char tmp[TMP_DIR_MAX], path[PATH_MAX], err[512];
 	unsigned regressed = 0;
@@ -293,7 +419,10 @@ int cmd_report(int argc, char **argv)
 			out = optarg;
 			break;
 		case 'B':
-			baseline = optarg;
+			in.baseline = optarg;
+			break;
+		case 'A':
+			in.against = optarg;
 			break;
 		case 'T':
 			bad |= parse_uint("top", optarg, 20, &top) < 0 || !top;
@@ -332,34 +461,37 @@ int cmd_report(int argc, char **argv)
 	rc = run_pass(argv[optind], "scan", tmp, top, max_violations, &res);
 	if (!rc)
 		rc = run_pass(argv[optind], "lanes", tmp, top, max_violations, &res);
-	if (!rc && baseline) {
+	snprintf(path, sizeof(path), "%s/stats.json", tmp);
+	if (!rc && (in.baseline || in.against) &&
+	    slub_tstats_result_load(path, &in.after, err, sizeof(err))) {
+		cli_err("%s", err);
+		rc = CLI_EXIT_USAGE;
+	}
+	if (!rc && in.baseline) {
 		bt_value *p = bt_value_map_create();
 
-		snprintf(path, sizeof(path), "%s/stats.json", tmp);
-		if (!p) {
+		if (!p)
 			rc = cli_nomem();
-		} else if (stat(baseline, &st) == 0 && S_ISDIR(st.st_mode)) {
-			cli_info("reading the baseline %s", baseline);
-		}
+		else if (stat(in.baseline, &st) == 0 && S_ISDIR(st.st_mode))
+			cli_info("reading the baseline %s", in.baseline);
 		if (!rc)
-			rc = cli_load_result(baseline, p, &before);
-		if (!rc && slub_tstats_result_load(path, &after, err, sizeof(err))) {
-			cli_err("%s", err);
-			rc = CLI_EXIT_USAGE;
-		}
+			rc = cli_load_result(in.baseline, p, &in.before);
 		bt_value_put_ref(p);
 	}
-	if (!rc && write_page(out, argv[optind], tmp, baseline, &before, &after, &regressed) < 0)
+	if (!rc && in.against)
+		rc = load_against(&in, tmp, top, max_violations);
+	if (!rc && write_page(out, argv[optind], tmp, &in, &regressed) < 0)
 		rc = CLI_EXIT_USAGE;
 	remove_tmp(tmp);
-	slub_tstats_result_free(&before);
-	slub_tstats_result_free(&after);
+	slub_tstats_result_free(&in.before);
+	slub_tstats_result_free(&in.after);
+	slub_tstats_result_free(&in.other);
 	if (rc)
 		return rc;
 	if (stat(out, &st) == 0)
 		printf("report: %s (%lld bytes): %" PRIu64 " events, %" PRIu64 " violations%s\n", out,
 		       (long long)st.st_size, res.events, res.violations,
-		       baseline ? (regressed ? ", regression against the baseline"
+		       in.baseline ? (regressed ? ", regression against the baseline"
 					     : ", no regression against the baseline")
 				: "");
 	return 0;

@@ -16,6 +16,18 @@ Tests:
           counts, the top storms show their losing threads on the
           slab's swimlane; no console error; take a screenshot.  Skipped
           (77) only when Chromium cannot run here.
+  sheaves record the stress test (with its objects) under both
+          allocator generations; `report --against CLASSIC SHEAVES`: the
+          data has a sheaf lane per busy cpu slot and a barn lane per node
+          whose counts stay within the sheaf capacity (the barn's never
+          below 0), whose peaks are those of the trace's own sheaf_slot and
+          barn events, and event counts those of the trace; the classic
+          trace's page has none and says nothing of sheaves; the side by
+          side figures are those `slubtrace stats -o` computes for each
+          trace and those `slubtrace diff` prints (its 4 digits), the
+          pages made and discarded those of its occupancy; the
+          page renders both sections in headless Chromium (skipped there,
+          not failed, when Chromium cannot run).
   chrome  `timeline --format chrome` of a recorded trace: valid Trace Event
           Format (chrome_trace.py checks fields and phases), one track per
           slab whose state slices match `timeline --json`, one track per
@@ -58,13 +70,14 @@ def slubtrace(env, args, penv=None, timeout=600):
                what="slubtrace " + args[0])
 
 
-def record(env, name, extra_env=None):
+def record(env, name, extra_env=None, options=(), program=None):
     d = os.path.join(env.work, name)
     penv = dict(env.env)
     penv["SLUBTRACE_NODES"] = "2"
     penv.update(extra_env or {})
-    rc, out = slubtrace(env, ["record", "--no-check", "-o", d, "--",
-                              env.path("examples/slub-workload")] + WORKLOAD, penv=penv)
+    program = program or [env.path("examples/slub-workload")] + WORKLOAD
+    rc, out = slubtrace(env, ["record", "--no-check"] + list(options) + ["-o", d, "--"] + program,
+                        penv=penv)
     log(out.rstrip()[-1500:])
     if rc != 0:
         raise Failure("slubtrace record exited %d" % rc)
@@ -207,6 +220,280 @@ def test_html(env):
     return errors
 
 
+SLUB_F_SHEAVES = 1 << 7     # include/slub/slub.h
+SHEAF_EVENTS = ("sheaf_refill", "sheaf_flush", "sheaf_slot", "barn_put", "barn_get")
+# The figures the page puts side by side (src/cli/report.c shared_figures).
+SHARED_FIGURES = ["slabs_peak", "slabs_mean", "partial_slabs_peak", "partial_slabs_mean",
+                  "free_objs_per_partial_slab", "slab_unused_pct", "slabs_touched_per_1k_allocs",
+                  "lock_acq_per_1k_allocs", "lock_waits_per_1k_allocs", "redos_per_1k_allocs",
+                  "page_churn_per_1k_allocs"]
+
+
+def page_data(page):
+    """The JSON the page embeds (its "</" written "<\/")."""
+    with open(page, encoding="utf-8") as f:
+        html = f.read()
+    m = re.search(r'<script type="application/json" id="slubtrace-data">(.*?)</script>', html, re.S)
+    if not m:
+        raise Failure("%s: no data element" % page)
+    return json.loads(m.group(1).replace("<\\/", "</"))
+
+
+def sheaf_capacity(size):
+    """calculate_sheaf_capacity() of src/sheaves.c for a cache of `size`
+    bytes an object: a capacity for the object size, then as many objects
+    as the kmalloc bucket the sheaf (a 32-byte header) fills."""
+    cap = 4 if size >= 4096 else 12 if size >= 1024 else 26 if size >= 256 else 60
+    b = 32 + cap * 8
+    if 64 < b <= 96:
+        bucket = 96
+    elif 128 < b <= 192:
+        bucket = 192
+    else:
+        bucket = 1 << (b - 1).bit_length()
+    return (bucket - 32) // 8
+
+
+def close(a, b, rel=1e-5):
+    if a is None or b is None:
+        return a is None and b is None
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
+
+
+def check_gauge(what, g, bins, cap, errors):
+    """[min, max, end] per bin (null before the first event), within 0..cap."""
+    e2e.check(len(g) == bins, "%s: %d bins, the series has %d" % (what, len(g), bins), errors)
+    bad = [x for x in g if x is not None and
+           not (len(x) == 3 and 0 <= x[0] <= x[2] <= x[1] and (cap is None or x[1] <= cap))]
+    e2e.check(not bad, "%s: bins out of 0..%s or not min <= end <= max: %s"
+              % (what, cap, bad[:3]), errors)
+    e2e.check(any(x is not None for x in g), "%s: no value" % what, errors)
+
+
+def sheaf_events(env, trace):
+    """The trace's cache_create, sheaf and barn events as e2e.Trace reads
+    them, the other lines left unparsed (the trace has a million)."""
+    names = ("slub:cache_create", "slub:sheaf_", "slub:barn_")
+    p = subprocess.run(["babeltrace2", trace], env=env.env, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, errors="replace", timeout=600)
+    if p.returncode != 0:
+        raise Failure("babeltrace2 %s failed:\n%s" % (trace, p.stderr[-2000:]))
+    out = []
+    for line in p.stdout.splitlines():
+        if not any(n in line for n in names):
+            continue
+        m = e2e.LINE.match(line)
+        if not m or not m.group(1).startswith(names):
+            continue
+        f = {k: e2e.value(v) for k, v in e2e.FIELD.findall(m.group(2))}
+        f["_name"] = m.group(1)[5:]
+        if "where" in f:
+            e2e.unpack_v3(f)
+        out.append(f)
+    return out
+
+
+def check_sheaf_lanes(env, d, trace, errors):
+    sh = d["scan"]["sheaves"]
+    ev = sheaf_events(env, trace)
+    names = {}
+    for e in ev:
+        if e["_name"] == "cache_create":
+            names[(e.get("vpid"), e["cache_id"])] = (e["name"], e["size"], e["flags"])
+    want = {k: sum(1 for e in ev if e["_name"] == k) for k in SHEAF_EVENTS}
+    log("  sheaf and barn events: trace %s, page %s" % (want, sh["events"]))
+    e2e.check(sh["events"] == want, "event counts %s, the trace has %s" % (sh["events"], want),
+              errors)
+    slots, barns = {}, {}
+    for e in ev:
+        if e["_name"] == "sheaf_slot":
+            name = names[(e.get("vpid"), e["cache_id"])][0]
+            k = (e.get("vpid"), name, e["slot"])
+            m, s = slots.get(k, (0, 0))
+            slots[k] = (max(m, e["sizes"] & 0xffffffff), max(s, e["sizes"] >> 32))
+        elif e["_name"] in ("barn_put", "barn_get"):
+            name = names[(e.get("vpid"), e["cache_id"])][0]
+            k = (e.get("vpid"), name, e["node"])
+            f, m = barns.get(k, (0, 0))
+            barns[k] = (max(f, e["counts"] & 0xffffffff), max(m, e["counts"] >> 32))
+    caps = {(k[0], v[0]): sheaf_capacity(v[1]) for k, v in names.items()
+            if v[2] & SLUB_F_SHEAVES}
+    e2e.check(sh["cpu_lanes"] == len(slots) and sh["barn_lanes"] == len(barns),
+              "lanes: %d cpu, %d barn; the trace has %d slots, %d barns"
+              % (sh["cpu_lanes"], sh["barn_lanes"], len(slots), len(barns)), errors)
+    e2e.check(sh["cpus"] and sh["barns"], "no sheaf or no barn lane", errors)
+    e2e.check(len(sh["cpus"]) == min(32, len(slots)) and len(sh["barns"]) == min(16, len(barns)),
+              "%d cpu and %d barn lanes drawn" % (len(sh["cpus"]), len(sh["barns"])), errors)
+    for l in sh["cpus"]:
+        k = (l["vpid"], l["cache"], l["cpu"])
+        cap = caps.get((l["vpid"], l["cache"]))
+        what = "sheaf lane %s cpu %d" % (l["cache"], l["cpu"])
+        e2e.check(cap is not None and k in slots, "%s: no such sheaves cache or slot" % what,
+                  errors)
+        for g in ("main", "spare"):
+            check_gauge("%s %s" % (what, g), l[g], sh["bins"], cap, errors)
+        # refills raise main and spare between sheaf_slot events, never above capacity
+        lo = slots.get(k, (0, 0))
+        e2e.check(lo[0] <= l["main_peak"] <= (cap or 0) and lo[1] <= l["spare_peak"] <= (cap or 0),
+                  "%s: peaks %d, %d; sheaf_slot's %s, capacity %s"
+                  % (what, l["main_peak"], l["spare_peak"], lo, cap), errors)
+    e2e.check(any(l["main_peak"] > 0 for l in sh["cpus"]), "every main sheaf empty", errors)
+    for l in sh["barns"]:
+        k = (l["vpid"], l["cache"], l["node"])
+        what = "barn lane %s node %d" % (l["cache"], l["node"])
+        for g in ("full", "empty"):
+            check_gauge("%s %s" % (what, g), l[g], sh["bins"], None, errors)
+        e2e.check(k in barns and (l["full_peak"], l["empty_peak"]) == barns[k],
+                  "%s: peaks %d, %d; the trace's %s" % (what, l["full_peak"], l["empty_peak"],
+                                                         barns.get(k)), errors)
+
+
+def stats_json(env, trace, name):
+    out = os.path.join(env.work, name + ".stats.json")
+    rc, text = slubtrace(env, ["stats", "-o", out, trace])
+    if rc != 0:
+        raise Failure("slubtrace stats %s exited %d: %s" % (trace, rc, text[-500:]))
+    with open(out, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def check_against(env, d, this_trace, other_trace, errors):
+    a = d["against"]
+    e2e.check(a and a["input"] == other_trace, "no comparison with %s" % other_trace, errors)
+    if not a:
+        return
+    e2e.check([f["figure"] for f in a["figures"]] == SHARED_FIGURES,
+              "figures side by side: %s" % [f["figure"] for f in a["figures"]], errors)
+    sides = {"this": stats_json(env, this_trace, "this"),
+             "other": stats_json(env, other_trace, "other")}
+    for side, st in sides.items():
+        overall = st["rates"]["scopes"][0]
+        for f in a["figures"]:
+            want = overall["figures"][f["figure"]]
+            got = f[side]
+            e2e.check(close(got["num"], want["num"], 1e-12) and
+                      close(got["den"], want["den"], 1e-12) and
+                      (want["den"] <= 0 or close(got["value"], want["value"])),
+                      "%s %s: the page %s, slubtrace stats %s" % (side, f["figure"], got, want),
+                      errors)
+    touched = [f for f in a["figures"] if f["figure"] == "slabs_touched_per_1k_allocs"][0]
+    e2e.check(touched["this"]["den"] > 0 and touched["other"]["den"] > 0,
+              "slabs touched not measured: %s" % touched, errors)
+    # diff prints the same figures (4 significant digits), OTHER before THIS
+    rc, dout = slubtrace(env, ["diff", other_trace, this_trace])
+    printed = {}
+    for line in dout.splitlines():
+        w = line.split()
+        if len(w) >= 4 and w[0] == "overall":
+            printed[w[1]] = (w[2], w[3])
+    for f in a["figures"]:
+        want = printed.get(f["figure"])
+        got = tuple("-" if v["value"] is None else "%.4g" % v["value"]
+                    for v in (f["other"], f["this"]))
+        e2e.check(want is not None and
+                  all(g == w or (g != "-" and w != "-" and close(float(g), float(w), 1e-3))
+                      for g, w in zip(got, want)),
+                  "%s: the page %s, slubtrace diff prints %s" % (f["figure"], got, want), errors)
+    # pages made and discarded: the stats' occupancy, every cache together
+    for side, occ in (("this", d["scan"]["occupancy"]), ("other", a["scan"]["occupancy"])):
+        caches = sides[side]["caches"]
+        for k in ("slabs_new", "slabs_freed", "pages_new", "pages_freed"):
+            want = sum(c["occupancy"][k] for c in caches)
+            e2e.check(occ[k] == want, "%s %s: the page %d, slubtrace stats %d"
+                      % (side, k, occ[k], want), errors)
+        churn = [f[side] for f in a["figures"] if f["figure"] == "page_churn_per_1k_allocs"][0]
+        e2e.check(churn["num"] == occ["pages_new"] + occ["pages_freed"],
+                  "%s: page churn counts %s pages, made and discarded %d + %d"
+                  % (side, churn["num"], occ["pages_new"], occ["pages_freed"]), errors)
+    e2e.check(a["scan"]["generation"] == "classic",
+              "the other trace's generation: %s" % a["scan"]["generation"], errors)
+    log("  side by side: " + ", ".join("%s %s | %s" % (f["figure"], f["this"]["value"],
+                                                         f["other"]["value"])
+                                        for f in a["figures"]))
+
+
+def render(env, exe, page, errors):
+    """The page's DOM once its script has drawn it; console errors fail."""
+    rc, dom, err = chromium_run(env, exe, ["--dump-dom", "--virtual-time-budget=5000",
+                                           "file://" + page])
+    e2e.check(rc == 0 and 'data-rendered="yes"' in dom,
+              "%s: chromium exit %d, drawn: %s" % (page, rc, 'data-rendered="yes"' in dom),
+              errors)
+    cerr = console_errors(err, os.path.basename(page))
+    e2e.check(not cerr, "%s: console errors: %s" % (page, cerr[:5]), errors)
+    return dom
+
+
+def test_sheaves(env):
+    errors = []
+    env.start_sessiond()
+    try:
+        # the stress test's threads each allocate thousands of objects in
+        # one cache: the slabs touched per 1,000 allocations are measured
+        stress = [env.path("tests/test_stress"), "-t", "2", "-s", "1"]
+        classic = record(env, "classic", {"SLUBTRACE_GENERATION": "classic"}, ["--objects"],
+                         stress)
+        sheaves = record(env, "sheaves", {"SLUBTRACE_GENERATION": "sheaves"}, ["--objects"],
+                         stress)
+    finally:
+        env.stop_sessiond()
+    page = os.path.join(env.work, "sheaves.html")
+    rc, out = slubtrace(env, ["report", "--against", classic, sheaves, "-o", page])
+    log("  " + out.strip()[-600:])
+    if rc != 0:
+        return ["report --against exited %d:\n%s" % (rc, out[-2000:])]
+    d = page_data(page)
+    e2e.check(d["scan"]["generation"] == "sheaves", "generation %s" % d["scan"]["generation"],
+              errors)
+    if d["scan"]["sheaves"]:
+        check_sheaf_lanes(env, d, sheaves, errors)
+    else:
+        errors.append("a sheaves trace's page has no sheaf and barn lanes")
+    check_against(env, d, sheaves, classic, errors)
+
+    cpage = os.path.join(env.work, "classic.html")
+    rc, out = slubtrace(env, ["report", classic, "-o", cpage])
+    e2e.check(rc == 0, "report of the classic trace exited %d: %s" % (rc, out[-500:]), errors)
+    c = page_data(cpage) if rc == 0 else None
+    e2e.check(c and c["scan"]["generation"] == "classic" and c["scan"]["sheaves"] is None and
+              c["against"] is None, "the classic page: generation %s, sheaves %s, against %s"
+              % (c and c["scan"]["generation"], c and c["scan"]["sheaves"] is not None,
+                 c and c["against"] is not None), errors)
+    # the comparison from a stats report instead of a trace: the same figures
+    jpage = os.path.join(env.work, "against-json.html")
+    rc, out = slubtrace(env, ["report", "--against", os.path.join(env.work, "other.stats.json"),
+                              sheaves, "-o", jpage])
+    j = page_data(jpage) if rc == 0 else None
+    e2e.check(j and j["against"]["scan"] is None and
+              [f["other"] for f in j["against"]["figures"]] ==
+              [f["other"] for f in d["against"]["figures"]],
+              "--against a stats report: exit %d, figures differ from the trace's" % rc, errors)
+
+    exe = chromium()
+    if not exe or chromium_run(env, exe, ["--dump-dom", "about:blank"], timeout=120)[0] != 0:
+        log("chromium cannot run here: the pages are not rendered")
+        return errors
+    dom = render(env, exe, page, errors)
+    sec = re.search(r'<section id="sheaves">(.*?)</section>', dom, re.S)
+    sec = sec.group(1) if sec else ""
+    nl = len(re.findall(r'class="lane sheaf-lane"', sec))
+    log("  page: %d sheaf and barn lanes drawn" % nl)
+    e2e.check(nl == len(d["scan"]["sheaves"]["cpus"]) + len(d["scan"]["sheaves"]["barns"]),
+              "%d sheaf and barn lanes drawn" % nl, errors)
+    e2e.check(re.search(r'id="generation"[^>]*>sheaves<', dom), "the header does not name the generation",
+              errors)
+    gen = re.search(r'<section id="generations">(.*?)</section>', dom, re.S)
+    gen = gen.group(1) if gen else ""
+    rows = re.findall(r'<tr data-figure="([a-z0-9_]+)"', gen)
+    e2e.check(rows == SHARED_FIGURES + ["pages_new", "pages_freed"],
+              "side by side rows: %s" % rows, errors)
+    cdom = render(env, exe, cpage, errors)
+    e2e.check('id="sheaves"' not in cdom and 'id="generations"' not in cdom and
+              'id="generation"' not in cdom, "the classic page shows sheaves or generations",
+              errors)
+    return errors
+
+
 def test_chrome(env):
     errors = []
     env.start_sessiond()
@@ -298,7 +585,7 @@ def test_chrome(env):
     return errors
 
 
-TESTS = {"html": test_html, "chrome": test_chrome}
+TESTS = {"html": test_html, "chrome": test_chrome, "sheaves": test_sheaves}
 
 
 def drop_privileges(args):
@@ -312,6 +599,7 @@ def drop_privileges(args):
     py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
     need = [py, args.slubtrace, os.path.abspath(__file__),
             os.path.join(args.build, "examples/slub-workload"),
+            os.path.join(args.build, "tests/test_stress"),
             os.path.join(args.build, "analysis/plugin/babeltrace-plugin-slub.so")]
     if not e2e.nobody_can_use(need, pw.pw_uid, pw.pw_gid):
         return None

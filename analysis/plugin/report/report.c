@@ -9,7 +9,10 @@
  *               the slabs worth drawing: those with a violation, the top-N
  *               by transitions, failures and time on each list, and the
  *               slabs of the largest storms.  One line per slab in
- *               slabs-path: "vpid slab begin end why".
+ *               slabs-path: "vpid slab begin end why".  Also the trace's
+ *               generation, its slabs and pages made and discarded, and
+ *               for the sheaves generation the sheaf and barn lanes
+ *               (sheaves.c).
  *   pass=lanes  for each slab of slabs-path, its swimlane in its time
  *               window: state bands, one mark per transition, the failed
  *               CAS, and the violating events.
@@ -29,6 +32,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "sheaves.h"
 #include "../keymap.h"
 #include "../sink.h"
 #include "slub_tstats.h"
@@ -43,6 +47,8 @@
 #define LANE_BANDS 1200		/* state bands per lane */
 #define LANE_FAILS 400		/* failed CAS per lane */
 #define LANE_SPECIAL 32		/* violating events per lane */
+#define SHEAF_CPU_LANES 32	/* sheaf lanes drawn (the busiest slots) */
+#define SHEAF_BARN_LANES 16	/* barn lanes drawn (the busiest barns) */
 
 /* The top-N tables, each a figure of a closed slab incarnation. */
 enum metric {
@@ -155,6 +161,7 @@ struct report {
 	uint64_t series_cpu[SERIES_BINS];
 	uint64_t series_wait_ns[SERIES_BINS], series_waits[SERIES_BINS];
 	uint32_t series_bins;
+	struct sheaf_lanes *sheaves;	/* the sheaves generation's sheaf and barn lanes */
 
 	/* lanes */
 	struct keymap lane_of;
@@ -410,6 +417,8 @@ static int scan_decoded(struct slub_sink *sk, const struct slub_decoded *d)
 
 	if (slub_sink_refuse_generation(sk, d) < 0)
 		return -1;
+	if (sheaf_lanes_event(r->sheaves, d) < 0)
+		goto nomem;
 	if (d->kind == SLUB_DEC_DISCARD) {
 		g.stream_id = d->discard.stream_id;
 		g.count = d->discard.count;
@@ -665,7 +674,20 @@ static void write_names(FILE *f)
 	fprintf(f, "],\"states\":[");
 	for (unsigned i = 0; i < SLUB_STATE_NR; i++)
 		fprintf(f, "%s\"%s\"", i ? "," : "", slub_state_name(i));
-	fprintf(f, "]}}\n");
+	fprintf(f, "]}");
+}
+
+/* Slabs and pages made and discarded, all caches together (the
+ * occupancy of analysis/stats, as `slubtrace stats` counts them). */
+static void write_occupancy(FILE *f, const struct report *r)
+{
+	struct slub_tstats_occupancy o;
+
+	slub_tstats_get_occupancy(r->ts, &o);
+	fprintf(f, ",\n\"occupancy\":{\"slabs_new\":%" PRIu64 ",\"slabs_freed\":%" PRIu64
+		",\"pages_new\":%" PRIu64 ",\"pages_freed\":%" PRIu64 ",\"slabs_peak\":%" PRIu64
+		",\"partial_peak\":%" PRIu64 "}", o.slabs_new, o.slabs_freed, o.pages_new,
+		o.pages_freed, o.slabs_peak, o.partial_peak);
 }
 
 static void scan_end(struct slub_sink *sk)
@@ -702,6 +724,9 @@ static void scan_end(struct slub_sink *sk)
 	write_top(f, r, top_lane);
 	write_lanes(f, sl, r, lanes, nr_lanes);
 	write_names(f);
+	sheaf_lanes_write(f, r->sheaves, r->first_ts, SHEAF_CPU_LANES, SHEAF_BARN_LANES);
+	write_occupancy(f, r);
+	fputs("}\n", f);
 	if (fclose(f) || fclose(sl)) {
 		f = sl = NULL;
 		goto fail;
@@ -953,6 +978,7 @@ static void report_destroy(struct report *r)
 {
 	slub_sink_fini(&r->sink);
 	slub_tstats_free(r->ts);
+	sheaf_lanes_free(r->sheaves);
 	keymap_destroy(&r->live);
 	keymap_destroy(&r->threads);
 	keymap_destroy(&r->lane_of);
@@ -1038,7 +1064,8 @@ slub_report_init(bt_self_component_sink *self, bt_self_component_sink_configurat
 		struct slub_tstats_config tc = { 0 };
 
 		r->ts = slub_tstats_new(&tc);
-		if (!r->ts || keymap_init(&r->live) < 0 || keymap_init(&r->threads) < 0)
+		r->sheaves = sheaf_lanes_new();
+		if (!r->ts || !r->sheaves || keymap_init(&r->live) < 0 || keymap_init(&r->threads) < 0)
 			goto nomem;
 		cb.transition = scan_transition;
 		cb.violation = scan_violation;
