@@ -55,6 +55,11 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(check,
 	  "0 = all)")
 	P("fail-on-violation=BOOL", "end the graph with an error when violations exist, so "
 	  "that babeltrace2 exits non-zero (default no)")
+	P("cache=\"NAME\"", "report only the violations of this cache; the model still reads "
+	  "every event, and the verdict counts the events and violations of the filter and "
+	  "names it (a cache the trace does not announce is an error naming those it does)")
+	P("procname=\"NAME\"", "report only the violations of the processes of this name "
+	  "(their main thread's LTTng procname), as cache does")
 	P("hosts=BOOL", "prefix every line of a report with [HOST], the trace environment's "
 	  "hostname, and end with a verdict per host (default no; done anyway once a second "
 	  "host is seen)")
@@ -72,6 +77,8 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(timeline,
 	P("slab=\"0xADDR\"", "only this slab (an address string, or an integer)")
 	P("cache=\"NAME\"", "only slabs of this cache")
 	P("tid=N", "only transitions made by this thread (vtid)")
+	P("procname=\"NAME\"", "only transitions made by the processes of this name (their "
+	  "main thread's LTTng procname; a name no process has is an error)")
 	P("begin=NS|\"SEC.FRAC\"", "only transitions at or after this time: ns from the "
 	  "clock's origin, or seconds with a fraction")
 	P("end=NS|\"SEC.FRAC\"", "only transitions at or before this time")
@@ -95,8 +102,10 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(stats,
 	  "result as JSON (schema slubtrace-stats/1), or nothing (with json-path)")
 	P("sections=LIST", "text sections, comma-separated: slabinfo, sites, locks, storms, "
 	  "top, rates, all (default all)")
-	P("cache=\"NAME\"", "only this cache (text)")
-	P("procname=\"NAME\"", "only the events of processes of this name")
+	P("cache=\"NAME\"", "only this cache (text; a cache the trace does not announce is an "
+	  "error naming those it does)")
+	P("procname=\"NAME\"", "only the events of processes of this name (a name no "
+	  "process has is an error naming those the trace holds)")
 	P("json-path=\"FILE\"", "also write the JSON result to FILE")
 	P("run-attempts=N", "a run storm: N consecutive failed attempts of one operation "
 	  "(default 4)")
