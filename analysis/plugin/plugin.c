@@ -163,7 +163,11 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(top,
 	  "length, replaying a trace at its own pace (default no)")
 	P("hosts=BOOL", "a HOST column (the trace environment's hostname) in both tables; "
 	  "the rows are per host and cache anyway (default no; shown once a second host is "
-	  "seen)"));
+	  "seen)")
+	P("cache=\"NAME\"", "count only this cache (its rows, storms and threads); a cache "
+	  "the trace does not announce is an error naming those it does")
+	P("procname=\"NAME\"", "count only the processes of this name (their main thread's "
+	  "LTTng procname); a name no process has is an error"));
 BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(top, slub_top_init);
 BT_PLUGIN_SINK_COMPONENT_CLASS_GRAPH_IS_CONFIGURED_METHOD(top, slub_top_graph_is_configured);
 BT_PLUGIN_SINK_COMPONENT_CLASS_FINALIZE_METHOD(top, slub_top_finalize);

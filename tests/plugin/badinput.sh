@@ -172,12 +172,12 @@ expect_msg "timeline --cache nosuch" \
 # A cache or process name the trace does not hold: refused by every
 # reader, naming those it holds (the trace has test-64 and other-64, the
 # processes alpha and beta).
-for cmd in check stats storms timeline; do
+for cmd in check stats storms timeline top; do
 	expect_msg "$cmd --procname nosuch" \
 		"^slubtrace: .*: no process named \`nosuch\` in the trace; its processes' names: alpha, beta$" \
 		$cmd --procname nosuch "$work/mixed"
 done
-for cmd in check stats storms; do
+for cmd in check stats storms top; do
 	expect_msg "$cmd --cache nosuch" \
 		"^slubtrace: .*: no cache \`nosuch\` in the trace; its caches: test-64, other-64$" \
 		$cmd --cache nosuch "$work/mixed"
