@@ -136,6 +136,10 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(report,
 	P("top=N", "rows per top-N table (default 5)")
 	P("max-violations=N", "violations shown in detail (default 20)")
 	P("history=N", "events shown before a violation (default 8)")
+	P("cache=\"NAME\"", "(scan) the violations, statistics, series and top slabs of this "
+	  "cache only; the verdict counts its events and violations and names the filter (the "
+	  "model still reads every event); a cache the trace does not announce is an error")
+	P("procname=\"NAME\"", "(scan) the same for the processes of this name")
 	REORDER_PARAMS);
 BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(report, slub_report_init);
 BT_PLUGIN_SINK_COMPONENT_CLASS_GRAPH_IS_CONFIGURED_METHOD(report, slub_report_graph_is_configured);

@@ -58,6 +58,12 @@ void cmd_report_usage(FILE *f)
 		"      --max-violations N   violations shown in detail (default 20)\n"
 		"      --reorder-ns NS      how long an event may wait for its predecessor in\n"
 		"                           seq order (default: the model's, 1 s)\n"
+		"      --cache NAME         the violations, statistics and top slabs of this\n"
+		"                           cache only; the verdict names the filter (the model\n"
+		"                           still reads every event)\n"
+		"      --procname NAME      the same for the processes of this name (the\n"
+		"                           baseline, a trace directory, is read with it too);\n"
+		"                           a name the trace does not hold is refused\n"
 		CLI_VERBOSITY_HELP
 		"  -h, --help               show this help\n"
 		"\n"
@@ -156,6 +162,8 @@ static unsigned write_diff(FILE *f, const char *before_name, const struct slub_t
 /* --reorder-ns, when given (the sink's parameter, as for check and timeline) */
 static bool reorder_given;
 static uint64_t reorder_ns;
+/* --cache, --procname: the scan pass's filter */
+static const char *filter_cache, *filter_procname;
 
 static int run_pass(const char *trace, const char *pass, const char *tmp, uint64_t top,
 		    uint64_t max_violations, struct slub_plugin_result *res)
@@ -176,7 +184,11 @@ static int run_pass(const char *trace, const char *pass, const char *tmp, uint64
 	    bt_value_map_insert_unsigned_integer_entry(p, "max-violations", max_violations) ||
 	    (reorder_given && bt_value_map_insert_unsigned_integer_entry(p, "reorder-ns",
 									  reorder_ns)) ||
-	    (!strcmp(pass, "scan") && bt_value_map_insert_string_entry(p, "stats-path", stats))) {
+	    (!strcmp(pass, "scan") && bt_value_map_insert_string_entry(p, "stats-path", stats)) ||
+	    (!strcmp(pass, "scan") && filter_cache &&
+	     bt_value_map_insert_string_entry(p, "cache", filter_cache)) ||
+	    (!strcmp(pass, "scan") && filter_procname &&
+	     bt_value_map_insert_string_entry(p, "procname", filter_procname))) {
 		bt_value_put_ref(p);
 		return cli_nomem();
 	}
@@ -272,6 +284,8 @@ int cmd_report(int argc, char **argv)
 		{ "top", required_argument, NULL, 'T' },
 		{ "max-violations", required_argument, NULL, 'V' },
 		{ "reorder-ns", required_argument, NULL, 'R' },
+		{ "cache", required_argument, NULL, 'C' },
+		{ "procname", required_argument, NULL, 'P' },
 		CLI_VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -280,7 +294,7 @@ int cmd_report(int argc, char **argv)
 	/* the same default as stats and top */
 	uint64_t top = SLUB_TSTATS_DEFAULT_TOP_N, max_violations = 20;
 	struct slub_tstats_result before = { 0 }, after = { 0 };
-	struct slub_plugin_result res;
+	struct slub_plugin_result res, lanes;
 	char tmp[TMP_DIR_MAX], path[PATH_MAX], err[512];
 	unsigned regressed = 0;
 	int c, bad = 0, rc;
@@ -304,6 +318,12 @@ int cmd_report(int argc, char **argv)
 		case 'R':
 			bad |= parse_uint("reorder-ns", optarg, UINT64_MAX, &reorder_ns) < 0;
 			reorder_given = true;
+			break;
+		case 'C':
+			filter_cache = optarg;
+			break;
+		case 'P':
+			filter_procname = optarg;
 			break;
 		case 'h':
 			cmd_report_usage(stdout);
@@ -331,12 +351,13 @@ int cmd_report(int argc, char **argv)
 	}
 	rc = run_pass(argv[optind], "scan", tmp, top, max_violations, &res);
 	if (!rc)
-		rc = run_pass(argv[optind], "lanes", tmp, top, max_violations, &res);
+		rc = run_pass(argv[optind], "lanes", tmp, top, max_violations, &lanes);
 	if (!rc && baseline) {
 		bt_value *p = bt_value_map_create();
 
 		snprintf(path, sizeof(path), "%s/stats.json", tmp);
-		if (!p) {
+		if (!p || (filter_procname &&
+			   bt_value_map_insert_string_entry(p, "procname", filter_procname))) {
 			rc = cli_nomem();
 		} else if (stat(baseline, &st) == 0 && S_ISDIR(st.st_mode)) {
 			cli_info("reading the baseline %s", baseline);
@@ -357,8 +378,14 @@ int cmd_report(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (stat(out, &st) == 0)
-		printf("report: %s (%lld bytes): %" PRIu64 " events, %" PRIu64 " violations%s\n", out,
-		       (long long)st.st_size, res.events, res.violations,
+		printf("report: %s (%lld bytes): %" PRIu64 " events, %" PRIu64 " violations%s%s%s%s%s%s%s\n",
+		       out, (long long)st.st_size, res.events, res.violations,
+		       filter_cache || filter_procname ? " (" : "",
+		       filter_cache ? "cache " : "", filter_cache ? filter_cache : "",
+		       filter_cache && filter_procname ? ", processes named " :
+		       filter_procname ? "processes named " : "",
+		       filter_procname ? filter_procname : "",
+		       filter_cache || filter_procname ? " only)" : "",
 		       baseline ? (regressed ? ", regression against the baseline"
 					     : ", no regression against the baseline")
 				: "");
