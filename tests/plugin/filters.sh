@@ -64,6 +64,49 @@ else
 	echo "ok   report --cache nosuch: $(cat "$work/err")"
 fi
 
+# diff --cache: that cache's figures only, from a trace directory or a JSON
+# report; a run without the cache is refused, naming its caches.
+"$mktrace" storm "$work/storm" || exit 1
+"$slubtrace" stats -o "$work/mixed.json" "$work/mixed" >/dev/null || exit 1
+timeout 120 "$slubtrace" diff --cache test-64 "$work/mixed.json" "$work/mixed" >"$work/out" 2>"$work/err"
+rc=$?
+scopes=$(sed -n '/^scope /,/^verdict/p' "$work/out" | sed '1d;$d' | cut -d' ' -f1 | sort -u)
+if [ "$rc" -ne 0 ] || [ "$scopes" != "test-64" ] || ! grep -q '^verdict: no regression' "$work/out"; then
+	echo "FAIL diff --cache test-64: exit $rc, scopes [$scopes]"
+	cat "$work/out" "$work/err"
+	fail=1
+else
+	echo "ok   diff --cache test-64: every row of test-64, $(tail -1 "$work/out")"
+fi
+timeout 120 "$slubtrace" diff "$work/mixed.json" "$work/mixed" >"$work/out" 2>"$work/err"
+if ! grep -q '^overall ' "$work/out"; then
+	echo "FAIL diff without --cache: no overall row"
+	fail=1
+fi
+for before in "$work/mixed.json" "$work/mixed"; do
+	timeout 120 "$slubtrace" diff --cache other-64 "$before" "$work/storm" >"$work/out" 2>"$work/err"
+	rc=$?
+	if [ "$rc" -ne 2 ] || [ -s "$work/out" ] ||
+	   ! grep -q "^slubtrace: $work/storm: no cache \`other-64\` in the trace; its caches: test-64$" \
+		"$work/err"; then
+		echo "FAIL diff --cache other-64 ${before##*/} storm: exit $rc"
+		cat "$work/out" "$work/err"
+		fail=1
+	else
+		echo "ok   diff --cache other-64 ${before##*/} storm: $(cat "$work/err")"
+	fi
+done
+timeout 120 "$slubtrace" diff --cache nosuch "$work/mixed.json" "$work/mixed.json" >"$work/out" 2>"$work/err"
+rc=$?
+if [ "$rc" -ne 2 ] ||
+   ! grep -q "^slubtrace: $work/mixed.json: no cache \`nosuch\` in it; its caches: " "$work/err"; then
+	echo "FAIL diff --cache nosuch of a JSON report: exit $rc"
+	cat "$work/out" "$work/err"
+	fail=1
+else
+	echo "ok   diff --cache nosuch of a JSON report: $(cat "$work/err")"
+fi
+
 # babeltrace2 with the component's parameters: the same filter.
 if command -v babeltrace2 >/dev/null; then
 	timeout 120 babeltrace2 --plugin-path="$SLUBTRACE_PLUGIN_PATH" "$work/mixed" \
