@@ -195,8 +195,10 @@ slub_sink_init(struct slub_sink *s, bt_self_component_sink *self, void *init_dat
 
 	s->self = bt_self_component_sink_as_self_component(self);
 	slub_log_init(&s->log, s->self);
-	if (r && r->magic == SLUB_PLUGIN_RESULT_MAGIC)
+	if (r && (r->magic == SLUB_PLUGIN_RESULT_MAGIC ||
+		  r->magic == SLUB_PLUGIN_RESULT_MAGIC_STOP))
 		s->result = r;
+	s->result_clock = r && r->magic == SLUB_PLUGIN_RESULT_MAGIC;
 	if (bt_self_component_sink_add_input_port(self, "in", NULL, NULL) !=
 	    BT_SELF_COMPONENT_ADD_PORT_STATUS_OK)
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
@@ -572,6 +574,51 @@ static bt_component_class_sink_consume_method_status finish(struct slub_sink *s)
 		BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
 }
 
+/* The default clock snapshot of an event or a packet's beginning or end,
+ * when its stream class has a default clock. */
+static const bt_clock_snapshot *message_clock(const bt_message *m)
+{
+	switch (bt_message_get_type(m)) {
+	case BT_MESSAGE_TYPE_EVENT:
+		if (!bt_message_event_borrow_stream_class_default_clock_class_const(m))
+			return NULL;
+		return bt_message_event_borrow_default_clock_snapshot_const(m);
+	case BT_MESSAGE_TYPE_PACKET_BEGINNING:
+		if (!bt_message_packet_beginning_borrow_stream_class_default_clock_class_const(m) ||
+		    !bt_stream_class_packets_have_beginning_default_clock_snapshot(
+			    bt_stream_borrow_class_const(bt_packet_borrow_stream_const(
+				    bt_message_packet_beginning_borrow_packet_const(m)))))
+			return NULL;
+		return bt_message_packet_beginning_borrow_default_clock_snapshot_const(m);
+	case BT_MESSAGE_TYPE_PACKET_END:
+		if (!bt_message_packet_end_borrow_stream_class_default_clock_class_const(m) ||
+		    !bt_stream_class_packets_have_end_default_clock_snapshot(
+			    bt_stream_borrow_class_const(bt_packet_borrow_stream_const(
+				    bt_message_packet_end_borrow_packet_const(m)))))
+			return NULL;
+		return bt_message_packet_end_borrow_default_clock_snapshot_const(m);
+	default:
+		return NULL;
+	}
+}
+
+/* The caller's last_ns: the batch's latest message with a clock (the
+ * muxer gives them in time order), looked up from the batch's end. */
+static void note_last_ns(struct slub_sink *s, bt_message_array_const msgs, uint64_t count)
+{
+	for (uint64_t i = count; i-- > 0;) {
+		const bt_clock_snapshot *cs = message_clock(msgs[i]);
+		int64_t ns;
+
+		if (!cs)
+			continue;
+		if (bt_clock_snapshot_get_ns_from_origin(cs, &ns) ==
+		    BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK && ns >= 0)
+			s->result->last_ns = (uint64_t)ns;
+		return;
+	}
+}
+
 bt_component_class_sink_consume_method_status slub_sink_consume(struct slub_sink *s)
 {
 	bt_message_array_const msgs;
@@ -605,6 +652,8 @@ bt_component_class_sink_consume_method_status slub_sink_consume(struct slub_sink
 		fflush(s->out);
 		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
 	}
+	if (s->result_clock)
+		note_last_ns(s, msgs, count);
 	for (uint64_t i = 0; i < count; i++) {
 		if (!failed && s->tick &&
 		    bt_message_get_type(msgs[i]) == BT_MESSAGE_TYPE_MESSAGE_ITERATOR_INACTIVITY) {

@@ -56,6 +56,7 @@ struct slub_sink {
 	struct slub_model *model;
 	struct slub_decoded scratch;
 	struct slub_plugin_result *result;	/* the caller's, or NULL */
+	bool result_clock;			/* it has last_ns */
 	FILE *out;
 	char *outbuf;
 	bool finished;
