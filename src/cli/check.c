@@ -57,7 +57,8 @@ void cmd_check_usage(FILE *f)
 		"                        of the whole trace's figures (the model still reads\n"
 		"                        every event: a lock, a list or a seq chain spans\n"
 		"                        caches and processes); a name the trace does not\n"
-		"                        hold is refused, naming those it holds\n"
+		"                        hold is refused, naming those it holds (with --live\n"
+		"                        too, when the session ends)\n"
 		"      --all-sessions    with --live: each relay URL stands for all its sessions\n"
 		CLI_VERBOSITY_HELP
 		"  -h, --help            show this help\n"
