@@ -452,7 +452,7 @@ int slub_filter_refuse(struct slub_sink *s, bool check_cache)
 
 	if (f->nomem) {
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self,
-			"out of memory in the procname filter");
+			"out of memory in the cache and procname filter");
 		s->refused = true;
 		return -1;
 	}
