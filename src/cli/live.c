@@ -439,8 +439,8 @@ int cmd_check_live(int argc, char **argv)
 		} else if (c == 'P') {
 			procname = optarg;
 		} else if (c != 'L' && !cli_verbosity_option(c)) {
-			cli_err("check --live: expected [--all-sessions] [--cache NAME] [--procname NAME] "
-				"[-v|-q] URL...: a session "
+			cli_err("check --live: expected [--all-sessions] [--cache NAME] "
+				"[--procname NAME] [-v|-q] URL...: a session "
 				"net://HOST[:PORT]/host/NAME/SESSION (record --live prints it), or "
 				"with --all-sessions a relay net://HOST[:PORT]");
 			return CLI_EXIT_USAGE;

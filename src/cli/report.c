@@ -295,6 +295,7 @@ int cmd_report(int argc, char **argv)
 	uint64_t top = SLUB_TSTATS_DEFAULT_TOP_N, max_violations = 20;
 	struct slub_tstats_result before = { 0 }, after = { 0 };
 	struct slub_plugin_result res, lanes;
+	char scope[256] = "";
 	char tmp[TMP_DIR_MAX], path[PATH_MAX], err[512];
 	unsigned regressed = 0;
 	int c, bad = 0, rc;
@@ -377,15 +378,15 @@ int cmd_report(int argc, char **argv)
 	slub_tstats_result_free(&after);
 	if (rc)
 		return rc;
+	if (filter_cache || filter_procname)
+		snprintf(scope, sizeof(scope), " (%s%s%s%s%s only)", filter_cache ? "cache " : "",
+			 filter_cache ? filter_cache : "",
+			 filter_cache && filter_procname ? ", " : "",
+			 filter_procname ? "processes named " : "",
+			 filter_procname ? filter_procname : "");
 	if (stat(out, &st) == 0)
-		printf("report: %s (%lld bytes): %" PRIu64 " events, %" PRIu64 " violations%s%s%s%s%s%s%s\n",
-		       out, (long long)st.st_size, res.events, res.violations,
-		       filter_cache || filter_procname ? " (" : "",
-		       filter_cache ? "cache " : "", filter_cache ? filter_cache : "",
-		       filter_cache && filter_procname ? ", processes named " :
-		       filter_procname ? "processes named " : "",
-		       filter_procname ? filter_procname : "",
-		       filter_cache || filter_procname ? " only)" : "",
+		printf("report: %s (%lld bytes): %" PRIu64 " events, %" PRIu64 " violations%s%s\n",
+		       out, (long long)st.st_size, res.events, res.violations, scope,
 		       baseline ? (regressed ? ", regression against the baseline"
 					     : ", no regression against the baseline")
 				: "");

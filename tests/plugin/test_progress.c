@@ -174,15 +174,18 @@ static bt_graph *build(const bt_plugin *ctf, const bt_plugin *utils, const bt_pl
 		for (uint64_t k = 0; k < bt_component_source_get_output_port_count(src); k++) {
 			uint64_t n = bt_component_filter_get_input_port_count(mux);
 
-			if (bt_graph_connect_ports(g,
-					bt_component_source_borrow_output_port_by_index_const(src, k),
-					bt_component_filter_borrow_input_port_by_index_const(mux, n - 1),
-					NULL))
+			const bt_port_output *out =
+				bt_component_source_borrow_output_port_by_index_const(src, k);
+			const bt_port_input *in =
+				bt_component_filter_borrow_input_port_by_index_const(mux, n - 1);
+
+			if (bt_graph_connect_ports(g, out, in, NULL))
 				return NULL;
 		}
 	}
-	if (bt_graph_connect_ports(g, bt_component_filter_borrow_output_port_by_name_const(mux, "out"),
-				   bt_component_sink_borrow_input_port_by_name_const(sink, "in"), NULL))
+	if (bt_graph_connect_ports(g,
+			bt_component_filter_borrow_output_port_by_name_const(mux, "out"),
+			bt_component_sink_borrow_input_port_by_name_const(sink, "in"), NULL))
 		return NULL;
 	return g;
 }
