@@ -59,7 +59,8 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(check,
 	  "every event, and the verdict counts the events and violations of the filter and "
 	  "names it (a cache the trace does not announce is an error naming those it does)")
 	P("procname=\"NAME\"", "report only the violations of the processes of this name "
-	  "(their main thread's LTTng procname), as cache does")
+	  "(their main thread's LTTng procname, or its threads' when the main thread emits "
+	  "no event), as cache does")
 	P("hosts=BOOL", "prefix every line of a report with [HOST], the trace environment's "
 	  "hostname, and end with a verdict per host (default no; done anyway once a second "
 	  "host is seen)")
@@ -78,7 +79,7 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(timeline,
 	P("cache=\"NAME\"", "only slabs of this cache")
 	P("tid=N", "only transitions made by this thread (vtid)")
 	P("procname=\"NAME\"", "only transitions made by the processes of this name (their "
-	  "main thread's LTTng procname; a name no process has is an error)")
+	  "main thread's LTTng procname, or its threads'; a name no process has is an error)")
 	P("begin=NS|\"SEC.FRAC\"", "only transitions at or after this time: ns from the "
 	  "clock's origin, or seconds with a fraction")
 	P("end=NS|\"SEC.FRAC\"", "only transitions at or before this time")
@@ -170,8 +171,8 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(top,
 	  "seen)")
 	P("cache=\"NAME\"", "count only this cache (its rows, storms and threads); a cache "
 	  "the trace does not announce is an error naming those it does")
-	P("procname=\"NAME\"", "count only the processes of this name (their main thread's "
-	  "LTTng procname); a name no process has is an error"));
+	P("procname=\"NAME\"", "count only the processes of this name (their main thread's, "
+	  "or threads', LTTng procname); a name no process has is an error"));
 BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(top, slub_top_init);
 BT_PLUGIN_SINK_COMPONENT_CLASS_GRAPH_IS_CONFIGURED_METHOD(top, slub_top_graph_is_configured);
 BT_PLUGIN_SINK_COMPONENT_CLASS_FINALIZE_METHOD(top, slub_top_finalize);

@@ -340,19 +340,31 @@ static void filter_met(char *names, size_t size, unsigned *nr, const char *name)
 		snprintf(names + (*nr)++ * size, size, "%s", name);
 }
 
-/* Every decoded event, in arrival order: the processes' names (the
- * model's queued copies have none) and the caches' names. */
-static void filter_learn(struct slub_filter *f, const struct slub_model_event *e)
+/*
+ * Every decoded event, in arrival order: the processes' names and the
+ * caches' names.  A process is named by its main thread (the decoder gives
+ * its name with the main thread's events only; the model's queued copies
+ * have none); a process whose main thread emits no event (the work done by
+ * threads it started) is named by its threads, which are born with the
+ * name of the thread that started them.
+ */
+static void filter_learn(struct slub_filter *f, const struct slub_decoded *d)
 {
-	if (f->procname && e->procname) {
+	const struct slub_model_event *e = &d->event;
+
+	if (f->procname && (e->procname || d->thread_name)) {
 		struct slub_filter_proc *p = filter_proc(f, e->vpid, true);
+		const char *name = e->procname ? e->procname : d->thread_name;
 
 		/* the main thread's name: set, or changed by an exec */
-		if (p)
+		if (p && e->procname) {
 			p->match = !strcmp(e->procname, f->procname);
+			p->main_known = true;
+		} else if (p && !p->main_known && !p->match) {
+			p->match = !strcmp(d->thread_name, f->procname);
+		}
 		f->proc_met |= p && p->match;
-		filter_met(f->procnames[0], sizeof(f->procnames[0]), &f->nr_procnames,
-			   e->procname);
+		filter_met(f->procnames[0], sizeof(f->procnames[0]), &f->nr_procnames, name);
 	}
 	if (f->cache && e->ev.type == SLUB_EV_CACHE_CREATE && e->ev.info && e->ev.info->name) {
 		bool match = !strcmp(e->ev.info->name, f->cache);
@@ -462,7 +474,7 @@ int slub_filter_refuse(struct slub_sink *s, bool check_cache)
 		return -1;
 	}
 	if (f->procname && !f->proc_met) {
-		refuse_filter(s, "process named", f->procname, "its processes' names",
+		refuse_filter(s, "process named", f->procname, "the names of its threads",
 			      f->procnames[0], sizeof(f->procnames[0]), f->nr_procnames);
 		return -1;
 	}
@@ -472,7 +484,7 @@ int slub_filter_refuse(struct slub_sink *s, bool check_cache)
 static int apply(struct slub_sink *s, const struct slub_decoded *d)
 {
 	if (d->kind == SLUB_DEC_EVENT && slub_filter_on(&s->filter)) {
-		filter_learn(&s->filter, &d->event);
+		filter_learn(&s->filter, d);
 		s->filter.events += slub_filter_event(&s->filter, &d->event);
 	}
 	if (s->decoded && d->kind != SLUB_DEC_NONE && s->decoded(s, d) < 0)

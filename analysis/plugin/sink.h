@@ -33,6 +33,7 @@ struct slub_filter {
 	struct slub_filter_proc {
 		uint32_t vpid;
 		bool match;
+		bool main_known;	/* match is the main thread's name */
 	} *procs;
 	size_t nr_procs, cap_procs;
 	/* the caches of each process, by the id its events carry */

@@ -174,7 +174,7 @@ expect_msg "timeline --cache nosuch" \
 # processes alpha and beta).
 for cmd in check stats storms timeline top; do
 	expect_msg "$cmd --procname nosuch" \
-		"^slubtrace: .*: no process named \`nosuch\` in the trace; its processes' names: alpha, beta$" \
+		"^slubtrace: .*: no process named \`nosuch\` in the trace; the names of its threads: alpha, beta$" \
 		$cmd --procname nosuch "$work/mixed"
 done
 for cmd in check stats storms top; do

@@ -7,7 +7,7 @@
  *   cache    cache name
  *   tid      acting thread (vtid)
  *   procname the processes of this name (their main thread's LTTng
- *            procname)
+ *            procname, or its threads': sink.h)
  *   begin, end  time range, ns from the clock's origin (integers), or
  *            "SECONDS[.FRACTION]" strings
  *   format   "text" (default), "json" (one JSON object per line) or
