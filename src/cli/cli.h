@@ -219,7 +219,8 @@ uint64_t cli_progress_bytes(const struct cli_progress *p, uint64_t ns);
 unsigned cli_progress_percent(const struct cli_progress *p, uint64_t ns);
 /*
  * The progress line: "slubtrace: M messages read, R messages/s", with
- * known (p non-NULL) "NN% of X MiB, " after "slubtrace: ".  Returns buf.
+ * known (p non-NULL) "NN% of X MiB, " (of X KiB below 1 MiB) after
+ * "slubtrace: ".  Returns buf.
  */
 char *cli_progress_line(char *buf, size_t len, const struct cli_progress *p, uint64_t ns,
 			uint64_t messages, double rate);

@@ -158,9 +158,13 @@ char *cli_progress_line(char *buf, size_t len, const struct cli_progress *p, uin
 {
 	char part[64] = "";
 
-	if (p)
+	/* MiB, or KiB below one (a small trace would be "0.0 MiB") */
+	if (p && p->total >= 1024 * 1024)
 		snprintf(part, sizeof(part), "%u%% of %.1f MiB, ", cli_progress_percent(p, ns),
 			 (double)p->total / (1024.0 * 1024.0));
+	else if (p)
+		snprintf(part, sizeof(part), "%u%% of %.0f KiB, ", cli_progress_percent(p, ns),
+			 (double)p->total / 1024.0);
 	snprintf(buf, len, "slubtrace: %s%" PRIu64 " messages read, %.0f messages/s", part,
 		 messages, rate);
 	return buf;

@@ -60,6 +60,11 @@ static void made(void)
 	cli_progress_line(line, sizeof(line), &p, 15, 1234, 500.4);
 	CHECK(!strcmp(line, "slubtrace: 25% of 4.0 MiB, 1234 messages read, 500 messages/s"),
 	      "the line with indexes: '%s'", line);
+	p.total = 32768;
+	p.bytes[3] = 32768;
+	cli_progress_line(line, sizeof(line), &p, 30, 7, 3.0);
+	CHECK(!strcmp(line, "slubtrace: 100% of 32 KiB, 7 messages read, 3 messages/s"),
+	      "a small trace in KiB: '%s'", line);
 	cli_progress_line(line, sizeof(line), NULL, 15, 1234, 500.4);
 	CHECK(!strcmp(line, "slubtrace: 1234 messages read, 500 messages/s"),
 	      "the line without: '%s'", line);
