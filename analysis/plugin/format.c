@@ -275,14 +275,32 @@ void slub_fmt_violation(FILE *f, unsigned nr, const struct slub_model_violation 
 	fputc('\n', f);
 }
 
+static void verdict_tail(FILE *f, const struct slub_model_summary *s);
+
 void slub_fmt_verdict(FILE *f, const struct slub_model_summary *s)
 {
-	unsigned printed = 0;
-
 	fprintf(f, "verdict: %s: %" PRIu64 " events, %" PRIu64 " slabs, %" PRIu64
 		" violations, %" PRIu64 " gaps",
 		s->violations ? "VIOLATIONS" : "clean", s->events, s->slabs, s->violations,
 		s->gaps);
+	verdict_tail(f, s);
+}
+
+void slub_fmt_verdict_filtered(FILE *f, const struct slub_model_summary *s, const char *scope,
+			       uint64_t events, uint64_t violations)
+{
+	fprintf(f, "the whole trace, which the model judged: %" PRIu64 " events, %" PRIu64
+		" slabs, %" PRIu64 " violations\n", s->events, s->slabs, s->violations);
+	fprintf(f, "verdict%s: %s: %" PRIu64 " events, %" PRIu64 " violations, %" PRIu64 " gaps",
+		scope, violations ? "VIOLATIONS" : events ? "clean" : "no event", events,
+		violations, s->gaps);
+	verdict_tail(f, s);
+}
+
+static void verdict_tail(FILE *f, const struct slub_model_summary *s)
+{
+	unsigned printed = 0;
+
 	if (s->gaps && s->events_discarded)
 		fprintf(f, " (%" PRIu64 " events discarded, %" PRIu64 " slabs resynchronised)",
 			s->events_discarded, s->slabs_resynced);

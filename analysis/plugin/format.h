@@ -32,5 +32,12 @@ void slub_fmt_violation(FILE *f, unsigned nr, const struct slub_model_violation 
 
 /* The one-line verdict, check's last line. */
 void slub_fmt_verdict(FILE *f, const struct slub_model_summary *s);
+/*
+ * The verdict on what a filter reports (scope: " (cache NAME only)"...):
+ * its events and violations, after a line with the whole trace's figures
+ * (the model judged every event).
+ */
+void slub_fmt_verdict_filtered(FILE *f, const struct slub_model_summary *s, const char *scope,
+			       uint64_t events, uint64_t violations);
 
 #endif /* SLUB_PLUGIN_FORMAT_H */

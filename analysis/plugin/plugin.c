@@ -55,6 +55,12 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(check,
 	  "0 = all)")
 	P("fail-on-violation=BOOL", "end the graph with an error when violations exist, so "
 	  "that babeltrace2 exits non-zero (default no)")
+	P("cache=\"NAME\"", "report only the violations of this cache; the model still reads "
+	  "every event, and the verdict counts the events and violations of the filter and "
+	  "names it (a cache the trace does not announce is an error naming those it does)")
+	P("procname=\"NAME\"", "report only the violations of the processes of this name "
+	  "(their main thread's LTTng procname, or its threads' when the main thread emits "
+	  "no event), as cache does")
 	P("hosts=BOOL", "prefix every line of a report with [HOST], the trace environment's "
 	  "hostname, and end with a verdict per host (default no; done anyway once a second "
 	  "host is seen)")
@@ -72,6 +78,8 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(timeline,
 	P("slab=\"0xADDR\"", "only this slab (an address string, or an integer)")
 	P("cache=\"NAME\"", "only slabs of this cache")
 	P("tid=N", "only transitions made by this thread (vtid)")
+	P("procname=\"NAME\"", "only transitions made by the processes of this name (their "
+	  "main thread's LTTng procname, or its threads'; a name no process has is an error)")
 	P("begin=NS|\"SEC.FRAC\"", "only transitions at or after this time: ns from the "
 	  "clock's origin, or seconds with a fraction")
 	P("end=NS|\"SEC.FRAC\"", "only transitions at or before this time")
@@ -95,8 +103,10 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(stats,
 	  "result as JSON (schema slubtrace-stats/1), or nothing (with json-path)")
 	P("sections=LIST", "text sections, comma-separated: slabinfo, sites, locks, storms, "
 	  "top, rates, all (default all)")
-	P("cache=\"NAME\"", "only this cache (text)")
-	P("procname=\"NAME\"", "only the events of processes of this name")
+	P("cache=\"NAME\"", "only this cache (text; a cache the trace does not announce is an "
+	  "error naming those it does)")
+	P("procname=\"NAME\"", "only the events of processes of this name (a name no "
+	  "process has is an error naming those the trace holds)")
 	P("json-path=\"FILE\"", "also write the JSON result to FILE")
 	P("run-attempts=N", "a run storm: N consecutive failed attempts of one operation "
 	  "(default 4)")
@@ -130,6 +140,10 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(report,
 	P("top=N", "rows per top-N table (default 5)")
 	P("max-violations=N", "violations shown in detail (default 20)")
 	P("history=N", "events shown before a violation (default 8)")
+	P("cache=\"NAME\"", "(scan) the violations, statistics, series and top slabs of this "
+	  "cache only; the verdict counts its events and violations and names the filter (the "
+	  "model still reads every event); a cache the trace does not announce is an error")
+	P("procname=\"NAME\"", "(scan) the same for the processes of this name")
 	REORDER_PARAMS);
 BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(report, slub_report_init);
 BT_PLUGIN_SINK_COMPONENT_CLASS_GRAPH_IS_CONFIGURED_METHOD(report, slub_report_graph_is_configured);
@@ -157,7 +171,11 @@ BT_PLUGIN_SINK_COMPONENT_CLASS_HELP(top,
 	  "length, replaying a trace at its own pace (default no)")
 	P("hosts=BOOL", "a HOST column (the trace environment's hostname) in both tables; "
 	  "the rows are per host and cache anyway (default no; shown once a second host is "
-	  "seen)"));
+	  "seen)")
+	P("cache=\"NAME\"", "count only this cache (its rows, storms and threads); a cache "
+	  "the trace does not announce is an error naming those it does")
+	P("procname=\"NAME\"", "count only the processes of this name (their main thread's, "
+	  "or threads', LTTng procname); a name no process has is an error"));
 BT_PLUGIN_SINK_COMPONENT_CLASS_INITIALIZE_METHOD(top, slub_top_init);
 BT_PLUGIN_SINK_COMPONENT_CLASS_GRAPH_IS_CONFIGURED_METHOD(top, slub_top_graph_is_configured);
 BT_PLUGIN_SINK_COMPONENT_CLASS_FINALIZE_METHOD(top, slub_top_finalize);

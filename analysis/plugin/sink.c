@@ -195,8 +195,10 @@ slub_sink_init(struct slub_sink *s, bt_self_component_sink *self, void *init_dat
 
 	s->self = bt_self_component_sink_as_self_component(self);
 	slub_log_init(&s->log, s->self);
-	if (r && r->magic == SLUB_PLUGIN_RESULT_MAGIC)
+	if (r && (r->magic == SLUB_PLUGIN_RESULT_MAGIC ||
+		  r->magic == SLUB_PLUGIN_RESULT_MAGIC_STOP))
 		s->result = r;
+	s->result_clock = r && r->magic == SLUB_PLUGIN_RESULT_MAGIC;
 	if (bt_self_component_sink_add_input_port(self, "in", NULL, NULL) !=
 	    BT_SELF_COMPONENT_ADD_PORT_STATUS_OK)
 		return BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
@@ -273,6 +275,10 @@ static void fill_result(struct slub_sink *s)
 	s->result->violations = sum.violations;
 	s->result->gaps = sum.gaps;
 	s->result->skipped_rules = sum.skipped_rules;
+	if (slub_filter_on(&s->filter)) {
+		s->result->events = s->filter.events;
+		s->result->violations = s->filter.violations;
+	}
 	err = slub_decoder_error(s->dec, &why);
 	if (why && !s->result->unusable) {
 		s->result->unusable = why;
@@ -280,8 +286,207 @@ static void fill_result(struct slub_sink *s)
 	}
 }
 
+/* ---- the cache and procname filters ---- */
+
+int slub_filter_init(struct slub_sink *s)
+{
+	struct slub_filter *f = &s->filter;
+
+	if (f->cache && !(f->cache = strdup(f->cache)))
+		return -1;
+	if (f->procname && !(f->procname = strdup(f->procname)))
+		return -1;
+	return 0;
+}
+
+static void filter_fini(struct slub_filter *f)
+{
+	free((char *)f->cache);
+	free((char *)f->procname);
+	free(f->procs);
+	free(f->ids);
+	memset(f, 0, sizeof(*f));
+}
+
+static struct slub_filter_proc *filter_proc(struct slub_filter *f, uint32_t vpid, bool add)
+{
+	for (size_t i = f->nr_procs; i-- > 0;)
+		if (f->procs[i].vpid == vpid)
+			return &f->procs[i];
+	if (!add)
+		return NULL;
+	if (f->nr_procs == f->cap_procs) {
+		size_t cap = f->cap_procs ? f->cap_procs * 2 : 16;
+		struct slub_filter_proc *n = realloc(f->procs, cap * sizeof(*n));
+
+		if (!n) {
+			f->nomem = true;
+			return NULL;
+		}
+		f->procs = n;
+		f->cap_procs = cap;
+	}
+	f->procs[f->nr_procs] = (struct slub_filter_proc){ .vpid = vpid };
+	return &f->procs[f->nr_procs++];
+}
+
+/* A name among the first SLUB_FILTER_MET seen, for the refusal. */
+static void filter_met(char *names, size_t size, unsigned *nr, const char *name)
+{
+	for (unsigned i = 0; i < *nr; i++)
+		if (!strncmp(names + i * size, name, size - 1))
+			return;
+	if (*nr < SLUB_FILTER_MET)
+		snprintf(names + (*nr)++ * size, size, "%s", name);
+}
+
+/*
+ * Every decoded event, in arrival order: the processes' names and the
+ * caches' names.  A process is named by its main thread (the decoder gives
+ * its name with the main thread's events only; the model's queued copies
+ * have none); a process whose main thread emits no event (the work done by
+ * threads it started) is named by its threads, which are born with the
+ * name of the thread that started them.
+ */
+static void filter_learn(struct slub_filter *f, const struct slub_decoded *d)
+{
+	const struct slub_model_event *e = &d->event;
+
+	if (f->procname && (e->procname || d->thread_name)) {
+		struct slub_filter_proc *p = filter_proc(f, e->vpid, true);
+		const char *name = e->procname ? e->procname : d->thread_name;
+
+		/* the main thread's name: set, or changed by an exec */
+		if (p && e->procname) {
+			p->match = !strcmp(e->procname, f->procname);
+			p->main_known = true;
+		} else if (p && !p->main_known && !p->match) {
+			p->match = !strcmp(d->thread_name, f->procname);
+		}
+		f->proc_met |= p && p->match;
+		filter_met(f->procnames[0], sizeof(f->procnames[0]), &f->nr_procnames, name);
+	}
+	if (f->cache && e->ev.type == SLUB_EV_CACHE_CREATE && e->ev.info && e->ev.info->name) {
+		bool match = !strcmp(e->ev.info->name, f->cache);
+
+		f->cache_met |= match;
+		if (f->nr_ids == f->cap_ids) {
+			size_t cap = f->cap_ids ? f->cap_ids * 2 : 64;
+			struct slub_filter_cache *n = realloc(f->ids, cap * sizeof(*n));
+
+			if (!n) {
+				f->nomem = true;
+				return;
+			}
+			f->ids = n;
+			f->cap_ids = cap;
+		}
+		f->ids[f->nr_ids++] = (struct slub_filter_cache){ e->vpid, e->ev.cache_id, match };
+		filter_met(f->caches[0], sizeof(f->caches[0]), &f->nr_caches, e->ev.info->name);
+	}
+}
+
+/* Whether the cache of id cache_id of process vpid is the one asked for
+ * (the latest announcement of that id wins). */
+static bool filter_cache_id(struct slub_filter *f, uint32_t vpid, uint32_t cache_id)
+{
+	const struct slub_filter_cache *c = f->last_id < f->nr_ids ? &f->ids[f->last_id] : NULL;
+
+	if (c && c->vpid == vpid && c->cache_id == cache_id)
+		return c->match;
+	for (size_t i = f->nr_ids; i-- > 0;) {
+		if (f->ids[i].vpid == vpid && f->ids[i].cache_id == cache_id) {
+			f->last_id = i;
+			return f->ids[i].match;
+		}
+	}
+	return false;
+}
+
+bool slub_filter_event(struct slub_filter *f, const struct slub_model_event *e)
+{
+	if (!slub_filter_vpid(f, e->vpid))
+		return false;
+	if (!f->cache)
+		return true;
+	if (e->ev.type == SLUB_EV_CACHE_CREATE)
+		return e->ev.info && e->ev.info->name && !strcmp(e->ev.info->name, f->cache);
+	return filter_cache_id(f, e->vpid, e->ev.cache_id);
+}
+
+bool slub_filter_vpid(struct slub_filter *f, uint32_t vpid)
+{
+	const struct slub_filter_proc *p;
+
+	if (!f->procname)
+		return true;
+	p = filter_proc(f, vpid, false);
+	return p && p->match;
+}
+
+bool slub_filter_cache(const struct slub_filter *f, const char *name)
+{
+	return !f->cache || (name && !strcmp(name, f->cache));
+}
+
+void slub_filter_describe(const struct slub_filter *f, char *buf, size_t len)
+{
+	if (f->cache && f->procname)
+		snprintf(buf, len, " (cache %s, processes named %s only)", f->cache, f->procname);
+	else if (f->cache)
+		snprintf(buf, len, " (cache %s only)", f->cache);
+	else if (f->procname)
+		snprintf(buf, len, " (processes named %s only)", f->procname);
+	else if (len)
+		buf[0] = '\0';
+}
+
+static void refuse_filter(struct slub_sink *s, const char *what, const char *name,
+			  const char *holds, const char *names, size_t stride, unsigned nr)
+{
+	const char *dir = slub_decoder_trace_dir(s->dec);
+	char msg[512];
+	size_t o;
+
+	o = (size_t)snprintf(msg, sizeof(msg), "%s: no %s `%s` in the trace; %s: ",
+			     dir ? dir : "input", what, name, holds);
+	for (unsigned i = 0; i < nr && o < sizeof(msg); i++)
+		o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s%s", i ? ", " : "",
+				      names + i * stride);
+	if (!nr && o < sizeof(msg))
+		snprintf(msg + o, sizeof(msg) - o, "none");
+	slub_sink_refuse(s, SLUB_UNUSABLE_FILTER, msg);
+}
+
+int slub_filter_refuse(struct slub_sink *s, bool check_cache)
+{
+	struct slub_filter *f = &s->filter;
+
+	if (f->nomem) {
+		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(s->self,
+			"out of memory in the cache and procname filter");
+		s->refused = true;
+		return -1;
+	}
+	if (check_cache && f->cache && !f->cache_met) {
+		refuse_filter(s, "cache", f->cache, "its caches", f->caches[0],
+			      sizeof(f->caches[0]), f->nr_caches);
+		return -1;
+	}
+	if (f->procname && !f->proc_met) {
+		refuse_filter(s, "process named", f->procname, "the names of its threads",
+			      f->procnames[0], sizeof(f->procnames[0]), f->nr_procnames);
+		return -1;
+	}
+	return 0;
+}
+
 static int apply(struct slub_sink *s, const struct slub_decoded *d)
 {
+	if (d->kind == SLUB_DEC_EVENT && slub_filter_on(&s->filter)) {
+		filter_learn(&s->filter, d);
+		s->filter.events += slub_filter_event(&s->filter, &d->event);
+	}
 	if (s->decoded && d->kind != SLUB_DEC_NONE && s->decoded(s, d) < 0)
 		return -1;
 	switch (d->kind) {
@@ -381,6 +586,51 @@ static bt_component_class_sink_consume_method_status finish(struct slub_sink *s)
 		BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END;
 }
 
+/* The default clock snapshot of an event or a packet's beginning or end,
+ * when its stream class has a default clock. */
+static const bt_clock_snapshot *message_clock(const bt_message *m)
+{
+	switch (bt_message_get_type(m)) {
+	case BT_MESSAGE_TYPE_EVENT:
+		if (!bt_message_event_borrow_stream_class_default_clock_class_const(m))
+			return NULL;
+		return bt_message_event_borrow_default_clock_snapshot_const(m);
+	case BT_MESSAGE_TYPE_PACKET_BEGINNING:
+		if (!bt_message_packet_beginning_borrow_stream_class_default_clock_class_const(m) ||
+		    !bt_stream_class_packets_have_beginning_default_clock_snapshot(
+			    bt_stream_borrow_class_const(bt_packet_borrow_stream_const(
+				    bt_message_packet_beginning_borrow_packet_const(m)))))
+			return NULL;
+		return bt_message_packet_beginning_borrow_default_clock_snapshot_const(m);
+	case BT_MESSAGE_TYPE_PACKET_END:
+		if (!bt_message_packet_end_borrow_stream_class_default_clock_class_const(m) ||
+		    !bt_stream_class_packets_have_end_default_clock_snapshot(
+			    bt_stream_borrow_class_const(bt_packet_borrow_stream_const(
+				    bt_message_packet_end_borrow_packet_const(m)))))
+			return NULL;
+		return bt_message_packet_end_borrow_default_clock_snapshot_const(m);
+	default:
+		return NULL;
+	}
+}
+
+/* The caller's last_ns: the batch's latest message with a clock (the
+ * muxer gives them in time order), looked up from the batch's end. */
+static void note_last_ns(struct slub_sink *s, bt_message_array_const msgs, uint64_t count)
+{
+	for (uint64_t i = count; i-- > 0;) {
+		const bt_clock_snapshot *cs = message_clock(msgs[i]);
+		int64_t ns;
+
+		if (!cs)
+			continue;
+		if (bt_clock_snapshot_get_ns_from_origin(cs, &ns) ==
+		    BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK && ns >= 0)
+			s->result->last_ns = (uint64_t)ns;
+		return;
+	}
+}
+
 bt_component_class_sink_consume_method_status slub_sink_consume(struct slub_sink *s)
 {
 	bt_message_array_const msgs;
@@ -414,6 +664,8 @@ bt_component_class_sink_consume_method_status slub_sink_consume(struct slub_sink
 		fflush(s->out);
 		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
 	}
+	if (s->result_clock)
+		note_last_ns(s, msgs, count);
 	for (uint64_t i = 0; i < count; i++) {
 		if (!failed && s->tick &&
 		    bt_message_get_type(msgs[i]) == BT_MESSAGE_TYPE_MESSAGE_ITERATOR_INACTIVITY) {
@@ -485,4 +737,5 @@ void slub_sink_fini(struct slub_sink *s)
 	free(s->last);
 	slub_model_free(s->model);
 	slub_decoder_destroy(s->dec);
+	filter_fini(&s->filter);
 }

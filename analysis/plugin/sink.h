@@ -18,6 +18,38 @@
 #include "model/slub_model.h"
 #include "slub-plugin.h"
 
+/*
+ * What a sink reports limited to one cache and/or the processes of one
+ * name (parameters `cache` and `procname`), while its model is fed every
+ * event: a slab's state, a list_lock's holder and a seq chain span caches
+ * and processes, and a model fed a part would find violations that are
+ * not.  A process's name comes with its main thread's events (LTTng's
+ * procname context of the thread whose vtid is the vpid); the sink learns
+ * it, and the caches' names, from every decoded event.
+ */
+#define SLUB_FILTER_MET 16
+struct slub_filter {
+	const char *cache, *procname;	/* NULL: not filtered (own copies) */
+	struct slub_filter_proc {
+		uint32_t vpid;
+		bool match;
+		bool main_known;	/* match is the main thread's name */
+	} *procs;
+	size_t nr_procs, cap_procs;
+	/* the caches of each process, by the id its events carry */
+	struct slub_filter_cache {
+		uint32_t vpid, cache_id;
+		bool match;
+	} *ids;
+	size_t nr_ids, cap_ids, last_id;
+	bool cache_met, proc_met, nomem;
+	/* what passed: events decoded, violations (counted by the sink) */
+	uint64_t events, violations;
+	/* the names seen, said when the one asked for is not in the input */
+	char caches[SLUB_FILTER_MET][48], procnames[SLUB_FILTER_MET][16];
+	unsigned nr_caches, nr_procnames;
+};
+
 struct slub_sink {
 	bt_self_component *self;
 	bt_message_iterator *iter;
@@ -25,6 +57,7 @@ struct slub_sink {
 	struct slub_model *model;
 	struct slub_decoded scratch;
 	struct slub_plugin_result *result;	/* the caller's, or NULL */
+	bool result_clock;			/* it has last_ns */
 	FILE *out;
 	char *outbuf;
 	bool finished;
@@ -49,6 +82,7 @@ struct slub_sink {
 		uint32_t vtid, type;
 	} *last;
 	size_t nr_last;
+	struct slub_filter filter;	/* set by the sink from its parameters */
 };
 
 /*
@@ -104,6 +138,33 @@ int slub_sink_params(bt_self_component *self, const bt_value *params,
 		     struct slub_param *p, size_t nr);
 /* The parameter of p named name (it must be in the table). */
 const struct slub_param *slub_param_get(const struct slub_param *p, size_t nr, const char *name);
+
+/*
+ * After slub_sink_params() stored `cache` and `procname` in s->filter:
+ * copies them (the parameters are only borrowed).  0, or -1 without memory.
+ */
+int slub_filter_init(struct slub_sink *s);
+/* Whether events of process vpid (as the model numbers it) are reported:
+ * always without a procname filter. */
+bool slub_filter_vpid(struct slub_filter *f, uint32_t vpid);
+/* Whether a decoded event is reported (its process and cache pass). */
+bool slub_filter_event(struct slub_filter *f, const struct slub_model_event *e);
+static inline bool slub_filter_on(const struct slub_filter *f)
+{
+	return f->cache || f->procname;
+}
+/* Whether what belongs to the cache named name (NULL: never announced) is
+ * reported: always without a cache filter. */
+bool slub_filter_cache(const struct slub_filter *f, const char *name);
+/* " (cache NAME only)", " (processes named NAME only)", both, or "". */
+void slub_filter_describe(const struct slub_filter *f, char *buf, size_t len);
+/*
+ * At the end of the input (from end()): a filter that named what the input
+ * does not hold refuses it (SLUB_UNUSABLE_FILTER), saying the names it
+ * holds.  With check_cache false only the procname is checked (timeline
+ * says of its cache filter the slabs it met).  0, or -1 when refused.
+ */
+int slub_filter_refuse(struct slub_sink *s, bool check_cache);
 
 bt_component_class_initialize_method_status
 slub_sink_init(struct slub_sink *s, bt_self_component_sink *self, void *init_data);

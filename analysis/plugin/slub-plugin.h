@@ -14,9 +14,12 @@
 #include <signal.h>
 #include <stdint.h>
 
-/* The layout with `stop` (a caller of the layout before passes 0x5c0b7e5a:
- * the sinks then ignore its result, and the caller sees none). */
-#define SLUB_PLUGIN_RESULT_MAGIC 0x5c0b7e5bu
+/* The layout with `last_ns`.  A caller of the layout before it, which ends
+ * at `stop`, passes SLUB_PLUGIN_RESULT_MAGIC_STOP: the sinks fill it but
+ * for last_ns.  One of the layout before that passes 0x5c0b7e5a: the sinks
+ * then ignore its result, and the caller sees none. */
+#define SLUB_PLUGIN_RESULT_MAGIC 0x5c0b7e5cu
+#define SLUB_PLUGIN_RESULT_MAGIC_STOP 0x5c0b7e5bu
 
 /* Why the input could not be used (slub_plugin_result.unusable). */
 enum slub_plugin_unusable {
@@ -43,6 +46,11 @@ struct slub_plugin_result {
 	 * interrupter): end at the next message batch as at the end of the
 	 * input, with the results of what was read; then set by the sink to 2. */
 	volatile sig_atomic_t stop;
+	/* The time of the latest message with a clock snapshot (event, packet
+	 * beginning or end), ns from the clock's origin: how far the muxer's
+	 * time order has come (the progress of slubtrace, with the packet
+	 * index files).  Written once per message batch. */
+	volatile uint64_t last_ns;
 };
 
 #endif /* SLUB_PLUGIN_H */

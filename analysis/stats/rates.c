@@ -401,6 +401,28 @@ void slub_tstats_result_free(struct slub_tstats_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+int slub_tstats_result_only(struct slub_tstats_result *r, const char *name, char *err,
+			    size_t errlen)
+{
+	size_t o;
+
+	/* scope[0] is "overall", every cache's: never a cache of that name */
+	for (unsigned s = 1; s < r->nr_scopes; s++) {
+		if (strcmp(r->scope[s].name, name))
+			continue;
+		r->scope[0] = r->scope[s];
+		r->nr_scopes = 1;
+		return 0;
+	}
+	o = (size_t)snprintf(err, errlen, "no cache `%s` in it; its caches: ", name);
+	for (unsigned s = 1; s < r->nr_scopes && o < errlen; s++)
+		o += (size_t)snprintf(err + o, errlen - o, "%s%s", s > 1 ? ", " : "",
+				      r->scope[s].name);
+	if (r->nr_scopes < 2 && o < errlen)
+		snprintf(err + o, errlen - o, "none");
+	return -1;
+}
+
 int slub_tstats_result_pool(struct slub_tstats_result *dst, const struct slub_tstats_result *src,
 			    char *err, size_t errlen)
 {

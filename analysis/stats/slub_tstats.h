@@ -421,6 +421,12 @@ void slub_tstats_result_free(struct slub_tstats_result *r);
 int slub_tstats_result_pool(struct slub_tstats_result *dst, const struct slub_tstats_result *src,
 			    char *err, size_t errlen);
 
+/* Keeps the scope of cache name only, as scope[0] (what diff judges in
+ * full): the figures of that cache alone.  0, or -1 with a reason naming
+ * the caches r has in err. */
+int slub_tstats_result_only(struct slub_tstats_result *r, const char *name, char *err,
+			    size_t errlen);
+
 /* ---- reports ---- */
 
 #define SLUB_TSTATS_SHOW_SLABINFO 0x01u

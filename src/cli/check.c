@@ -50,6 +50,15 @@ void cmd_check_usage(FILE *f)
 		"                        (default 100, 0 = all)\n"
 		"      --reorder-ns NS   how long an event may wait for its predecessor in seq\n"
 		"                        order (default: the model's, 1 s)\n"
+		"      --cache NAME      report only the violations of this cache\n"
+		"      --procname NAME   report only the violations of the processes of this\n"
+		"                        name; with either, the verdict counts the events and\n"
+		"                        violations of the filter and names it, after a line\n"
+		"                        of the whole trace's figures (the model still reads\n"
+		"                        every event: a lock, a list or a seq chain spans\n"
+		"                        caches and processes); a name the trace does not\n"
+		"                        hold is refused, naming those it holds (with --live\n"
+		"                        too, when the session ends)\n"
 		"      --all-sessions    with --live: each relay URL stands for all its sessions\n"
 		CLI_VERBOSITY_HELP
 		"  -h, --help            show this help\n"
@@ -116,6 +125,8 @@ int cmd_check(int argc, char **argv)
 		{ "history", required_argument, NULL, 'H' },
 		{ "max-reports", required_argument, NULL, 'm' },
 		{ "reorder-ns", required_argument, NULL, 'r' },
+		{ "cache", required_argument, NULL, 'c' },
+		{ "procname", required_argument, NULL, 'p' },
 		CLI_VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -144,6 +155,12 @@ int cmd_check(int argc, char **argv)
 		case 'r':
 			nomem |= !!bt_value_map_insert_unsigned_integer_entry(params, "reorder-ns",
 				parse_count("--reorder-ns", optarg, ULLONG_MAX, &bad));
+			break;
+		case 'c':
+			nomem |= !!bt_value_map_insert_string_entry(params, "cache", optarg);
+			break;
+		case 'p':
+			nomem |= !!bt_value_map_insert_string_entry(params, "procname", optarg);
 			break;
 		case 'h':
 			cmd_check_usage(stdout);

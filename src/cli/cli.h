@@ -183,6 +183,48 @@ struct cli_index_entry {
 int cli_index_read(const char *path, int (*fn)(const struct cli_index_entry *e, void *arg),
 		   void *arg);
 
+/* A trace's clock, from its metadata's first `clock` block. */
+struct cli_clock {
+	uint64_t freq;			/* cycles per second */
+	long long offset_s, offset;	/* the origin: offset_s s plus offset cycles */
+};
+/* The value after `key =` in the first `clock {` block of metadata text
+ * (packetized or not: LTTng writes the block in one packet). */
+bool cli_clock_field(const char *text, size_t n, const char *key, long long *v);
+/* The clock of the trace directory dir: 0, or -1 when its metadata has none. */
+int cli_trace_clock(const char *dir, struct cli_clock *clk);
+/* A value of that clock in ns from the origin, as Babeltrace computes it. */
+uint64_t cli_clock_ns(const struct cli_clock *clk, uint64_t cycles);
+
+/*
+ * How far into the traces, by bytes: every packet of every stream, from
+ * the streams' index files (LTTng's index/NAME.idx), as (begin time, size)
+ * sorted by time.  The packets that began at or before the time of the
+ * latest message read are taken as read.
+ */
+struct cli_progress {
+	uint64_t *begin_ns;	/* each packet's timestamp_begin, ns from the origin, sorted */
+	uint64_t *bytes;	/* bytes of the packets up to this one, inclusive */
+	size_t nr;
+	uint64_t total;		/* bytes of every packet */
+};
+/* Loads the packets of every stream of dirs[0..nr).  0, or -1 (nothing to
+ * free) when a stream has no index, an index is unreadable or a trace has
+ * no clock: then the percent is not known. */
+int cli_progress_load(struct cli_progress *p, char *const *dirs, size_t nr);
+void cli_progress_free(struct cli_progress *p);
+/* The bytes of the packets that began at or before ns. */
+uint64_t cli_progress_bytes(const struct cli_progress *p, uint64_t ns);
+/* 0..100: the part of p->total those bytes are (100 for an empty trace). */
+unsigned cli_progress_percent(const struct cli_progress *p, uint64_t ns);
+/*
+ * The progress line: "slubtrace: M messages read, R messages/s", with
+ * known (p non-NULL) "NN% of X MiB, " (of X KiB below 1 MiB) after
+ * "slubtrace: ".  Returns buf.
+ */
+char *cli_progress_line(char *buf, size_t len, const struct cli_progress *p, uint64_t ns,
+			uint64_t messages, double rate);
+
 /*
  * The files of one trace directory (holding `metadata`) before Babeltrace
  * reads them: packetized metadata complete; each stream file as long as

@@ -86,6 +86,9 @@ void cmd_compare_usage(FILE *f)
 		"                           `slubtrace diff -t`; repeatable\n"
 		"      --record-arg ARG     an option passed to `slubtrace record` (for example\n"
 		"                           --objects); repeatable\n"
+		"      --cache NAME         the diff compares this cache's figures only (in\n"
+		"                           place of the overall ones; a run without the cache\n"
+		"                           is refused, naming its caches)\n"
 		"      --procname NAME      the diff reads only the processes of this name\n"
 		"                           (default: CMD's base name; '' for all)\n"
 		"  -o, --output DIR         keep the recorded traces in DIR/before-K, DIR/after-K\n"
@@ -133,6 +136,7 @@ struct compare {
 	const char *record_arg[CMP_MAX_ARGS];
 	unsigned nr_record_arg;
 	const char *procname;
+	const char *cache;
 	const char *output;
 	char workdir[PATH_MAX];
 	bool remove_workdir;
@@ -146,7 +150,7 @@ struct compare {
 
 enum {
 	O_BENV = 256, O_AENV, O_BLIB, O_ALIB, O_WARMUP, O_TONLY, O_RONLY, O_THR, O_METRIC,
-	O_DTHR, O_RARG, O_PROCNAME, O_JSON,
+	O_DTHR, O_RARG, O_PROCNAME, O_JSON, O_CACHE,
 };
 
 static const struct option compare_opts[] = {
@@ -163,6 +167,7 @@ static const struct option compare_opts[] = {
 	{ "diff-threshold", required_argument, NULL, O_DTHR },
 	{ "record-arg", required_argument, NULL, O_RARG },
 	{ "procname", required_argument, NULL, O_PROCNAME },
+	{ "cache", required_argument, NULL, O_CACHE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "json", no_argument, NULL, O_JSON },
 	{ "help", no_argument, NULL, 'h' },
@@ -278,6 +283,7 @@ static int parse_opts(int argc, char **argv, struct compare *c)
 				    optarg);
 			break;
 		case O_PROCNAME: c->procname = optarg; break;
+		case O_CACHE: c->cache = optarg; break;
 		case 'o': c->output = optarg; break;
 		case O_JSON: c->json = true; break;
 		case 'h': return -2;
@@ -623,7 +629,7 @@ struct pooled {
 static int load_side(struct compare *c, struct pooled *p, unsigned side, bt_value *params)
 {
 	struct side *s = &c->side[side];
-	char err[256];
+	char err[512];
 
 	for (unsigned k = 0; k < s->nr_traces; k++) {
 		struct slub_tstats_result *r = calloc(1, sizeof(*r));
@@ -637,6 +643,10 @@ static int load_side(struct compare *c, struct pooled *p, unsigned side, bt_valu
 		rc = cli_load_result(s->trace[k], params, r);
 		if (rc)
 			return -1;
+		if (c->cache && slub_tstats_result_only(r, c->cache, err, sizeof(err))) {
+			cli_err("compare: %s: %s", s->trace[k], err);
+			return -1;
+		}
 		if (!k) {
 			/* the first run is the pool: a copy of its scopes */
 			p->pool[side] = *r;

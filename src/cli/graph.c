@@ -158,12 +158,17 @@ static uint64_t now_ns(void)
 }
 
 /* The graph run batch by batch, with a line on stderr (a terminal) saying
- * the messages read and the rate, from the first batch on and then four
- * times a second; the line is erased at the end.  ^C is handled as by the
- * plain loop.  (How far into the trace, by bytes, is not shown: src.ctf.fs
- * does not give the packets' sizes.) */
-static bt_graph_run_status run_with_progress(bt_graph *g, struct slub_plugin_result *res)
+ * how far into the traces by bytes when every stream has its index file
+ * (progress.c: the packets begun by the time of the latest message the
+ * sink saw), and the messages read and the rate; from the first batch on,
+ * then four times a second; the line is erased at the end.  ^C is handled
+ * as by the plain loop. */
+static bt_graph_run_status run_with_progress(bt_graph *g, struct slub_plugin_result *res,
+					     const struct trace_list *traces)
 {
+	struct cli_progress prog;
+	bool known = cli_progress_load(&prog, traces->dirs, traces->nr) == 0;
+	char line[160];
 	uint64_t start = now_ns(), last = 0;
 	bool shown = false;
 
@@ -183,20 +188,25 @@ static bt_graph_run_status run_with_progress(bt_graph *g, struct slub_plugin_res
 		} else if (st != BT_GRAPH_RUN_ONCE_STATUS_OK) {
 			if (shown)
 				fputs("\r\033[K", stderr);
+			if (known)
+				cli_progress_free(&prog);
 			return st == BT_GRAPH_RUN_ONCE_STATUS_MEMORY_ERROR ?
 				BT_GRAPH_RUN_STATUS_MEMORY_ERROR : BT_GRAPH_RUN_STATUS_ERROR;
 		}
 		t = now_ns();
 		if (t - last >= PROGRESS_EVERY_NS) {
-			fprintf(stderr, "\r\033[Kslubtrace: %" PRIu64 " messages read, %.0f messages/s",
-				res->messages,
-				t > start ? (double)res->messages * 1e9 / (double)(t - start) : 0.0);
+			cli_progress_line(line, sizeof(line), known ? &prog : NULL, res->last_ns,
+					  res->messages, t > start ?
+					  (double)res->messages * 1e9 / (double)(t - start) : 0.0);
+			fprintf(stderr, "\r\033[K%s", line);
 			shown = true;
 			last = t;
 		}
 	}
 	if (shown)
 		fputs("\r\033[K", stderr);
+	if (known)
+		cli_progress_free(&prog);
 	return BT_GRAPH_RUN_STATUS_OK;
 }
 
@@ -479,7 +489,8 @@ static int snapshot_window(const char *trace_dir, const struct trace_list *trace
 }
 
 /* Runs the graph to its end (^C: once more, for the sink to end). */
-static bt_graph_run_status run_graph(bt_graph *g, struct slub_plugin_result *res, bool live)
+static bt_graph_run_status run_graph(bt_graph *g, struct slub_plugin_result *res, bool live,
+				     const struct trace_list *traces)
 {
 	bt_graph_run_status run;
 	bool caught;
@@ -491,7 +502,7 @@ static bt_graph_run_status run_graph(bt_graph *g, struct slub_plugin_result *res
 	 * it reads, and a line of progress would cut its output), not -q, and
 	 * not a live session (it has no end). */
 	if (!live && !cli_quiet() && isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO)) {
-		run = run_with_progress(g, res);
+		run = run_with_progress(g, res, traces);
 	} else {
 		while ((run = bt_graph_run(g)) == BT_GRAPH_RUN_STATUS_AGAIN) {
 			struct timespec ts = { 0, 1000000 };
@@ -584,7 +595,7 @@ int cli_run_graph(const char *trace_dir, const char *sink_name, bt_value *params
 		goto graph;
 	}
 
-	run = run_graph(g, res, live);
+	run = run_graph(g, res, live, &traces);
 	fflush(stdout);
 	if (res->stop && run == BT_GRAPH_RUN_STATUS_OK) {
 		cli_err("interrupted: the results above cover the %" PRIu64 " messages read before ^C",

@@ -417,10 +417,13 @@ int cmd_check_live(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "live", no_argument, NULL, 'L' },
 		{ "all-sessions", no_argument, NULL, 'a' },
+		{ "cache", required_argument, NULL, 'C' },
+		{ "procname", required_argument, NULL, 'P' },
 		CLI_VERBOSITY_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct slub_plugin_result res;
+	const char *cache = NULL, *procname = NULL;
 	bool all = false;
 	char *urls = NULL;
 	size_t nr = 0;
@@ -431,8 +434,13 @@ int cmd_check_live(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "vq", opts, NULL)) != -1) {
 		if (c == 'a') {
 			all = true;
+		} else if (c == 'C') {
+			cache = optarg;
+		} else if (c == 'P') {
+			procname = optarg;
 		} else if (c != 'L' && !cli_verbosity_option(c)) {
-			cli_err("check --live: expected [--all-sessions] [-v|-q] URL...: a session "
+			cli_err("check --live: expected [--all-sessions] [--cache NAME] "
+				"[--procname NAME] [-v|-q] URL...: a session "
 				"net://HOST[:PORT]/host/NAME/SESSION (record --live prints it), or "
 				"with --all-sessions a relay net://HOST[:PORT]");
 			return CLI_EXIT_USAGE;
@@ -449,7 +457,9 @@ int cmd_check_live(int argc, char **argv)
 	params = bt_value_map_create();
 	/* several sessions are several hosts, or may be: say whose each line is */
 	if (!params || ((all || nr > 1) &&
-			bt_value_map_insert_bool_entry(params, "hosts", BT_TRUE))) {
+			bt_value_map_insert_bool_entry(params, "hosts", BT_TRUE)) ||
+	    (cache && bt_value_map_insert_string_entry(params, "cache", cache)) ||
+	    (procname && bt_value_map_insert_string_entry(params, "procname", procname))) {
 		free(urls);
 		bt_value_put_ref(params);
 		return cli_nomem();

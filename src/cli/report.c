@@ -65,12 +65,20 @@ void cmd_report_usage(FILE *f)
 		"                           `slubtrace stats -o` JSON report): slabs and partial\n"
 		"                           slabs (peak, mean), free objects per partial slab,\n"
 		"                           slabs touched, list_lock acquisitions and waits,\n"
-		"                           slab-word redos, pages made and discarded\n"
+		"                           slab-word redos, pages made and discarded (a\n"
+		"                           trace directory is read with --cache and\n"
+		"                           --procname too)\n"
 		"      --top N              slabs in each top-N table (default 10, as stats and\n"
 		"                           top; at most 20)\n"
 		"      --max-violations N   violations shown in detail (default 20)\n"
 		"      --reorder-ns NS      how long an event may wait for its predecessor in\n"
 		"                           seq order (default: the model's, 1 s)\n"
+		"      --cache NAME         the violations, statistics and top slabs of this\n"
+		"                           cache only; the verdict names the filter (the model\n"
+		"                           still reads every event)\n"
+		"      --procname NAME      the same for the processes of this name (the\n"
+		"                           baseline, a trace directory, is read with it too);\n"
+		"                           a name the trace does not hold is refused\n"
 		CLI_VERBOSITY_HELP
 		"  -h, --help               show this help\n"
 		"\n"
@@ -225,6 +233,8 @@ static int write_against(FILE *f, const char *other, const struct slub_tstats_re
 /* --reorder-ns, when given (the sink's parameter, as for check and timeline) */
 static bool reorder_given;
 static uint64_t reorder_ns;
+/* --cache, --procname: the scan pass's filter */
+static const char *filter_cache, *filter_procname;
 
 static int run_pass(const char *trace, const char *pass, const char *tmp, uint64_t top,
 		    uint64_t max_violations, struct slub_plugin_result *res)
@@ -245,7 +255,11 @@ static int run_pass(const char *trace, const char *pass, const char *tmp, uint64
 	    bt_value_map_insert_unsigned_integer_entry(p, "max-violations", max_violations) ||
 	    (reorder_given && bt_value_map_insert_unsigned_integer_entry(p, "reorder-ns",
 									  reorder_ns)) ||
-	    (!strcmp(pass, "scan") && bt_value_map_insert_string_entry(p, "stats-path", stats))) {
+	    (!strcmp(pass, "scan") && bt_value_map_insert_string_entry(p, "stats-path", stats)) ||
+	    (!strcmp(pass, "scan") && filter_cache &&
+	     bt_value_map_insert_string_entry(p, "cache", filter_cache)) ||
+	    (!strcmp(pass, "scan") && filter_procname &&
+	     bt_value_map_insert_string_entry(p, "procname", filter_procname))) {
 		bt_value_put_ref(p);
 		return cli_nomem();
 	}
@@ -398,6 +412,8 @@ int cmd_report(int argc, char **argv)
 		{ "top", required_argument, NULL, 'T' },
 		{ "max-violations", required_argument, NULL, 'V' },
 		{ "reorder-ns", required_argument, NULL, 'R' },
+		{ "cache", required_argument, NULL, 'C' },
+		{ "procname", required_argument, NULL, 'P' },
 		CLI_VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -406,7 +422,8 @@ int cmd_report(int argc, char **argv)
 	struct page_inputs in = { 0 };
 	/* the same default as stats and top */
 	uint64_t top = SLUB_TSTATS_DEFAULT_TOP_N, max_violations = 20;
-	struct slub_plugin_result res;
+	struct slub_plugin_result res, lanes;
+	char scope[256] = "";
 	char tmp[TMP_DIR_MAX], path[PATH_MAX], err[512];
 	unsigned regressed = 0;
 	int c, bad = 0, rc;
@@ -434,6 +451,12 @@ int cmd_report(int argc, char **argv)
 			bad |= parse_uint("reorder-ns", optarg, UINT64_MAX, &reorder_ns) < 0;
 			reorder_given = true;
 			break;
+		case 'C':
+			filter_cache = optarg;
+			break;
+		case 'P':
+			filter_procname = optarg;
+			break;
 		case 'h':
 			cmd_report_usage(stdout);
 			return 0;
@@ -460,7 +483,7 @@ int cmd_report(int argc, char **argv)
 	}
 	rc = run_pass(argv[optind], "scan", tmp, top, max_violations, &res);
 	if (!rc)
-		rc = run_pass(argv[optind], "lanes", tmp, top, max_violations, &res);
+		rc = run_pass(argv[optind], "lanes", tmp, top, max_violations, &lanes);
 	snprintf(path, sizeof(path), "%s/stats.json", tmp);
 	if (!rc && (in.baseline || in.against) &&
 	    slub_tstats_result_load(path, &in.after, err, sizeof(err))) {
@@ -470,7 +493,8 @@ int cmd_report(int argc, char **argv)
 	if (!rc && in.baseline) {
 		bt_value *p = bt_value_map_create();
 
-		if (!p)
+		if (!p || (filter_procname &&
+			   bt_value_map_insert_string_entry(p, "procname", filter_procname)))
 			rc = cli_nomem();
 		else if (stat(in.baseline, &st) == 0 && S_ISDIR(st.st_mode))
 			cli_info("reading the baseline %s", in.baseline);
@@ -488,9 +512,15 @@ int cmd_report(int argc, char **argv)
 	slub_tstats_result_free(&in.other);
 	if (rc)
 		return rc;
+	if (filter_cache || filter_procname)
+		snprintf(scope, sizeof(scope), " (%s%s%s%s%s only)", filter_cache ? "cache " : "",
+			 filter_cache ? filter_cache : "",
+			 filter_cache && filter_procname ? ", " : "",
+			 filter_procname ? "processes named " : "",
+			 filter_procname ? filter_procname : "");
 	if (stat(out, &st) == 0)
-		printf("report: %s (%lld bytes): %" PRIu64 " events, %" PRIu64 " violations%s\n", out,
-		       (long long)st.st_size, res.events, res.violations,
+		printf("report: %s (%lld bytes): %" PRIu64 " events, %" PRIu64 " violations%s%s\n",
+		       out, (long long)st.st_size, res.events, res.violations, scope,
 		       in.baseline ? (regressed ? ", regression against the baseline"
 					     : ", no regression against the baseline")
 				: "");

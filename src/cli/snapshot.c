@@ -434,35 +434,6 @@ static bool lttng_layout(const char *text, size_t n)
 	return true;
 }
 
-/* The value after `key =` in the first `clock {` block of the metadata
- * text (packetized or not: the block is short, and LTTng writes it in one
- * packet). */
-static bool clock_field(const char *text, size_t n, const char *key, long long *v)
-{
-	const char *c = memmem(text, n, "clock {", 7), *end, *p;
-	size_t kl = strlen(key);
-
-	if (!c)
-		return false;
-	end = memmem(c, n - (size_t)(c - text), "};", 2);
-	if (!end)
-		return false;
-	for (p = c; (p = memmem(p, (size_t)(end - p), key, kl)); p += kl) {
-		const char *q = p + kl;
-
-		/* `offset` must not match `offset_s`, nor a word of a comment */
-		if (p > c && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z')))
-			continue;
-		while (q < end && *q == ' ')
-			q++;
-		if (*q++ != '=')
-			continue;
-		*v = strtoll(q, NULL, 0);
-		return true;
-	}
-	return false;
-}
-
 int snapshot_trace_bounds(const char *trace_dir, uint64_t *begin_ns, uint64_t *end_ns,
 			  unsigned *cut)
 {
@@ -484,13 +455,13 @@ int snapshot_trace_bounds(const char *trace_dir, uint64_t *begin_ns, uint64_t *e
 	if (text)
 		n = fread(text, 1, 1 << 20, f);
 	fclose(f);
-	if (!text || !lttng_layout(text, n) || !clock_field(text, n, "freq", &freq) ||
+	if (!text || !lttng_layout(text, n) || !cli_clock_field(text, n, "freq", &freq) ||
 	    freq <= 0) {
 		free(text);
 		return -1;
 	}
-	clock_field(text, n, "offset_s", &off_s);
-	clock_field(text, n, "offset", &off);
+	cli_clock_field(text, n, "offset_s", &off_s);
+	cli_clock_field(text, n, "offset", &off);
 	free(text);
 	d = opendir(trace_dir);
 	if (!d)

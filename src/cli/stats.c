@@ -152,6 +152,9 @@ void cmd_diff_usage(FILE *f)
 		"      --before RUN         a run of the BEFORE side; repeatable\n"
 		"      --after RUN          a run of the AFTER side; repeatable\n"
 		"      --all                print every cache's figures, not only verdicts\n"
+		"      --cache NAME         compare this cache's figures only (in place of the\n"
+		"                           overall ones; a run without it is refused, naming\n"
+		"                           its caches)\n"
 		"      --procname NAME      (trace directories) only the processes of this name\n"
 		CLI_VERBOSITY_HELP
 		"  -h, --help               show this help\n"
@@ -478,8 +481,9 @@ int cmd_diff(int argc, char **argv)
 	struct slub_tstats_result pooled[2];
 	struct slub_tstats_result *loaded[2][DIFF_MAX_RUNS] = { { 0 } };
 	bt_value *params = bt_value_map_create();
-	const char *output = NULL;
-	char err[256];
+	const bt_value *v;
+	const char *output = NULL, *cache;
+	char err[512];
 	int first, rc = 0;
 
 	if (!params)
@@ -518,6 +522,8 @@ int cmd_diff(int argc, char **argv)
 		bt_value_put_ref(params);
 		return CLI_EXIT_USAGE;
 	}
+	v = bt_value_map_borrow_entry_value_const(params, "cache");
+	cache = v ? bt_value_string_get(v) : NULL;
 	for (unsigned side = 0; side < 2 && !rc; side++)
 		for (unsigned k = 0; k < diff_nr[side] && !rc; k++) {
 			struct slub_tstats_result *r = calloc(1, sizeof(*r));
@@ -531,6 +537,10 @@ int cmd_diff(int argc, char **argv)
 					side ? "AFTER" : "BEFORE", k + 1, diff_nr[side],
 					diff_runs[side][k]);
 			rc = cli_load_result(diff_runs[side][k], params, r);
+			if (!rc && cache && slub_tstats_result_only(r, cache, err, sizeof(err))) {
+				cli_err("%s: %s", diff_runs[side][k], err);
+				rc = CLI_EXIT_USAGE;
+			}
 			if (!rc && !k) {
 				/* the first run is the pool: a copy of its scopes */
 				pooled[side] = *r;

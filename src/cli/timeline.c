@@ -30,6 +30,8 @@ void cmd_timeline_usage(FILE *f)
 		"      --slab ADDR      only this slab (0x... address)\n"
 		"      --cache NAME     only slabs of this cache\n"
 		"      --tid N          only transitions made by this thread (vtid)\n"
+		"      --procname NAME  only transitions made by the processes of this name (a\n"
+		"                       name no process of the trace has is refused)\n"
 		"      --begin TIME     only transitions at or after TIME\n"
 		"      --end TIME       only transitions at or before TIME; TIME is seconds\n"
 		"                       since the clock's origin (the Unix epoch for LTTng),\n"
@@ -87,6 +89,7 @@ int cmd_timeline(int argc, char **argv)
 		{ "slab", required_argument, NULL, 's' },
 		{ "cache", required_argument, NULL, 'c' },
 		{ "tid", required_argument, NULL, 't' },
+		{ "procname", required_argument, NULL, 'p' },
 		{ "begin", required_argument, NULL, 'b' },
 		{ "end", required_argument, NULL, 'e' },
 		{ "json", no_argument, NULL, 'j' },
@@ -120,6 +123,9 @@ int cmd_timeline(int argc, char **argv)
 			break;
 		case 'c':
 			nomem |= !!bt_value_map_insert_string_entry(params, "cache", optarg);
+			break;
+		case 'p':
+			nomem |= !!bt_value_map_insert_string_entry(params, "procname", optarg);
 			break;
 		case 'r': {
 			unsigned long long ns;

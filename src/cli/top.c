@@ -67,6 +67,11 @@ void cmd_top_usage(FILE *f)
 		"                        as it has lines for)\n"
 		"      --threads N       thread rows per table (default 5, 0 = none)\n"
 		"      --counts          counts per interval instead of rates per second\n"
+		"      --cache NAME      only this cache: its rows, storms, and the threads'\n"
+		"                        redos and waits in it\n"
+		"      --procname NAME   only the processes of this name (a cache or name the\n"
+		"                        trace does not hold is refused at the end of the input,\n"
+		"                        naming those it holds)\n"
 		CLI_VERBOSITY_HELP
 		"  -h, --help            show this help\n"
 		"\n"
@@ -180,6 +185,8 @@ int cmd_top(int argc, char **argv)
 		{ "top", required_argument, NULL, 'n' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "counts", no_argument, NULL, 'c' },
+		{ "cache", required_argument, NULL, 'C' },
+		{ "procname", required_argument, NULL, 'P' },
 		CLI_VERBOSITY_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -250,6 +257,12 @@ int cmd_top(int argc, char **argv)
 			break;
 		case 'c':
 			bt_value_map_insert_bool_entry(params, "counts", BT_TRUE);
+			break;
+		case 'C':
+			bt_value_map_insert_string_entry(params, "cache", optarg);
+			break;
+		case 'P':
+			bt_value_map_insert_string_entry(params, "procname", optarg);
 			break;
 		case 'h':
 			cmd_top_usage(stdout);

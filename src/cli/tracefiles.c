@@ -77,6 +77,68 @@ int cli_index_read(const char *path, int (*fn)(const struct cli_index_entry *e, 
 
 /* ---- metadata ------------------------------------------------------------ */
 
+bool cli_clock_field(const char *text, size_t n, const char *key, long long *v)
+{
+	const char *c = memmem(text, n, "clock {", 7), *end, *p;
+	size_t kl = strlen(key);
+
+	if (!c)
+		return false;
+	end = memmem(c, n - (size_t)(c - text), "};", 2);
+	if (!end)
+		return false;
+	for (p = c; (p = memmem(p, (size_t)(end - p), key, kl)); p += kl) {
+		const char *q = p + kl;
+
+		/* `offset` must not match `offset_s`, nor a word of a comment */
+		if (p > c && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z')))
+			continue;
+		while (q < end && *q == ' ')
+			q++;
+		if (*q++ != '=')
+			continue;
+		*v = strtoll(q, NULL, 0);
+		return true;
+	}
+	return false;
+}
+
+int cli_trace_clock(const char *dir, struct cli_clock *clk)
+{
+	char path[PATH_MAX];
+	long long freq = 0, off_s = 0, off = 0;
+	char *text = malloc(1 << 20);
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	f = text ? fopen(path, "rb") : NULL;
+	if (f) {
+		n = fread(text, 1, 1 << 20, f);
+		fclose(f);
+	}
+	if (!f || !cli_clock_field(text, n, "freq", &freq) || freq <= 0) {
+		free(text);
+		return -1;
+	}
+	cli_clock_field(text, n, "offset_s", &off_s);
+	cli_clock_field(text, n, "offset", &off);
+	free(text);
+	clk->freq = (uint64_t)freq;
+	clk->offset_s = off_s;
+	clk->offset = off;
+	return 0;
+}
+
+uint64_t cli_clock_ns(const struct cli_clock *clk, uint64_t cycles)
+{
+	/* as Babeltrace: offset_s s, then offset + value cycles */
+	__int128 ns = (__int128)clk->offset_s * 1000000000 +
+		((__int128)cycles + clk->offset) * 1000000000 / (__int128)clk->freq;
+
+	return ns < 0 ? 0 : ns > (__int128)UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+}
+
 #define CTF_METADATA_MAGIC 0x75D11D57u
 #define CTF_PACKET_MAGIC   0xC1FC1FC1u
 #define METADATA_HEADER    37	/* magic, uuid, checksum, content, packet, 5 bytes */

@@ -29,6 +29,11 @@ Tests:
              watchdog on Babeltrace's own hang; the same trace without its
              index files still read; record's advice on losses with
              --blocking on (not --blocking again)
+  progress_bytes  slubtrace's progress by bytes on a recording of several
+             packets a stream (tests/plugin/test_progress.c): its index
+             files' packets sum to the stream files' sizes, and the percent
+             at the sink's latest message time never goes back, stays in
+             0..100, passes between and ends at 100
 
 Session daemons as in tests/e2e/e2e.py (own lttng-sessiond --no-kernel,
 private LTTNG_HOME, `nobody` when run as root).  Exit: 0 pass, 1 fail,
@@ -474,8 +479,24 @@ def test_damaged(env):
     return errors
 
 
+def test_progress_bytes(env):
+    errors = []
+    env.start_sessiond()
+    try:
+        d = record_small(env, "progress")
+    finally:
+        env.stop_sessiond()
+    prog = os.path.join(env.args.build, "tests/plugin/test_progress")
+    rc, out = run([prog, env.path("analysis/plugin"), d], env=env.env, check=False,
+                  what="test_progress")
+    log(out.rstrip()[-2000:])
+    e2e.check(rc == 0, "test_progress exited %d" % rc, errors)
+    return errors
+
+
 TESTS = {"clean": test_clean, "inject": test_inject, "agreement": test_agreement,
-         "badinput": test_badinput, "damaged": test_damaged}
+         "badinput": test_badinput, "damaged": test_damaged,
+         "progress_bytes": test_progress_bytes}
 
 
 def drop_privileges(args):

@@ -54,6 +54,7 @@ expect_2() {
 
 "$mktrace" clean "$work/good" || exit 1
 "$mktrace" other "$work/other" || exit 1
+"$mktrace" mixed "$work/mixed" || exit 1
 "$mktrace" format1 "$work/format1" || exit 1
 
 expect_2 "missing path" "$work/nonexistent"
@@ -168,6 +169,19 @@ expect_msg "timeline --begin after --end" "^slubtrace: --begin 2.5 is after --en
 expect_msg "timeline --cache nosuch" \
 	"^slubtrace: .*: no slab of cache \`nosuch\` in the trace; its caches with slabs: [a-z]" \
 	timeline --cache nosuch "$work/good"
+# A cache or process name the trace does not hold: refused by every
+# reader, naming those it holds (the trace has test-64 and other-64, the
+# processes alpha and beta).
+for cmd in check stats storms timeline top; do
+	expect_msg "$cmd --procname nosuch" \
+		"^slubtrace: .*: no process named \`nosuch\` in the trace; the names of its threads: alpha, beta$" \
+		$cmd --procname nosuch "$work/mixed"
+done
+for cmd in check stats storms top; do
+	expect_msg "$cmd --cache nosuch" \
+		"^slubtrace: .*: no cache \`nosuch\` in the trace; its caches: test-64, other-64$" \
+		$cmd --cache nosuch "$work/mixed"
+done
 expect_msg "stats -o in a missing directory" \
 	"^slubtrace: $work/nonexistent/r.json: cannot write the output file: No such file or directory" \
 	stats -o "$work/nonexistent/r.json" "$work/good"

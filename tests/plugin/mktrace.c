@@ -5,7 +5,7 @@
  * (only the trace UUID differs), for golden outputs and for bad-input
  * tests that need no session daemon.
  *
- *   mktrace clean|lost|clean3|lost3|clean2|lost2|storm|storm3|other|format1|
+ *   mktrace clean|lost|clean3|lost3|clean2|lost2|storm|storm3|mixed|other|format1|
  *           sheaves6|sheaves7 DIR
  *
  *   clean    one clean life of a slab (tests/plugin/scripts.c), wire format 4
@@ -16,6 +16,8 @@
  *            a redo retried under a kept list_lock, a double free
  *            (scripts.h), wire format 4
  *   storm3   the same in wire format 3
+ *   mixed    two processes (alpha, beta), each with a cache of its own
+ *            (test-64, other-64): a clean life, then a lost update (scripts.h)
  *   other    events of another provider only
  *   format1  a slub event laid out as in wire format 1
  *   sheaves6 a cache of the sheaves generation announced in wire format 6
@@ -61,7 +63,7 @@ int main(int argc, char **argv)
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: mktrace clean|lost|clean3|lost3|clean2|lost2|storm|storm3|"
-			"other|format1|sheaves6|sheaves7 DIR\n");
+			"mixed|other|format1|sheaves6|sheaves7 DIR\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "clean")) {
@@ -80,6 +82,8 @@ int main(int argc, char **argv)
 		script_storm(&s);
 	} else if (!strcmp(argv[1], "storm3")) {
 		script_storm_format(&s, 3);
+	} else if (!strcmp(argv[1], "mixed")) {
+		script_mixed(&s);
 	} else if (!strcmp(argv[1], "other")) {
 		script_life(&s, LIFE_OTHER_ONLY, 0, 0, 0, NULL);
 	} else if (!strcmp(argv[1], "sheaves6") || !strcmp(argv[1], "sheaves7")) {

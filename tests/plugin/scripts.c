@@ -117,6 +117,19 @@ static int n;
 static uint64_t now;
 static uint64_t stack_ips[2];
 static unsigned format;	/* of the script being written */
+/* The process of the events added, its name (NULL: the source's default),
+ * the cache the script announces and the thread announcing it. */
+static int32_t cur_vpid;
+static const char *cur_proc, *cache_name;
+static int32_t cache_tid;
+
+static void script_defaults(void)
+{
+	cur_vpid = LIFE_VPID;
+	cur_proc = NULL;
+	cache_name = "test-64";
+	cache_tid = 10;
+}
 
 /* `where` (formats 3 and 4): cache 1, node 0, cpu slot t - 10. */
 static uint64_t where(int32_t t, unsigned flags, int32_t arg)
@@ -133,8 +146,9 @@ static struct ts_item *add(int cls, int32_t tid)
 	now += 1000;
 	i->cls = cls;
 	i->ts = now;
-	i->vpid = LIFE_VPID;
+	i->vpid = cur_vpid;
 	i->vtid = tid;
+	i->procname = cur_proc;
 	return i;
 }
 
@@ -201,11 +215,11 @@ static void lock(int cls, int32_t t, uint64_t lock_seq)
 static void cache_create(void)
 {
 	static const uint64_t geo[8] = { 64, 64, 8, 0, OBJS, 5, 30, 0 };
-	struct ts_item *i = add(W_CACHE_CREATE, 10);
-	uint64_t v2[] = { 2, 1, (uintptr_t)"test-64", geo[0], geo[1], geo[2], geo[3], geo[4],
+	struct ts_item *i = add(W_CACHE_CREATE, cache_tid);
+	uint64_t v2[] = { 2, 1, (uintptr_t)cache_name, geo[0], geo[1], geo[2], geo[3], geo[4],
 			  geo[5], geo[6], geo[7], 0 };
-	uint64_t v3[] = { 3, where(10, 0, 0), (uintptr_t)geo, geo[7], (uintptr_t)"test-64" };
-	uint64_t v4[] = { 4, where(10, 0, 0), (uintptr_t)geo, (uintptr_t)"test-64" };
+	uint64_t v3[] = { 3, where(10, 0, 0), (uintptr_t)geo, geo[7], (uintptr_t)cache_name };
+	uint64_t v4[] = { 4, where(10, 0, 0), (uintptr_t)geo, (uintptr_t)cache_name };
 
 	if (format == 4)
 		memcpy(i->v, v4, sizeof(v4));
@@ -221,15 +235,16 @@ void script_life(struct ts_script *s, enum life_variant v, uint64_t ip, uint64_t
 	script_life_format(s, 4, v, ip, base, size, path);
 }
 
+static void life(enum life_variant v, uint64_t ip, uint64_t base, uint64_t size,
+		 const char *path);
+
 void script_life_format(struct ts_script *s, unsigned fmt, enum life_variant v, uint64_t ip,
 			uint64_t base, uint64_t size, const char *path)
 {
-	struct ts_item *i;
-	unsigned seq = 1;
-
 	n = 0;
 	now = 1000000000ull;	/* 00:00:01 */
 	format = fmt;
+	script_defaults();
 	memset(s, 0, sizeof(*s));
 	s->classes = format == 4 ? wire_v4 : format == 3 ? wire_v3 : wire_v2;
 	s->nr_classes = W_NR;
@@ -238,9 +253,34 @@ void script_life_format(struct ts_script *s, unsigned fmt, enum life_variant v, 
 	if (v == LIFE_OTHER_ONLY) {
 		for (int k = 0; k < 4; k++)
 			add(W_OTHER, 10)->v[0] = (uint64_t)k;
-		s->nr_items = n;
-		return;
+	} else {
+		life(v, ip, base, size, path);
 	}
+	s->nr_items = n;
+}
+
+void script_mixed(struct ts_script *s)
+{
+	script_life(s, LIFE_CLEAN, 0, 0, 0, NULL);
+	n = 0;
+	now = 1000000000ull;
+	cur_vpid = cache_tid = MIXED_VPID_A;
+	cur_proc = "alpha";
+	life(LIFE_CLEAN, 0, 0, 0, NULL);
+	cur_vpid = cache_tid = MIXED_VPID_B;
+	cur_proc = "beta";
+	cache_name = "other-64";
+	life(LIFE_LOST_UPDATE, 0, 0, 0, NULL);
+	s->nr_items = n;
+}
+
+/* One life of slab LIFE_SLAB in the current process, from its cache's
+ * announcement on. */
+static void life(enum life_variant v, uint64_t ip, uint64_t base, uint64_t size,
+		 const char *path)
+{
+	struct ts_item *i;
+	unsigned seq = 1;
 
 	cache_create();
 	if (v == LIFE_LOST_STACK) {
@@ -299,7 +339,6 @@ void script_life_format(struct ts_script *s, unsigned fmt, enum life_variant v, 
 	word(W_UNFREEZE, 12, SLUB_SITE_UNFREEZING_SLAB, SLUB_DEST_DISCARD, 0, 0xd0, 0, 0, ++seq);
 	cpu_slab(W_DEACTIVATE, 12, SLUB_DEACT_EMPTY_FREELIST, SLUB_DEST_DISCARD, OBJS - 1);
 	word(W_SLAB_DISCARD, 12, SLUB_SITE_NONE, SLUB_DEST_NONE, 0, 0xd0, 0, 0, seq);
-	s->nr_items = n;
 }
 
 /* ---- a retry storm (wire format 4 or 3) ---- */
@@ -367,6 +406,7 @@ void script_storm_format(struct ts_script *s, unsigned fmt)
 	n = 0;
 	now = 2000000000ull;	/* 00:00:02 */
 	format = fmt;
+	script_defaults();
 	memset(s, 0, sizeof(*s));
 	s->classes = format == 4 ? wire_v4 : wire_v3;
 	s->nr_classes = W_NR;

@@ -41,6 +41,17 @@ void script_life_format(struct ts_script *s, unsigned format, enum life_variant 
 			uint64_t ip, uint64_t base, uint64_t size, const char *path);
 
 /*
+ * Two processes of one trace, each with a cache of its own: process
+ * MIXED_VPID_A ("alpha") lives the clean life in cache "test-64", then
+ * process MIXED_VPID_B ("beta") the lost-update life in cache "other-64";
+ * each cache is announced by its process's main thread (whose events
+ * carry the process's name).  For the cache and procname filters.
+ */
+#define MIXED_VPID_A 4242
+#define MIXED_VPID_B 4343
+void script_mixed(struct ts_script *s);
+
+/*
  * A retry storm on slab STORM_SLAB, in wire format 4: thread 11 frees
  * into slot 0's frozen slab and loses its CAS five times running, each
  * time to a remote free by thread 12 or 13 whose seq is the one it

@@ -163,7 +163,7 @@ static bt_message *make_event(bt_self_message_iterator *self, struct ts_iter *it
 		bt_field_integer_signed_set_value(
 			bt_field_structure_borrow_member_field_by_index(ctx, 1), item->vtid);
 		bt_field_string_set_value(bt_field_structure_borrow_member_field_by_index(ctx, 2),
-					  "testproc");
+					  item->procname ? item->procname : "testproc");
 	}
 	for (int f = 0; f < TS_MAX_FIELDS && c->fields[f].name; f++) {
 		bt_field *x = bt_field_structure_borrow_member_field_by_index(p, (uint64_t)f);

@@ -41,6 +41,7 @@ struct ts_item {
 	uint64_t v[TS_MAX_FIELDS];
 	int discard;
 	uint64_t discard_count, discard_begin;
+	const char *procname;	/* the procname context; NULL: "testproc" */
 };
 
 struct ts_script {

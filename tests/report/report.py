@@ -207,6 +207,27 @@ def test_html(env):
     cerr = console_errors(err, "report.html")
     e2e.check(not cerr, "console errors: %s" % cerr[:5], errors)
 
+    # The page of one program: the banner names the filter, the figures are
+    # said to be the filter's, the page draws; the same violations (the
+    # workload is the only program of the trace).
+    fpage = os.path.join(env.work, "filtered.html")
+    rc, out = slubtrace(env, ["report", "--procname", "slub-workload", broken, "-o", fpage])
+    log("  " + out.strip()[-300:])
+    e2e.check(rc == 0 and "(processes named slub-workload only)" in out,
+              "report --procname exited %d: %s" % (rc, out[-1000:]), errors)
+    if rc == 0:
+        rc, fdom, err = chromium_run(env, exe, ["--dump-dom", "--virtual-time-budget=5000",
+                                                 "file://" + fpage])
+        banner = re.search(r'id="verdict-banner"[^>]*>([^<]*)<', fdom)
+        e2e.check(banner and banner.group(1).endswith("(processes named slub-workload only)")
+                  and "violation" in banner.group(1),
+                  "filtered page's banner: %s" % (banner and banner.group(1)), errors)
+        e2e.check("The figures are those of processes named slub-workload" in fdom,
+                  "filtered page: no note on the filter", errors)
+        e2e.check('data-rendered="yes"' in fdom, "filtered page not drawn", errors)
+        e2e.check(not console_errors(err, "filtered.html"), "filtered page: console errors",
+                  errors)
+
     shot = env.args.screenshot or os.path.join(env.work, "report.png")
     rc, _, err = chromium_run(env, exe, ["--screenshot=" + shot, "--window-size=1100,1250",
                                          "--hide-scrollbars", "--virtual-time-budget=5000", url])

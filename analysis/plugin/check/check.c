@@ -9,6 +9,11 @@
  *   fail-on-violation  end the graph with an error when violations exist
  *                    (babeltrace2 then exits non-zero)
  *   reorder-ns, reorder-events  the model's reorder window
+ *   cache            report only the violations of this cache
+ *   procname         report only the violations of the processes of this
+ *                    name; with either filter the verdict counts the events
+ *                    and violations that pass it and says which applied (the
+ *                    model still judges every event)
  *   hosts            label every line with its host (the trace
  *                    environment's hostname) and end with a verdict per
  *                    host; also done as soon as a second host is seen
@@ -75,7 +80,7 @@ static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 
 	if (slub_sink_refuse_generation(s, d) < 0)
 		return -1;
-	if (d->kind != SLUB_DEC_EVENT)
+	if (d->kind != SLUB_DEC_EVENT || !slub_filter_event(&s->filter, &d->event))
 		return 0;
 	h = host_count(c, slub_dec_host(d->event.vpid));
 	if (!h) {
@@ -181,8 +186,13 @@ static void on_violation(const struct slub_model_violation *v, void *arg)
 	const uint64_t *stack = v->stack;
 	uint32_t nr = v->stack_nr;
 
-	struct host_count *h = host_count(c, slub_dec_host(v->vpid));
+	struct host_count *h;
 
+	if (!slub_filter_vpid(&c->sink.filter, v->vpid) ||
+	    !slub_filter_cache(&c->sink.filter, v->cache_name))
+		return;
+	c->sink.filter.violations++;
+	h = host_count(c, slub_dec_host(v->vpid));
 	if (h)
 		h->violations++;
 	c->reported++;
@@ -223,7 +233,10 @@ static void on_summary(const struct slub_model_summary *s, void *arg)
 static void check_end(struct slub_sink *s)
 {
 	struct check *c = (struct check *)s;
+	char scope[160];
 
+	if (slub_filter_refuse(s, true) < 0)
+		return;
 	if (c->max_reports && c->reported > c->max_reports)
 		fprintf(s->out, "(%" PRIu64 " more violations not shown: max-reports=%" PRIu64 ")\n",
 			c->reported - c->max_reports, c->max_reports);
@@ -236,7 +249,12 @@ static void check_end(struct slub_sink *s)
 			" violations\n", slub_decoder_host_name(s->dec, i),
 			vi ? "VIOLATIONS" : ev ? "clean" : "no slub event", ev, vi);
 	}
-	slub_fmt_verdict(s->out, &c->summary);
+	slub_filter_describe(&s->filter, scope, sizeof(scope));
+	if (slub_filter_on(&s->filter))
+		slub_fmt_verdict_filtered(s->out, &c->summary, scope, s->filter.events,
+					  s->filter.violations);
+	else
+		slub_fmt_verdict(s->out, &c->summary);
 }
 
 static void check_destroy(struct check *c)
@@ -267,6 +285,8 @@ slub_check_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 		{ .name = "max-reports", .type = SLUB_P_UINT, .where = &c->max_reports },
 		{ .name = "fail-on-violation", .type = SLUB_P_BOOL, .where = &c->fail },
 		{ .name = "hosts", .type = SLUB_P_BOOL, .where = &c->hosts },
+		{ .name = "cache", .type = SLUB_P_STRING, .where = &c->sink.filter.cache },
+		{ .name = "procname", .type = SLUB_P_STRING, .where = &c->sink.filter.procname },
 		SLUB_REORDER_PARAMS(&order),
 	};
 
@@ -277,6 +297,10 @@ slub_check_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
 	if (slub_sink_params(c->sink.self, params, p, SLUB_PARAM_NR(p)) < 0)
 		goto fail;
+	if (slub_filter_init(&c->sink) < 0) {
+		st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+		goto fail;
+	}
 	cfg.history = (uint32_t)history;
 	slub_order_config(&order, &cfg);
 	cb.violation = on_violation;
@@ -314,11 +338,13 @@ bt_component_class_sink_consume_method_status slub_check_consume(bt_self_compone
 		bt_self_component_sink_as_self_component(self));
 	bt_component_class_sink_consume_method_status st = slub_sink_consume(&c->sink);
 
-	if (st == BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END && c->fail &&
-	    c->summary.violations) {
+	uint64_t violations = slub_filter_on(&c->sink.filter) ? c->sink.filter.violations :
+		c->summary.violations;
+
+	if (st == BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_END && c->fail && violations) {
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(c->sink.self,
 			"%" PRIu64 " violation(s) of the SLUB invariants (fail-on-violation)",
-			c->summary.violations);
+			violations);
 		return BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_ERROR;
 	}
 	return st;

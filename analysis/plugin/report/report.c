@@ -23,7 +23,11 @@
  *
  * Parameters: pass, data-path, slabs-path, stats-path (scan), top=N
  * (rows per top-N table, default 5), max-violations=N (shown in detail,
- * default 20), history=N (events shown before a violation, default 8).
+ * default 20), history=N (events shown before a violation, default 8),
+ * cache and procname (scan: sink.h's filter; the violations, statistics,
+ * series and top slabs of that cache or those processes, the verdict
+ * counting their events and violations and naming the filter; the model
+ * still reads every event).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -156,6 +160,7 @@ struct report {
 	uint32_t nr_vlanes, nr_violated;
 	struct violation *violations;
 	uint32_t nr_violations;
+	uint64_t by_rule[32];		/* the filter's violations per rule */
 	uint64_t series_start, series_bin;
 	uint64_t series[SLUB_SITE_NR][SERIES_BINS];
 	uint64_t series_cpu[SERIES_BINS];
@@ -300,7 +305,8 @@ static void scan_transition(const struct slub_model_transition *t, void *arg)
 	const struct slub_model_record *rec = t->rec;
 	struct slab *s;
 
-	if (!rec->slab)
+	if (!rec->slab || !slub_filter_vpid(&r->sink.filter, rec->vpid) ||
+	    !slub_filter_cache(&r->sink.filter, t->cache_name))
 		return;
 	s = slab_get(r, rec->vpid, rec->slab, rec->ts);
 	if (!s) {
@@ -326,6 +332,12 @@ static void scan_violation(const struct slub_model_violation *v, void *arg)
 	struct report *r = arg;
 	struct violation *o;
 
+	if (!slub_filter_vpid(&r->sink.filter, v->vpid) ||
+	    !slub_filter_cache(&r->sink.filter, v->cache_name))
+		return;
+	r->sink.filter.violations++;
+	if (v->rule < 32)
+		r->by_rule[v->rule]++;
 	/* The slabs of the first violations get a lane, in violation order. */
 	if (v->slab && r->nr_violated < VIOLATION_LANES) {
 		struct slab *s = slab_get(r, v->vpid, v->slab, v->ts);
@@ -405,7 +417,8 @@ static void scan_applied(const struct slub_model_applied *a, void *arg)
 {
 	struct report *r = arg;
 
-	slub_tstats_applied(a, r->ts);
+	if (slub_filter_event(&r->sink.filter, a->e))
+		slub_tstats_applied(a, r->ts);
 }
 
 static int scan_decoded(struct slub_sink *sk, const struct slub_decoded *d)
@@ -434,6 +447,8 @@ static int scan_decoded(struct slub_sink *sk, const struct slub_decoded *d)
 		r->first_ts = d->event.ts;
 	if (d->event.ts > r->last_ts)
 		r->last_ts = d->event.ts;
+	if (!slub_filter_event(&sk->filter, &d->event))
+		return 0;
 	if (keymap_get(&r->threads, d->event.vpid, d->event.vtid) < 0) {
 		if (keymap_put(&r->threads, d->event.vpid, d->event.vtid, 0) < 0)
 			goto nomem;
@@ -559,7 +574,20 @@ static void storm_lanes(struct report *r, struct lane_meta *lanes, uint32_t *nr_
 
 static void write_verdict(FILE *f, const struct report *r, const struct slub_model_summary *s)
 {
-	fprintf(f, "{\"origin\":\"%" PRIu64 "\",\"first_ts\":0,\"last_ts\":%" PRIu64 ",\n\"verdict\":{"
+	char scope[160];
+	size_t n;
+
+	/* the filter, as check's verdict says it, without the parentheses */
+	slub_filter_describe(&r->sink.filter, scope, sizeof(scope));
+	n = strlen(scope);
+	if (n > 3 && scope[n - 1] == ')')
+		scope[n - 1] = '\0';
+	fprintf(f, "{\"filter\":");
+	if (n > 3)
+		jstr(f, scope + 2);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"origin\":\"%" PRIu64 "\",\"first_ts\":0,\"last_ts\":%" PRIu64 ",\n\"verdict\":{"
 		"\"events\":%" PRIu64 ",\"applied\":%" PRIu64 ",\"slabs\":%" PRIu64
 		",\"threads\":%" PRIu64 ",\"processes\":%" PRIu64 ",\"violations\":%" PRIu64
 		",\"gaps\":%" PRIu64 ",\"events_discarded\":%" PRIu64 ",\"slabs_resynced\":%" PRIu64
@@ -701,9 +729,18 @@ static void scan_end(struct slub_sink *sk)
 
 	if (!lanes || slub_tstats_failed(r->ts))
 		goto fail;
+	if (slub_filter_refuse(sk, true) < 0) {
+		free(lanes);
+		return;
+	}
 	close_live_slabs(r);
 	slub_tstats_finish(r->ts);
 	slub_model_get_summary(sk->model, &sum);
+	if (slub_filter_on(&sk->filter)) {
+		sum.events = sk->filter.events;
+		sum.violations = sk->filter.violations;
+		memcpy(sum.violations_by_rule, r->by_rule, sizeof(r->by_rule));
+	}
 
 	for (uint32_t i = 0; i < r->nr_vlanes; i++)
 		lane_add(lanes, &nr_lanes, &r->vlanes[i]);
@@ -1023,6 +1060,8 @@ slub_report_init(bt_self_component_sink *self, bt_self_component_sink_configurat
 		  .max = 1000 },
 		SLUB_HISTORY_PARAM(&r->history),
 		SLUB_REORDER_PARAMS(&order),
+		{ .name = "cache", .type = SLUB_P_STRING, .where = &r->sink.filter.cache },
+		{ .name = "procname", .type = SLUB_P_STRING, .where = &r->sink.filter.procname },
 	};
 
 	r->top_n = 5;
@@ -1035,6 +1074,8 @@ slub_report_init(bt_self_component_sink *self, bt_self_component_sink_configurat
 	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
 	if (slub_sink_params(r->sink.self, params, p, SLUB_PARAM_NR(p)) < 0)
 		goto fail;
+	if (slub_filter_init(&r->sink) < 0)
+		goto nomem;
 	if (!data_path || !slabs_path) {
 		BT_CURRENT_THREAD_ERROR_APPEND_CAUSE_FROM_COMPONENT(r->sink.self,
 			"data-path and slabs-path are required");

@@ -35,51 +35,18 @@ struct stats {
 	struct slub_sink sink;
 	struct slub_tstats *ts;
 	struct slub_symbolizer *sym;
-	const char *format, *sections, *cache, *json_path, *procname;
+	const char *format, *sections, *json_path;
 	unsigned what;
-	/* procname filter: the processes seen and whether their name matched
-	 * (the decoder gives a process's name with its main thread's events) */
-	struct proc {
-		uint32_t vpid;
-		bool match;
-	} *procs;
-	size_t nr_procs, cap_procs;
 	bool json, none;
 	int failed;
 };
-
-/* Is this event's process the one asked for? */
-static bool wanted(struct stats *st, const struct slub_model_event *e)
-{
-	size_t i;
-
-	for (i = 0; i < st->nr_procs; i++)
-		if (st->procs[i].vpid == e->vpid)
-			break;
-	if (i == st->nr_procs) {
-		if (st->nr_procs == st->cap_procs) {
-			size_t cap = st->cap_procs ? st->cap_procs * 2 : 16;
-			struct proc *p = realloc(st->procs, cap * sizeof(*p));
-			if (!p)
-				return false;
-			st->procs = p;
-			st->cap_procs = cap;
-		}
-		st->procs[st->nr_procs].vpid = e->vpid;
-		st->procs[st->nr_procs].match = false;
-		st->nr_procs++;
-	}
-	if (e->procname) /* the main thread's name: set, or changed by an exec */
-		st->procs[i].match = !strcmp(e->procname, st->procname);
-	return st->procs[i].match;
-}
 
 /* The model's applied listener: the events of the processes asked for. */
 static void on_applied(const struct slub_model_applied *a, void *arg)
 {
 	struct stats *st = arg;
 
-	if (st->procname && !wanted(st, a->e))
+	if (!slub_filter_vpid(&st->sink.filter, a->e->vpid))
 		return;
 	slub_tstats_applied(a, st->ts);
 }
@@ -90,12 +57,6 @@ static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 	struct slub_tstats_discard g;
 
 	switch (d->kind) {
-	case SLUB_DEC_EVENT:
-		/* the process's name comes with its main thread's events, in
-		 * arrival order (the model's queued copies have none) */
-		if (st->procname)
-			wanted(st, &d->event);
-		break;
 	case SLUB_DEC_STACK:
 		slub_tstats_stack(st->ts, d->stack_vpid, d->stack_vtid, d->stack_of, d->stack_slab,
 				  d->stack_ips, d->stack_nr);
@@ -143,11 +104,13 @@ static void stats_end(struct slub_sink *s)
 		st->failed = 1;
 		return;
 	}
+	if (slub_filter_refuse(s, true) < 0)
+		return;
 	slub_tstats_finish(st->ts);
 	if (st->json)
 		slub_tstats_print_json(st->ts, s->out);
 	else if (!st->none)
-		slub_tstats_print_text(st->ts, s->out, st->what, st->cache);
+		slub_tstats_print_text(st->ts, s->out, st->what, s->filter.cache);
 	if (st->json_path) {
 		FILE *f = fopen(st->json_path, "w");
 		if (f) {
@@ -192,7 +155,6 @@ static void stats_destroy(struct stats *c)
 	slub_sink_fini(&c->sink);
 	slub_tstats_free(c->ts);
 	slub_symbolizer_destroy(c->sym);
-	free(c->procs);
 	free(c);
 }
 
@@ -215,9 +177,9 @@ slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 	struct slub_param p[] = {
 		{ .name = "format", .type = SLUB_P_STRING, .where = &c->format, .choices = formats },
 		{ .name = "sections", .type = SLUB_P_STRING, .where = &c->sections },
-		{ .name = "cache", .type = SLUB_P_STRING, .where = &c->cache },
+		{ .name = "cache", .type = SLUB_P_STRING, .where = &c->sink.filter.cache },
 		{ .name = "json-path", .type = SLUB_P_STRING, .where = &c->json_path },
-		{ .name = "procname", .type = SLUB_P_STRING, .where = &c->procname },
+		{ .name = "procname", .type = SLUB_P_STRING, .where = &c->sink.filter.procname },
 		{ .name = "run-attempts", .type = SLUB_P_UINT, .where = &run, .max = UINT32_MAX },
 		{ .name = "window-failures", .type = SLUB_P_UINT, .where = &wfail,
 		  .max = UINT32_MAX },
@@ -234,6 +196,10 @@ slub_stats_init(bt_self_component_sink *self, bt_self_component_sink_configurati
 	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
 	if (slub_sink_params(c->sink.self, params, p, SLUB_PARAM_NR(p)) < 0)
 		goto fail;
+	if (slub_filter_init(&c->sink) < 0) {
+		st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+		goto fail;
+	}
 	c->json = c->format && !strcmp(c->format, "json");
 	c->none = c->format && !strcmp(c->format, "none");
 	c->what = SLUB_TSTATS_SHOW_ALL;

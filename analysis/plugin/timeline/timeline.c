@@ -6,6 +6,8 @@
  *   slab     slab address ("0x7f..." or an integer)
  *   cache    cache name
  *   tid      acting thread (vtid)
+ *   procname the processes of this name (their main thread's LTTng
+ *            procname, or its threads': sink.h)
  *   begin, end  time range, ns from the clock's origin (integers), or
  *            "SECONDS[.FRACTION]" strings
  *   format   "text" (default), "json" (one JSON object per line) or
@@ -79,6 +81,8 @@ static void on_transition(const struct slub_model_transition *t, void *arg)
 		met_cache(tl, t->cache_name);
 	if (tl->by_slab && r->slab != tl->slab)
 		return;
+	if (!slub_filter_vpid(&tl->sink.filter, r->vpid))
+		return;
 	if (tl->chrome && r->ts >= tl->begin && r->ts <= tl->end &&
 	    (!tl->cache || (t->cache_name && !strcmp(t->cache_name, tl->cache)))) {
 		bool thread = !tl->by_tid || r->vtid == (uint64_t)tl->tid;
@@ -112,6 +116,8 @@ static int timeline_decoded(struct slub_sink *s, const struct slub_decoded *d)
 	if (d->kind != SLUB_DEC_EVENT)
 		return 0;
 	if (e->ev.type != SLUB_EV_CACHE_CREATE) {
+		if (!slub_filter_vpid(&s->filter, e->vpid))
+			return 0;
 		if (tl->by_slab && (e->ev.type == SLUB_EV_LOCK_ACQUIRE || e->ev.slab != tl->slab))
 			return 0;
 		if ((tl->by_tid && e->vtid != (uint64_t)tl->tid) || e->ts < tl->begin ||
@@ -173,6 +179,7 @@ static int timeline_walk(struct slub_sink *s, const struct slub_decoded *d)
 		return 0;
 	}
 	if (e->ev.type != SLUB_EV_SLABINFO_WALK || tl->by_slab ||
+	    !slub_filter_vpid(&s->filter, e->vpid) ||
 	    (tl->by_tid && e->vtid != (uint64_t)tl->tid) || e->ts < tl->begin || e->ts > tl->end)
 		return 0;
 	name = walk_cache(tl, e->vpid, e->ev.cache_id);
@@ -195,6 +202,8 @@ static void timeline_end(struct slub_sink *s)
 
 	if (s->result)
 		s->result->transitions = tl->lines;
+	if (slub_filter_refuse(s, false) < 0)
+		return;
 	if (tl->cache && !tl->cache_met) {
 		char msg[512];
 		size_t o;
@@ -312,6 +321,7 @@ slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configur
 		{ .name = "json", .type = SLUB_P_BOOL, .where = &tl->json },
 		{ .name = "cache", .type = SLUB_P_STRING, .where = &tl->cache },
 		{ .name = "tid", .type = SLUB_P_INT, .where = &tl->tid },
+		{ .name = "procname", .type = SLUB_P_STRING, .where = &tl->sink.filter.procname },
 		SLUB_REORDER_PARAMS(&order),
 		{ .name = "format", .type = SLUB_P_STRING, .where = &tl->format,
 		  .choices = formats },
@@ -328,6 +338,10 @@ slub_timeline_init(bt_self_component_sink *self, bt_self_component_sink_configur
 	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
 	if (slub_sink_params(tl->sink.self, params, p, SLUB_PARAM_NR(p)) < 0)
 		goto fail;
+	if (slub_filter_init(&tl->sink) < 0) {
+		st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+		goto fail;
+	}
 	if (tl->cache) {
 		/* params outlive initialization only by reference */
 		tl->cache_copy = strdup(tl->cache);

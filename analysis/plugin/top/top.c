@@ -24,8 +24,12 @@
  * from one statistics instance per host, and with the parameter `hosts`
  * (or once a second host is seen) every row names its host.
  *
+ * With `cache` or `procname` (sink.h's filter) only that cache's rows, or
+ * the processes of that name, are counted, their storms too; the
+ * intervals still follow every event.
+ *
  * Parameters: see plugin.c (format, interval-ns, sort, top, threads,
- * counts, quit-fd, realtime, hosts).
+ * counts, quit-fd, realtime, hosts, cache, procname).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -575,8 +579,12 @@ static int count(struct top *t, const struct slub_model_event *e, const char *th
 /* The model's applied listener: each host's statistics. */
 static void on_applied(const struct slub_model_applied *a, void *arg)
 {
-	struct slub_tstats *ts = ts_of(arg, slub_dec_host(a->e->vpid));
+	struct top *t = arg;
+	struct slub_tstats *ts;
 
+	if (!slub_filter_event(&t->sink.filter, a->e))
+		return;
+	ts = ts_of(t, slub_dec_host(a->e->vpid));
 	if (ts)
 		slub_tstats_applied(a, ts);
 }
@@ -590,6 +598,8 @@ static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 	switch (d->kind) {
 	case SLUB_DEC_EVENT:
 		advance(t, d->event.ts);
+		if (!slub_filter_event(&s->filter, &d->event))
+			break;
 		t->events++;
 		/* its statistics are counted in the model's order (on_applied) */
 		ts = ts_of(t, slub_dec_host(d->event.vpid));
@@ -633,6 +643,8 @@ static void top_end(struct slub_sink *s)
 {
 	struct top *t = (struct top *)s;
 
+	if (slub_filter_refuse(s, true) < 0)
+		return;
 	for (uint32_t i = 0; i < t->nts; i++)
 		if (t->ts[i])
 			slub_tstats_finish(t->ts[i]);
@@ -688,6 +700,8 @@ slub_top_init(bt_self_component_sink *self, bt_self_component_sink_configuration
 		  .imax = INT32_MAX },
 		{ .name = "realtime", .type = SLUB_P_BOOL, .where = &t->realtime },
 		{ .name = "hosts", .type = SLUB_P_BOOL, .where = &t->hosts },
+		{ .name = "cache", .type = SLUB_P_STRING, .where = &t->sink.filter.cache },
+		{ .name = "procname", .type = SLUB_P_STRING, .where = &t->sink.filter.procname },
 	};
 
 	t->interval_ns = TOP_DEFAULT_INTERVAL_NS;
@@ -700,6 +714,10 @@ slub_top_init(bt_self_component_sink *self, bt_self_component_sink_configuration
 	st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_ERROR;
 	if (slub_sink_params(t->sink.self, params, p, SLUB_PARAM_NR(p)) < 0)
 		goto fail;
+	if (slub_filter_init(&t->sink) < 0) {
+		st = BT_COMPONENT_CLASS_INITIALIZE_METHOD_STATUS_MEMORY_ERROR;
+		goto fail;
+	}
 	t->screen = t->format && !strcmp(t->format, "screen");
 	t->sort = SORT_REDO;
 	if (t->sort_name) {
