@@ -376,6 +376,26 @@ static struct phase_out run_phase_flags(const char *phase, unsigned variant, con
 		if (exact && (flags & SLUB_F_SHEAVES))
 			compare_sheaves(phase, name[c], v, caches[c]);
 	}
+	if (flags & SLUB_F_SHEAVES) {
+		/* the reports carry the sheaf items, "-" / null where unknown */
+		char *text = NULL, *json = NULL;
+		size_t tlen = 0, jlen = 0;
+		FILE *tf = open_memstream(&text, &tlen), *jf = open_memstream(&json, &jlen);
+		if (CHECK(tf && jf, "open_memstream")) {
+			slub_tstats_print_text(ts, tf, SLUB_TSTATS_SHOW_SLABINFO, NULL);
+			slub_tstats_print_json(ts, jf);
+			fclose(tf);
+			fclose(jf);
+			CHECK(strstr(text, "\nSheaves\n") && strstr(text, "Sheaf alloc         -") &&
+				      strstr(text, "Barn get     "),
+			      "%s: no sheaves block in the text report", phase);
+			CHECK(strstr(json, "\"sheaf_items\":{\"sheaf_flush\":") &&
+				      strstr(json, "\"sheaf_alloc\":null"),
+			      "%s: no sheaf_items in the JSON report", phase);
+		}
+		free(text);
+		free(json);
+	}
 	slub_tstats_get_totals(ts, &out.tot);
 	for (unsigned i = 0; i < slub_tstats_nr_storms(ts); i++) {
 		const struct slub_tstats_storm *s = slub_tstats_storm_at(ts, i);
