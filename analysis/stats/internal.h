@@ -106,6 +106,12 @@ struct tshqueue {
 	uint32_t src[TSTATS_SH_PENDING], kept[TSTATS_SH_PENDING];
 	uint8_t nsrc, nkept;
 };
+/* Sheaves generation: a slot's main and spare at its last sheaf_slot, and
+ * the last sheaf its thread flushed since (barn_put_fail). */
+struct tshslot {
+	struct hnode h;                 /* (process image, cache_id << 32 | slot) */
+	uint64_t main, spare, flushed;
+};
 struct tshpair {
 	struct hnode h;                 /* (process image, slab) */
 	struct tshqueue q[TSTATS_SH_THREADS];
@@ -265,6 +271,7 @@ struct slub_tstats {
 	struct slub_tstats_config cfg;
 	struct htab caches, slabs, locks, chains, threads, hot, pairs;
 	struct htab sh_pairs;           /* struct tshpair */
+	struct htab sh_slots;           /* struct tshslot */
 	struct tcache *cache_list;
 	struct tlock *lock_list;
 	struct slub_tstats_totals tot;
@@ -370,7 +377,6 @@ void tstats_sheaves_derive(const struct tcache *c, uint64_t *x, int have_objects
 #define TSTATS_SHEAVES_UNKNOWN (1ull << SLUB_TS_ALLOC_NODE_MISMATCH)
 #define TSTATS_SHEAF_KNOWN                                                                     \
 	(((1ull << SLUB_TS_NR_SHEAF_ITEMS) - 1) &                                              \
-	 ~((1ull << SLUB_TS_SHEAF_ALLOC) | (1ull << SLUB_TS_SHEAF_FREE) |                      \
-	   (1ull << SLUB_TS_BARN_PUT_FAIL)))
+	 ~((1ull << SLUB_TS_SHEAF_ALLOC) | (1ull << SLUB_TS_SHEAF_FREE)))
 
 #endif /* SLUB_TSTATS_INTERNAL_H */

@@ -22,14 +22,17 @@
  *    shrink's of an empty slab, each followed by the remover's discard of
  *    it with no take of a freelist by that thread in between (a refill
  *    takes first, then gives back or discards the slabs it did not need);
- *  - alloc_refill 0: the allocator counts no cpu slab refill here.
+ *  - alloc_refill 0: the allocator counts no cpu slab refill here;
+ *  - barn_put_fail: a sheaf the thread flushed that comes back as its
+ *    slot's empty main: the full spare, flushed when the barn held too
+ *    many full sheaves, or main, flushed when no empty sheaf could be had
+ *    (memory ran out; one too many when the slot had no spare, which the
+ *    allocator does not count as a failed put).
  *
  * Not known from the events (doc/analysis.md): sheaf_alloc and sheaf_free
  * (no event makes or frees a sheaf: a sheaf is seen at its first refill,
  * slot or barn event, and one whose refill failed is freed after its
- * flush with nothing to say so), barn_put_fail (the barn full of full
- * sheaves shows only as the spare's flush, which thread exit's flush of a
- * spare also is; no empty sheaf to be had shows as nothing), and
+ * flush with nothing to say so), and
  * alloc_node_mismatch (a refill straight to the caller from another node
  * is that or the fallback to any node's partial slabs).
  */
@@ -109,6 +112,42 @@ static void refill_pair(struct slub_tstats *st, uint64_t key, struct tcache *c,
 	free(p);
 }
 
+static struct tshslot *slot_of(struct slub_tstats *st, uint64_t key, uint32_t cache_id,
+			       int32_t slot)
+{
+	uint64_t k2 = (uint64_t)cache_id << 32 | (uint32_t)slot;
+	struct tshslot *sl = (struct tshslot *)htab_find(&st->sh_slots, key, k2);
+
+	if (!sl) {
+		sl = calloc(1, sizeof(*sl));
+		if (!sl)
+			return NULL;
+		sl->h.k1 = key;
+		sl->h.k2 = k2;
+		htab_insert(&st->sh_slots, &sl->h);
+	}
+	return sl;
+}
+
+/* sheaf_slot of the acting thread's own slot: a sheaf it flushed since
+ * the slot's last event that comes back as an empty main was put in no
+ * barn.  The spare, flushed when the barn held too many full sheaves
+ * (E2BIG), or main, flushed when no empty sheaf could be had (ENOMEM). */
+static void slot_event(struct slub_tstats *st, uint64_t key, struct tcache *c,
+		       const struct slub_event *ev)
+{
+	struct tshslot *sl = slot_of(st, key, ev->cache_id, ev->slot);
+
+	if (!sl)
+		return;
+	if (ev->slot == ev->cpu && sl->flushed && ev->sheaf == sl->flushed && !ev->sheaf_size &&
+	    (sl->spare == sl->flushed || sl->main == sl->flushed))
+		c->sheaf_item[SLUB_TS_BARN_PUT_FAIL]++;
+	sl->main = ev->sheaf;
+	sl->spare = ev->spare;
+	sl->flushed = 0;
+}
+
 static void sheaf_event(struct slub_tstats *st, uint64_t key, struct tcache *c,
 			struct tthread *t, const struct slub_model_event *e)
 {
@@ -121,6 +160,12 @@ static void sheaf_event(struct slub_tstats *st, uint64_t key, struct tcache *c,
 	case SLUB_EV_SHEAF_FLUSH:
 		y[SLUB_TS_SHEAF_FLUSH] += ev->count;
 		c->sh_flushes++;
+		if (ev->sheaf) {
+			struct tshslot *sl = slot_of(st, key, ev->cache_id, ev->cpu);
+
+			if (sl)
+				sl->flushed = ev->sheaf;
+		}
 		break;
 	case SLUB_EV_SHEAF_REFILL:
 		if (!ev->sheaf) {
@@ -132,6 +177,9 @@ static void sheaf_event(struct slub_tstats *st, uint64_t key, struct tcache *c,
 		}
 		if (ev->slab)
 			refill_pair(st, key, c, e, 0, ev->count);
+		break;
+	case SLUB_EV_SHEAF_SLOT:
+		slot_event(st, key, c, ev);
 		break;
 	case SLUB_EV_BARN_GET:
 		if (ev->reason == SLUB_BARN_FULL)

@@ -120,7 +120,7 @@ enum slub_tstat_sheaf_item {
 				     * the thread's empty one (not barn_shrink's) */
 	SLUB_TS_BARN_GET_FAIL,      /* refills of an empty sheaf: sheaf_refill with size == count */
 	SLUB_TS_BARN_PUT,           /* barn_put of a full sheaf */
-	SLUB_TS_BARN_PUT_FAIL,      /* not known: see doc/analysis.md */
+	SLUB_TS_BARN_PUT_FAIL,      /* a sheaf flushed that comes back as the empty main */
 	SLUB_TS_NR_SHEAF_ITEMS
 };
 

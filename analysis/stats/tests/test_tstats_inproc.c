@@ -26,13 +26,10 @@
  *     threads than cores and the objects freed by another thread, often of
  *     another node: the items of a) that it counts and Linux 7.0's sheaf
  *     and barn items (slub_cache_sheaf_stats()) rebuilt from its events
- *     equal the allocator's.  Three of those cannot be rebuilt and are
+ *     equal the allocator's.  Two of those cannot be rebuilt and are
  *     checked only to be counted: sheaf_alloc and sheaf_free (no event
  *     makes or frees a sheaf; a sheaf whose refill failed is freed after
- *     its flush with nothing to say so) and barn_put_fail (a barn already
- *     holding too many full sheaves shows only as the flush of the slot's
- *     spare, which a thread exit's flush also is; a barn without an empty
- *     sheaf, the other case, shows as nothing).  alloc_node_mismatch is not
+ *     its flush with nothing to say so).  alloc_node_mismatch is not
  *     rebuilt for this generation either: a one-object refill from another
  *     node is that or the fallback to any node's partial slabs.  See
  *     doc/analysis.md.
@@ -268,8 +265,7 @@ static void compare_sheaves(const char *phase, const char *name, const struct sl
 		return;
 	CHECK(!(v->known & (1ull << SLUB_TS_ALLOC_NODE_MISMATCH)) &&
 		      v->sheaf_known == (((1ull << SLUB_TS_NR_SHEAF_ITEMS) - 1) &
-					 ~((1ull << SLUB_TS_SHEAF_ALLOC) | (1ull << SLUB_TS_SHEAF_FREE) |
-					   (1ull << SLUB_TS_BARN_PUT_FAIL))),
+					 ~((1ull << SLUB_TS_SHEAF_ALLOC) | (1ull << SLUB_TS_SHEAF_FREE))),
 	      "%s: %s: the items known are not those the events determine", phase, name);
 #if SLUB_STATS
 	for (unsigned i = 0; i < SLUB_TS_NR_SHEAF_ITEMS; i++) {
@@ -278,7 +274,9 @@ static void compare_sheaves(const char *phase, const char *name, const struct sl
 			      phase, name, slub_tstat_sheaf_item_name(i),
 			      (unsigned long long)v->sheaf_item[i], (unsigned long long)sh.item[i]);
 	}
-	/* the run went through every path the items count */
+	/* the run went through the paths the items count (barn_put_fail,
+	 * a barn already holding too many full sheaves, only in some runs:
+	 * test_tstats scripts it) */
 	const unsigned used[] = { SLUB_SHEAF_FLUSH, SLUB_SHEAF_REFILL, SLUB_SHEAF_ALLOC,
 				  SLUB_SHEAF_FREE, SLUB_BARN_GET, SLUB_BARN_GET_FAIL, SLUB_BARN_PUT };
 	for (unsigned i = 0; i < sizeof(used) / sizeof(used[0]); i++)
