@@ -106,15 +106,16 @@ struct tshqueue {
 	uint32_t src[TSTATS_SH_PENDING], kept[TSTATS_SH_PENDING];
 	uint8_t nsrc, nkept;
 };
+struct tshpair {
+	struct hnode h;                 /* (process image, slab) */
+	struct tshqueue q[TSTATS_SH_THREADS];
+};
+
 /* Sheaves generation: a slot's main and spare at its last sheaf_slot, and
  * the last sheaf its thread flushed since (barn_put_fail). */
 struct tshslot {
 	struct hnode h;                 /* (process image, cache_id << 32 | slot) */
 	uint64_t main, spare, flushed;
-};
-struct tshpair {
-	struct hnode h;                 /* (process image, slab) */
-	struct tshqueue q[TSTATS_SH_THREADS];
 };
 
 /* ---- per slab: the last word, list, and the recent updates ---- */
