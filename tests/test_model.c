@@ -1612,7 +1612,7 @@ static void test_registration_explains_lock_gap(void)
  * and got back.  Clean, then each variant breaks one S rule once.
  */
 enum { SH_CLEAN, SH_BARN_COUNT, SH_FLUSH, SH_SIZE, SH_PLACE, SH_TAKE_LISTED, SH_FROZEN,
-       SH_DELTA, SH_UNFREEZE, SH_REFILL, SH_NR };
+       SH_DELTA, SH_UNFREEZE, SH_REFILL, SH_FREE_SAME, SH_NR };
 
 #define SHEAF_A 0xa000ull
 
@@ -1658,8 +1658,12 @@ static void sheaves_seq(struct seqb *b, int k)
 		sheaf_ev(b, SLUB_EV_SHEAF_REFILL, SHEAF_A, 2, 13);
 	e = sheaf_ev(b, SLUB_EV_SHEAF_SLOT, SHEAF_A, 0, k == SH_REFILL ? 13 : 10);
 	e->ev.slot = 0;
-	if (k == SH_PLACE)
+	/* SH_PLACE: the same sheaf as main and spare, with the same size as
+	 * a slot listing one sheaf twice would show */
+	if (k == SH_PLACE) {
 		e->ev.spare = SHEAF_A;
+		e->ev.spare_size = e->ev.sheaf_size;
+	}
 	barn_ev(b, SLUB_EV_BARN_PUT, k == SH_REFILL ? 13 : 10, 1, 0);
 	/* SH_BARN_COUNT: a full sheaf got, the empty count moved */
 	barn_ev(b, SLUB_EV_BARN_GET, k == SH_SIZE ? 11 : k == SH_REFILL ? 13 : 10, 0,
@@ -1681,7 +1685,8 @@ static void sheaves_seq(struct seqb *b, int k)
 		 k == SH_FLUSH ? 3 : k == SH_SIZE ? 5 : k == SH_REFILL ? 7 : 4);
 	lock(b, SLUB_EV_LOCK_ACQUIRE, 10, 0, LOCK0, 3);
 	e = add(b, SLUB_EV_FREE_REMOTE, 10, 0);
-	word(e, SLUB_SITE_SLAB_FREE, 0xe0, 10, 0, 3, 0, 1);
+	/* SH_FREE_SAME: objects onto the freelist, inuse unchanged */
+	word(e, SLUB_SITE_SLAB_FREE, 0xe0, k == SH_FREE_SAME ? OBJS : 10, 0, 3, 0, 1);
 	list_op(b, SLUB_EV_ADD_PARTIAL, 10, 0, 3, 3, SLUB_DEST_TAIL);
 	lock(b, SLUB_EV_LOCK_RELEASE, 10, 0, LOCK0, 3);
 }
@@ -1693,7 +1698,7 @@ static void test_sheaves(void)
 		[SH_SIZE] = SLUB_RULE_S_SHEAF_COUNT, [SH_PLACE] = SLUB_RULE_S_SHEAF_PLACE,
 		[SH_TAKE_LISTED] = SLUB_RULE_S_TAKE_OFF_LIST, [SH_FROZEN] = SLUB_RULE_S_NEVER_FROZEN,
 		[SH_DELTA] = SLUB_RULE_S_WORD_DELTA, [SH_UNFREEZE] = SLUB_RULE_S_TRANSITION,
-		[SH_REFILL] = SLUB_RULE_S_REFILL,
+		[SH_REFILL] = SLUB_RULE_S_REFILL, [SH_FREE_SAME] = SLUB_RULE_S_WORD_DELTA,
 	};
 
 	for (int k = 0; k < SH_NR; k++) {

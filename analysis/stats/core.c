@@ -130,6 +130,28 @@ const char *slub_tstat_item_name(unsigned item)
 	return item < SLUB_TS_NR_ITEMS ? slub_stat_names[item] : "unknown";
 }
 
+#define SAME_SHEAF_ITEM(x) _Static_assert((int)SLUB_TS_##x == (int)SLUB_##x, "sheaf item " #x)
+SAME_SHEAF_ITEM(SHEAF_FLUSH);
+SAME_SHEAF_ITEM(SHEAF_REFILL);
+SAME_SHEAF_ITEM(SHEAF_ALLOC);
+SAME_SHEAF_ITEM(SHEAF_FREE);
+SAME_SHEAF_ITEM(BARN_GET);
+SAME_SHEAF_ITEM(BARN_GET_FAIL);
+SAME_SHEAF_ITEM(BARN_PUT);
+SAME_SHEAF_ITEM(BARN_PUT_FAIL);
+#undef SAME_SHEAF_ITEM
+_Static_assert((int)SLUB_TS_NR_SHEAF_ITEMS == (int)SLUB_NR_SHEAF_STAT_ITEMS, "sheaf items");
+
+const char *slub_tstat_sheaf_item_name(unsigned item)
+{
+	static const char *const names[SLUB_TS_NR_SHEAF_ITEMS] = {
+		"sheaf_flush", "sheaf_refill", "sheaf_alloc", "sheaf_free",
+		"barn_get", "barn_get_fail", "barn_put", "barn_put_fail",
+	};
+
+	return item < SLUB_TS_NR_SHEAF_ITEMS ? names[item] : "unknown";
+}
+
 /* Event and site names of the trace, kept here so that the library needs
  * nothing but event.h (the names are part of the trace format). */
 const char *tstats_event(unsigned type)
@@ -216,6 +238,8 @@ void slub_tstats_free(struct slub_tstats *st)
 	htab_destroy(&st->slabs, free_node, NULL);
 	htab_destroy(&st->chains, free_node, NULL);
 	htab_destroy(&st->pairs, free_node, NULL);
+	htab_destroy(&st->sh_pairs, free_node, NULL);
+	htab_destroy(&st->sh_slots, free_node, NULL);
 	free(st->kept);
 	free(st->top_holds);
 	free(st->top_slabs);
@@ -598,6 +622,7 @@ static void cache_created(struct slub_tstats *st, const struct slub_model_event 
 	c->order = info->order;
 	c->objects = info->objects;
 	c->flags = info->flags;
+	c->sheaves = (info->flags & SLUB_F_SHEAVES) != 0;
 }
 
 /* The slab's word after an update (the model hands them on in seq order). */
@@ -1062,6 +1087,8 @@ int slub_tstats_event(struct slub_tstats *st, const struct slub_model_applied *a
 			ret = -1;
 	}
 	kept_attempt(c, t, ev);
+	if (c->sheaves || (ev->type >= SLUB_EV_SHEAF_REFILL && ev->type <= SLUB_EV_BARN_GET))
+		tstats_sheaves_event(st, key, c, t, e, s);
 	if (count_event(st, e, key, c, t, s))
 		ret = -1;
 	if (s && is_word_update(ev->type)) {
@@ -1141,6 +1168,8 @@ static void derive_items(struct slub_tstats *st, struct tcache *c)
 		x[SLUB_TS_FREE_FASTPATH] = c->frees > x[SLUB_TS_FREE_SLOWPATH]
 						   ? c->frees - x[SLUB_TS_FREE_SLOWPATH] : 0;
 	}
+	if (c->sheaves)
+		tstats_sheaves_derive(c, x, st->tot.have_objects);
 }
 
 static void view_add(struct slub_tstats_cache *v, const struct tcache *c)
@@ -1156,6 +1185,9 @@ static void view_add(struct slub_tstats_cache *v, const struct tcache *c)
 	}
 	for (int i = 0; i < SLUB_TS_NR_ITEMS; i++)
 		v->item[i] += c->item[i];
+	v->sheaves |= c->sheaves;
+	for (int i = 0; i < SLUB_TS_NR_SHEAF_ITEMS; i++)
+		v->sheaf_item[i] += c->sheaf_item[i];
 	for (int i = 0; i < SLUB_SITE_NR; i++) {
 		v->fail_site[i] += c->fail_site[i];
 		v->fail_site_locked[i] += c->fail_site_locked[i];
@@ -1249,8 +1281,12 @@ void slub_tstats_finish(struct slub_tstats *st)
 	known &= ~(1ull << SLUB_TS_ALLOC_PREFETCH);
 	if (!st->tot.have_objects)
 		known &= ~((1ull << SLUB_TS_ALLOC_FASTPATH) | (1ull << SLUB_TS_FREE_FASTPATH));
-	for (unsigned i = 0; i < st->nr_views; i++)
-		st->views[i].known = known;
+	for (unsigned i = 0; i < st->nr_views; i++) {
+		struct slub_tstats_cache *v = &st->views[i];
+
+		v->known = v->sheaves ? known & ~TSTATS_SHEAVES_UNKNOWN : known;
+		v->sheaf_known = v->sheaves ? TSTATS_SHEAF_KNOWN : 0;
+	}
 	qsort(st->views, st->nr_views, sizeof(*st->views), view_cmp);
 	st->finished = 1;
 }

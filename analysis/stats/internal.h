@@ -79,6 +79,43 @@ struct tcache {
 	/* holds of a list_lock that walked: count, most slabs, longest (ns) */
 	uint64_t walk_holds, walk_hold_slabs_max, walk_hold_max_ns;
 	struct tocc occ;
+	/* the sheaves generation (sheaves.c): its items, and the counts the
+	 * classic items of such a cache are derived from at finish */
+	uint8_t sheaves;
+	uint64_t sheaf_item[SLUB_TS_NR_SHEAF_ITEMS];
+	uint64_t sh_free_remote, sh_flushes, sh_leftovers, sh_to_caller;
+	uint64_t sh_free_add_partial, sh_free_remove_partial;
+};
+
+/* Sheaves generation: a refill's sources of one slab address (a take of
+ * the whole freelist: the objects it held; slab_new: TSTATS_SH_NEW) and
+ * its sheaf_refill events (the objects kept), paired in order per thread:
+ * a refill's source and its sheaf_refill are the same thread's, in its
+ * program order, but the sheaf events are not held back as the slab's
+ * are, so either may come first; and a thread that stalls between its
+ * take and its sheaf_refill may see another take and refill of the slab
+ * by another thread before its own.  Kept apart from struct tslab, by
+ * address, since a sheaf_refill may come before the discard of the
+ * slab's previous life; dropped when nothing waits.  Fewer kept than
+ * taken is a leftover that __slab_free gives back. */
+#define TSTATS_SH_PENDING 4
+#define TSTATS_SH_THREADS 4
+#define TSTATS_SH_NEW     UINT32_MAX
+struct tshqueue {
+	uint32_t vtid;
+	uint32_t src[TSTATS_SH_PENDING], kept[TSTATS_SH_PENDING];
+	uint8_t nsrc, nkept;
+};
+struct tshpair {
+	struct hnode h;                 /* (process image, slab) */
+	struct tshqueue q[TSTATS_SH_THREADS];
+};
+
+/* Sheaves generation: a slot's main and spare at its last sheaf_slot, and
+ * the last sheaf its thread flushed since (barn_put_fail). */
+struct tshslot {
+	struct hnode h;                 /* (process image, cache_id << 32 | slot) */
+	uint64_t main, spare, flushed;
 };
 
 /* ---- per slab: the last word, list, and the recent updates ---- */
@@ -97,6 +134,12 @@ struct tslab {
 	uint64_t freelist;
 	uint32_t seq, inuse, objects, frozen;
 	uint8_t word_valid, list;
+	/* sheaves generation: taken off the partial list by sh_remover when
+	 * it had made sh_takes_at takes of a freelist; its discard by that
+	 * thread with no take in between is __slab_free's or shrink's */
+	uint8_t sh_removed;
+	uint32_t sh_remover;
+	uint64_t sh_takes_at;
 	/* deactivate_slab in progress: who, and whether remote frees were seen */
 	uint32_t deact_vtid;
 	uint8_t deact_remote, deact_open;
@@ -206,6 +249,9 @@ struct tthread {
 	uint64_t stack_slab;
 	uint32_t stack_type, stack_nr;
 	uint64_t stack[SLUB_TSTATS_STACK_DEPTH];
+	/* sheaves generation: the takes of a freelist it made, and the barn
+	 * (cache_id << 8 | node, + 1) it just got a full sheaf from */
+	uint64_t sh_takes, sh_got_full;
 };
 
 struct tpair {
@@ -225,6 +271,8 @@ struct ttop_slab {
 struct slub_tstats {
 	struct slub_tstats_config cfg;
 	struct htab caches, slabs, locks, chains, threads, hot, pairs;
+	struct htab sh_pairs;           /* struct tshpair */
+	struct htab sh_slots;           /* struct tshslot */
 	struct tcache *cache_list;
 	struct tlock *lock_list;
 	struct slub_tstats_totals tot;
@@ -321,5 +369,15 @@ static inline int32_t tstats_ev_slot(const struct slub_event *ev)
 {
 	return ev->slot >= 0 ? ev->slot : ev->cpu;
 }
+
+/* sheaves.c: the sheaves generation's items (a cache with c->sheaves) */
+void tstats_sheaves_event(struct slub_tstats *st, uint64_t key, struct tcache *c,
+			  struct tthread *t, const struct slub_model_event *e, struct tslab *s);
+void tstats_sheaves_derive(const struct tcache *c, uint64_t *x, int have_objects);
+/* what the events determine of such a cache: of item[], of sheaf_item[] */
+#define TSTATS_SHEAVES_UNKNOWN (1ull << SLUB_TS_ALLOC_NODE_MISMATCH)
+#define TSTATS_SHEAF_KNOWN                                                                     \
+	(((1ull << SLUB_TS_NR_SHEAF_ITEMS) - 1) &                                              \
+	 ~((1ull << SLUB_TS_SHEAF_ALLOC) | (1ull << SLUB_TS_SHEAF_FREE)))
 
 #endif /* SLUB_TSTATS_INTERNAL_H */

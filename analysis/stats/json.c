@@ -53,7 +53,20 @@ static void json_cache(FILE *f, const struct slub_tstats_cache *v)
 		else
 			fprintf(f, "null");
 	}
-	fprintf(f, "},\"census\":{\"slabs\":%" PRIu64 ",\"partial\":%" PRIu64 ",\"full\":%" PRIu64
+	fputc('}', f);
+	if (v->sheaves) {
+		/* the sheaves generation's items (null: not known from events) */
+		fprintf(f, ",\"sheaf_items\":{");
+		for (unsigned i = 0; i < SLUB_TS_NR_SHEAF_ITEMS; i++) {
+			fprintf(f, "%s\"%s\":", i ? "," : "", slub_tstat_sheaf_item_name(i));
+			if (v->sheaf_known & (1ull << i))
+				fprintf(f, "%" PRIu64, v->sheaf_item[i]);
+			else
+				fprintf(f, "null");
+		}
+		fputc('}', f);
+	}
+	fprintf(f, ",\"census\":{\"slabs\":%" PRIu64 ",\"partial\":%" PRIu64 ",\"full\":%" PRIu64
 		   ",\"cpu\":%" PRIu64 ",\"objects_inuse\":%" PRIu64 "}",
 		v->slabs, v->partial_slabs, v->full_slabs, v->cpu_slabs, v->objects_inuse);
 	fprintf(f, ",\"sites\":[");

@@ -106,6 +106,24 @@ enum slub_tstat_item {
 	SLUB_TS_NR_ITEMS
 };
 
+/*
+ * The sheaves generation's items: the order and names of enum
+ * slub_sheaf_stat_item (Linux 7.0's sheaf and barn items of enum
+ * stat_item).  Rebuilt for a cache created with SLUB_F_SHEAVES:
+ */
+enum slub_tstat_sheaf_item {
+	SLUB_TS_SHEAF_FLUSH,        /* sheaf_flush: the counts */
+	SLUB_TS_SHEAF_REFILL,       /* sheaf_refill into a sheaf: the counts */
+	SLUB_TS_SHEAF_ALLOC,        /* no event: never known from a trace */
+	SLUB_TS_SHEAF_FREE,         /* no event: never known from a trace */
+	SLUB_TS_BARN_GET,           /* barn_get of a full sheaf answered by a barn_put of
+				     * the thread's empty one (not barn_shrink's) */
+	SLUB_TS_BARN_GET_FAIL,      /* refills of an empty sheaf: sheaf_refill with size == count */
+	SLUB_TS_BARN_PUT,           /* barn_put of a full sheaf */
+	SLUB_TS_BARN_PUT_FAIL,      /* a sheaf flushed that comes back as the empty main */
+	SLUB_TS_NR_SHEAF_ITEMS
+};
+
 #define SLUB_TS_HIST_BUCKETS 16        /* bucket i: < 2^(i+6) ns, as the allocator's */
 #define SLUB_TSTATS_PREEMPTED_NS 1000000ull /* 1 ms: a time slice, not a critical section */
 
@@ -138,6 +156,7 @@ uint64_t slub_tstats_tail_rank(const struct slub_tstats_tail *t, uint64_t k);
 uint64_t slub_tstats_tail_p99(const struct slub_tstats_tail *t);
 
 const char *slub_tstat_item_name(unsigned item);
+const char *slub_tstat_sheaf_item_name(unsigned item);
 
 /* ---- the computation ---- */
 
@@ -248,6 +267,12 @@ struct slub_tstats_cache {
 	 * most slabs walked in one hold and the longest of them (ns) */
 	uint64_t walk_holds, walk_hold_slabs_max, walk_hold_max_ns;
 	struct slub_tstats_occupancy occ;
+	/* a cache of the sheaves generation (SLUB_F_SHEAVES, or sheaf and barn
+	 * events): its sheaf items, and which of them (bit per item) and of
+	 * item[] the events determine */
+	uint32_t sheaves;
+	uint64_t sheaf_item[SLUB_TS_NR_SHEAF_ITEMS];
+	uint64_t sheaf_known;
 };
 
 /* Number of caches (by name); NULL past the end. */

@@ -79,6 +79,39 @@ static void print_page(FILE *f, const struct slub_tstats_cache *v)
 	slub_page_print(f, &p);
 }
 
+/* The sheaves generation's items, laid out as the allocator prints them
+ * (src/stats.c); "-" where the events do not tell. */
+static void sheaf_item(FILE *f, const struct slub_tstats_cache *v, unsigned i)
+{
+	if (v->sheaf_known & (1ull << i))
+		fprintf(f, "%8" PRIu64, v->sheaf_item[i]);
+	else
+		fprintf(f, "%8s", "-");
+}
+
+static void print_sheaves(FILE *f, const struct slub_tstats_cache *v)
+{
+	fprintf(f, "\nSheaves\n");
+	fprintf(f, "--------------------------------------------------\n");
+	fprintf(f, "Sheaf refill ");
+	sheaf_item(f, v, SLUB_TS_SHEAF_REFILL);
+	fprintf(f, " objects   flush ");
+	sheaf_item(f, v, SLUB_TS_SHEAF_FLUSH);
+	fprintf(f, " objects\nSheaf alloc  ");
+	sheaf_item(f, v, SLUB_TS_SHEAF_ALLOC);
+	fprintf(f, "           free  ");
+	sheaf_item(f, v, SLUB_TS_SHEAF_FREE);
+	fprintf(f, "\nBarn get     ");
+	sheaf_item(f, v, SLUB_TS_BARN_GET);
+	fprintf(f, " fail ");
+	sheaf_item(f, v, SLUB_TS_BARN_GET_FAIL);
+	fprintf(f, "   put ");
+	sheaf_item(f, v, SLUB_TS_BARN_PUT);
+	fprintf(f, " fail ");
+	sheaf_item(f, v, SLUB_TS_BARN_PUT_FAIL);
+	fprintf(f, "\n\n");
+}
+
 static void print_sites(FILE *f, const struct slub_tstats_cache *v)
 {
 	bool any = false;
@@ -359,6 +392,8 @@ void slub_tstats_print_text(const struct slub_tstats *st, FILE *f, unsigned what
 			continue;
 		if (what & SLUB_TSTATS_SHOW_SLABINFO) {
 			print_page(f, v);
+			if (v->sheaves)
+				print_sheaves(f, v);
 			occ_text(f, &v->occ, v->objects);
 		}
 		if (what & SLUB_TSTATS_SHOW_SITES)

@@ -1374,7 +1374,8 @@ def test_sheaves(env):
     frozen and their slab-word chains hold, cpu slabs and cpu partial
     chains never appear, the sheaf and barn events are there and each
     barn's counts move by one per event; `slubtrace check` and `report`
-    judge it clean, `stats` reads it, and SLUBTRACE_CHECK=1 runs clean."""
+    judge it clean, `stats` reads it (a Sheaves block under each sheaves
+    cache's page), and SLUBTRACE_CHECK=1 runs clean."""
     trace_dir = os.path.join(env.work, "trace")
     penv = dict(env.env, SLUBTRACE_GENERATION="sheaves", SLUBTRACE_NODES="2")
     rc, out = run([env.args.slubtrace, "record", "-o", trace_dir, "--",
@@ -1449,6 +1450,12 @@ def test_sheaves(env):
                   check=False, what="slubtrace stats")
     check(rc == 0, "slubtrace stats on a sheaves trace exited %d: %s" % (rc, out[-400:]),
           errors)
+    # a sheaves cache's page ends with its sheaf and barn items, those the
+    # events cannot give shown "-"
+    check(re.search(r"^Sheaves\n-+\nSheaf refill +\d+ objects +flush +\d+ objects\n"
+                    r"Sheaf alloc +- +free +-\nBarn get +\d+ fail +\d+ +put +\d+ fail +\d+$",
+                    out, re.M),
+          "slubtrace stats on a sheaves trace: no Sheaves block: %r" % out[-600:], errors)
     # the bundled workload, recorded with its objects and checked
     wdir = os.path.join(env.work, "workload")
     rc, out = run([env.args.slubtrace, "record", "--objects", "-o", wdir, "--",

@@ -252,6 +252,185 @@ static void test_items(void)
 	tfree(st);
 }
 
+/* The sheaves generation: a slab word event of slab with inuse before
+ * and after (the freelist follows: empty when every object is in use). */
+static struct slub_model_event sword(unsigned type, uint64_t ts, uint32_t vtid, uint64_t slab,
+				      unsigned site, uint32_t seq, uint32_t inuse_before,
+				      uint32_t inuse)
+{
+	struct slub_model_event e = word(type, ts, vtid, slab, site, seq, 0,
+					 inuse < 64 ? slab + 64 * (64 - inuse) : 0);
+
+	e.ev.new.inuse = inuse;
+	e.ev.old = e.ev.new;
+	e.ev.old.seq = seq - 1;
+	e.ev.old.inuse = inuse_before;
+	e.old_valid = type != SLUB_EV_SLAB_NEW;
+	return e;
+}
+
+static struct slub_model_event sheaf(unsigned type, uint64_t ts, uint32_t vtid, uint64_t slab,
+				      uint64_t sheaf_addr, uint32_t count, uint32_t size)
+{
+	struct slub_model_event e = mk(type, ts, vtid);
+
+	e.ev.slab = slab;
+	e.ev.sheaf = sheaf_addr;
+	e.ev.count = count;
+	e.ev.sheaf_size = size;
+	return e;
+}
+
+static struct slub_model_event barn(unsigned type, uint64_t ts, uint32_t vtid, uint64_t sheaf_addr,
+				     unsigned list, uint32_t size, uint32_t full, uint32_t empty)
+{
+	struct slub_model_event e = mk(type, ts, vtid);
+
+	e.ev.sheaf = sheaf_addr;
+	e.ev.reason = list;
+	e.ev.sheaf_size = size;
+	e.ev.barn_full = full;
+	e.ev.barn_empty = empty;
+	return e;
+}
+
+static struct slub_model_event listop(unsigned type, uint64_t ts, uint32_t vtid, uint64_t slab,
+				       uint32_t seq, unsigned dest)
+{
+	struct slub_model_event e = mk(type, ts, vtid);
+
+	e.ev.slab = slab;
+	e.ev.new.seq = seq;
+	e.ev.list = dest;
+	e.ev.locked = 1;
+	return e;
+}
+
+/* d) the sheaves generation's items, in an order the model hands on (the
+ * sheaf and barn events as they come, the slab's by seq) */
+static void test_sheaves_items(void)
+{
+	static struct slub_cache_info sinfo = { "t-sheaves", 64, 64, 8, 0, 64, 5, 30, 0x80 };
+	struct slub_tstats *st = slub_tstats_new(NULL);
+	struct slub_model_event e = mk(SLUB_EV_CACHE_CREATE, 1, 1);
+	const uint64_t C = SLAB_B + 0x10000, S1 = 0x5000, S2 = 0x6000, S3 = 0x7000, S4 = 0x8000;
+	uint64_t ts = 10;
+
+	e.ev.info = &sinfo;
+	feed(st, e);
+	/* thread 1 refills its empty sheaf S1 from a new slab A (20 objects),
+	 * the rest listed at the head: barn_get_fail, sheaf_refill 20 */
+	feed(st, sword(SLUB_EV_SLAB_NEW, ts++, 1, SLAB_A, SLUB_SITE_NEW_SLAB, 1, 0, 20));
+	feed(st, sheaf(SLUB_EV_SHEAF_REFILL, ts++, 1, SLAB_A, S1, 20, 20));
+	feed(st, listop(SLUB_EV_ADD_PARTIAL, ts++, 1, SLAB_A, 1, SLUB_DEST_HEAD));
+	/* thread 2 takes A's 44 free objects and keeps 30 into S2: its
+	 * sheaf_refill seen before the take; 14 go back (a leftover) */
+	feed(st, listop(SLUB_EV_REMOVE_PARTIAL, ts++, 2, SLAB_A, 1, 0));
+	feed(st, sheaf(SLUB_EV_SHEAF_REFILL, ts++, 2, SLAB_A, S2, 30, 30));
+	feed(st, sword(SLUB_EV_TAKE_FREELIST, ts++, 2, SLAB_A, SLUB_SITE_GET_FREELIST, 2, 20, 64));
+	feed(st, sword(SLUB_EV_FREE_REMOTE, ts++, 2, SLAB_A, SLUB_SITE_SLAB_FREE, 3, 64, 50));
+	/* thread 1 flushes 5 of S1 to A; thread 3 frees one object to A
+	 * (another node's: the slow path) */
+	feed(st, sword(SLUB_EV_FREE_REMOTE, ts++, 1, SLAB_A, SLUB_SITE_SLAB_FREE, 4, 50, 45));
+	feed(st, sheaf(SLUB_EV_SHEAF_FLUSH, ts++, 1, SLAB_A, S1, 5, 15));
+	feed(st, sword(SLUB_EV_FREE_REMOTE, ts++, 3, SLAB_A, SLUB_SITE_SLAB_FREE, 5, 45, 44));
+	/* thread 3 allocates one object from a new slab B (to the caller),
+	 * then frees it: B empty, off the list and discarded */
+	feed(st, sword(SLUB_EV_SLAB_NEW, ts++, 3, SLAB_B, SLUB_SITE_NEW_SLAB, 1, 0, 1));
+	feed(st, sheaf(SLUB_EV_SHEAF_REFILL, ts++, 3, SLAB_B, 0, 1, 0));
+	feed(st, listop(SLUB_EV_ADD_PARTIAL, ts++, 3, SLAB_B, 1, SLUB_DEST_HEAD));
+	e = sword(SLUB_EV_FREE_REMOTE, ts++, 3, SLAB_B, SLUB_SITE_SLAB_FREE, 2, 1, 0);
+	e.ev.locked = 1;
+	feed(st, e);
+	feed(st, listop(SLUB_EV_REMOVE_PARTIAL, ts++, 3, SLAB_B, 2, 0));
+	feed(st, word(SLUB_EV_SLAB_DISCARD, ts++, 3, SLAB_B, 0, 2, 0, SLAB_B + 64));
+	/* slab C: thread 4 takes its one free object into S3 while thread 2,
+	 * which took all 64 before, is yet to say it kept 64 into S4: no
+	 * leftover.  Thread 5's free lists the full C at the tail. */
+	feed(st, sword(SLUB_EV_SLAB_NEW, ts++, 2, C, SLUB_SITE_NEW_SLAB, 1, 0, 1));
+	feed(st, sheaf(SLUB_EV_SHEAF_REFILL, ts++, 2, C, S3, 1, 4));
+	feed(st, listop(SLUB_EV_ADD_PARTIAL, ts++, 2, C, 1, SLUB_DEST_HEAD));
+	feed(st, listop(SLUB_EV_REMOVE_PARTIAL, ts++, 2, C, 1, 0));
+	feed(st, sword(SLUB_EV_TAKE_FREELIST, ts++, 2, C, SLUB_SITE_GET_FREELIST, 2, 1, 64));
+	e = sword(SLUB_EV_FREE_REMOTE, ts++, 5, C, SLUB_SITE_SLAB_FREE, 3, 64, 63);
+	e.ev.locked = 1;
+	feed(st, e);
+	feed(st, listop(SLUB_EV_ADD_PARTIAL, ts++, 5, C, 3, SLUB_DEST_TAIL));
+	feed(st, listop(SLUB_EV_REMOVE_PARTIAL, ts++, 4, C, 3, 0));
+	feed(st, sword(SLUB_EV_TAKE_FREELIST, ts++, 4, C, SLUB_SITE_GET_FREELIST, 4, 63, 64));
+	feed(st, sheaf(SLUB_EV_SHEAF_REFILL, ts++, 4, C, S3, 1, 5));
+	feed(st, sheaf(SLUB_EV_SHEAF_REFILL, ts++, 2, C, S4, 63, 63));
+	/* the barn: thread 1 gets a full sheaf for its empty main (barn_get),
+	 * puts a full one (barn_put); shrink takes both lists (not counted) */
+	feed(st, barn(SLUB_EV_BARN_PUT, ts++, 2, S4, SLUB_BARN_FULL, 63, 1, 0));
+	feed(st, barn(SLUB_EV_BARN_GET, ts++, 1, S4, SLUB_BARN_FULL, 63, 0, 0));
+	feed(st, barn(SLUB_EV_BARN_PUT, ts++, 1, S1, SLUB_BARN_EMPTY, 0, 0, 1));
+	feed(st, barn(SLUB_EV_BARN_PUT, ts++, 3, S2, SLUB_BARN_FULL, 30, 1, 1));
+	feed(st, barn(SLUB_EV_BARN_GET, ts++, 1, S2, SLUB_BARN_FULL, 30, 0, 1));
+	feed(st, barn(SLUB_EV_BARN_GET, ts++, 1, S1, SLUB_BARN_EMPTY, 0, 0, 0));
+	/* thread 1's slot: main S1, spare S2; the two swapped (no put);
+	 * then the barn full of full sheaves, the full spare S1 is flushed and
+	 * comes back as the empty main (barn_put_fail) */
+	e = sheaf(SLUB_EV_SHEAF_SLOT, ts++, 1, 0, S1, 0, 64);
+	e.ev.slot = e.ev.cpu;
+	e.ev.spare = S2;
+	e.ev.spare_size = 64;
+	feed(st, e);
+	e.ts = ts++;
+	e.ev.sheaf = S2;
+	e.ev.spare = S1;
+	feed(st, e);
+	feed(st, sword(SLUB_EV_FREE_REMOTE, ts++, 1, SLAB_A, SLUB_SITE_SLAB_FREE, 6, 44, 24));
+	feed(st, sheaf(SLUB_EV_SHEAF_FLUSH, ts++, 1, SLAB_A, S1, 20, 44));
+	feed(st, sword(SLUB_EV_FREE_REMOTE, ts++, 1, C, SLUB_SITE_SLAB_FREE, 5, 64, 20));
+	feed(st, sheaf(SLUB_EV_SHEAF_FLUSH, ts++, 1, C, S1, 44, 0));
+	e.ts = ts++;
+	e.ev.sheaf = S1;
+	e.ev.sheaf_size = 0;
+	e.ev.spare = S2;
+	feed(st, e);
+	for (int i = 0; i < 9; i++)
+		feed(st, mk(SLUB_EV_ALLOC, ts++, 1));
+	for (int i = 0; i < 6; i++)
+		feed(st, mk(SLUB_EV_FREE, ts++, 1));
+	finish(st);
+
+	const struct slub_tstats_cache *c = slub_tstats_cache_find(st, "t-sheaves");
+	CHECK(c != NULL && c->sheaves, "cache t-sheaves missing or not of the sheaves generation");
+	if (!c || !c->sheaves) {
+		tfree(st);
+		return;
+	}
+	static const struct { unsigned item; uint64_t want; } want[] = {
+		{ SLUB_TS_ALLOC_SLAB, 3 }, { SLUB_TS_FREE_SLAB, 1 }, { SLUB_TS_ALLOC_REFILL, 0 },
+		/* 7 free_remote: 3 of flushes, 1 a leftover (C's late
+		 * sheaf_refill paired with thread 4's take would make a second) */
+		{ SLUB_TS_FREE_SLOWPATH, 3 }, { SLUB_TS_FREE_FASTPATH, 3 },
+		{ SLUB_TS_ALLOC_SLOWPATH, 1 }, { SLUB_TS_ALLOC_FASTPATH, 8 },
+		{ SLUB_TS_FREE_ADD_PARTIAL, 1 }, { SLUB_TS_FREE_REMOVE_PARTIAL, 1 },
+	};
+	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		CHECK(c->item[want[i].item] == want[i].want, "sheaves: %s = %llu, want %llu",
+		      slub_tstat_item_name(want[i].item), (unsigned long long)c->item[want[i].item],
+		      (unsigned long long)want[i].want);
+	static const uint64_t swant[SLUB_TS_NR_SHEAF_ITEMS] = {
+		[SLUB_TS_SHEAF_FLUSH] = 5 + 20 + 44, [SLUB_TS_SHEAF_REFILL] = 20 + 30 + 1 + 1 + 63,
+		[SLUB_TS_BARN_GET] = 1, [SLUB_TS_BARN_GET_FAIL] = 3, [SLUB_TS_BARN_PUT] = 2,
+		[SLUB_TS_BARN_PUT_FAIL] = 1,
+	};
+	for (unsigned i = 0; i < SLUB_TS_NR_SHEAF_ITEMS; i++)
+		if (c->sheaf_known & (1ull << i))
+			CHECK(c->sheaf_item[i] == swant[i], "sheaves: %s = %llu, want %llu",
+			      slub_tstat_sheaf_item_name(i), (unsigned long long)c->sheaf_item[i],
+			      (unsigned long long)swant[i]);
+	CHECK(c->sheaf_known == ((1ull << SLUB_TS_NR_SHEAF_ITEMS) - 1 -
+				 (1ull << SLUB_TS_SHEAF_ALLOC) - (1ull << SLUB_TS_SHEAF_FREE)) &&
+		      !(c->known & (1ull << SLUB_TS_ALLOC_NODE_MISMATCH)),
+	      "sheaves: known items %#llx, %#llx", (unsigned long long)c->sheaf_known,
+	      (unsigned long long)c->known);
+	tfree(st);
+}
+
 /* b), c) */
 static void test_winners_and_storms(void)
 {
@@ -1368,6 +1547,7 @@ int main(int argc, char **argv)
 	const char *dir = argc == 3 && !strcmp(argv[1], "-j") ? argv[2] : NULL;
 
 	test_items();
+	test_sheaves_items();
 	test_winners_and_storms();
 	test_locks();
 	test_walk();

@@ -21,7 +21,18 @@
  *     are printed (their effect is a matter of timing, judged on pooled
  *     recordings by e2e_2012.sh), and no phase but free-keep-lock ever
  *     retries a __slab_free redo under the list_lock it kept or frees into
- *     a frozen slab under it.
+ *     a frozen slab under it;
+ *  d) the sheaves generation (caches made with SLUB_F_SHEAVES), with more
+ *     threads than cores and the objects freed by another thread, often of
+ *     another node: the items of a) that it counts and Linux 7.0's sheaf
+ *     and barn items (slub_cache_sheaf_stats()) rebuilt from its events
+ *     equal the allocator's.  Two of those cannot be rebuilt and are
+ *     checked only to be counted: sheaf_alloc and sheaf_free (no event
+ *     makes or frees a sheaf; a sheaf whose refill failed is freed after
+ *     its flush with nothing to say so).  alloc_node_mismatch is not
+ *     rebuilt for this generation either: a one-object refill from another
+ *     node is that or the fallback to any node's partial slabs.  See
+ *     doc/analysis.md.
  *
  *   test_tstats_inproc [-j JSON_DIR] [-t threads] [-o objects per thread]
  */
@@ -241,8 +252,62 @@ static void compare(const char *phase, const char *name, const struct slub_tstat
 #endif
 }
 
+/* d): the sheaf and barn items, rebuilt and counted in-process. */
+static void compare_sheaves(const char *phase, const char *name, const struct slub_tstats_cache *v,
+			    const struct slub_cache *cache)
+{
+	struct slub_sheaf_stats sh;
+
+	if (!CHECK(v != NULL && v->sheaves, "%s: %s not rebuilt as a sheaves cache", phase, name))
+		return;
+	if (!CHECK(slub_cache_sheaf_stats(cache, &sh) == 0 && sh.sheaf_capacity > 0,
+		   "%s: %s has no sheaves", phase, name))
+		return;
+	CHECK(!(v->known & (1ull << SLUB_TS_ALLOC_NODE_MISMATCH)) &&
+		      v->sheaf_known == (((1ull << SLUB_TS_NR_SHEAF_ITEMS) - 1) &
+					 ~((1ull << SLUB_TS_SHEAF_ALLOC) | (1ull << SLUB_TS_SHEAF_FREE))),
+	      "%s: %s: the items known are not those the events determine", phase, name);
+#if SLUB_STATS
+	for (unsigned i = 0; i < SLUB_TS_NR_SHEAF_ITEMS; i++) {
+		if (v->sheaf_known & (1ull << i))
+			CHECK(v->sheaf_item[i] == sh.item[i], "%s: %s: %s rebuilt %llu, allocator %llu",
+			      phase, name, slub_tstat_sheaf_item_name(i),
+			      (unsigned long long)v->sheaf_item[i], (unsigned long long)sh.item[i]);
+	}
+	/* the run went through the paths the items count (barn_put_fail,
+	 * a barn already holding too many full sheaves, only in some runs:
+	 * test_tstats scripts it) */
+	const unsigned used[] = { SLUB_SHEAF_FLUSH, SLUB_SHEAF_REFILL, SLUB_SHEAF_ALLOC,
+				  SLUB_SHEAF_FREE, SLUB_BARN_GET, SLUB_BARN_GET_FAIL, SLUB_BARN_PUT };
+	for (unsigned i = 0; i < sizeof(used) / sizeof(used[0]); i++)
+		CHECK(sh.item[used[i]] > 0, "%s: %s: no %s", phase, name,
+		      slub_sheaf_stat_name(used[i]));
+	CHECK(sh.item[SLUB_SHEAF_ALLOC] == sh.item[SLUB_SHEAF_FREE] && sh.barn_full == 0 &&
+		      sh.barn_empty == 0,
+	      "%s: %s: %llu sheaves made, %llu freed, barns %u full %u empty after shrink", phase,
+	      name, (unsigned long long)sh.item[SLUB_SHEAF_ALLOC],
+	      (unsigned long long)sh.item[SLUB_SHEAF_FREE], sh.barn_full, sh.barn_empty);
+	printf("%s: %s: sheaf flush %llu refill %llu alloc %llu free %llu, barn get %llu "
+	       "(fail %llu) put %llu (fail %llu)\n", phase, name,
+	       (unsigned long long)sh.item[0], (unsigned long long)sh.item[1],
+	       (unsigned long long)sh.item[2], (unsigned long long)sh.item[3],
+	       (unsigned long long)sh.item[4], (unsigned long long)sh.item[5],
+	       (unsigned long long)sh.item[6], (unsigned long long)sh.item[7]);
+#endif
+}
+
+static struct phase_out run_phase_flags(const char *phase, unsigned variant, const char *show,
+					bool exact, unsigned flags);
+
 static struct phase_out run_phase(const char *phase, unsigned variant, const char *show,
 				  bool exact)
+{
+	return run_phase_flags(phase, variant, show, exact, 0);
+}
+
+/* flags: cache flags added to each cache's (SLUB_F_SHEAVES: d) */
+static struct phase_out run_phase_flags(const char *phase, unsigned variant, const char *show,
+					bool exact, unsigned flags)
 {
 	struct phase_out out;
 	struct slub_stats st[NCACHES];
@@ -260,9 +325,9 @@ static struct phase_out run_phase(const char *phase, unsigned variant, const cha
 	snprintf(name[0], sizeof(name[0]), "%s-64", phase);
 	snprintf(name[1], sizeof(name[1]), "%s-256", phase);
 	snprintf(name[2], sizeof(name[2]), "%s-full-128", phase);
-	caches[0] = slub_cache_create(name[0], 64, 0, 0, NULL);
-	caches[1] = slub_cache_create(name[1], 256, 0, 0, NULL);
-	caches[2] = slub_cache_create(name[2], 128, 0, SLUB_F_TRACK_FULL, NULL);
+	caches[0] = slub_cache_create(name[0], 64, 0, flags, NULL);
+	caches[1] = slub_cache_create(name[1], 256, 0, flags, NULL);
+	caches[2] = slub_cache_create(name[2], 128, 0, SLUB_F_TRACK_FULL | flags, NULL);
 	for (int c = 0; c < NCACHES; c++)
 		if (!caches[c])
 			FATAL("%s: cache create: errno %d", name[c], errno);
@@ -301,9 +366,34 @@ static struct phase_out run_phase(const char *phase, unsigned variant, const cha
 	CHECK(!slub_tstats_failed(ts), "%s: the statistics ran out of memory", phase);
 	slub_tstats_finish(ts);
 	slub_model_free(m);
-	for (int c = 0; c < NCACHES; c++)
+	for (int c = 0; c < NCACHES; c++) {
+		const struct slub_tstats_cache *v = slub_tstats_cache_find(ts, name[c]);
+
 		if (exact)
-			compare(phase, name[c], slub_tstats_cache_find(ts, name[c]), &st[c]);
+			compare(phase, name[c], v, &st[c]);
+		if (exact && (flags & SLUB_F_SHEAVES))
+			compare_sheaves(phase, name[c], v, caches[c]);
+	}
+	if (flags & SLUB_F_SHEAVES) {
+		/* the reports carry the sheaf items, "-" / null where unknown */
+		char *text = NULL, *json = NULL;
+		size_t tlen = 0, jlen = 0;
+		FILE *tf = open_memstream(&text, &tlen), *jf = open_memstream(&json, &jlen);
+		if (CHECK(tf && jf, "open_memstream")) {
+			slub_tstats_print_text(ts, tf, SLUB_TSTATS_SHOW_SLABINFO, NULL);
+			slub_tstats_print_json(ts, jf);
+			fclose(tf);
+			fclose(jf);
+			CHECK(strstr(text, "\nSheaves\n") && strstr(text, "Sheaf alloc         -") &&
+				      strstr(text, "Barn get     "),
+			      "%s: no sheaves block in the text report", phase);
+			CHECK(strstr(json, "\"sheaf_items\":{\"sheaf_flush\":") &&
+				      strstr(json, "\"sheaf_alloc\":null"),
+			      "%s: no sheaf_items in the JSON report", phase);
+		}
+		free(text);
+		free(json);
+	}
 	slub_tstats_get_totals(ts, &out.tot);
 	for (unsigned i = 0; i < slub_tstats_nr_storms(ts); i++) {
 		const struct slub_tstats_storm *s = slub_tstats_storm_at(ts, i);
@@ -367,6 +457,17 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < SLUB_TS_NR_ITEMS && i < (unsigned)SLUB_NR_STAT_ITEMS; i++)
 		CHECK(!strcmp(slub_stat_name(i), slub_tstat_item_name(i)), "item %u: %s vs %s", i,
 		      slub_stat_name(i), slub_tstat_item_name(i));
+
+	/* d) more threads than cores */
+	for (unsigned i = 0; i < SLUB_TS_NR_SHEAF_ITEMS; i++)
+		CHECK(!strcmp(slub_sheaf_stat_name(i), slub_tstat_sheaf_item_name(i)),
+		      "sheaf item %u: %s vs %s", i, slub_sheaf_stat_name(i),
+		      slub_tstat_sheaf_item_name(i));
+	long threads = opt_threads, cores = sysconf(_SC_NPROCESSORS_ONLN);
+	if (opt_threads <= cores)
+		opt_threads = cores + 2;
+	struct phase_out sheaves = run_phase_flags("ts-sheaves", 0, NULL, true, SLUB_F_SHEAVES);
+	opt_threads = threads;
 
 	struct phase_out base = run_phase("ts-default", 0, NULL, true);
 	struct phase_out base2 = run_phase("ts-default2", 0, NULL, true);
@@ -458,7 +559,7 @@ int main(int argc, char **argv)
 
 	printf("\ndiff default -> default (another run; not asserted: wall-clock figures):\n");
 	slub_tstats_diff(&base.rates, &base2.rates, &dc, stdout);
-	struct phase_out *all[] = { &base, &base2, &race, &lost, &keep, &perobj, &old, &keeplock };
+	struct phase_out *all[] = { &sheaves, &base, &base2, &race, &lost, &keep, &perobj, &old, &keeplock };
 	for (unsigned i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		slub_tstats_result_free(&all[i]->rates);
 	free(evbuf);
