@@ -40,6 +40,8 @@ static const char *const event_names[SLUB_EV_NR] = {
 	[SLUB_EV_SHEAF_SLOT] = "sheaf_slot",
 	[SLUB_EV_BARN_PUT] = "barn_put",
 	[SLUB_EV_BARN_GET] = "barn_get",
+	[SLUB_EV_SHEAF_ALLOC] = "sheaf_alloc",
+	[SLUB_EV_SHEAF_FREE] = "sheaf_free",
 };
 
 static const char *const site_names[SLUB_SITE_NR] = {

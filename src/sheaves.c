@@ -81,6 +81,27 @@ static size_t sheaf_bytes(const struct slub_cache *s)
 	return offsetof(struct slub_sheaf, objects) + s->sheaf_capacity * sizeof(void *);
 }
 
+/* ---- events ---- */
+
+static uint64_t sheaf_addr(const struct slub_sheaf *sheaf)
+{
+	return (uint64_t)(uintptr_t)sheaf;
+}
+
+/* sheaf_alloc, sheaf_free: an empty sheaf made or freed, as the stat items
+ * count them. */
+static void emit_sheaf(unsigned type, struct slub_cache *s, struct slub_cpu *c,
+		       const struct slub_sheaf *sheaf)
+{
+	struct slub_event ev;
+
+	if (!slub_wants(type))
+		return;
+	ev_init(&ev, type, s, c, NULL);
+	ev.sheaf = sheaf_addr(sheaf);
+	slub_emit(&ev);
+}
+
 /* alloc_empty_sheaf(): from the metadata allocator (the kernel's kmalloc
  * would recurse into the allocator being traced here). */
 static struct slub_sheaf *alloc_empty_sheaf(struct slub_cache *s, struct slub_cpu *c)
@@ -93,6 +114,7 @@ static struct slub_sheaf *alloc_empty_sheaf(struct slub_cache *s, struct slub_cp
 	memset(sheaf, 0, offsetof(struct slub_sheaf, objects));
 	sheaf->cache = s;
 	sheaf->capacity = s->sheaf_capacity;
+	emit_sheaf(SLUB_EV_SHEAF_ALLOC, s, c, sheaf);
 	return sheaf;
 }
 
@@ -100,14 +122,9 @@ static void free_empty_sheaf(struct slub_cache *s, struct slub_sheaf *sheaf, str
 {
 	slub_assert(sheaf->size == 0);
 	stat_sheaf(c, SLUB_SHEAF_FREE, 1);
+	/* before the free: the address is not yet another sheaf's */
+	emit_sheaf(SLUB_EV_SHEAF_FREE, s, c, sheaf);
 	slub_meta_free(sheaf, sheaf_bytes(s));
-}
-
-/* ---- events ---- */
-
-static uint64_t sheaf_addr(const struct slub_sheaf *sheaf)
-{
-	return (uint64_t)(uintptr_t)sheaf;
 }
 
 /* sheaf_refill, sheaf_flush: count objects of slab into or out of sheaf

@@ -71,7 +71,7 @@
 
 #define SLUB_TP_STATE(name) (&lttng_ust_tracepoint_slub___##name.state)
 
-_Static_assert(SLUB_EV_NR == 32, "one tracepoint per event type");
+_Static_assert(SLUB_EV_NR == 34, "one tracepoint per event type");
 _Static_assert(SLUB_SITE_NR <= 16 && SLUB_DEACT_NR <= 16 && SLUB_DEST_NR <= 16,
 	       "slab_word.site and cpu_slab.reason are x | dest << 4 in 8 bits");
 
@@ -108,6 +108,8 @@ const int *const slub_tp_state[SLUB_EV_NR] = {
 	[SLUB_EV_SHEAF_SLOT] = SLUB_TP_STATE(sheaf_slot),
 	[SLUB_EV_BARN_PUT] = SLUB_TP_STATE(barn_put),
 	[SLUB_EV_BARN_GET] = SLUB_TP_STATE(barn_get),
+	[SLUB_EV_SHEAF_ALLOC] = SLUB_TP_STATE(sheaf_alloc),
+	[SLUB_EV_SHEAF_FREE] = SLUB_TP_STATE(sheaf_free),
 };
 
 /* Set by close_tracepoints() at exit: no slub event from then on. */
@@ -401,6 +403,10 @@ static inline bool fire_event(const struct slub_event *ev)
 		SLUB_TP_FIRE(barn_put, ev);
 	case SLUB_EV_BARN_GET:
 		SLUB_TP_FIRE(barn_get, ev);
+	case SLUB_EV_SHEAF_ALLOC:
+		SLUB_TP_FIRE(sheaf_alloc, ev);
+	case SLUB_EV_SHEAF_FREE:
+		SLUB_TP_FIRE(sheaf_free, ev);
 	case SLUB_EV_NR:
 		break;
 	}

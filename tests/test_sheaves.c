@@ -238,6 +238,7 @@ static void test_capacity(void)
 static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
 	uint64_t refilled, flushed, direct, slot_events, barn_events, barn_bad, bad_size;
+	uint64_t made, freed;
 	int have[SLUB_MAX_NODES];
 	uint32_t full[SLUB_MAX_NODES], empty[SLUB_MAX_NODES];
 } seen;
@@ -266,6 +267,16 @@ static void observe(const struct slub_event *ev, void *arg)
 		seen.slot_events++;
 		if (ev->sheaf_size > cache->sheaf_capacity || ev->spare_size > cache->sheaf_capacity ||
 		    (!ev->sheaf && ev->sheaf_size) || (!ev->spare && ev->spare_size))
+			seen.bad_size++;
+		break;
+	case SLUB_EV_SHEAF_ALLOC:
+		seen.made++;
+		if (!ev->sheaf)
+			seen.bad_size++;
+		break;
+	case SLUB_EV_SHEAF_FREE:
+		seen.freed++;
+		if (!ev->sheaf)
 			seen.bad_size++;
 		break;
 	case SLUB_EV_BARN_PUT:
@@ -297,6 +308,10 @@ static void check_events(const uint64_t *y)
 	      "sheaf_refill events carry %llu objects, sheaf_flush %llu; the counters say %llu, "
 	      "%llu", (unsigned long long)seen.refilled, (unsigned long long)seen.flushed,
 	      (unsigned long long)y[SLUB_SHEAF_REFILL], (unsigned long long)y[SLUB_SHEAF_FLUSH]);
+	CHECK(seen.made == y[SLUB_SHEAF_ALLOC] && seen.freed == y[SLUB_SHEAF_FREE] && seen.made,
+	      "sheaf_alloc events %llu, sheaf_free %llu; the counters say %llu, %llu",
+	      (unsigned long long)seen.made, (unsigned long long)seen.freed,
+	      (unsigned long long)y[SLUB_SHEAF_ALLOC], (unsigned long long)y[SLUB_SHEAF_FREE]);
 	CHECK(seen.slot_events > 0 && seen.barn_events > 0 && !seen.barn_bad && !seen.bad_size,
 	      "%llu slot events, %llu barn events, %llu barn counts out of step, %llu sizes "
 	      "out of range", (unsigned long long)seen.slot_events,
@@ -363,7 +378,8 @@ int main(void)
 	slub_set_observer(observe, NULL,
 			  1ull << SLUB_EV_SHEAF_REFILL | 1ull << SLUB_EV_SHEAF_FLUSH |
 				  1ull << SLUB_EV_SHEAF_SLOT | 1ull << SLUB_EV_BARN_PUT |
-				  1ull << SLUB_EV_BARN_GET);
+				  1ull << SLUB_EV_BARN_GET | 1ull << SLUB_EV_SHEAF_ALLOC |
+				  1ull << SLUB_EV_SHEAF_FREE);
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		pthread_mutex_init(&table[i].lock, NULL);
 	/* a first pass with the main thread's own sheaves in play */

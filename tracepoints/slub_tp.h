@@ -4,7 +4,7 @@
  * plus `slub:stack`.  This comment is the wire format; the analysis decodes
  * it back into struct slub_event (include/slub/event.h).
  *
- * Wire format 7 (SLUB_TRACE_FORMAT, carried by every cache_create)
+ * Wire format 8 (SLUB_TRACE_FORMAT, carried by every cache_create)
  * ----------------------------------------------------------------
  * Contexts added by `slubtrace record`: vpid, vtid, procname.  Payloads
  * carry what the analysis needs and nothing it can derive, in few fields:
@@ -130,6 +130,14 @@
  *                   get and a put in one hold.
  *                   New in format 7 (sheaf_refill .. barn_get), which is
  *                   format 6 with these events; nothing else changed.
+ *   sheaf_alloc, sheaf_free  (class sheaf)
+ *                   where (cpu = the acting slot, node its node), sheaf
+ *                   u64 x: an empty sheaf made (alloc_empty_sheaf) or
+ *                   freed (free_empty_sheaf), the events of 7.0's
+ *                   sheaf_alloc and sheaf_free stat items.  A sheaf is
+ *                   empty at both: neither moves an object.  New in format
+ *                   8, which is format 7 with these two events; nothing else
+ *                   changed.
  *
  * The slab word.  `counters` is the slab's counters word exactly as it sits
  * in memory next to `freelist`:
@@ -168,6 +176,10 @@
  * the flags; the layout is unchanged.  A format-5 reader must not read a
  * sheaves trace with the classic generation's rules: the format tells it
  * to refuse.
+ *
+ * Format 7 was this format without sheaf_alloc and sheaf_free
+ * (cache_create says 7).  Readers decode it too; the sheaf_alloc and
+ * sheaf_free stat items of its sheaves caches are not known from it.
  *
  * Format 6 was this format without the sheaf and barn events (cache_create
  * says 6).  Readers decode it too; the checker refuses a sheaves trace of
@@ -222,7 +234,7 @@
 #include <slub/event.h>
 
 /* The wire format this header describes (cache_create.format). */
-#define SLUB_TRACE_FORMAT 7
+#define SLUB_TRACE_FORMAT 8
 /* slub:trigger's kind. */
 #define SLUB_TRIGGER_VIOLATION 0
 #define SLUB_TRIGGER_STORM 1
@@ -386,6 +398,8 @@ LTTNG_UST_TRACEPOINT_ENUM(slub, event_type,
 		lttng_ust_field_enum_value("sheaf_slot", SLUB_EV_SHEAF_SLOT)
 		lttng_ust_field_enum_value("barn_put", SLUB_EV_BARN_PUT)
 		lttng_ust_field_enum_value("barn_get", SLUB_EV_BARN_GET)
+		lttng_ust_field_enum_value("sheaf_alloc", SLUB_EV_SHEAF_ALLOC)
+		lttng_ust_field_enum_value("sheaf_free", SLUB_EV_SHEAF_FREE)
 	)
 )
 
@@ -630,6 +644,22 @@ LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, barn,
 
 SLUB_TP_BARN_EVENT(barn_put)
 SLUB_TP_BARN_EVENT(barn_get)
+
+/* An empty sheaf made or freed (format 8). */
+LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, sheaf,
+	SLUB_TP_ARGS,
+	LTTNG_UST_TP_FIELDS(
+		SLUB_TP_WHERE(0, 0)
+		lttng_ust_field_integer_hex(uint64_t, sheaf, ev->sheaf)
+	)
+)
+
+#define SLUB_TP_SHEAF_EVENT(name)					\
+	LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(slub, sheaf, slub, name, SLUB_TP_ARGS) \
+	LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, name, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
+
+SLUB_TP_SHEAF_EVENT(sheaf_alloc)
+SLUB_TP_SHEAF_EVENT(sheaf_free)
 
 /* ---- objects: the transaction log, off unless asked for ----------------- */
 

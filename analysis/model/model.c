@@ -834,6 +834,8 @@ int slub_model_event(struct slub_model *m, const struct slub_model_event *e)
 	case SLUB_EV_SHEAF_SLOT:
 	case SLUB_EV_BARN_PUT:
 	case SLUB_EV_BARN_GET:
+	case SLUB_EV_SHEAF_ALLOC:
+	case SLUB_EV_SHEAF_FREE:
 		sheaves_event(m, k1, t, e);
 		break;
 	case SLUB_EV_CMPXCHG_FAIL:

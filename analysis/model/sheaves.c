@@ -403,6 +403,30 @@ static void move_event(struct slub_model *m, uint64_t k1, const struct slub_mode
 		drop_entry(m, x); /* flushed on its way: freed next */
 }
 
+/* sheaf_alloc, sheaf_free (format 8): a sheaf made is empty and in no
+ * place, so its size is known from its first event on; a sheaf freed is
+ * forgotten (its address may be the next sheaf's).  What the model knew of
+ * an address before a sheaf_alloc, through lost events or not, is the old
+ * sheaf's, not this one's. */
+static void life_event(struct slub_model *m, uint64_t k1, const struct slub_model_event *e)
+{
+	struct msheaf *x;
+
+	if (!e->ev.sheaf)
+		return;
+	x = get_entry(m, k1, e->ev.sheaf, e->ev.type == SLUB_EV_SHEAF_ALLOC);
+	if (!x)
+		return;
+	if (e->ev.type == SLUB_EV_SHEAF_FREE) {
+		drop_entry(m, x);
+		return;
+	}
+	x->size = 0;
+	x->known = 1;
+	x->place = P_NONE;
+	x->cache_id = e->ev.cache_id;
+}
+
 void sheaves_event(struct slub_model *m, uint64_t k1, struct mthread *t,
 		   const struct slub_model_event *e)
 {
@@ -420,6 +444,10 @@ void sheaves_event(struct slub_model *m, uint64_t k1, struct mthread *t,
 	case SLUB_EV_SHEAF_REFILL:
 	case SLUB_EV_SHEAF_FLUSH:
 		move_event(m, k1, e, judge);
+		break;
+	case SLUB_EV_SHEAF_ALLOC:
+	case SLUB_EV_SHEAF_FREE:
+		life_event(m, k1, e);
 		break;
 	}
 }

@@ -148,6 +148,9 @@ struct slub_model_event {
 	uint64_t stream_id;
 	uint32_t old_valid;
 	const char *procname;   /* may be NULL; a change within one vpid = exec */
+	uint32_t format;        /* cache_create read from a trace: the wire format it
+				 * announced; 0 straight from the allocator (this
+				 * build's events, all of them) */
 };
 
 /*

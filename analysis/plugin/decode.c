@@ -147,6 +147,8 @@ static const uint64_t required2[SLUB_EV_NR] = {
 	[SLUB_EV_SHEAF_SLOT] = B(F_WHERE),
 	[SLUB_EV_BARN_PUT] = B(F_WHERE),
 	[SLUB_EV_BARN_GET] = B(F_WHERE),
+	[SLUB_EV_SHEAF_ALLOC] = B(F_WHERE),
+	[SLUB_EV_SHEAF_FREE] = B(F_WHERE),
 };
 
 /* ... and in format 3: the small integers are in `where`. */
@@ -195,6 +197,9 @@ static const uint64_t required3[SLUB_EV_NR] = {
 	[SLUB_EV_SHEAF_SLOT] = B(F_WHERE) | B(F_MAIN) | B(F_SPARE) | B(F_SIZES),
 	[SLUB_EV_BARN_PUT] = BARN7,
 	[SLUB_EV_BARN_GET] = BARN7,
+	/* format 8 */
+	[SLUB_EV_SHEAF_ALLOC] = B(F_WHERE) | B(F_SHEAF),
+	[SLUB_EV_SHEAF_FREE] = B(F_WHERE) | B(F_SHEAF),
 };
 
 /* Format 4: the classes that differ from format 3 (the others are read
@@ -769,7 +774,7 @@ static int class_format(struct slub_decoder *d, struct dec_class *dc,
 				   (dc->type == SLUB_EV_CACHE_CREATE && dc->idx[F_FORMAT] < 0))) {
 		refuse(d, SLUB_UNUSABLE_FORMAT,
 		       "%s: recorded with slub trace format 1; this slubtrace reads formats 2 "
-		       "to 7: record it again", trace_name(d));
+		       "to %d: record it again", trace_name(d), SLUB_DEC_FORMAT);
 		dc->kind = K_BAD;
 		return -1;
 	}
@@ -809,8 +814,9 @@ static int check_required(struct slub_decoder *d, struct dec_class *dc, struct d
 			       "(not slub trace format %s?)",
 			       trace_name(d), dc->name, s ? s->name : "?", field_names[f],
 			       dc->kind == K_STACK || dc->type == SLUB_EV_CACHE_DESTROY ?
-			       "2 to 7" : dc->type == SLUB_EV_SLABINFO_WALK ? "5 to 7" :
-			       dc->type >= SLUB_EV_SHEAF_REFILL ? "7" : format_names(dc));
+			       "2 to 8" : dc->type == SLUB_EV_SLABINFO_WALK ? "5 to 8" :
+			       dc->type >= SLUB_EV_SHEAF_ALLOC ? "8" :
+			       dc->type >= SLUB_EV_SHEAF_REFILL ? "7 to 8" : format_names(dc));
 			dc->kind = K_BAD;
 			return -1;
 		}
@@ -983,7 +989,8 @@ static int decode_cache_create(struct slub_decoder *d, const struct dec_class *d
 
 	if (format >= 2 && format <= SLUB_DEC_FORMAT) {
 		/* format 5 adds an event to format 4, format 6 a flag,
-		 * format 7 the sheaf and barn events */
+		 * format 7 the sheaf and barn events, format 8 sheaf_alloc
+		 * and sheaf_free */
 		if ((format >= 5 ? 4 : format) != dc->format) {
 			refuse(d, SLUB_UNUSABLE_MALFORMED,
 			       "%s: event %s says slub trace format %" PRIu64
@@ -994,8 +1001,8 @@ static int decode_cache_create(struct slub_decoder *d, const struct dec_class *d
 	} else {
 		refuse(d, SLUB_UNUSABLE_FORMAT,
 		       "%s: recorded with slub trace format %" PRIu64
-		       "; this slubtrace reads formats 2 to 7: record it again",
-		       trace_name(d), format);
+		       "; this slubtrace reads formats 2 to %d: record it again",
+		       trace_name(d), format, SLUB_DEC_FORMAT);
 		return -1;
 	}
 	out->info.name = get_str(dc, p, F_NAME);
@@ -1023,6 +1030,7 @@ static int decode_cache_create(struct slub_decoder *d, const struct dec_class *d
 	ev->reason = m->announced;
 	ev->info = &out->info;
 	out->format = (uint32_t)format;
+	out->event.format = (uint32_t)format;
 	return 0;
 }
 
@@ -1219,6 +1227,10 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 		ev->spare_size = (uint32_t)(sizes >> 32);
 		break;
 	}
+	case SLUB_EV_SHEAF_ALLOC:
+	case SLUB_EV_SHEAF_FREE:
+		ev->sheaf = get_u(dc, p, F_SHEAF);
+		break;
 	case SLUB_EV_BARN_PUT:
 	case SLUB_EV_BARN_GET: {
 		uint64_t counts = get_u(dc, p, F_COUNTS);

@@ -25,9 +25,11 @@ struct slub_decoder;
 
 #define SLUB_DEC_MAX_IPS 255
 /* The newest wire format read (SLUB_TRACE_FORMAT); from 2 on. */
-#define SLUB_DEC_FORMAT 7
+#define SLUB_DEC_FORMAT 8
 /* The first format with the sheaf and barn events. */
 #define SLUB_FORMAT_SHEAF_EVENTS 7
+/* The first format with sheaf_alloc and sheaf_free. */
+#define SLUB_FORMAT_SHEAF_LIFE 8
 
 enum slub_dec_kind {
 	SLUB_DEC_NONE = 0,	/* nothing for the model (other provider, packet, ...) */

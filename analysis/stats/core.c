@@ -163,7 +163,9 @@ const char *tstats_event(unsigned type)
 		"remove_partial", "add_full", "remove_full", "cmpxchg_fail", "cpu_cmpxchg_fail",
 		"lock_acquire", "lock_release", "thread_flush", "alloc", "free", "error",
 		"slabinfo_walk", "sheaf_refill", "sheaf_flush", "sheaf_slot", "barn_put", "barn_get",
+		"sheaf_alloc", "sheaf_free",
 	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == 34, "a name per event type");
 	return type < SLUB_EV_NR ? names[type] : "unknown";
 }
 
@@ -623,6 +625,7 @@ static void cache_created(struct slub_tstats *st, const struct slub_model_event 
 	c->objects = info->objects;
 	c->flags = info->flags;
 	c->sheaves = (info->flags & SLUB_F_SHEAVES) != 0;
+	c->sh_no_life = e->format && e->format < TSTATS_FORMAT_SHEAF_LIFE;
 }
 
 /* The slab's word after an update (the model hands them on in seq order). */
@@ -1087,7 +1090,7 @@ int slub_tstats_event(struct slub_tstats *st, const struct slub_model_applied *a
 			ret = -1;
 	}
 	kept_attempt(c, t, ev);
-	if (c->sheaves || (ev->type >= SLUB_EV_SHEAF_REFILL && ev->type <= SLUB_EV_BARN_GET))
+	if (c->sheaves || (ev->type >= SLUB_EV_SHEAF_REFILL && ev->type <= SLUB_EV_SHEAF_FREE))
 		tstats_sheaves_event(st, key, c, t, e, s);
 	if (count_event(st, e, key, c, t, s))
 		ret = -1;
@@ -1186,6 +1189,7 @@ static void view_add(struct slub_tstats_cache *v, const struct tcache *c)
 	for (int i = 0; i < SLUB_TS_NR_ITEMS; i++)
 		v->item[i] += c->item[i];
 	v->sheaves |= c->sheaves;
+	v->sheaf_no_life |= c->sheaves && c->sh_no_life;
 	for (int i = 0; i < SLUB_TS_NR_SHEAF_ITEMS; i++)
 		v->sheaf_item[i] += c->sheaf_item[i];
 	for (int i = 0; i < SLUB_SITE_NR; i++) {
@@ -1285,7 +1289,8 @@ void slub_tstats_finish(struct slub_tstats *st)
 		struct slub_tstats_cache *v = &st->views[i];
 
 		v->known = v->sheaves ? known & ~TSTATS_SHEAVES_UNKNOWN : known;
-		v->sheaf_known = v->sheaves ? TSTATS_SHEAF_KNOWN : 0;
+		v->sheaf_known = !v->sheaves ? 0 : v->sheaf_no_life ? TSTATS_SHEAF_KNOWN :
+				 TSTATS_SHEAF_KNOWN | TSTATS_SHEAF_LIFE;
 	}
 	qsort(st->views, st->nr_views, sizeof(*st->views), view_cmp);
 	st->finished = 1;

@@ -29,10 +29,10 @@
  *    (memory ran out; one too many when the slot had no spare, which the
  *    allocator does not count as a failed put).
  *
- * Not known from the events (doc/analysis.md): sheaf_alloc and sheaf_free
- * (no event makes or frees a sheaf: a sheaf is seen at its first refill,
- * slot or barn event, and one whose refill failed is freed after its
- * flush with nothing to say so), and
+ *  - sheaf_alloc, sheaf_free: their events (wire format 8 on; a trace of
+ *    format 7 has none, and the two items are not known from it).
+ *
+ * Not known from the events (doc/analysis.md):
  * alloc_node_mismatch (a refill straight to the caller from another node
  * is that or the fallback to any node's partial slabs).
  */
@@ -155,6 +155,12 @@ static void sheaf_event(struct slub_tstats *st, uint64_t key, struct tcache *c,
 	uint64_t *y = c->sheaf_item;
 	uint64_t got = t->sh_got_full;
 
+	/* a sheaf made or freed moves nothing: it does not part a barn_get
+	 * of a full sheaf from the put of the empty one that answers it */
+	if (ev->type == SLUB_EV_SHEAF_ALLOC || ev->type == SLUB_EV_SHEAF_FREE) {
+		y[ev->type == SLUB_EV_SHEAF_ALLOC ? SLUB_TS_SHEAF_ALLOC : SLUB_TS_SHEAF_FREE]++;
+		return;
+	}
 	t->sh_got_full = 0;
 	switch (ev->type) {
 	case SLUB_EV_SHEAF_FLUSH:
@@ -205,6 +211,8 @@ void tstats_sheaves_event(struct slub_tstats *st, uint64_t key, struct tcache *c
 	case SLUB_EV_SHEAF_SLOT:
 	case SLUB_EV_BARN_GET:
 	case SLUB_EV_BARN_PUT:
+	case SLUB_EV_SHEAF_ALLOC:
+	case SLUB_EV_SHEAF_FREE:
 		c->sheaves = 1;
 		sheaf_event(st, key, c, t, e);
 		break;

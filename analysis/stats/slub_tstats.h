@@ -114,8 +114,8 @@ enum slub_tstat_item {
 enum slub_tstat_sheaf_item {
 	SLUB_TS_SHEAF_FLUSH,        /* sheaf_flush: the counts */
 	SLUB_TS_SHEAF_REFILL,       /* sheaf_refill into a sheaf: the counts */
-	SLUB_TS_SHEAF_ALLOC,        /* no event: never known from a trace */
-	SLUB_TS_SHEAF_FREE,         /* no event: never known from a trace */
+	SLUB_TS_SHEAF_ALLOC,        /* sheaf_alloc (not known from format 7) */
+	SLUB_TS_SHEAF_FREE,         /* sheaf_free (not known from format 7) */
 	SLUB_TS_BARN_GET,           /* barn_get of a full sheaf answered by a barn_put of
 				     * the thread's empty one (not barn_shrink's) */
 	SLUB_TS_BARN_GET_FAIL,      /* refills of an empty sheaf: sheaf_refill with size == count */
@@ -271,6 +271,9 @@ struct slub_tstats_cache {
 	 * events): its sheaf items, and which of them (bit per item) and of
 	 * item[] the events determine */
 	uint32_t sheaves;
+	/* one of its caches was read from a trace of a wire format before
+	 * sheaf_alloc and sheaf_free (7): those two items are not known */
+	uint32_t sheaf_no_life;
 	uint64_t sheaf_item[SLUB_TS_NR_SHEAF_ITEMS];
 	uint64_t sheaf_known;
 };

@@ -66,6 +66,8 @@ enum slub_event_type {
 	SLUB_EV_SHEAF_SLOT,        /* slot's main and spare after a change: sheaf, spare */
 	SLUB_EV_BARN_PUT,          /* sheaf into the node's barn: barn_full, barn_empty after */
 	SLUB_EV_BARN_GET,          /* sheaf out of the node's barn: barn_full, barn_empty after */
+	SLUB_EV_SHEAF_ALLOC,       /* an empty sheaf made (alloc_empty_sheaf): sheaf */
+	SLUB_EV_SHEAF_FREE,        /* an empty sheaf freed (free_empty_sheaf): sheaf */
 
 	SLUB_EV_NR
 };

@@ -322,7 +322,7 @@ def unpack_v3(f):
 class Trace:
     WANT = ("slub:", "lttng_ust_statedump:bin_info", "lttng_ust_lib:load",
             "lttng_ust_dl:dlopen")
-    FORMAT = 7
+    FORMAT = 8
 
     def __init__(self, directory, env):
         p = subprocess.run(["babeltrace2", directory], env=env, stdout=subprocess.PIPE,
@@ -364,7 +364,7 @@ class Trace:
                 continue
             if "new_seq" in f or "stack" in f:
                 raise Failure("%s: recorded with slub trace format 1; this test reads "
-                              "formats 2 to 7" % directory)
+                              "formats 2 to 8" % directory)
             if f["_name"] == "cache_create":
                 self.formats.add(f.get("format"))
             if "expected" in f or "msg" in f or ("flags" in f and "where" in f):
@@ -1406,7 +1406,8 @@ def test_sheaves(env):
     cpu = [e for e in t.slub() if e["_name"] in CPU_SLAB and e.get("cache_id") in sheaves]
     check(not cpu, "%d cpu-slab events in sheaves caches (first: %s)" % (len(cpu), cpu[:1]),
           errors)
-    names = ("sheaf_refill", "sheaf_flush", "sheaf_slot", "barn_put", "barn_get")
+    names = ("sheaf_refill", "sheaf_flush", "sheaf_slot", "barn_put", "barn_get",
+             "sheaf_alloc", "sheaf_free")
     n = {k: sum(1 for e in t.slub() if e["_name"] == k) for k in names}
     log("  sheaf and barn events: %s" % n)
     check(all(n.values()), "sheaf or barn events missing: %s" % n, errors)
@@ -1450,10 +1451,10 @@ def test_sheaves(env):
                   check=False, what="slubtrace stats")
     check(rc == 0, "slubtrace stats on a sheaves trace exited %d: %s" % (rc, out[-400:]),
           errors)
-    # a sheaves cache's page ends with its sheaf and barn items, those the
-    # events cannot give shown "-"
+    # a sheaves cache's page ends with its sheaf and barn items (sheaf
+    # alloc and free from their events, format 8 on)
     check(re.search(r"^Sheaves\n-+\nSheaf refill +\d+ objects +flush +\d+ objects\n"
-                    r"Sheaf alloc +- +free +-\nBarn get +\d+ fail +\d+ +put +\d+ fail +\d+$",
+                    r"Sheaf alloc +\d+ +free +\d+\nBarn get +\d+ fail +\d+ +put +\d+ fail +\d+$",
                     out, re.M),
           "slubtrace stats on a sheaves trace: no Sheaves block: %r" % out[-600:], errors)
     # the bundled workload, recorded with its objects and checked

@@ -490,7 +490,7 @@ static void test_v5(void)
 	s.nr_items = 1;
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`where`") &&
-	      strstr(c.error, "format 5 to 7?"), "slabinfo_walk without where: %s", c.error);
+	      strstr(c.error, "format 5 to 8?"), "slabinfo_walk without where: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -641,7 +641,7 @@ static void test_v7(void)
 	s.nr_items = 1;
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`sheaf`") &&
-	      strstr(c.error, "format 7?"), "sheaf_refill without sheaf: %s", c.error);
+	      strstr(c.error, "format 7 to 8?"), "sheaf_refill without sheaf: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -659,7 +659,7 @@ static void test_format1(void)
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT, "format 1 accepted");
 	CHECK(!strcmp(c.error, TRACE_DIR ": recorded with slub trace format 1; this slubtrace "
-		      "reads formats 2 to 7: record it again"), "message: %s", c.error);
+		      "reads formats 2 to 8: record it again"), "message: %s", c.error);
 	slub_decoder_error(c.dec, &why);
 	CHECK(why == SLUB_UNUSABLE_FORMAT, "kind");
 	slub_decoder_destroy(c.dec);
@@ -687,13 +687,62 @@ static void test_format_string(void)
 	slub_decoder_destroy(c.dec);
 }
 
+/* Format 8: format 7 with sheaf_alloc and sheaf_free (the sheaf, where
+ * it was made or freed); a sheaf_free without its sheaf is refused as
+ * not format 8. */
+static void test_v8(void)
+{
+	static const uint64_t geometry8[] = { 64, 64, 8, 0, 64, 5, 0, 0x81 };
+	static const struct ts_class cls[] = {
+		CACHE4,
+		{ "slub:sheaf_alloc", { WHERE3, { "sheaf", TF_U64 } } },
+		{ "slub:sheaf_free", { WHERE3, { "sheaf", TF_U64 } } },
+		{ "slub:sheaf_free", { WHERE3 } },
+	};
+	static const struct ts_item items[] = {
+		{ 0, 100, 10, 10, { 8, W3(3, 0, 0, 0, 0), (uintptr_t)geometry8,
+			(uintptr_t)"kmalloc-64" } },
+		{ 1, 200, 10, 11, { W3(3, 1, 1, 0, 0), 0xa000 } },
+		{ 2, 300, 10, 12, { W3(3, 0, 0, 0, 0), 0xa000 } },
+	};
+	static const struct ts_item bad[] = {
+		{ 3, 200, 10, 11, { W3(3, 1, 1, 0, 0) } },
+	};
+	struct ts_script s = { cls, 3, items, 3, STREAM, 0 };
+	struct collected c;
+	const struct slub_event *e;
+
+	run(&s, &c, NULL);
+	CHECK(!c.failed && c.nr == 3, "format 8 refused: %s (%d)", c.error, c.nr);
+	if (c.nr == 3) {
+		CHECK(c.out[0].format == 8 && c.out[0].event.format == 8,
+		      "format 8 cache_create: format %u, in the model's event %u", c.out[0].format,
+		      c.out[0].event.format);
+		e = &c.out[1].event.ev;
+		CHECK(e->type == SLUB_EV_SHEAF_ALLOC && e->sheaf == 0xa000 && e->cpu == 1 &&
+		      e->node == 1 && e->cache_id == 3, "sheaf_alloc: sheaf %#llx cpu %d node %d",
+		      (unsigned long long)e->sheaf, e->cpu, e->node);
+		e = &c.out[2].event.ev;
+		CHECK(e->type == SLUB_EV_SHEAF_FREE && e->sheaf == 0xa000 && e->cpu == 0,
+		      "sheaf_free: sheaf %#llx cpu %d", (unsigned long long)e->sheaf, e->cpu);
+	}
+	slub_decoder_destroy(c.dec);
+	s.nr_classes = 4;
+	s.items = bad;
+	s.nr_items = 1;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`sheaf`") &&
+	      strstr(c.error, "format 8?"), "sheaf_free without sheaf: %s", c.error);
+	slub_decoder_destroy(c.dec);
+}
+
 static void test_cache_format(void)
 {
 	static const struct ts_item items2[] = {
-		{ C_CACHE, 100, 1, 1, { 8, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
+		{ C_CACHE, 100, 1, 1, { 9, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
 	};
 	static const struct ts_item items4[] = {
-		{ C_CACHE, 100, 1, 1, { 8, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
+		{ C_CACHE, 100, 1, 1, { 9, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
 			(uintptr_t)"x" } },
 	};
 	static const struct ts_item mixed[] = {
@@ -741,15 +790,15 @@ static void test_cache_format(void)
 
 	/* a newer format, in either layout */
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 8") &&
-	      strstr(c.error, "reads formats 2 to 7"), "cache_create of format 8: %s",
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 9") &&
+	      strstr(c.error, "reads formats 2 to 8"), "cache_create of format 9: %s",
 	      c.error);
 	slub_decoder_destroy(c.dec);
 	s.classes = v4_classes;
 	s.items = items4;
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 8"),
-	      "cache_create of format 8 in format 4's layout: %s", c.error);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 9"),
+	      "cache_create of format 9 in format 4's layout: %s", c.error);
 	slub_decoder_destroy(c.dec);
 	/* a number that does not match the layout */
 	s.classes = v2_classes;
@@ -1040,6 +1089,7 @@ int main(void)
 
 	test_v6();
 	test_v7();
+	test_v8();
 	test_v4();
 	test_v3();
 	test_v2();
