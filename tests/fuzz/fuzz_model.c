@@ -25,10 +25,11 @@
 #include "modelin.h"
 #include "slub_model.h"
 
-/* Generous sizes: the model's own structures are a few hundred bytes. */
+/* Generous sizes: the model's own structures are a few hundred bytes.
+ * POOLS is the number of mm_pool_init() calls in slub_model_new(). */
 #define PER_ENTITY 1024u
 #define PER_PENDING 1024u
-#define POOLS 8u
+#define POOLS 9u
 #define CHUNK (64u << 10)
 
 /* Distinct keys of the input: an open-addressing set. */
@@ -243,6 +244,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			ev->size = fz_u16(&in);
 			ev->count = fz_u16(&in);
 			ev->pages = fz_u8(&in);
+			if (MI_SHEAF_EVENT(ev->type)) {
+				ev->sheaf = addr(&in);
+				ev->spare = addr(&in);
+				ev->sheaf_size = fz_u16(&in);
+				ev->spare_size = fz_u16(&in);
+				ev->barn_full = fz_u8(&in);
+				ev->barn_empty = fz_u8(&in);
+			}
 			if (ev->type == SLUB_EV_CACHE_CREATE) {
 				info.name = cache_names[ev->site & 3];
 				info.object_size = info.size = (uint32_t)ev->size;
@@ -272,6 +281,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			name(&r, 5, vpid, e.vtid, PER_ENTITY);
 			name(&r, 6, vpid, ev->cache_id, PER_ENTITY);
 			name(&r, 7, vpid, 0, PER_ENTITY);
+			if (MI_SHEAF_EVENT(ev->type)) {
+				name(&r, 8, vpid, ev->sheaf, PER_ENTITY);
+				name(&r, 8, vpid, ev->spare, PER_ENTITY);
+				name(&r, 9, vpid, (uint64_t)ev->cache_id << 32 | (uint8_t)ev->node,
+				     PER_ENTITY);
+			}
 			r.given++;
 			slub_model_event(r.m, &e);
 		} else if (op <= MI_OP_DISCARD + 1) {

@@ -559,6 +559,14 @@ static void model_decoded(struct model_file *mf, const struct slub_decoded *d)
 		put_le(b, size, 2);
 		put_le(b, count, 2);
 		put_u8(b, pages);
+		if (MI_SHEAF_EVENT(ev->type)) {
+			put_addr(mf, ev->sheaf);
+			put_addr(mf, ev->spare);
+			put_le(b, ev->sheaf_size > 0xffff ? 0xffff : ev->sheaf_size, 2);
+			put_le(b, ev->spare_size > 0xffff ? 0xffff : ev->spare_size, 2);
+			put_u8(b, ev->barn_full > 0xff ? 0xff : ev->barn_full);
+			put_u8(b, ev->barn_empty > 0xff ? 0xff : ev->barn_empty);
+		}
 		break;
 	}
 	case SLUB_DEC_DISCARD: {

@@ -21,6 +21,9 @@
 #define MI_OP_STACK 14
 #define MI_OP_REGISTERED 15
 
+/* The event types whose body carries the sheaf fields. */
+#define MI_SHEAF_EVENT(t) ((t) >= SLUB_EV_SHEAF_REFILL && (t) <= SLUB_EV_SHEAF_FREE)
+
 /* event flags */
 #define MI_F_LOCKED 0x01
 #define MI_F_CONTENDED 0x02
@@ -38,7 +41,10 @@
  *   reason u8, slab u8, freelist (slab u8, offset u32), counters u64,
  *   owner i8, old freelist (slab u8, offset u32), old counters u64,
  *   old owner i8, attempt u8, lock_id u16, lock_seq u32, wait_ns u16,
- *   hold_ns u16, object (slab u8, offset u32), size u16, count u16, pages u8
+ *   hold_ns u16, object (slab u8, offset u32), size u16, count u16, pages u8,
+ *   and for the sheaves generation's events (MI_SHEAF_EVENT) only: sheaf
+ *   (slab u8, offset u32), spare (slab u8, offset u32), sheaf_size u16,
+ *   spare_size u16, barn_full u8, barn_empty u8
  * cache_create's geometry comes from them (mkseeds and fuzz_model agree):
  *   object_size = size = size, align 8, order pages & 7, objects count,
  *   min_partial reason, cpu_partial attempt, flags lock_id, name by site & 3.
