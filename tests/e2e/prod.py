@@ -110,10 +110,12 @@ def start_service(env, home=None):
 
 
 class Reader:
-    """The lines of a running process, as they come."""
+    """The lines of a running process, as they come; echoed to the log
+    unless quiet (a long table stream that would bury the verdict)."""
 
-    def __init__(self, p):
+    def __init__(self, p, quiet=False):
         self.p = p
+        self.quiet = quiet
         self.lines = []
         self.q = queue.Queue()
         self.t = threading.Thread(target=self._read, daemon=True)
@@ -137,7 +139,7 @@ class Reader:
                 continue
             if line is None:
                 break
-            log("  | " + line)
+            self.echo(line)
             self.lines.append(line)
             if rx.search(line):
                 return line
@@ -157,9 +159,13 @@ class Reader:
                 break
             if line is None:
                 break
-            log("  | " + line)
+            self.echo(line)
             self.lines.append(line)
         return "\n".join(self.lines)
+
+    def echo(self, line):
+        if not self.quiet:
+            log("  | " + line)
 
 
 EVENT = re.compile(r'\] \(\+[^)]*\) \S+ slub:(\w+): .*?vpid = (\d+).*?slab = (0x[0-9A-Fa-f]+)')
@@ -747,7 +753,7 @@ def test_top(env):
                                 url], env=env.env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, errors="replace",
                                start_new_session=True)
-        t = Reader(top)
+        t = Reader(top, quiet=True)
         time.sleep(2)   # the viewer attaches before the workload starts
         open(go, "w").close()
         t0 = time.monotonic()
@@ -777,7 +783,8 @@ def test_top(env):
                 os.killpg(p.pid, signal.SIGKILL)
                 p.wait()
     check(rec.returncode == 0, "record --live exited with %d" % rec.returncode, errors)
-    check(top.returncode == 0, "top --live exited with %d" % top.returncode, errors)
+    check(top.returncode == 0, "top --live exited with %d:\n%s" % (
+        top.returncode, "\n".join(t.lines[-30:])), errors)
     live = top_tables(top_out)
     log("top --live: %d intervals, %d events, %d storms" % (
         len(live), sum(t[1] for t in live), sum(t[2] for t in live)))
@@ -822,7 +829,7 @@ def lines_after(reader, pattern, after, timeout=120):
             continue
         if line is None:
             break
-        log("  | " + line)
+        reader.echo(line)
         reader.lines.append(line)
         m = rx.search(line)
         if m and float(m.group(1)) > after:
