@@ -4,7 +4,9 @@
 # private LTTNG_HOME; record starts and stops its session daemon), pooled
 # per side and diffed: exit 0 (nothing regressed, as `slubtrace diff` on
 # the same runs says), every figure's verdict in the JSON, and the traces
-# kept under -o.  Exit 77 (skipped) without lttng.
+# kept under -o.  Then --cache: one run a side, every figure of the diff
+# that cache's; a cache the runs do not have is refused (exit 2) with the
+# list of those they have.  Exit 77 (skipped) without lttng.
 slubtrace=$1 workload=$2
 # As root, again as nobody: a root session daemon is the machine's global
 # one, shared with every other recording (another suite) running meanwhile.
@@ -45,5 +47,27 @@ PY
 	--after "$work/traces/after-2" >/dev/null
 rc=$?
 [ $rc -eq 0 ] || bad "slubtrace diff on the same traces: exit $rc"
+
+# --cache: the diff of one cache
+"$slubtrace" compare --record-only -n 1 --json --cache kmalloc-64 -o "$work/cache" -- \
+	"$workload" -r 3 >"$work/cache.json" 2>"$work/err"
+rc=$?
+[ $rc -le 1 ] || { cat "$work/err"; bad "--cache kmalloc-64: exit $rc, want 0 or 1"; }
+python3 - "$work/cache.json" <<'PY' || bad "--cache kmalloc-64: the JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))["diff"]
+scopes = {f["scope"] for f in d["figures"]}
+assert d["figures"] and scopes == {"kmalloc-64"}, scopes
+print("compare --cache: ok,", len(d["figures"]), "figures of kmalloc-64")
+PY
+"$slubtrace" compare --record-only -n 1 --json --cache no-such-cache -o "$work/nocache" -- \
+	"$workload" -r 1 >/dev/null 2>"$work/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "no cache \`no-such-cache\` in it; its caches: .*kmalloc-64" "$work/err"; then
+	echo "compare --cache no-such-cache: refused, naming the caches"
+else
+	cat "$work/err"
+	bad "--cache no-such-cache: exit $rc, or no list of the caches"
+fi
 [ $fail -eq 0 ] && echo "compare recorded: all passed"
 exit $fail
