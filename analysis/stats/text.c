@@ -373,8 +373,10 @@ void slub_tstats_print_text(const struct slub_tstats *st, FILE *f, unsigned what
 {
 	const struct slub_tstats_totals *t = &st->tot;
 
-	fprintf(f, "slubtrace stats: %" PRIu64 " events over %.3f s, %u caches\n", t->events,
-		(double)(t->last_ts - t->first_ts) / 1e9, st->nr_views);
+	/* the totals are the whole input's: with a cache, say which is shown */
+	fprintf(f, "slubtrace stats: %" PRIu64 " events over %.3f s, %u caches%s%s%s\n",
+		t->events, (double)(t->last_ts - t->first_ts) / 1e9, st->nr_views,
+		cache ? " (cache " : "", cache ? cache : "", cache ? " shown)" : "");
 	if (t->lower_bounds)
 		fprintf(f, "WARNING: %" PRIu64 " events discarded in %" PRIu64
 			   " gaps: every figure below is a lower bound\n",
