@@ -38,6 +38,7 @@
 
 #define RELAYD_START_TIMEOUT_MS 15000
 #define RELAYD_STOP_TIMEOUT_MS 10000
+#define VIEWERS_DRAIN_TIMEOUT_MS 5000	/* for viewers to read a session's end */
 #define LIVE_TIMER_US "200000"	/* how often the consumer flushes to the relay */
 
 static struct {
@@ -207,6 +208,36 @@ int live_start_relay(const char *dir)
 	return 0;
 }
 
+/*
+ * The viewers connected to our relay's live port: relayd's side of each
+ * established TCP connection to it (/proc/net/tcp, tcp6; state 01).
+ */
+static unsigned live_viewers(void)
+{
+	static const char *const files[] = { "/proc/net/tcp", "/proc/net/tcp6" };
+	unsigned n = 0;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		FILE *f = fopen(files[i], "r");
+		char line[512], local[128];
+		unsigned st;
+
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			const char *port;
+
+			if (sscanf(line, "%*s %127s %*s %x", local, &st) != 2 || st != 1)
+				continue;
+			port = strrchr(local, ':');
+			if (port && strtoul(port + 1, NULL, 16) == lv.view)
+				n++;
+		}
+		fclose(f);
+	}
+	return n;
+}
+
 bool live_stop_relay(bool keep_log)
 {
 	bool died = false;
@@ -223,6 +254,15 @@ bool live_stop_relay(bool keep_log)
 	if (lv.relayd > 0) {
 		long long start = now_ms();
 
+		/* The session is destroyed: a viewer learns it on its next
+		 * request and hangs up.  Stopping the relay before then cuts
+		 * it off with an error instead of the session's end. */
+		while (live_viewers() && now_ms() - start < VIEWERS_DRAIN_TIMEOUT_MS) {
+			struct timespec ts = { 0, 20 * 1000000L };
+
+			nanosleep(&ts, NULL);
+		}
+		start = now_ms();
 		kill(lv.relayd, SIGTERM);
 		while (waitpid(lv.relayd, &status, WNOHANG) != lv.relayd) {
 			struct timespec ts = { 0, 50 * 1000000L };
