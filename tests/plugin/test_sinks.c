@@ -600,6 +600,55 @@ static void test_interrupted(void)
 	free(o.out);
 }
 
+/* top: a lock released in an interval where its cache does nothing else
+ * (taken in an earlier one) still gives the cache a row, with the hold.
+ * The storm script, its hold set to 4 us, in 1 us intervals: the release
+ * at 2.000018 s is alone in its interval. */
+static void test_top_hold(void)
+{
+	struct ts_script s;
+	struct ts_item *items;
+	struct outcome o;
+	bt_value *p = bt_value_map_create();
+	char want[128];
+	const char *row;
+	size_t len;
+	int released = 0;
+
+	script_storm(&s);
+	items = calloc((size_t)s.nr_items, sizeof(*items));
+	if (!items || !p) {
+		CHECK(0, "no memory");
+		return;
+	}
+	memcpy(items, s.items, (size_t)s.nr_items * sizeof(*items));
+	for (int i = 0; i < s.nr_items; i++)
+		if (items[i].cls == W_LOCK_RELEASE && items[i].ts == 2000018000ull) {
+			items[i].v[2] = 4000;	/* hold_ns, format 4 */
+			released++;
+		}
+	CHECK(released == 1, "the storm script's release at 2.000018 s: %d found", released);
+	s.items = items;
+	bt_value_map_insert_unsigned_integer_entry(p, "interval-ns", 1000);
+	bt_value_map_insert_bool_entry(p, "counts", BT_TRUE);
+	run(&s, "top", p, &o);
+	CHECK(o.status == BT_GRAPH_RUN_STATUS_OK, "top: status %d: %s", o.status, o.cause);
+	snprintf(want, sizeof(want), "\n2.000018000 test-64 ");
+	row = o.out ? strstr(o.out, want) : NULL;
+	CHECK(row, "top: no row for test-64 in the interval of the lone release:\n%s",
+	      o.out ? o.out : "");
+	if (row) {
+		row++;
+		len = strcspn(row, "\n");
+		CHECK(len > 5 && !strncmp(row + len - 5, " 4000", 5),
+		      "top: the lone release's row does not end with its hold 4000: %.*s",
+		      (int)len, row);
+	}
+	bt_value_put_ref(p);
+	free(o.out);
+	free(items);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -617,6 +666,7 @@ int main(int argc, char **argv)
 	test_timeline();
 	test_params();
 	test_hosts();
+	test_top_hold();
 	if (failures) {
 		fprintf(stderr, "%d check(s) failed\n", failures);
 		return 1;

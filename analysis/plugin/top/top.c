@@ -310,9 +310,12 @@ static int thread_cmp(const void *a, const void *b)
 	return x->vtid < y->vtid ? -1 : x->vtid > y->vtid;
 }
 
+/* A cache with anything to show: a lock released in the interval counts
+ * (its hold), though it was taken in an earlier one. */
 static bool row_active(const struct row *r)
 {
-	return r->allocs || r->frees || r->slow || r->redos || r->locks || r->storms;
+	return r->allocs || r->frees || r->slow || r->redos || r->locks || r->storms ||
+	       r->wait_ns || r->max_hold;
 }
 
 /* Each line of a batch table starts with the interval's start time. */
