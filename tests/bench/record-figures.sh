@@ -10,7 +10,8 @@
 # builds (say, before and after a change of record's defaults or of the
 # wire format) to compare them; the workload programs come from the first
 # build.  The last rows are the LTTng libc wrapper (lttng_ust_libc:*, the
-# same contexts) on the same workloads, for its bytes per event.
+# same contexts) on the same workloads, for its bytes per event (its
+# discarded events "?" where lttng reports the count as not known).
 #
 #   record-figures.sh [-r RUNS] BUILD [BUILD...]
 #
@@ -92,7 +93,10 @@ for w in "${workloads[@]}"; do
 		out=$(LD_PRELOAD=$wrapper $cmd 2>&1)
 		t1=$(date +%s.%N)
 		lttng stop "$s" >/dev/null
-		d=$(lttng list "$s" | grep -o 'Discarded events: [0-9]*' | awk '{ s += $3 } END { print s + 0 }')
+		# a count of 19 digits or more is lttng's "not known" (-1 as unsigned)
+		d=$(lttng list "$s" | grep -o 'Discarded events: [0-9]*' |
+			awk '{ if (length($3) > 18) u = 1; else s += $3 }
+			     END { if (u) print "?"; else printf "%d\n", s }')
 		lttng destroy "$s" >/dev/null
 		ev+=("$(babeltrace2 "$tmp/t" 2>/dev/null | wc -l)")
 		disc+=("$d")
