@@ -132,13 +132,14 @@ static void free_empty_sheaf(struct slub_cache *s, struct slub_sheaf *sheaf, str
  * then holds. */
 static void emit_sheaf_slab(unsigned type, struct slub_cache *s, struct slub_cpu *c,
 			    struct slab *slab, const struct slub_sheaf *sheaf, unsigned count,
-			    unsigned size_after)
+			    unsigned size_after, bool other_node)
 {
 	struct slub_event ev;
 
 	if (!slub_wants(type))
 		return;
 	ev_init(&ev, type, s, c, slab);
+	ev.reason = other_node;
 	ev.sheaf = sheaf_addr(sheaf);
 	ev.count = count;
 	ev.sheaf_size = size_after;
@@ -446,7 +447,8 @@ static void kmem_cache_free_bulk_slabs(struct slub_cache *s, const struct slub_s
 		sheaf_slab_free(s, slab, head, tail, cnt, c);
 		/* what the sheaf holds after: its size without this flush's
 		 * objects (already taken off), plus those still to go */
-		emit_sheaf_slab(SLUB_EV_SHEAF_FLUSH, s, c, slab, sheaf, cnt, sheaf->size + nr);
+		emit_sheaf_slab(SLUB_EV_SHEAF_FLUSH, s, c, slab, sheaf, cnt, sheaf->size + nr,
+				false);
 		/* Injected flush-loses: an object taken off the sheaf goes to
 		 * no slab (leaked, in use in its slab's word for good). */
 		if (unlikely(variant(SLUB_INJ_FLUSH_LOSES)) && nr >= 2 &&
@@ -507,17 +509,21 @@ static unsigned get_partial_node_bulk(struct slub_cache *s, struct slub_node *n,
 /* sheaf_refill: count objects of slab now at p[0 .. upto) of a refill
  * into sheaf (NULL: for the caller), which then holds its objects up to
  * there. */
+/* want: the node the objects were asked for; another than the slot's is
+ * an allocation for that node (alloc_node_mismatch), said by the event. */
 static void emit_refill(struct slub_cache *s, struct slub_cpu *c, struct slab *slab,
-			const struct slub_sheaf *sheaf, void **p, unsigned count, unsigned upto)
+			const struct slub_sheaf *sheaf, void **p, unsigned count, unsigned upto,
+			int want)
 {
 	unsigned size = sheaf ? (unsigned)(p + upto - (void **)sheaf->objects) : 0;
 
-	emit_sheaf_slab(SLUB_EV_SHEAF_REFILL, s, c, slab, sheaf, count, size);
+	emit_sheaf_slab(SLUB_EV_SHEAF_REFILL, s, c, slab, sheaf, count, size, want != c->node);
 }
 
 /* __refill_objects_node() (7.0): objects from one node's partial slabs. */
 static unsigned refill_objects_node(struct slub_cache *s, const struct slub_sheaf *sheaf, void **p,
-				    unsigned min, unsigned max, int node, struct slub_cpu *c)
+				    unsigned min, unsigned max, int node, int want,
+				    struct slub_cpu *c)
 {
 	struct slub_node *n = get_node(s, node);
 	struct slab *slabs[max];
@@ -545,7 +551,7 @@ static unsigned refill_objects_node(struct slub_cache *s, const struct slub_shea
 			}
 			object = fp;
 		}
-		emit_refill(s, c, slab, sheaf, p, refilled - from_slab, refilled);
+		emit_refill(s, c, slab, sheaf, p, refilled - from_slab, refilled, want);
 		if (unlikely(object)) {
 			/* More than we can take (frees raced in): the rest
 			 * goes back as a detached freelist. */
@@ -595,13 +601,13 @@ static unsigned refill_objects_node(struct slub_cache *s, const struct slub_shea
 static unsigned refill_objects(struct slub_cache *s, const struct slub_sheaf *sheaf, void **p,
 			       unsigned min, unsigned max, int node, struct slub_cpu *c)
 {
-	unsigned refilled = refill_objects_node(s, sheaf, p, min, max, node, c);
+	unsigned refilled = refill_objects_node(s, sheaf, p, min, max, node, node, c);
 
 	for (int i = 0; i < slub_nodes && refilled < min; i++) {
 		if (i == node || READ_ONCE(get_node(s, i)->nr_partial) <= s->min_partial)
 			continue;
 		refilled += refill_objects_node(s, sheaf, p + refilled, min - refilled,
-						max - refilled, i, c);
+						max - refilled, i, node, c);
 	}
 	while (refilled < min) {
 		unsigned take = max - refilled;
@@ -614,13 +620,14 @@ static unsigned refill_objects(struct slub_cache *s, const struct slub_sheaf *sh
 		if (s->objects > take) {
 			struct slub_node *n = get_node(s, node);
 
-			emit_refill(s, c, slab, sheaf, p, take, refilled + take);
+			emit_refill(s, c, slab, sheaf, p, take, refilled + take, node);
 			list_lock(s, n, c);
 			add_partial(s, n, slab, SLUB_DEST_HEAD, c);
 			list_unlock(s, n, c);
 			refilled += take;
 		} else {
-			emit_refill(s, c, slab, sheaf, p, s->objects, refilled + s->objects);
+			emit_refill(s, c, slab, sheaf, p, s->objects, refilled + s->objects,
+				    node);
 			refilled += s->objects;
 		}
 	}

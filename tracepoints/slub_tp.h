@@ -31,7 +31,9 @@
  *   flags     bit 40 locked (slab_word, cmpxchg_fail, cpu_slab, list_op),
  *             bit 41 contended (lock_acquire), bit 42 announced
  *             (cache_create: created before the probes registered,
- *             announced now); the other bits are 0
+ *             announced now), bit 43 other node (sheaf_refill, format 8:
+ *             objects for an allocation on another node than the slot's,
+ *             alloc_node_mismatch); the other bits are 0
  *   arg       i16 or u16, per class: owner (slab_word), slot (cpu_slab,
  *             thread_flush, sheaf_slot), attempt (cmpxchg_fail,
  *             cpu_cmpxchg_fail), count (sheaf_slab), list (barn: 0 empty,
@@ -108,7 +110,9 @@
  *   sheaf_refill, sheaf_flush  (class sheaf_slab, the sheaves generation)
  *                   where (arg = count), slab u64 x, sheaf u64 x, size u32:
  *                   `count` objects of `slab` went into `sheaf` (refill;
- *                   sheaf 0: straight to the allocating caller, no sheaf)
+ *                   sheaf 0: straight to the allocating caller, no sheaf;
+ *                   with the other-node flag, format 8 on, for a caller
+ *                   that asked for another node than its slot's)
  *                   or back from it to the slab (flush, after the
  *                   __slab_free that took them), one event per slab;
  *                   `size` is what the sheaf holds after the event.  The
@@ -177,9 +181,10 @@
  * sheaves trace with the classic generation's rules: the format tells it
  * to refuse.
  *
- * Format 7 was this format without sheaf_alloc and sheaf_free
- * (cache_create says 7).  Readers decode it too; the sheaf_alloc and
- * sheaf_free stat items of its sheaves caches are not known from it.
+ * Format 7 was this format without sheaf_alloc, sheaf_free and the
+ * other-node flag (cache_create says 7).  Readers decode it too; the
+ * sheaf_alloc, sheaf_free and alloc_node_mismatch stat items of its
+ * sheaves caches are not known from it.
  *
  * Format 6 was this format without the sheaf and barn events (cache_create
  * says 6).  Readers decode it too; the checker refuses a sheaves trace of
@@ -248,6 +253,7 @@
 #define SLUB_TP_LOCKED 0x1u
 #define SLUB_TP_CONTENDED 0x2u
 #define SLUB_TP_ANNOUNCED 0x4u
+#define SLUB_TP_OTHER_NODE 0x8u
 
 /* cache_create.geometry: object_size .. cpu_partial, then flags. */
 #define SLUB_TP_GEOMETRY 8
@@ -596,7 +602,7 @@ LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, thread_flush, LTTNG_UST_TRACEPOINT_LOGLEVEL_
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, sheaf_slab,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
-		SLUB_TP_WHERE(0, ev->count)
+		SLUB_TP_WHERE(ev->reason ? SLUB_TP_OTHER_NODE : 0, ev->count)
 		SLUB_TP_SLAB
 		lttng_ust_field_integer_hex(uint64_t, sheaf, ev->sheaf)
 		lttng_ust_field_integer(uint32_t, size, ev->sheaf_size)

@@ -222,6 +222,7 @@ static uint64_t required4(unsigned type)
 #define WHERE_LOCKED (1ull << 40)
 #define WHERE_CONTENDED (1ull << 41)
 #define WHERE_ANNOUNCED (1ull << 42)
+#define WHERE_OTHER_NODE (1ull << 43)
 
 enum dec_kind {
 	K_IGNORE = 0,
@@ -951,7 +952,7 @@ static inline uint64_t get_elem(const struct dec_class *dc, const bt_field *p, i
 struct small {
 	uint32_t cache_id;
 	int32_t cpu, node;
-	uint32_t locked, contended, announced;
+	uint32_t locked, contended, announced, other_node;
 	uint16_t arg;
 };
 
@@ -966,6 +967,7 @@ static void get_small(const struct dec_class *dc, const bt_field *p, struct smal
 		m->locked = !!(w & WHERE_LOCKED);
 		m->contended = !!(w & WHERE_CONTENDED);
 		m->announced = !!(w & WHERE_ANNOUNCED);
+		m->other_node = !!(w & WHERE_OTHER_NODE);
 		m->arg = (uint16_t)(w >> 48);
 		return;
 	}
@@ -975,6 +977,7 @@ static void get_small(const struct dec_class *dc, const bt_field *p, struct smal
 	m->locked = (uint32_t)get_u(dc, p, F_LOCKED);
 	m->contended = (uint32_t)get_u(dc, p, F_CONTENDED);
 	m->announced = (uint32_t)get_u(dc, p, F_ANNOUNCED);
+	m->other_node = 0;
 	m->arg = (uint16_t)get_u(dc, p, dc->idx[F_OWNER] >= 0 ? F_OWNER :
 				 dc->idx[F_SLOT] >= 0 ? F_SLOT : F_ATTEMPT);
 }
@@ -1213,6 +1216,8 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 		break;
 	case SLUB_EV_SHEAF_REFILL:
 	case SLUB_EV_SHEAF_FLUSH:
+		/* format 8: objects for a caller on another node */
+		ev->reason = t == SLUB_EV_SHEAF_REFILL && m.other_node;
 		ev->count = m.arg;
 		ev->sheaf = get_u(dc, p, F_SHEAF);
 		ev->sheaf_size = (uint32_t)get_u(dc, p, F_SIZE);

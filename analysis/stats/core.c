@@ -1288,7 +1288,7 @@ void slub_tstats_finish(struct slub_tstats *st)
 	for (unsigned i = 0; i < st->nr_views; i++) {
 		struct slub_tstats_cache *v = &st->views[i];
 
-		v->known = v->sheaves ? known & ~TSTATS_SHEAVES_UNKNOWN : known;
+		v->known = v->sheaves && v->sheaf_no_life ? known & ~TSTATS_SHEAVES_UNKNOWN : known;
 		v->sheaf_known = !v->sheaves ? 0 : v->sheaf_no_life ? TSTATS_SHEAF_KNOWN :
 				 TSTATS_SHEAF_KNOWN | TSTATS_SHEAF_LIFE;
 	}

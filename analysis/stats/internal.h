@@ -82,10 +82,11 @@ struct tcache {
 	/* the sheaves generation (sheaves.c): its items, and the counts the
 	 * classic items of such a cache are derived from at finish */
 	uint8_t sheaves;
-	/* announced in a wire format before sheaf_alloc and sheaf_free (7) */
+	/* announced in a wire format before sheaf_alloc, sheaf_free and the
+	 * other-node flag of sheaf_refill (7) */
 	uint8_t sh_no_life;
 	uint64_t sheaf_item[SLUB_TS_NR_SHEAF_ITEMS];
-	uint64_t sh_free_remote, sh_flushes, sh_leftovers, sh_to_caller;
+	uint64_t sh_free_remote, sh_flushes, sh_leftovers, sh_to_caller, sh_other_node;
 	uint64_t sh_free_add_partial, sh_free_remove_partial;
 };
 
@@ -380,7 +381,8 @@ void tstats_sheaves_derive(const struct tcache *c, uint64_t *x, int have_objects
 #define TSTATS_SHEAVES_UNKNOWN (1ull << SLUB_TS_ALLOC_NODE_MISMATCH)
 #define TSTATS_SHEAF_LIFE ((1ull << SLUB_TS_SHEAF_ALLOC) | (1ull << SLUB_TS_SHEAF_FREE))
 #define TSTATS_SHEAF_KNOWN (((1ull << SLUB_TS_NR_SHEAF_ITEMS) - 1) & ~TSTATS_SHEAF_LIFE)
-/* the first wire format with sheaf_alloc and sheaf_free */
+/* the first wire format with sheaf_alloc, sheaf_free and the other-node
+ * flag (alloc_node_mismatch) */
 #define TSTATS_FORMAT_SHEAF_LIFE 8
 
 #endif /* SLUB_TSTATS_INTERNAL_H */

@@ -31,10 +31,10 @@
  *
  *  - sheaf_alloc, sheaf_free: their events (wire format 8 on; a trace of
  *    format 7 has none, and the two items are not known from it).
- *
- * Not known from the events (doc/analysis.md):
- * alloc_node_mismatch (a refill straight to the caller from another node
- * is that or the fallback to any node's partial slabs).
+ *  - alloc_node_mismatch: the refills straight to the caller with the
+ *    other-node flag (format 8 on; from format 7 it is not known: such a
+ *    refill from another node is that or the fallback to any node's
+ *    partial slabs).
  */
 #include <slub/slub.h>
 
@@ -176,6 +176,8 @@ static void sheaf_event(struct slub_tstats *st, uint64_t key, struct tcache *c,
 	case SLUB_EV_SHEAF_REFILL:
 		if (!ev->sheaf) {
 			c->sh_to_caller++;
+			/* one object for a caller on another node: one event */
+			c->sh_other_node += ev->reason != 0;
 		} else {
 			y[SLUB_TS_SHEAF_REFILL] += ev->count;
 			if (ev->sheaf_size == ev->count)
@@ -260,6 +262,7 @@ void tstats_sheaves_derive(const struct tcache *c, uint64_t *x, int have_objects
 
 	x[SLUB_TS_ALLOC_REFILL] = 0;
 	x[SLUB_TS_ALLOC_SLOWPATH] = c->sh_to_caller;
+	x[SLUB_TS_ALLOC_NODE_MISMATCH] = c->sh_other_node;
 	x[SLUB_TS_FREE_SLOWPATH] = c->sh_free_remote > not_slow ? c->sh_free_remote - not_slow : 0;
 	x[SLUB_TS_FREE_ADD_PARTIAL] = c->sh_free_add_partial;
 	x[SLUB_TS_FREE_REMOVE_PARTIAL] = c->sh_free_remove_partial;

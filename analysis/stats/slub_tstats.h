@@ -83,7 +83,8 @@ enum slub_tstat_item {
 	SLUB_TS_ALLOC_FROM_PARTIAL, /* freeze at acquire_slab taking the freelist */
 	SLUB_TS_ALLOC_SLAB,         /* slab_new */
 	SLUB_TS_ALLOC_REFILL,       /* take_freelist */
-	SLUB_TS_ALLOC_NODE_MISMATCH,/* deactivate, reason node_mismatch */
+	SLUB_TS_ALLOC_NODE_MISMATCH,/* deactivate, reason node_mismatch; sheaves:
+				       * sheaf_refill to the caller, other node */
 	SLUB_TS_FREE_SLAB,          /* slab_discard */
 	SLUB_TS_CPUSLAB_FLUSH,      /* deactivate, reason flush */
 	SLUB_TS_DEACTIVATE_FULL,    /* deactivate to full (not the bypass) */
@@ -272,7 +273,8 @@ struct slub_tstats_cache {
 	 * item[] the events determine */
 	uint32_t sheaves;
 	/* one of its caches was read from a trace of a wire format before
-	 * sheaf_alloc and sheaf_free (7): those two items are not known */
+	 * sheaf_alloc, sheaf_free and sheaf_refill's other-node flag (7):
+	 * those two items and alloc_node_mismatch are not known */
 	uint32_t sheaf_no_life;
 	uint64_t sheaf_item[SLUB_TS_NR_SHEAF_ITEMS];
 	uint64_t sheaf_known;

@@ -698,23 +698,29 @@ static void test_v8(void)
 		{ "slub:sheaf_alloc", { WHERE3, { "sheaf", TF_U64 } } },
 		{ "slub:sheaf_free", { WHERE3, { "sheaf", TF_U64 } } },
 		{ "slub:sheaf_free", { WHERE3 } },
+		{ "slub:sheaf_refill", { WHERE3, { "slab", TF_U64 }, { "sheaf", TF_U64 },
+			{ "size", TF_U32 } } },
 	};
+	/* the refills: straight to a caller for another node (flag bit 43),
+	 * then for the slot's own */
 	static const struct ts_item items[] = {
 		{ 0, 100, 10, 10, { 8, W3(3, 0, 0, 0, 0), (uintptr_t)geometry8,
 			(uintptr_t)"kmalloc-64" } },
 		{ 1, 200, 10, 11, { W3(3, 1, 1, 0, 0), 0xa000 } },
 		{ 2, 300, 10, 12, { W3(3, 0, 0, 0, 0), 0xa000 } },
+		{ 4, 400, 10, 12, { W3(3, 0, 1, 0x8, 1), 0x7f0000200000ull, 0, 0 } },
+		{ 4, 500, 10, 12, { W3(3, 0, 0, 0, 1), 0x7f0000100000ull, 0, 0 } },
 	};
 	static const struct ts_item bad[] = {
 		{ 3, 200, 10, 11, { W3(3, 1, 1, 0, 0) } },
 	};
-	struct ts_script s = { cls, 3, items, 3, STREAM, 0 };
+	struct ts_script s = { cls, 5, items, 5, STREAM, 0 };
 	struct collected c;
 	const struct slub_event *e;
 
 	run(&s, &c, NULL);
-	CHECK(!c.failed && c.nr == 3, "format 8 refused: %s (%d)", c.error, c.nr);
-	if (c.nr == 3) {
+	CHECK(!c.failed && c.nr == 5, "format 8 refused: %s (%d)", c.error, c.nr);
+	if (c.nr == 5) {
 		CHECK(c.out[0].format == 8 && c.out[0].event.format == 8,
 		      "format 8 cache_create: format %u, in the model's event %u", c.out[0].format,
 		      c.out[0].event.format);
@@ -725,9 +731,16 @@ static void test_v8(void)
 		e = &c.out[2].event.ev;
 		CHECK(e->type == SLUB_EV_SHEAF_FREE && e->sheaf == 0xa000 && e->cpu == 0,
 		      "sheaf_free: sheaf %#llx cpu %d", (unsigned long long)e->sheaf, e->cpu);
+		e = &c.out[3].event.ev;
+		CHECK(e->type == SLUB_EV_SHEAF_REFILL && e->reason == 1 && e->node == 1 &&
+		      e->count == 1 && !e->sheaf && !e->locked,
+		      "sheaf_refill for another node: reason %u node %d count %u sheaf %#llx",
+		      e->reason, e->node, e->count, (unsigned long long)e->sheaf);
+		e = &c.out[4].event.ev;
+		CHECK(e->type == SLUB_EV_SHEAF_REFILL && e->reason == 0 && e->count == 1,
+		      "sheaf_refill for the slot's node: reason %u count %u", e->reason, e->count);
 	}
 	slub_decoder_destroy(c.dec);
-	s.nr_classes = 4;
 	s.items = bad;
 	s.nr_items = 1;
 	run(&s, &c, NULL);

@@ -351,10 +351,13 @@ static void test_sheaves_items(unsigned format)
 	feed(st, sword(SLUB_EV_FREE_REMOTE, ts++, 1, SLAB_A, SLUB_SITE_SLAB_FREE, 4, 50, 45));
 	feed(st, sheaf(SLUB_EV_SHEAF_FLUSH, ts++, 1, SLAB_A, S1, 5, 15));
 	feed(st, sword(SLUB_EV_FREE_REMOTE, ts++, 3, SLAB_A, SLUB_SITE_SLAB_FREE, 5, 45, 44));
-	/* thread 3 allocates one object from a new slab B (to the caller),
-	 * then frees it: B empty, off the list and discarded */
+	/* thread 3 allocates one object from a new slab B (to the caller,
+	 * for another node than its slot's: format 8 says so), then frees
+	 * it: B empty, off the list and discarded */
 	feed(st, sword(SLUB_EV_SLAB_NEW, ts++, 3, SLAB_B, SLUB_SITE_NEW_SLAB, 1, 0, 1));
-	feed(st, sheaf(SLUB_EV_SHEAF_REFILL, ts++, 3, SLAB_B, 0, 1, 0));
+	e = sheaf(SLUB_EV_SHEAF_REFILL, ts++, 3, SLAB_B, 0, 1, 0);
+	e.ev.reason = life8;
+	feed(st, e);
 	feed(st, listop(SLUB_EV_ADD_PARTIAL, ts++, 3, SLAB_B, 1, SLUB_DEST_HEAD));
 	e = sword(SLUB_EV_FREE_REMOTE, ts++, 3, SLAB_B, SLUB_SITE_SLAB_FREE, 2, 1, 0);
 	e.ev.locked = 1;
@@ -447,9 +450,13 @@ static void test_sheaves_items(unsigned format)
 			      slub_tstat_sheaf_item_name(i), (unsigned long long)c->sheaf_item[i],
 			      (unsigned long long)swant[i]);
 	CHECK(c->sheaf_known == (((1ull << SLUB_TS_NR_SHEAF_ITEMS) - 1) & ~(life8 ? 0 : life_bits)) &&
-		      !(c->known & (1ull << SLUB_TS_ALLOC_NODE_MISMATCH)),
+		      !(c->known & (1ull << SLUB_TS_ALLOC_NODE_MISMATCH)) == !life8,
 	      "sheaves, format %u: known items %#llx, %#llx", format,
 	      (unsigned long long)c->sheaf_known, (unsigned long long)c->known);
+	if (life8)
+		CHECK(c->item[SLUB_TS_ALLOC_NODE_MISMATCH] == 1,
+		      "sheaves: alloc_node_mismatch = %llu, want 1 (the other-node refill)",
+		      (unsigned long long)c->item[SLUB_TS_ALLOC_NODE_MISMATCH]);
 	tfree(st);
 }
 

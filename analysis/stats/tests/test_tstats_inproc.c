@@ -27,10 +27,9 @@
  *     another node: the items of a) that it counts and Linux 7.0's sheaf
  *     and barn items (slub_cache_sheaf_stats()) rebuilt from its events
  *     equal the allocator's, sheaf_alloc and sheaf_free included (their
- *     events are of wire format 8).  alloc_node_mismatch is not
- *     rebuilt for this generation either: a one-object refill from another
- *     node is that or the fallback to any node's partial slabs.  See
- *     doc/analysis.md.
+ *     events are of wire format 8), and alloc_node_mismatch: one allocation
+ *     in 16 asks for a node, the slot's or another (the other-node flag of
+ *     sheaf_refill, format 8).  See doc/analysis.md.
  *
  *   test_tstats_inproc [-j JSON_DIR] [-t threads] [-o objects per thread]
  */
@@ -94,6 +93,9 @@ static struct slub_cache *caches[NCACHES];
 static struct mailbox *boxes;
 static long opt_threads = 4, opt_ops = 40000;
 static const char *opt_json_dir;
+/* d): one allocation in 16 asks for a node (of node_allocs), the slot's or
+ * another (alloc_node_mismatch) */
+static int node_allocs;
 
 struct worker {
 	pthread_t th;
@@ -121,7 +123,10 @@ static void *worker_main(void *arg)
 		int c = test_rand(&w->rng) % NCACHES;
 		int n = 0;
 		for (int i = 0; i < BATCH; i++) {
-			void *p = slub_cache_alloc(caches[c]);
+			void *p = node_allocs && i % 16 == 0 ?
+				slub_cache_alloc_node(caches[c],
+						      (int)(test_rand(&w->rng) % (unsigned)node_allocs)) :
+				slub_cache_alloc(caches[c]);
 			if (CHECK(p != NULL, "alloc: errno %d", errno))
 				batch[n++] = p;
 		}
@@ -261,9 +266,13 @@ static void compare_sheaves(const char *phase, const char *name, const struct sl
 	if (!CHECK(slub_cache_sheaf_stats(cache, &sh) == 0 && sh.sheaf_capacity > 0,
 		   "%s: %s has no sheaves", phase, name))
 		return;
-	CHECK(!(v->known & (1ull << SLUB_TS_ALLOC_NODE_MISMATCH)) &&
+	CHECK((v->known & (1ull << SLUB_TS_ALLOC_NODE_MISMATCH)) &&
 		      v->sheaf_known == (1ull << SLUB_TS_NR_SHEAF_ITEMS) - 1,
 	      "%s: %s: the items known are not those the events determine", phase, name);
+	/* allocations for another node than the slot's were made (compare()
+	 * finds the rebuilt count equal to the allocator's) */
+	CHECK(node_allocs < 2 || v->item[SLUB_TS_ALLOC_NODE_MISMATCH] > 0,
+	      "%s: %s: no alloc_node_mismatch with %d nodes", phase, name, node_allocs);
 #if SLUB_STATS
 	for (unsigned i = 0; i < SLUB_TS_NR_SHEAF_ITEMS; i++) {
 		if (v->sheaf_known & (1ull << i))
@@ -318,6 +327,12 @@ static struct phase_out run_phase_flags(const char *phase, unsigned variant, con
 	for (long t = 0; t < opt_threads; t++)
 		pthread_mutex_init(&boxes[t].lock, NULL);
 	evlen = 0;
+	node_allocs = 0;
+	if (flags & SLUB_F_SHEAVES) {
+		const char *nodes = getenv("SLUBTRACE_NODES");
+
+		node_allocs = nodes && atoi(nodes) >= 2 ? atoi(nodes) : 0;
+	}
 	slub_set_observer(observe, NULL, (1ull << SLUB_EV_NR) - 1);
 	snprintf(name[0], sizeof(name[0]), "%s-64", phase);
 	snprintf(name[1], sizeof(name[1]), "%s-256", phase);
