@@ -326,6 +326,16 @@ void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, st
 
 	/* Stage one: count the cpu freelist and find its tail. */
 	for (void *p = freelist; p; p = get_freepointer(s, p)) {
+		if (unlikely(free_delta == s->objects)) {
+			/* more objects than a slab holds: the chain loops (an
+			 * object freed twice onto it); cut it, reported, rather
+			 * than walk it for ever */
+			slub_report(s, slab, p, SLUB_ERR_FREEPOINTER,
+				    "cpu freelist longer than the slab (%u objects): a loop",
+				    s->objects);
+			set_freepointer(s, freelist_tail, NULL);
+			break;
+		}
 		if (unlikely(!slub_check_freelist_ptr(s, slab, get_freepointer(s, p)))) {
 			/* written after free: cut the chain here (reported) */
 			slub_freepointer_check(s, slab, p, get_freepointer(s, p));
