@@ -485,6 +485,7 @@ void slub_postfork_parent(void)
 
 void slub_postfork_child(void)
 {
+	slub_trace_postfork_child();
 	if (__atomic_load_n(&slub_initialized, __ATOMIC_ACQUIRE) == 2) {
 		slub_check_postfork(1);
 		slub_dwcas_postfork();

@@ -43,6 +43,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 #include <unwind.h>
 
@@ -414,6 +415,33 @@ static inline bool fire_event(const struct slub_event *ev)
 }
 
 /*
+ * slub:comm: the thread's name before its first slub event and before every
+ * SLUB_TP_COMM_PERIOD-th one after (tracepoints/slub_tp.h).  The countdown
+ * starts at 0 in every new thread and every new image (TLS), and the child
+ * of a fork sets it to 0 again (slub_trace_postfork_child()): the child is
+ * a new (vpid, vtid) whose readers know no name yet.  One TLS decrement per
+ * event, and every 4096 events one prctl() and one event.
+ */
+static __thread uint32_t comm_countdown __attribute__((tls_model("initial-exec")));
+
+static __attribute__((noinline, cold)) void announce_comm(void)
+{
+	char name[17] = "";
+
+	comm_countdown = SLUB_TP_COMM_PERIOD - 1;
+	if (!lttng_ust_tracepoint_enabled(slub, comm))
+		return;
+	if (prctl(PR_GET_NAME, name, 0, 0, 0))
+		return;
+	lttng_ust_do_tracepoint(slub, comm, name);
+}
+
+void slub_trace_postfork_child(void)
+{
+	comm_countdown = 0;
+}
+
+/*
  * free() keeps errno, and so does every other entry point that emits: the
  * stack walkers probe addresses with system calls that fail with ENOMEM
  * (libunwind validates frames with mincore/msync), and the ring buffer may
@@ -426,7 +454,11 @@ void slub_trace_emit(const struct slub_event *ev)
 	unsigned n;
 	int saved = errno;
 
-	if (__builtin_expect(__atomic_load_n(&tp_closed, __ATOMIC_RELAXED), 0) || !fire_event(ev))
+	if (__builtin_expect(__atomic_load_n(&tp_closed, __ATOMIC_RELAXED), 0))
+		goto out;
+	if (__builtin_expect(comm_countdown-- == 0, 0))
+		announce_comm();
+	if (!fire_event(ev))
 		goto out;
 	/* The stack follows its event, from this thread: the reader attaches
 	 * it to the last event of type `of` of this thread. */

@@ -46,6 +46,8 @@ extern const int slub_tp_free_state __attribute__((visibility("hidden")));
 			 __ATOMIC_RELAXED) != 0)
 /* Reads SLUBTRACE_STACKS and SLUBTRACE_STACK_DEPTH; called by slub_init(). */
 void slub_trace_init(void);
+/* In the child of a fork: name the thread again before its next event. */
+void slub_trace_postfork_child(void);
 /* slub:trigger (kind SLUB_TRIGGER_*); false when nothing listens to it. */
 bool slub_trace_trigger(unsigned kind, uint64_t slab, const char *rule);
 bool slub_trace_trigger_enabled(void);
@@ -54,6 +56,7 @@ bool slub_trace_trigger_enabled(void);
 #define slub_tp_object_enabled(t) 0
 static inline void slub_trace_emit(const struct slub_event *ev) { (void)ev; }
 static inline void slub_trace_init(void) { }
+static inline void slub_trace_postfork_child(void) { }
 static inline bool slub_trace_trigger(unsigned kind, uint64_t slab, const char *rule)
 {
 	(void)kind; (void)slab; (void)rule;

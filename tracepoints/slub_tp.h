@@ -4,9 +4,11 @@
  * plus `slub:stack`.  This comment is the wire format; the analysis decodes
  * it back into struct slub_event (include/slub/event.h).
  *
- * Wire format 8 (SLUB_TRACE_FORMAT, carried by every cache_create)
+ * Wire format 9 (SLUB_TRACE_FORMAT, carried by every cache_create)
  * ----------------------------------------------------------------
- * Contexts added by `slubtrace record`: vpid, vtid, procname.  Payloads
+ * Contexts added by `slubtrace record`: vpid, vtid.  A thread's name
+ * travels in its own event, slub:comm (below), not in LTTng's 16-byte
+ * procname context on every event.  Payloads
  * carry what the analysis needs and nothing it can derive, in few fields:
  * LTTng-UST 2.13 writes every field with its own indirect call into the
  * ring buffer (about 75 instructions), so that what an event costs beyond
@@ -53,10 +55,18 @@
  *                   string (the flags ride in the array, printed in
  *                   decimal with it: four fields, not five)
  *   cache_destroy   cache_id u16, count u32
- *   slab_new, slab_discard, freeze, unfreeze, take_freelist, free_remote,
+ *   slab_new, slab_discard, freeze, unfreeze, take_freelist,
  *   drain_freelist  (class slab_word)
  *                   where (locked, arg = owner), slab u64 x,
  *                   freelist u64 x, counters u64 x, site enum (site_dest)
+ *   free_remote     (class slab_free, format 9) where (locked, arg =
+ *                   owner), slab u64 x, counters u64 x, freelist_off u32 x,
+ *                   site enum (site_dest): the new freelist as its offset
+ *                   in the slab (it is the object just freed, or the head
+ *                   of the objects freed together, always in the slab;
+ *                   ffffffff: NULL, which a free never makes).  Most events
+ *                   of a program that frees across threads are this one:
+ *                   29 bytes of payload, not 33.
  *   cmpxchg_fail    where (locked, arg = attempt), slab u64 x,
  *                   words u64 x[4], site enum: words = { expected
  *                   freelist, expected counters, observed freelist,
@@ -81,6 +91,21 @@
  *   error           where, slab u64 x, object u64 x, reason enum
  *                   (error_kind: its label is what in-process observers
  *                   get as slub_event.msg)
+ *   comm            name string (format 9): the emitting thread's name
+ *                   (PR_GET_NAME, what LTTng's procname context gives),
+ *                   emitted by each thread before its first slub event,
+ *                   by the thread that forked in the child before the
+ *                   child's first, and again before every
+ *                   SLUB_TP_COMM_PERIOD-th slub event of the thread, so
+ *                   that a flight-recorder window that holds that many of
+ *                   a thread's events names it.  A reader keeps the last
+ *                   name of each (vpid, vtid) and gives it to the events
+ *                   that follow; an exec is the main thread's first event
+ *                   in the new image, announced under the new name.
+ *                   Without it (a window shorter than the period, or a
+ *                   session that did not enable it) events have pids and
+ *                   no names.  The procname context, when a session adds
+ *                   it, takes precedence.
  *   stack           of enum (event type), slab u64 x,
  *                   ips u64 x sequence, u8 length (innermost first)
  *   trigger         kind enum (trigger_kind: violation, storm, error),
@@ -181,6 +206,10 @@
  * sheaves trace with the classic generation's rules: the format tells it
  * to refuse.
  *
+ * Format 8 was this format with free_remote in class slab_word (freelist
+ * u64) and without slub:comm; `slubtrace record` added the procname context
+ * to every event (cache_create says 8).  Readers decode it too.
+ *
  * Format 7 was this format without sheaf_alloc, sheaf_free and the
  * other-node flag (cache_create says 7).  Readers decode it too; the
  * sheaf_alloc, sheaf_free and alloc_node_mismatch stat items of its
@@ -221,7 +250,7 @@
  *   TRACE_NOTICE         cache_create, cache_destroy
  *   TRACE_INFO           slab life cycle, slab-word updates, cpu slab and
  *                        cpu partial changes, list operations, thread_flush,
- *                        sheaf and barn events, stack
+ *                        sheaf and barn events, stack, comm
  *   TRACE_DEBUG_PROCESS  lock_acquire, lock_release, slabinfo_walk (the walk
  *                        goes with its hold)
  *   TRACE_DEBUG          alloc, free (one per object)
@@ -239,7 +268,7 @@
 #include <slub/event.h>
 
 /* The wire format this header describes (cache_create.format). */
-#define SLUB_TRACE_FORMAT 8
+#define SLUB_TRACE_FORMAT 9
 /* slub:trigger's kind. */
 #define SLUB_TRIGGER_VIOLATION 0
 #define SLUB_TRIGGER_STORM 1
@@ -255,6 +284,11 @@
 #define SLUB_TP_ANNOUNCED 0x4u
 #define SLUB_TP_OTHER_NODE 0x8u
 
+/* slub:comm again before every this many slub events of a thread. */
+#define SLUB_TP_COMM_PERIOD 4096
+/* slab_free.freelist_off of a NULL freelist. */
+#define SLUB_TP_FREELIST_NULL 0xffffffffu
+
 /* cache_create.geometry: object_size .. cpu_partial, then flags. */
 #define SLUB_TP_GEOMETRY 8
 
@@ -267,6 +301,15 @@ static inline uint64_t slub_tp_counters(const struct slub_word *w)
 {
 	return (uint64_t)(w->inuse & 0xffffu) | (uint64_t)(w->objects & 0x7fffu) << 16 |
 	       (uint64_t)(w->frozen & 1u) << 31 | (uint64_t)w->seq << 32;
+}
+
+/* free_remote's new freelist as an offset in its slab (see above). */
+static inline uint32_t slub_tp_freelist_off(const struct slub_event *ev)
+{
+	uint64_t off = ev->new.freelist - ev->slab;
+
+	return ev->new.freelist && off < SLUB_TP_FREELIST_NULL ? (uint32_t)off :
+		SLUB_TP_FREELIST_NULL;
 }
 
 /* The owner a slab_word event carries: the slot an unfreeze leaves. */
@@ -471,8 +514,22 @@ SLUB_TP_SLAB_WORD_EVENT(slab_discard)
 SLUB_TP_SLAB_WORD_EVENT(freeze)
 SLUB_TP_SLAB_WORD_EVENT(unfreeze)
 SLUB_TP_SLAB_WORD_EVENT(take_freelist)
-SLUB_TP_SLAB_WORD_EVENT(free_remote)
 SLUB_TP_SLAB_WORD_EVENT(drain_freelist)
+
+/* __slab_free: the new freelist, the object freed, as its offset in the
+ * slab (format 9). */
+LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, slab_free,
+	SLUB_TP_ARGS,
+	LTTNG_UST_TP_FIELDS(
+		SLUB_TP_WHERE(slub_tp_locked(ev), slub_tp_owner(ev))
+		SLUB_TP_SLAB
+		lttng_ust_field_integer_hex(uint64_t, counters, slub_tp_counters(&ev->new))
+		lttng_ust_field_integer_hex(uint32_t, freelist_off, slub_tp_freelist_off(ev))
+		lttng_ust_field_enum(slub, site_dest, uint8_t, site, ev->site | ev->list << 4)
+	)
+)
+LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(slub, slab_free, slub, free_remote, SLUB_TP_ARGS)
+LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, free_remote, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
 
 /* A failed slab-word CAS: what the thread expected and what it found,
  * words[0..1] and words[2..3], each { freelist, counters }. */
@@ -719,6 +776,17 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, trigger,
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, trigger, LTTNG_UST_TRACEPOINT_LOGLEVEL_CRIT)
+
+/* ---- thread names ------------------------------------------------------- */
+
+/* The emitting thread's name, before its events (see above). */
+LTTNG_UST_TRACEPOINT_EVENT(slub, comm,
+	LTTNG_UST_TP_ARGS(const char *, name),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_string(name, name)
+	)
+)
+LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, comm, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
 
 /* ---- call stacks -------------------------------------------------------- */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CTF -> struct slub_model_event, for wire formats 7, 6, 5, 4, 3 and 2
+ * CTF -> struct slub_model_event, for wire formats 9 down to 2
  * (tracepoints/slub_tp.h).
  *
  * An event class is looked at once: its name gives the event type, its
@@ -25,6 +25,11 @@
  * Format 7 is format 6 with the sheaf and barn events (sheaf_refill,
  * sheaf_flush, sheaf_slot, barn_put, barn_get), laid out as format 4's
  * other classes; cache_create's format reaches the sinks in out->format.
+ * Format 8 adds sheaf_alloc and sheaf_free.  Format 9 carries free_remote's
+ * freelist as `freelist_off`, an offset in the slab, and names the threads
+ * with slub:comm events in place of the procname context: the decoder keeps
+ * each (vpid, vtid)'s last name and gives it as the thread name of the
+ * events that follow, as the context gave it.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -57,6 +62,8 @@ enum dec_field {
 	F_FREE, F_WALKED, F_LISTED,
 	/* format 7: sheaves and barns */
 	F_SHEAF, F_MAIN, F_SPARE, F_SIZES, F_COUNTS,
+	/* format 9: free_remote's freelist */
+	F_FREELIST_OFF,
 	/* lttng-ust's own events, for the symbolizer */
 	F_BADDR, F_MEMSZ, F_PATH, F_IS_PIC, F_BUILD_ID,
 	F_NR
@@ -83,7 +90,7 @@ static const char *const field_names[F_NR] = {
 	[F_OBSERVED] = "observed", [F_LOCK_ID_SEQ] = "lock_id_seq", [F_WORDS] = "words",
 	[F_FREE] = "free", [F_WALKED] = "walked", [F_LISTED] = "listed",
 	[F_SHEAF] = "sheaf", [F_MAIN] = "main", [F_SPARE] = "spare", [F_SIZES] = "sizes",
-	[F_COUNTS] = "counts",
+	[F_COUNTS] = "counts", [F_FREELIST_OFF] = "freelist_off",
 	[F_BADDR] = "baddr", [F_MEMSZ] = "memsz", [F_PATH] = "path", [F_IS_PIC] = "is_pic",
 	[F_BUILD_ID] = "build_id",
 };
@@ -218,6 +225,9 @@ static uint64_t required4(unsigned type)
 	}
 }
 
+/* slab_free.freelist_off of a NULL freelist (format 9). */
+#define FREELIST_OFF_NULL 0xffffffffull
+
 /* The bits of format 3's and 4's `where` word. */
 #define WHERE_LOCKED (1ull << 40)
 #define WHERE_CONTENDED (1ull << 41)
@@ -228,6 +238,7 @@ enum dec_kind {
 	K_IGNORE = 0,
 	K_SLUB,		/* a slub event of type dc->type */
 	K_STACK,	/* slub:stack */
+	K_COMM,		/* slub:comm: the name of the thread (format 9) */
 	K_SD_START,	/* lttng_ust_statedump:start: the process's objects follow */
 	K_LOAD,		/* bin_info, dlopen, dlmopen, lib:load */
 	K_BUILD_ID,	/* the build id of a loaded object */
@@ -285,7 +296,53 @@ struct slub_decoder {
 	bool slub_classes;	/* a stream class of the input has slub:* events */
 	char **hosts;		/* by number, see decode.h */
 	uint32_t nr_hosts;
+	/* Thread names from slub:comm (format 9): (vpid << 32 | vtid) -> a
+	 * string of `names`, which owns each name once for the decoder's
+	 * life (sinks and queued events may keep the pointers). */
+	GHashTable *threads;
+	GHashTable *names;
+	uint64_t last_thread;	/* the last (vpid, vtid) looked up, and its name */
+	const char *last_name;
 };
+
+static guint thread_hash(gconstpointer k)
+{
+	uint64_t x = (uint64_t)(uintptr_t)k * 0x9e3779b97f4a7c15ull;
+
+	return (guint)(x >> 32);
+}
+
+static inline uint64_t thread_key(uint32_t vpid, uint32_t vtid)
+{
+	return (uint64_t)vpid << 32 | vtid;
+}
+
+/* The name slub:comm last gave the thread; NULL when none did. */
+static const char *thread_name(struct slub_decoder *d, uint32_t vpid, uint32_t vtid)
+{
+	uint64_t k = thread_key(vpid, vtid);
+
+	if (k != d->last_thread || !d->last_name) {
+		d->last_thread = k;
+		d->last_name = g_hash_table_lookup(d->threads, (gconstpointer)(uintptr_t)k);
+	}
+	return d->last_name;
+}
+
+/* slub:comm: the thread is now called `name`; -1 when out of memory. */
+static int name_thread(struct slub_decoder *d, uint32_t vpid, uint32_t vtid, const char *name)
+{
+	char *n = g_hash_table_lookup(d->names, name);
+
+	if (!n) {
+		if (!(n = strdup(name)))
+			return -1;
+		g_hash_table_add(d->names, n);
+	}
+	g_hash_table_insert(d->threads, (gpointer)(uintptr_t)thread_key(vpid, vtid), n);
+	d->last_name = NULL;
+	return 0;
+}
 
 struct slub_decoder *slub_decoder_create(bt_self_component *self, struct slub_symbolizer *sym)
 {
@@ -299,6 +356,8 @@ struct slub_decoder *slub_decoder_create(bt_self_component *self, struct slub_sy
 	d->streams = g_hash_table_new(g_direct_hash, g_direct_equal);
 	d->traces = g_hash_table_new(g_direct_hash, g_direct_equal);
 	d->trace_classes = g_hash_table_new(g_direct_hash, g_direct_equal);
+	d->threads = g_hash_table_new(thread_hash, g_direct_equal);
+	d->names = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
 	return d;
 }
 
@@ -412,6 +471,10 @@ void slub_decoder_destroy(struct slub_decoder *d)
 		g_hash_table_destroy(d->classes);
 	if (d->streams)
 		g_hash_table_destroy(d->streams);
+	if (d->threads)
+		g_hash_table_destroy(d->threads);
+	if (d->names)
+		g_hash_table_destroy(d->names);
 	for (size_t i = 0; i < d->nr_streams; i++)
 		free_stream(d->by_id[i]);
 	free(d->by_id);
@@ -653,6 +716,8 @@ static uint64_t required_of(const struct dec_class *dc)
 			dc->format == 3 ? required3[dc->type] : required2[dc->type];
 	case K_STACK:
 		return B(F_OF) | B(F_SLAB) | B(F_IPS);
+	case K_COMM:
+		return B(F_NAME);
 	case K_LOAD:
 		return B(F_BADDR) | B(F_MEMSZ) | B(F_PATH);
 	case K_BUILD_ID:
@@ -702,6 +767,8 @@ static void class_kind(struct slub_decoder *d, struct dec_class *dc)
 
 		if (!strcmp(ev, "stack")) {
 			dc->kind = K_STACK;
+		} else if (!strcmp(ev, "comm")) {
+			dc->kind = K_COMM;
 		} else {
 			for (unsigned t = 0; t < SLUB_EV_NR; t++) {
 				if (!strcmp(ev, slub_event_name(t))) {
@@ -802,9 +869,13 @@ static int check_required(struct slub_decoder *d, struct dec_class *dc, struct d
 {
 	uint64_t need = required_of(dc);
 
+	/* Format 9's free_remote: the freelist as an offset in the slab. */
+	if (dc->kind == K_SLUB && dc->type == SLUB_EV_FREE_REMOTE && dc->idx[F_FREELIST] < 0 &&
+	    dc->idx[F_FREELIST_OFF] >= 0)
+		need = (need & ~B(F_FREELIST)) | B(F_FREELIST_OFF);
 	for (int f = 0; f < F_NR; f++) {
 		if ((need & B(f)) && dc->idx[f] < 0) {
-			if (dc->kind != K_SLUB && dc->kind != K_STACK) {
+			if (dc->kind != K_SLUB && dc->kind != K_STACK && dc->kind != K_COMM) {
 				/* lttng-ust's events are a bonus: without them,
 				 * stacks stay addresses. */
 				dc->kind = K_IGNORE;
@@ -814,10 +885,11 @@ static int check_required(struct slub_decoder *d, struct dec_class *dc, struct d
 			       "%s: event %s in stream %s has no usable field `%s` "
 			       "(not slub trace format %s?)",
 			       trace_name(d), dc->name, s ? s->name : "?", field_names[f],
+			       dc->kind == K_COMM ? "9" :
 			       dc->kind == K_STACK || dc->type == SLUB_EV_CACHE_DESTROY ?
-			       "2 to 8" : dc->type == SLUB_EV_SLABINFO_WALK ? "5 to 8" :
-			       dc->type >= SLUB_EV_SHEAF_ALLOC ? "8" :
-			       dc->type >= SLUB_EV_SHEAF_REFILL ? "7 to 8" : format_names(dc));
+			       "2 to 9" : dc->type == SLUB_EV_SLABINFO_WALK ? "5 to 9" :
+			       dc->type >= SLUB_EV_SHEAF_ALLOC ? "8 to 9" :
+			       dc->type >= SLUB_EV_SHEAF_REFILL ? "7 to 9" : format_names(dc));
 			dc->kind = K_BAD;
 			return -1;
 		}
@@ -849,7 +921,7 @@ static void map_context(struct slub_decoder *d, struct dec_class *dc, const bt_e
 		else if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
 			dc->ctx_unsigned |= c == &dc->ctx_vpid ? 1 : 2;
 	}
-	if ((dc->kind == K_SLUB || dc->kind == K_STACK) &&
+	if ((dc->kind == K_SLUB || dc->kind == K_STACK || dc->kind == K_COMM) &&
 	    (dc->ctx_vpid < 0 || dc->ctx_vtid < 0)) {
 		refuse(d, SLUB_UNUSABLE_MALFORMED,
 		       "%s: event %s in stream %s has no vpid/vtid context (record with "
@@ -889,6 +961,7 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 out:
 	slub_log(d->log, BT_LOGGING_LEVEL_DEBUG, "event class %s: %s", dc->name ? dc->name : "?",
 		 dc->kind == K_SLUB ? "slub event" : dc->kind == K_STACK ? "stack" :
+		 dc->kind == K_COMM ? "thread name" :
 		 dc->kind == K_BAD ? "refused" : "not read");
 	g_hash_table_insert(d->classes, (gpointer)ec, dc);
 	return dc;
@@ -1037,6 +1110,18 @@ static int decode_cache_create(struct slub_decoder *d, const struct dec_class *d
 	return 0;
 }
 
+/* The new freelist: a field, or (format 9's free_remote) an offset in the
+ * slab. */
+static inline uint64_t word_freelist(const struct dec_class *dc, const bt_field *p, uint64_t slab)
+{
+	uint64_t off;
+
+	if (dc->idx[F_FREELIST] >= 0)
+		return get_u(dc, p, F_FREELIST);
+	off = get_u(dc, p, F_FREELIST_OFF);
+	return off == FREELIST_OFF_NULL ? 0 : slab + off;
+}
+
 /* A slab-word update (and slab_discard's last word). */
 static void decode_word(const struct dec_class *dc, const bt_field *p, struct slub_event *ev,
 			const struct small *m)
@@ -1050,7 +1135,7 @@ static void decode_word(const struct dec_class *dc, const bt_field *p, struct sl
 	ev->site = v3 ? site & 15 : site;
 	ev->list = v3 ? site >> 4 : (uint32_t)get_u(dc, p, F_DEST);
 	ev->locked = m->locked;
-	unpack_word(&ev->new, get_u(dc, p, F_FREELIST), get_u(dc, p, F_COUNTERS), owner);
+	unpack_word(&ev->new, word_freelist(dc, p, ev->slab), get_u(dc, p, F_COUNTERS), owner);
 	if (t == SLUB_EV_UNFREEZE) {
 		/* The wire carries the slot the slab leaves. */
 		ev->new.owner = -1;
@@ -1354,6 +1439,12 @@ static int decode_event(struct slub_decoder *d, const bt_message *msg, struct sl
 	vpid = dc->ctx_vpid >= 0 ? ctx_int(dc, ctx, dc->ctx_vpid, 1) : 0;
 	vpid = slub_dec_pid(vpid) | s->host;
 	p = bt_event_borrow_payload_field_const(e);
+	if (dc->kind == K_COMM) {
+		vtid = ctx_int(dc, ctx, dc->ctx_vtid, 2);
+		if (name_thread(d, vpid, vtid, get_str(dc, p, F_NAME)) < 0)
+			goto nomem;
+		return 0;
+	}
 	if (dc->kind != K_SLUB && dc->kind != K_STACK) {
 		decode_objects(d, dc, p, vpid);
 		if (dc->kind == K_SD_START && s->has_clock) {
@@ -1390,10 +1481,13 @@ static int decode_event(struct slub_decoder *d, const bt_message *msg, struct sl
 	 * LTTng's procname is the acting thread's name: threads named apart
 	 * (lttng-ust's own "*-ust" listeners) are not an exec.  An exec
 	 * renames the main thread, whose vtid is the vpid: only its name
-	 * goes to the model (which also saves a string per event).
+	 * goes to the model (which also saves a string per event).  From
+	 * format 9 on the name comes from the thread's slub:comm events; the
+	 * context, where a session adds it, takes precedence.
 	 */
 	out->thread_name = dc->ctx_procname >= 0 ?
-		bt_field_string_get_value(member(ctx, dc->ctx_procname)) : NULL;
+		bt_field_string_get_value(member(ctx, dc->ctx_procname)) :
+		thread_name(d, vpid, vtid);
 	out->event.procname = vtid == slub_dec_pid(vpid) ? out->thread_name : NULL;
 	if (s->has_clock) {
 		int64_t ns;

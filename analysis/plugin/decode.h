@@ -25,7 +25,7 @@ struct slub_decoder;
 
 #define SLUB_DEC_MAX_IPS 255
 /* The newest wire format read (SLUB_TRACE_FORMAT); from 2 on. */
-#define SLUB_DEC_FORMAT 8
+#define SLUB_DEC_FORMAT 9
 /* The first format with the sheaf and barn events. */
 #define SLUB_FORMAT_SHEAF_EVENTS 7
 /* The first format with sheaf_alloc and sheaf_free. */
@@ -42,8 +42,10 @@ enum slub_dec_kind {
 struct slub_decoded {
 	enum slub_dec_kind kind;
 	struct slub_model_event event;
-	/* the acting thread's name (LTTng's procname context) for every event,
-	 * valid until the next message; NULL without that context */
+	/* the acting thread's name for every event: LTTng's procname context
+	 * (valid until the next message), or from format 9 on the name the
+	 * thread's last slub:comm gave (valid for the decoder's life); NULL
+	 * when neither is known */
 	const char *thread_name;
 	struct slub_cache_info info;	/* event.ev.info points here (cache_create) */
 	uint32_t format;		/* cache_create: the wire format it says */

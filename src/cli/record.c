@@ -8,7 +8,8 @@
  *      waits up to 1 s per event for the consumer when full (discard mode
  *      with --no-blocking, overwrite for snapshots), slub:* and the lttng-ust
  *      statedump events that let the analysis symbolize stacks (and the
- *      dl/lib ones with --dlopen-events), contexts vtid, vpid, procname
+ *      dl/lib ones with --dlopen-events), contexts vtid, vpid (the threads
+ *      name themselves with slub:comm events: no procname on every event)
  *   3. CMD with LD_PRELOAD = the malloc shim, the `slub` probe provider and
  *      lttng-ust's fork helper (and its dl helper with --dlopen-events)
  *   4. stop, count what was recorded and discarded, destroy
@@ -177,7 +178,9 @@ void cmd_record_usage(FILE *f)
 		"                         none may be running; monotonic where the TSC is not\n"
 		"                         one clock for the whole machine)\n"
 		"      --context TYPE     add an LTTng context (see `lttng add-context --list`)\n"
-		"                         to every event, besides vpid, vtid and procname\n"
+		"                         to every event, besides vpid and vtid (procname:\n"
+		"                         16 bytes on every event; the slub:comm events\n"
+		"                         already name every thread)\n"
 		"      --no-check         do not run `slubtrace check` on the trace at the end\n"
 		"      --pid PID[,PID...] attach to running processes started with\n"
 		"                         LD_PRELOAD=libslub-malloc.so:libslub-tp.so instead of\n"
@@ -965,7 +968,7 @@ static int setup_session(const struct record_opts *o, struct session *s)
 		  CHANNEL, symbol_events(o), NULL))
 		return -1;
 	if (lttng(NULL, "add-context", "--userspace", "--session", s->name, "--channel",
-		  CHANNEL, "--type=vpid", "--type=vtid", "--type=procname", NULL))
+		  CHANNEL, "--type=vpid", "--type=vtid", NULL))
 		return -1;
 	for (unsigned i = 0; i < o->nr_contexts; i++) {
 		char type[128];

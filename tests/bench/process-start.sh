@@ -64,7 +64,7 @@ measure() { # column -> appends "column us" to $work/out
 		lttng create "$s" --output="$work/t-$1" >/dev/null &&
 			lttng enable-channel -u --session="$s" --subbuf-size=4M --num-subbuf=8 c >/dev/null &&
 			lttng enable-event -u --session="$s" --channel=c 'lttng_ust_libc:*' >/dev/null &&
-			lttng add-context -u --session="$s" --channel=c -t vpid -t vtid -t procname >/dev/null &&
+			lttng add-context -u --session="$s" --channel=c -t vpid -t vtid >/dev/null &&
 			lttng start "$s" >/dev/null || { lttng destroy "$s" >/dev/null 2>&1; return; }
 		local pre=$wrapper
 		[[ $1 == libc-wrap-fork ]] && pre=$wrapper:liblttng-ust-fork.so.1

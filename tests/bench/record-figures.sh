@@ -86,8 +86,7 @@ for w in "${workloads[@]}"; do
 		lttng create "$s" --output="$tmp/t" >/dev/null &&
 			lttng enable-channel -u --session="$s" --subbuf-size=4M --num-subbuf=8 c >/dev/null &&
 			lttng enable-event -u --session="$s" --channel=c 'lttng_ust_libc:*' >/dev/null &&
-			lttng add-context -u --session="$s" --channel=c -t vpid -t vtid -t procname \
-				>/dev/null &&
+			lttng add-context -u --session="$s" --channel=c -t vpid -t vtid >/dev/null &&
 			lttng start "$s" >/dev/null || { lttng destroy "$s" >/dev/null 2>&1; continue; }
 		t0=$(date +%s.%N)
 		out=$(LD_PRELOAD=$wrapper $cmd 2>&1)

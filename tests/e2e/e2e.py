@@ -322,7 +322,7 @@ def unpack_v3(f):
 class Trace:
     WANT = ("slub:", "lttng_ust_statedump:bin_info", "lttng_ust_lib:load",
             "lttng_ust_dl:dlopen")
-    FORMAT = 8
+    FORMAT = 9
 
     def __init__(self, directory, env):
         p = subprocess.run(["babeltrace2", directory], env=env, stdout=subprocess.PIPE,
@@ -341,6 +341,7 @@ class Trace:
         self.format3_fields = 0
         self.objects = []   # (vpid, base, size, path, is_pic)
         last = {}           # (vpid, vtid, type) -> that thread's last such event
+        names = {}          # (vpid, vtid) -> its last slub:comm name
         for line in p.stdout.splitlines():
             m = LINE.match(line)
             if not m:
@@ -354,6 +355,16 @@ class Trace:
                                      f.get("is_pic", 1)))
                 continue
             f["_name"] = name[5:]
+            if f["_name"] == "comm":
+                # format 9: the thread's name, for the events that follow
+                names[(f.get("vpid"), f.get("vtid"))] = f["name"]
+                continue
+            if "procname" not in f and (f.get("vpid"), f.get("vtid")) in names:
+                f["procname"] = names[(f.get("vpid"), f.get("vtid"))]
+            if "freelist_off" in f:
+                # format 9's free_remote: the freelist as an offset in the slab
+                off = f.pop("freelist_off")
+                f["freelist"] = 0 if off == 0xffffffff else f["slab"] + off
             if f["_name"] == "stack":
                 self.stacks.append(f)
                 e = last.get((f.get("vpid"), f.get("vtid"), f["of"][0]))
@@ -364,7 +375,7 @@ class Trace:
                 continue
             if "new_seq" in f or "stack" in f:
                 raise Failure("%s: recorded with slub trace format 1; this test reads "
-                              "formats 2 to 8" % directory)
+                              "formats 2 to 9" % directory)
             if f["_name"] == "cache_create":
                 self.formats.add(f.get("format"))
             if "expected" in f or "msg" in f or ("flags" in f and "where" in f):
@@ -789,6 +800,7 @@ def test_fork(env):
     vpids = distinct(events, "vpid")
     log("  %d slub events from %d processes" % (len(events), len(vpids)))
     check(len(vpids) >= 2, "no event from a forked child (pids %s)" % sorted(vpids), errors)
+    check_named(events, errors)
     check_attribution(events, errors)
     check_no_tracer_slots(events, errors)
 
@@ -804,9 +816,22 @@ def test_fork(env):
         events = Trace(trace_dir, env.env).slub()
         log("  fork+exec: %d slub events, procnames %s"
             % (len(events), sorted({e.get("procname") for e in events})))
+        check_named(events, errors)
         check_attribution(events, errors)
         check_no_tracer_slots(events, errors)
     return errors
+
+
+def check_named(events, errors):
+    """Format 9: every thread names itself (slub:comm) before its first
+    event, a forked child and an exec'd image too, so that a recording
+    from the start has a name for every event."""
+    unnamed = [e for e in events if not e.get("procname")]
+    log("  %d of %d events without a thread name" % (len(unnamed), len(events)))
+    check(not unnamed, "%d events without a thread name, the first %s/%s %s"
+          % (len(unnamed), unnamed[0].get("vpid") if unnamed else "-",
+             unnamed[0].get("vtid") if unnamed else "-",
+             unnamed[0]["_name"] if unnamed else "-"), errors)
 
 
 def check_no_tracer_slots(events, errors):

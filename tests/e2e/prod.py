@@ -109,6 +109,37 @@ def start_service(env, home=None):
                             stderr=subprocess.DEVNULL, start_new_session=True)
 
 
+def group_state(pgid):
+    """Each process of the group: pid, state, wchan, command line (what a
+    hang waits in)."""
+    rows = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                stat = f.read()
+            fields = stat[stat.rindex(")") + 2:].split()
+            if int(fields[2]) != pgid:
+                continue
+            with open("/proc/%s/wchan" % d) as f:
+                wchan = f.read().strip() or "-"
+            with open("/proc/%s/cmdline" % d, "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+            threads = []
+            for t in os.listdir("/proc/%s/task" % d):
+                with open("/proc/%s/task/%s/stat" % (d, t)) as f:
+                    ts = f.read()
+                with open("/proc/%s/task/%s/wchan" % (d, t)) as f:
+                    tw = f.read().strip() or "-"
+                threads.append("%s:%s:%s" % (t, ts[ts.rindex(")") + 2:].split()[0], tw))
+        except (OSError, ValueError, IndexError):
+            continue
+        rows.append("  %s %s wchan %s [%s] threads %s" % (d, fields[0], wchan, cmd[:120],
+                                                        " ".join(threads[:12])))
+    return "\n".join(rows) or "  (no process left)"
+
+
 class Reader:
     """The lines of a running process, as they come; echoed to the log
     unless quiet (a long table stream that would bury the verdict)."""
@@ -149,8 +180,11 @@ class Reader:
         try:
             self.p.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
+            state = group_state(self.p.pid)
             os.killpg(self.p.pid, signal.SIGKILL)
-            raise Failure("slubtrace record did not end")
+            raise Failure("slubtrace record did not end in %d s; its process group "
+                          "then:\n%s\nits last lines:\n%s"
+                          % (timeout, state, "\n".join(self.lines[-20:])))
         self.t.join(timeout=60)
         while True:
             try:
@@ -233,7 +267,7 @@ def test_attach(env):
         r.wait_for(r"pid %d \(slub-workload\) exited while attached; the others go on" % b.pid)
         time.sleep(1)
         rec.send_signal(signal.SIGINT)
-        out = r.rest()
+        out = r.rest(150)
         check(rec.returncode == 0, "record --pid exited with %d" % rec.returncode, errors)
         check(a.poll() is None, "the attached service did not survive the detach", errors)
         check(elsewhere.poll() is None and plain.poll() is None,
@@ -280,7 +314,7 @@ def test_attach(env):
         r.wait_for(r"pid %d \(slub-workload\): attached" % late.pid)
         time.sleep(1)
         rec.send_signal(signal.SIGINT)
-        out = r.rest()
+        out = r.rest(150)
         check(rec.returncode == 0, "record --procname exited with %d" % rec.returncode, errors)
     finally:
         for p in (c, late):

@@ -55,7 +55,7 @@ static const char *const other_events[] = {
 	"lttng_ust_statedump:build_id", "lttng_ust_statedump:end",
 	"lttng_ust_dl:dlopen", "lttng_ust_dl:dlmopen", "lttng_ust_dl:build_id",
 	"lttng_ust_dl:dlclose", "lttng_ust_lib:load", "lttng_ust_lib:build_id",
-	"lttng_ust_lib:unload", "other_provider:event", "slub:no_such_event",
+	"lttng_ust_lib:unload", "other_provider:event", "slub:no_such_event", "slub:comm",
 };
 #define NR_OTHER (sizeof(other_events) / sizeof(other_events[0]))
 

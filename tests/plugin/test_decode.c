@@ -490,7 +490,7 @@ static void test_v5(void)
 	s.nr_items = 1;
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`where`") &&
-	      strstr(c.error, "format 5 to 8?"), "slabinfo_walk without where: %s", c.error);
+	      strstr(c.error, "format 5 to 9?"), "slabinfo_walk without where: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -641,7 +641,7 @@ static void test_v7(void)
 	s.nr_items = 1;
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`sheaf`") &&
-	      strstr(c.error, "format 7 to 8?"), "sheaf_refill without sheaf: %s", c.error);
+	      strstr(c.error, "format 7 to 9?"), "sheaf_refill without sheaf: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -659,7 +659,7 @@ static void test_format1(void)
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT, "format 1 accepted");
 	CHECK(!strcmp(c.error, TRACE_DIR ": recorded with slub trace format 1; this slubtrace "
-		      "reads formats 2 to 8: record it again"), "message: %s", c.error);
+		      "reads formats 2 to 9: record it again"), "message: %s", c.error);
 	slub_decoder_error(c.dec, &why);
 	CHECK(why == SLUB_UNUSABLE_FORMAT, "kind");
 	slub_decoder_destroy(c.dec);
@@ -745,17 +745,103 @@ static void test_v8(void)
 	s.nr_items = 1;
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`sheaf`") &&
-	      strstr(c.error, "format 8?"), "sheaf_free without sheaf: %s", c.error);
+	      strstr(c.error, "format 8 to 9?"), "sheaf_free without sheaf: %s", c.error);
+	slub_decoder_destroy(c.dec);
+}
+
+/* Format 9: free_remote's freelist as an offset in the slab, and the
+ * threads named by slub:comm in place of the procname context. */
+static void test_v9(void)
+{
+	static const uint64_t geometry9[] = { 64, 64, 8, 0, 64, 5, 30, 0 };
+	static const struct ts_class cls[] = {
+		CACHE4,
+		{ "slub:comm", { { "name", TF_STR } } },
+		{ "slub:free_remote", { WHERE3, { "slab", TF_U64 }, { "counters", TF_U64 },
+			{ "freelist_off", TF_U32 }, { "site", TF_U8 } } },
+		{ "slub:free_remote", { WHERE3, { "slab", TF_U64 }, { "counters", TF_U64 },
+			{ "site", TF_U8 } } },
+	};
+	/* a worker thread (11) frees before and after it is named; the main
+	 * thread (10) is named, frees, execs (a new name) and frees */
+	static const struct ts_item items[] = {
+		{ 0, 100, 10, 10, { 9, W3(3, 0, 0, 0, 0), (uintptr_t)geometry9,
+			(uintptr_t)"kmalloc-64" } },
+		{ 2, 200, 10, 11, { W3(3, 1, 0, 0, 0xfffe), SLAB, COUNTERS(5, 64, 1, 7), 0x40, 6 } },
+		{ 1, 300, 10, 11, { (uintptr_t)"worker" } },
+		{ 2, 400, 10, 11, { W3(3, 1, 0, 0, 0xffff), SLAB, COUNTERS(4, 64, 0, 8),
+			0xffffffffull, 6 } },
+		{ 1, 500, 10, 10, { (uintptr_t)"prog" } },
+		{ 2, 600, 10, 10, { W3(3, 0, 0, 0, 0xffff), SLAB, COUNTERS(3, 64, 0, 9), 0x80, 6 } },
+		{ 1, 700, 10, 10, { (uintptr_t)"newprog" } },
+		{ 2, 800, 10, 10, { W3(3, 0, 0, 0, 0xffff), SLAB, COUNTERS(2, 64, 0, 10), 0xc0, 6 } },
+		{ 2, 900, 12, 12, { W3(3, 0, 0, 0, 0xffff), SLAB, COUNTERS(2, 64, 0, 10), 0xc0, 6 } },
+	};
+	static const struct ts_item bad[] = {
+		{ 3, 200, 10, 11, { W3(3, 1, 0, 0, 0xffff), SLAB, COUNTERS(4, 64, 0, 8), 6 } },
+	};
+	struct ts_script s = { cls, 4, items, 9, STREAM, 0 };
+	struct collected c;
+	const struct slub_decoded *o;
+
+	s.no_procname = 1;
+	run(&s, &c, NULL);
+	CHECK(!c.failed && c.nr == 6, "format 9 refused: %s (%d)", c.error, c.nr);
+	if (c.nr == 6) {
+		CHECK(c.out[0].format == 9, "cache_create: format %u", c.out[0].format);
+		o = &c.out[1];
+		CHECK(o->event.ev.type == SLUB_EV_FREE_REMOTE && o->event.ev.new.freelist == SLAB + 0x40 &&
+		      o->event.ev.new.inuse == 5 && o->event.ev.new.seq == 7 &&
+		      o->event.ev.new.owner == -2,
+		      "free_remote: freelist %#llx inuse %u seq %u owner %d",
+		      (unsigned long long)o->event.ev.new.freelist, o->event.ev.new.inuse,
+		      o->event.ev.new.seq, o->event.ev.new.owner);
+		CHECK(!o->thread_name && !o->event.procname, "a name before slub:comm: %s",
+		      o->thread_name ? o->thread_name : "?");
+		o = &c.out[2];
+		CHECK(o->event.ev.new.freelist == 0, "freelist_off ffffffff: %#llx",
+		      (unsigned long long)o->event.ev.new.freelist);
+		CHECK(o->thread_name && !strcmp(o->thread_name, "worker") && !o->event.procname,
+		      "worker: thread name %s, procname %s", o->thread_name ? o->thread_name : "-",
+		      o->event.procname ? o->event.procname : "-");
+		o = &c.out[3];
+		CHECK(o->event.ev.new.freelist == SLAB + 0x80 && o->thread_name &&
+		      !strcmp(o->thread_name, "prog") && o->event.procname &&
+		      !strcmp(o->event.procname, "prog"), "main thread: procname %s",
+		      o->event.procname ? o->event.procname : "-");
+		o = &c.out[4];
+		CHECK(o->event.procname && !strcmp(o->event.procname, "newprog"),
+		      "after the exec: procname %s", o->event.procname ? o->event.procname : "-");
+		o = &c.out[5];
+		CHECK(!o->thread_name && !o->event.procname,
+		      "another process took a name it was never given: %s",
+		      o->thread_name ? o->thread_name : "-");
+	}
+	slub_decoder_destroy(c.dec);
+	/* with the procname context (a session that adds it), the context wins */
+	s.no_procname = 0;
+	run(&s, &c, NULL);
+	CHECK(!c.failed && c.nr == 6 && c.out[4].event.procname &&
+	      !strcmp(c.out[4].event.procname, "testproc"), "the context did not win: %s",
+	      c.nr == 6 && c.out[4].event.procname ? c.out[4].event.procname : c.error);
+	slub_decoder_destroy(c.dec);
+	/* a free_remote with neither freelist nor freelist_off */
+	s.no_procname = 1;
+	s.items = bad;
+	s.nr_items = 1;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`freelist`"),
+	      "free_remote without its freelist: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
 static void test_cache_format(void)
 {
 	static const struct ts_item items2[] = {
-		{ C_CACHE, 100, 1, 1, { 9, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
+		{ C_CACHE, 100, 1, 1, { 10, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
 	};
 	static const struct ts_item items4[] = {
-		{ C_CACHE, 100, 1, 1, { 9, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
+		{ C_CACHE, 100, 1, 1, { 10, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
 			(uintptr_t)"x" } },
 	};
 	static const struct ts_item mixed[] = {
@@ -803,15 +889,15 @@ static void test_cache_format(void)
 
 	/* a newer format, in either layout */
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 9") &&
-	      strstr(c.error, "reads formats 2 to 8"), "cache_create of format 9: %s",
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 10") &&
+	      strstr(c.error, "reads formats 2 to 9"), "cache_create of format 10: %s",
 	      c.error);
 	slub_decoder_destroy(c.dec);
 	s.classes = v4_classes;
 	s.items = items4;
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 9"),
-	      "cache_create of format 9 in format 4's layout: %s", c.error);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 10"),
+	      "cache_create of format 10 in format 4's layout: %s", c.error);
 	slub_decoder_destroy(c.dec);
 	/* a number that does not match the layout */
 	s.classes = v2_classes;
@@ -1103,6 +1189,7 @@ int main(void)
 	test_v6();
 	test_v7();
 	test_v8();
+	test_v9();
 	test_v4();
 	test_v3();
 	test_v2();

@@ -98,7 +98,8 @@ iter_init(bt_self_message_iterator *self, bt_self_message_iterator_configuration
 
 		append(ctx, "vpid", field_class(tc, TF_I32, 0));
 		append(ctx, "vtid", field_class(tc, TF_I32, 0));
-		append(ctx, "procname", field_class(tc, TF_STR, 0));
+		if (!s->no_procname)
+			append(ctx, "procname", field_class(tc, TF_STR, 0));
 		bt_stream_class_set_event_common_context_field_class(sc, ctx);
 		bt_field_class_put_ref(ctx);
 	}
@@ -162,8 +163,10 @@ static bt_message *make_event(bt_self_message_iterator *self, struct ts_iter *it
 			bt_field_structure_borrow_member_field_by_index(ctx, 0), item->vpid);
 		bt_field_integer_signed_set_value(
 			bt_field_structure_borrow_member_field_by_index(ctx, 1), item->vtid);
-		bt_field_string_set_value(bt_field_structure_borrow_member_field_by_index(ctx, 2),
-					  item->procname ? item->procname : "testproc");
+		if (!it->script->no_procname)
+			bt_field_string_set_value(
+				bt_field_structure_borrow_member_field_by_index(ctx, 2),
+				item->procname ? item->procname : "testproc");
 	}
 	for (int f = 0; f < TS_MAX_FIELDS && c->fields[f].name; f++) {
 		bt_field *x = bt_field_structure_borrow_member_field_by_index(p, (uint64_t)f);

@@ -51,6 +51,7 @@ struct ts_script {
 	int nr_items;
 	const char *stream_name;	/* like src.ctf.fs: the stream's file */
 	int no_context;			/* leave out vpid/vtid/procname */
+	int no_procname;		/* vpid and vtid only (format 9's sessions) */
 	int packets;			/* one packet around everything (sink.ctf.fs
 					 * needs packets); no discard items then */
 	int lost_packets;		/* with packets: discarded events with clock

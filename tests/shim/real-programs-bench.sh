@@ -12,7 +12,7 @@
 #   -t SLUBTRACE  also two traced columns: `SLUBTRACE record` (transition
 #             events, its default buffers) and glibc with LTTng's libc
 #             wrapper (lttng_ust_libc:*, a session set up here with the same
-#             contexts vpid, vtid, procname, 4M x 8 buffers per CPU);
+#             contexts vpid, vtid, 4M x 8 buffers per CPU);
 #             wall time and trace size, then the time each tracer adds to
 #             its untraced run (slubtrace, glibc) and their ratio
 #
@@ -93,8 +93,7 @@ run_traced() {
 		{ lttng create "$s" --output="$tmp/trace" &&
 		  lttng enable-channel -u --session="$s" --subbuf-size=4M --num-subbuf=8 c &&
 		  lttng enable-event -u --session="$s" --channel=c 'lttng_ust_libc:*' &&
-		  lttng add-context -u --session="$s" --channel=c --type=vpid --type=vtid \
-			--type=procname &&
+		  lttng add-context -u --session="$s" --channel=c --type=vpid --type=vtid &&
 		  lttng start "$s"; } >/dev/null 2>&1 || { lttng destroy "$s" >/dev/null 2>&1; return; }
 		LD_PRELOAD=$wrapper "${inner[@]}" >/dev/null 2>"$tmp/err"
 		local rc=$?
