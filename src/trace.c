@@ -420,25 +420,31 @@ static inline bool fire_event(const struct slub_event *ev)
  * starts at 0 in every new thread and every new image (TLS), and the child
  * of a fork sets it to 0 again (slub_trace_postfork_child()): the child is
  * a new (vpid, vtid) whose readers know no name yet.  One TLS decrement per
- * event, and every 4096 events one prctl() and one event.
+ * event, and every 4096 events one event.
+ *
+ * The name is read once per thread, at its first announcement, and again in
+ * a forked child, as LTTng-UST's procname context caches it: a thread that
+ * renames itself later keeps its first name in the trace, so that the main
+ * thread's name changes only at an exec (a new image), which is how readers
+ * tell an exec.
  */
 static __thread uint32_t comm_countdown __attribute__((tls_model("initial-exec")));
+static __thread char comm_name[17] __attribute__((tls_model("initial-exec")));
 
 static __attribute__((noinline, cold)) void announce_comm(void)
 {
-	char name[17] = "";
-
 	comm_countdown = SLUB_TP_COMM_PERIOD - 1;
 	if (!lttng_ust_tracepoint_enabled(slub, comm))
 		return;
-	if (prctl(PR_GET_NAME, name, 0, 0, 0))
-		return;
-	lttng_ust_do_tracepoint(slub, comm, name);
+	if (!comm_name[0] && prctl(PR_GET_NAME, comm_name, 0, 0, 0))
+		comm_name[0] = 0;
+	lttng_ust_do_tracepoint(slub, comm, comm_name);
 }
 
 void slub_trace_postfork_child(void)
 {
 	comm_countdown = 0;
+	comm_name[0] = 0;
 }
 
 /*

@@ -92,7 +92,8 @@
  *                   (error_kind: its label is what in-process observers
  *                   get as slub_event.msg)
  *   comm            name string (format 9): the emitting thread's name
- *                   (PR_GET_NAME, what LTTng's procname context gives),
+ *                   (PR_GET_NAME, read at its first announcement and again
+ *                   in a forked child: what LTTng's procname context gives),
  *                   emitted by each thread before its first slub event,
  *                   by the thread that forked in the child before the
  *                   child's first, and again before every

@@ -819,6 +819,23 @@ def test_fork(env):
         check_named(events, errors)
         check_attribution(events, errors)
         check_no_tracer_slots(events, errors)
+
+    # a main thread that renames itself keeps its first name (no exec)
+    trace_dir = os.path.join(env.work, "trace-rename")
+    env.start_sessiond()
+    try:
+        env.slubtrace(["-o", trace_dir, "--", env.path("tests/e2e/e2e_forker"), "rename", "4"],
+                      timeout=180)
+    finally:
+        env.stop_sessiond()
+    events = Trace(trace_dir, env.env).slub()
+    main = [e for e in events if e.get("vtid") == e.get("vpid")]
+    names = sorted({e.get("procname") for e in main}, key=str)
+    log("  rename: %d events of the main thread, named %s" % (len(main), names))
+    check(len(main) > 3 * 4096, "only %d events of the main thread: too few to cross its "
+          "re-announcements" % len(main), errors)
+    check(names == ["e2e_forker"], "the main thread's names %s, not only e2e_forker: a rename "
+          "would read as an exec" % names, errors)
     return errors
 
 

@@ -9,6 +9,9 @@
  *   e2e_forker threads [waves]    waves of short-lived threads, each making
  *                                 its first allocations (and so its first
  *                                 events) while other threads run
+ *   e2e_forker rename [rounds]    the main thread allocates, renames itself
+ *                                 ("renamed-main", PR_SET_NAME) and
+ *                                 allocates on: a rename is not an exec
  *
  * Exits 0 when every child and thread finished and saw its own data intact.
  */
@@ -18,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -145,6 +149,20 @@ static int do_threads(int waves)
 	return failures ? 1 : 0;
 }
 
+/* Enough allocations after the rename that the main thread names itself
+ * again (slub:comm every 4096 of its events) several times. */
+static int do_rename(int rounds)
+{
+	churn(1, 1000);
+	if (prctl(PR_SET_NAME, "renamed-main", 0, 0, 0)) {
+		perror("prctl");
+		return 1;
+	}
+	for (int r = 0; r < rounds; r++)
+		churn(2 + (unsigned)r, 3000);
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 2 ? atoi(argv[2]) : 4;
@@ -153,6 +171,8 @@ int main(int argc, char **argv)
 		return do_fork(n);
 	if (argc > 1 && !strcmp(argv[1], "threads"))
 		return do_threads(n);
-	fprintf(stderr, "usage: e2e_forker fork|threads [n]\n");
+	if (argc > 1 && !strcmp(argv[1], "rename"))
+		return do_rename(n);
+	fprintf(stderr, "usage: e2e_forker fork|threads|rename [n]\n");
 	return 2;
 }
