@@ -38,11 +38,15 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
+#include <limits.h>
+#include <link.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 #include <unwind.h>
@@ -441,10 +445,174 @@ static __attribute__((noinline, cold)) void announce_comm(void)
 	lttng_ust_do_tracepoint(slub, comm, comm_name);
 }
 
+/*
+ * slub:bin_info: the objects mapped in the process, for the symbolizer
+ * (tracepoints/slub_tp.h), only when stacks are recorded.  Read from memory:
+ * the program headers dl_iterate_phdr() gives, the ELF header at the first
+ * loadable segment, the build id in the PT_NOTE segments; the main
+ * program's path from /proc/self/exe.  No file is opened, where LTTng-UST's
+ * statedump read each object's ELF file at each registration (about 25 ms
+ * of CPU per traced process here).
+ *
+ * Only with no allocator lock held (slub_locks_held() == 0): the loader's
+ * lock, which dl_iterate_phdr() takes, is also held by threads that call
+ * malloc from their callbacks (see the top of this file).  Nothing is
+ * allocated or emitted inside the callback: the objects are copied into a
+ * private mapping, then emitted.  One thread dumps at a time; a thread
+ * that finds another dumping goes on (the stack it was about to emit may
+ * then precede the objects it lies in).
+ */
+#define BIN_PATH_MAX 1024
+#define BIN_MAX 1024
+
+struct bin_rec {
+	uint64_t baddr, memsz;
+	uint8_t pic, id_len;
+	uint8_t id[64];
+	char path[BIN_PATH_MAX];
+};
+
+struct bin_dump {
+	struct bin_rec *rec;
+	unsigned nr;
+	uint64_t adds;
+};
+
+/* dlpi_adds at this process's last dump; 0: none yet (or a new child) */
+static uint64_t bin_adds;
+static int bin_busy;
+static __thread uint32_t bin_recheck __attribute__((tls_model("initial-exec")));
+
+static int read_adds(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	*(uint64_t *)arg = info->dlpi_adds;
+	return 1;
+}
+
+/* The GNU build id among the notes of [p, p + len): its length, or 0. */
+static unsigned note_build_id(const unsigned char *p, size_t len, uint8_t *id)
+{
+	while (len >= sizeof(ElfW(Nhdr))) {
+		const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)(const void *)p;
+		size_t name = (n->n_namesz + 3) & ~(size_t)3, desc = (n->n_descsz + 3) & ~(size_t)3;
+		size_t all = sizeof(*n) + name + desc;
+
+		if (all > len)
+			break;
+		if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+		    !memcmp(p + sizeof(*n), "GNU", 4) && n->n_descsz && n->n_descsz <= 64) {
+			memcpy(id, p + sizeof(*n) + name, n->n_descsz);
+			return n->n_descsz;
+		}
+		p += all;
+		len -= all;
+	}
+	return 0;
+}
+
+static int collect_bin(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct bin_dump *d = arg;
+	struct bin_rec *r;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	const ElfW(Ehdr) *eh = NULL;
+
+	(void)size;
+	if (d->nr == 0)
+		d->adds = info->dlpi_adds;
+	if (d->nr >= BIN_MAX)
+		return 1;
+	r = &d->rec[d->nr];
+	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		if (ph->p_vaddr < lo)
+			lo = ph->p_vaddr;
+		if (ph->p_vaddr + ph->p_memsz > hi)
+			hi = ph->p_vaddr + ph->p_memsz;
+		if (!eh && ph->p_offset == 0)
+			eh = (const ElfW(Ehdr) *)(info->dlpi_addr + ph->p_vaddr);
+	}
+	if (lo >= hi)
+		return 0;
+	if (info->dlpi_name && info->dlpi_name[0] == '/') {
+		size_t n = strnlen(info->dlpi_name, BIN_PATH_MAX - 1);
+
+		memcpy(r->path, info->dlpi_name, n);
+		r->path[n] = 0;
+	} else if (!info->dlpi_name || !info->dlpi_name[0]) {
+		/* the main program (the vdso has a name that is not a path) */
+		ssize_t n = d->nr ? -1 : readlink("/proc/self/exe", r->path, BIN_PATH_MAX - 1);
+
+		if (n <= 0)
+			return 0;
+		r->path[n] = 0;
+	} else {
+		return 0;
+	}
+	r->baddr = info->dlpi_addr + lo;
+	r->memsz = hi - lo;
+	r->pic = eh && !memcmp(eh->e_ident, ELFMAG, SELFMAG) ? eh->e_type == ET_DYN : 1;
+	r->id_len = 0;
+	for (unsigned i = 0; i < info->dlpi_phnum && !r->id_len; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_NOTE)
+			r->id_len = (uint8_t)note_build_id(
+				(const unsigned char *)(info->dlpi_addr + ph->p_vaddr), ph->p_filesz,
+				r->id);
+	}
+	d->nr++;
+	return 0;
+}
+
+/*
+ * Names the loaded objects when this process has not yet, or (recheck) when
+ * objects were loaded since its last dump.  Called with no allocator lock
+ * held only.
+ */
+static __attribute__((noinline, cold)) void dump_objects(bool recheck)
+{
+	uint64_t have = __atomic_load_n(&bin_adds, __ATOMIC_ACQUIRE), adds = 0;
+	size_t len = (size_t)BIN_MAX * sizeof(struct bin_rec);
+	struct bin_dump d = { 0 };
+	int zero = 0;
+
+	if (!lttng_ust_tracepoint_enabled(slub, bin_info))
+		return;
+	if (have) {
+		if (!recheck)
+			return;
+		dl_iterate_phdr(read_adds, &adds);
+		if (adds == have)
+			return;
+	}
+	if (!__atomic_compare_exchange_n(&bin_busy, &zero, 1, false, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED))
+		return;
+	d.rec = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (d.rec != MAP_FAILED) {
+		dl_iterate_phdr(collect_bin, &d);
+		for (unsigned i = 0; i < d.nr; i++)
+			lttng_ust_do_tracepoint(slub, bin_info, d.rec[i].baddr, d.rec[i].memsz,
+						d.rec[i].id, d.rec[i].id_len, d.rec[i].pic,
+						d.rec[i].path);
+		munmap(d.rec, len);
+		__atomic_store_n(&bin_adds, d.adds ? d.adds : 1, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&bin_busy, 0, __ATOMIC_RELEASE);
+}
+
 void slub_trace_postfork_child(void)
 {
 	comm_countdown = 0;
 	comm_name[0] = 0;
+	/* a new process for the readers: its objects are named again */
+	bin_adds = 0;
+	bin_busy = 0;
 }
 
 /*
@@ -466,14 +634,24 @@ void slub_trace_emit(const struct slub_event *ev)
 		announce_comm();
 	if (!fire_event(ev))
 		goto out;
+	/* The objects the stacks lie in, once per process, lock-free. */
+	if (__builtin_expect(stack_types && !__atomic_load_n(&bin_adds, __ATOMIC_RELAXED), 0) &&
+	    !slub_locks_held())
+		dump_objects(false);
 	/* The stack follows its event, from this thread: the reader attaches
 	 * it to the last event of type `of` of this thread. */
 	if (__builtin_expect(!(stack_types & (1ull << ev->type)), 1) ||
 	    !lttng_ust_tracepoint_enabled(slub, stack))
 		goto out;
 	n = capture_stack(ev, ips);
-	if (n)
+	if (n) {
+		/* objects loaded since the last dump, before the stack: asked
+		 * of the loader (under its lock) at one stack in 64 of the
+		 * thread's, not at every one */
+		if ((++bin_recheck & 63) == 1 && !slub_locks_held())
+			dump_objects(true);
 		lttng_ust_do_tracepoint(slub, stack, ev->type, ev->slab, ips, n);
+	}
 out:
 	errno = saved;
 }

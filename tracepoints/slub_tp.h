@@ -107,6 +107,20 @@
  *                   session that did not enable it) events have pids and
  *                   no names.  The procname context, when a session adds
  *                   it, takes precedence.
+ *   bin_info        baddr u64 x, memsz u64, build_id u8 x sequence,
+ *                   is_pic u8, path string (format 9): an object mapped in
+ *                   the process, as LTTng-UST's lttng_ust_statedump:bin_info
+ *                   and build_id name it (baddr: where its first loadable
+ *                   segment is mapped; memsz: the extent of its loadable
+ *                   segments; the build id from its PT_NOTE segment), read
+ *                   from memory by the allocator itself (dl_iterate_phdr(),
+ *                   no file read), only when stacks are recorded, with no
+ *                   allocator lock held: after the process's first event,
+ *                   again in a forked child, and again before a stack when
+ *                   objects were loaded since (dlpi_adds).  `slubtrace
+ *                   record` turns LTTng-UST's own statedump of the loaded
+ *                   objects off (LTTNG_UST_WITHOUT_BADDR_STATEDUMP), which
+ *                   read every object's ELF file at each registration.
  *   stack           of enum (event type), slab u64 x,
  *                   ips u64 x sequence, u8 length (innermost first)
  *   trigger         kind enum (trigger_kind: violation, storm, error),
@@ -251,7 +265,7 @@
  *   TRACE_NOTICE         cache_create, cache_destroy
  *   TRACE_INFO           slab life cycle, slab-word updates, cpu slab and
  *                        cpu partial changes, list operations, thread_flush,
- *                        sheaf and barn events, stack, comm
+ *                        sheaf and barn events, stack, comm, bin_info
  *   TRACE_DEBUG_PROCESS  lock_acquire, lock_release, slabinfo_walk (the walk
  *                        goes with its hold)
  *   TRACE_DEBUG          alloc, free (one per object)
@@ -777,6 +791,21 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, trigger,
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, trigger, LTTNG_UST_TRACEPOINT_LOGLEVEL_CRIT)
+
+/* ---- loaded objects, for the symbolizer --------------------------------- */
+
+LTTNG_UST_TRACEPOINT_EVENT(slub, bin_info,
+	LTTNG_UST_TP_ARGS(uint64_t, baddr, uint64_t, memsz, const uint8_t *, build_id,
+			  unsigned int, build_id_len, unsigned int, is_pic, const char *, path),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer_hex(uint64_t, baddr, baddr)
+		lttng_ust_field_integer(uint64_t, memsz, memsz)
+		lttng_ust_field_sequence_hex(uint8_t, build_id, build_id, uint8_t, build_id_len)
+		lttng_ust_field_integer(uint8_t, is_pic, is_pic)
+		lttng_ust_field_string(path, path)
+	)
+)
+LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, bin_info, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
 
 /* ---- thread names ------------------------------------------------------- */
 

@@ -239,6 +239,7 @@ enum dec_kind {
 	K_SLUB,		/* a slub event of type dc->type */
 	K_STACK,	/* slub:stack */
 	K_COMM,		/* slub:comm: the name of the thread (format 9) */
+	K_BIN,		/* slub:bin_info: a loaded object and its build id (format 9) */
 	K_SD_START,	/* lttng_ust_statedump:start: the process's objects follow */
 	K_LOAD,		/* bin_info, dlopen, dlmopen, lib:load */
 	K_BUILD_ID,	/* the build id of a loaded object */
@@ -719,6 +720,7 @@ static uint64_t required_of(const struct dec_class *dc)
 	case K_COMM:
 		return B(F_NAME);
 	case K_LOAD:
+	case K_BIN:
 		return B(F_BADDR) | B(F_MEMSZ) | B(F_PATH);
 	case K_BUILD_ID:
 		return B(F_BADDR) | B(F_BUILD_ID);
@@ -769,6 +771,8 @@ static void class_kind(struct slub_decoder *d, struct dec_class *dc)
 			dc->kind = K_STACK;
 		} else if (!strcmp(ev, "comm")) {
 			dc->kind = K_COMM;
+		} else if (!strcmp(ev, "bin_info")) {
+			dc->kind = d->sym ? K_BIN : K_IGNORE;
 		} else {
 			for (unsigned t = 0; t < SLUB_EV_NR; t++) {
 				if (!strcmp(ev, slub_event_name(t))) {
@@ -1369,9 +1373,13 @@ static void decode_objects(struct slub_decoder *d, const struct dec_class *dc, c
 		slub_sym_reset(d->sym, vpid);
 		break;
 	case K_LOAD:
+	case K_BIN:
 		slub_sym_load(d->sym, vpid, baddr, get_u(dc, p, F_MEMSZ), get_str(dc, p, F_PATH),
 			      dc->idx[F_IS_PIC] < 0 || get_u(dc, p, F_IS_PIC));
-		break;
+		if (dc->kind == K_LOAD || dc->idx[F_BUILD_ID] < 0)
+			break;
+		/* slub:bin_info carries its build id */
+		__attribute__((fallthrough));
 	case K_BUILD_ID: {
 		const bt_field *a = member(p, dc->idx[F_BUILD_ID]);
 		uint64_t n = bt_field_array_get_length(a);

@@ -884,9 +884,11 @@ static bool stacks_recorded(const struct record_opts *o)
  * enabled in the session costs each traced process a round trip with the
  * session daemon when it registers (its field description).  The
  * statedump's start marks a process's registration (the model waits for
- * it before judging a forked child); bin_info and build_id name the
- * objects loaded at start, the dl/lib ones those loaded later.  Without
- * stacks nothing is symbolized: the start alone.
+ * it before judging a forked child).  The objects loaded are named by the
+ * allocator's own slub:bin_info (read from memory, only with stacks), so
+ * LTTng-UST's statedump of them, which reads each object's ELF file at
+ * each registration, is off (LTTNG_UST_WITHOUT_BADDR_STATEDUMP, set for
+ * CMD); with --dlopen-events the dl/lib events name those loaded later.
  */
 static const char *symbol_events(const struct record_opts *o)
 {
@@ -894,13 +896,9 @@ static const char *symbol_events(const struct record_opts *o)
 	if (attach_requested())
 		return "lttng_ust_statedump:start,lttng_ust_statedump:bin_info,"
 		       "lttng_ust_statedump:build_id,lttng_ust_dl:*,lttng_ust_lib:*";
-	if (!stacks_recorded(o))
+	if (!stacks_recorded(o) || !o->dlopen_events)
 		return "lttng_ust_statedump:start";
-	if (!o->dlopen_events)
-		return "lttng_ust_statedump:start,lttng_ust_statedump:bin_info,"
-		       "lttng_ust_statedump:build_id";
-	return "lttng_ust_statedump:start,lttng_ust_statedump:bin_info,"
-	       "lttng_ust_statedump:build_id,lttng_ust_dl:dlopen,lttng_ust_dl:dlmopen,"
+	return "lttng_ust_statedump:start,lttng_ust_dl:dlopen,lttng_ust_dl:dlmopen,"
 	       "lttng_ust_dl:build_id,lttng_ust_dl:dlclose,lttng_ust_lib:load,"
 	       "lttng_ust_lib:build_id,lttng_ust_lib:unload";
 }
@@ -1177,10 +1175,9 @@ static pid_t spawn_cmd(const struct record_opts *o, const char *path, const char
 		setenv("SLUBTRACE_STACKS", o->stacks, 1);
 	if (o->stack_depth)
 		setenv("SLUBTRACE_STACK_DEPTH", o->stack_depth, 1);
-	/* Nothing to symbolize: LTTng-UST's statedump then skips reading
-	 * every loaded object's ELF file (its start event stays). */
-	if (!stacks_recorded(o))
-		setenv("LTTNG_UST_WITHOUT_BADDR_STATEDUMP", "1", 1);
+	/* LTTng-UST's statedump skips reading every loaded object's ELF
+	 * file (its start event stays): slub:bin_info names them. */
+	setenv("LTTNG_UST_WITHOUT_BADDR_STATEDUMP", "1", 1);
 	/* LTTng-UST honours the channel's blocking timeout only with this. */
 	if (o->blocking)
 		setenv("LTTNG_UST_ALLOW_BLOCKING", "1", 1);

@@ -56,6 +56,7 @@ static const char *const other_events[] = {
 	"lttng_ust_dl:dlopen", "lttng_ust_dl:dlmopen", "lttng_ust_dl:build_id",
 	"lttng_ust_dl:dlclose", "lttng_ust_lib:load", "lttng_ust_lib:build_id",
 	"lttng_ust_lib:unload", "other_provider:event", "slub:no_such_event", "slub:comm",
+	"slub:bin_info",
 };
 #define NR_OTHER (sizeof(other_events) / sizeof(other_events[0]))
 

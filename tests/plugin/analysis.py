@@ -273,12 +273,13 @@ def test_badinput(env):
 SMALL = ["-g", "1", "-t", "1", "-m", "200", "-r", "1"]
 
 
-def record_small(env, name):
+def record_small(env, name, extra=()):
     """Small sub-buffers (8 KiB), so that streams have several packets;
     blocking, so that none is lost."""
     d = os.path.join(env.work, name)
-    rc, out = slubtrace(env, ["record", "--no-check", "--buffer-size", "16K", "--blocking",
-                              "-o", d, "--", env.path("examples/slub-workload")] + SMALL)
+    rc, out = slubtrace(env, ["record", "--no-check", "--buffer-size", "16K", "--blocking"] +
+                        list(extra) + ["-o", d, "--", env.path("examples/slub-workload")] +
+                        SMALL)
     log(out.rstrip()[-1000:])
     if rc != 0:
         raise Failure("record %s exited %d" % (name, rc))
@@ -344,7 +345,8 @@ def test_damaged(env):
     errors = []
     env.start_sessiond()
     try:
-        good = record_small(env, "good")
+        # with LTTng's dl events, whose build_id has a 64-bit length
+        good = record_small(env, "good", ["--dlopen-events"])
         other = record_small(env, "other")
         # Losses with --blocking on (a wait of 0: none): the advice must not
         # be "--blocking" (tiny buffers discard, as e2e_options shows).
@@ -396,7 +398,8 @@ def test_damaged(env):
     # may be any slub event's field.
     text = subprocess.run(["babeltrace2", t], capture_output=True, text=True).stdout
     baddrs = {int(b, 16) for b in
-              re.findall(r"lttng_ust_statedump:build_id: .*?baddr = (0x[0-9A-Fa-f]+)", text)}
+              re.findall(r"lttng_ust_(?:statedump|dl):build_id: .*?baddr = (0x[0-9A-Fa-f]+)",
+                         text)}
     for s in streams_of(t):
         path = os.path.join(t, s)
         with open(path, "rb") as f:

@@ -761,12 +761,17 @@ static void test_v9(void)
 			{ "freelist_off", TF_U32 }, { "site", TF_U8 } } },
 		{ "slub:free_remote", { WHERE3, { "slab", TF_U64 }, { "counters", TF_U64 },
 			{ "site", TF_U8 } } },
+		{ "slub:bin_info", { { "baddr", TF_U64 }, { "memsz", TF_U64 },
+			{ "build_id", TF_SEQ64 }, { "is_pic", TF_U8 }, { "path", TF_STR } } },
 	};
+	static const uint64_t build_id[] = { 3, 0xab, 0xcd, 0xef };
 	/* a worker thread (11) frees before and after it is named; the main
 	 * thread (10) is named, frees, execs (a new name) and frees */
 	static const struct ts_item items[] = {
 		{ 0, 100, 10, 10, { 9, W3(3, 0, 0, 0, 0), (uintptr_t)geometry9,
 			(uintptr_t)"kmalloc-64" } },
+		{ 4, 150, 10, 11, { 0x7f0000400000ull, 0x3000, (uintptr_t)build_id, 1,
+			(uintptr_t)"/nonexistent/liby.so" } },
 		{ 2, 200, 10, 11, { W3(3, 1, 0, 0, 0xfffe), SLAB, COUNTERS(5, 64, 1, 7), 0x40, 6 } },
 		{ 1, 300, 10, 11, { (uintptr_t)"worker" } },
 		{ 2, 400, 10, 11, { W3(3, 1, 0, 0, 0xffff), SLAB, COUNTERS(4, 64, 0, 8),
@@ -780,13 +785,22 @@ static void test_v9(void)
 	static const struct ts_item bad[] = {
 		{ 3, 200, 10, 11, { W3(3, 1, 0, 0, 0xffff), SLAB, COUNTERS(4, 64, 0, 8), 6 } },
 	};
-	struct ts_script s = { cls, 4, items, 9, STREAM, 0 };
+	struct ts_script s = { cls, 5, items, 10, STREAM, 0 };
 	struct collected c;
 	const struct slub_decoded *o;
+	struct slub_symbolizer *sym = slub_symbolizer_create();
+	struct slub_frame f;
 
 	s.no_procname = 1;
-	run(&s, &c, NULL);
+	run(&s, &c, sym);
 	CHECK(!c.failed && c.nr == 6, "format 9 refused: %s (%d)", c.error, c.nr);
+	/* slub:bin_info names an object for the symbolizer */
+	CHECK(slub_sym_known(sym, 10) && slub_sym_lookup(sym, 10, 0x7f0000400123ull, &f) == 0 &&
+	      f.path && !strcmp(f.path, "/nonexistent/liby.so") && f.offset == 0x123,
+	      "slub:bin_info: object %s offset %#llx", f.path ? f.path : "(none)",
+	      (unsigned long long)f.offset);
+	CHECK(slub_sym_lookup(sym, 10, 0x7f0000403000ull, &f) < 0, "past the object's memsz");
+	slub_symbolizer_destroy(sym);
 	if (c.nr == 6) {
 		CHECK(c.out[0].format == 9, "cache_create: format %u", c.out[0].format);
 		o = &c.out[1];
