@@ -5,7 +5,7 @@
 #   shim                   libslub-malloc.so preloaded, no session
 #   slubtrace record       `slubtrace record --no-check` (its defaults)
 #   record --dlopen-events with liblttng-ust-dl preloaded
-#   record --stacks none   no stacks: no statedump of the loaded objects
+#   record --stacks none   no stacks: no slub:bin_info, no libgcc_s unwinder
 #   before: record         BEFORE_BUILD's record with its defaults (-b)
 #   libc-wrap traced       liblttng-ust-libc-wrapper in a session enabling
 #                          lttng_ust_libc:* with the same contexts
