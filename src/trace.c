@@ -40,7 +40,6 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
-#include <limits.h>
 #include <link.h>
 #include <stdbool.h>
 #include <stdint.h>
