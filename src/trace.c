@@ -633,9 +633,12 @@ void slub_trace_emit(const struct slub_event *ev)
 		announce_comm();
 	if (!fire_event(ev))
 		goto out;
-	/* The objects the stacks lie in, once per process, lock-free. */
+	/* The objects the stacks lie in, once per process, lock-free; not
+	 * between the cache_create events that announce the caches at the
+	 * process's first event (observer.c), which other threads' events of
+	 * those caches must not precede by more than that loop takes. */
 	if (__builtin_expect(stack_types && !__atomic_load_n(&bin_adds, __ATOMIC_RELAXED), 0) &&
-	    !slub_locks_held())
+	    ev->type != SLUB_EV_CACHE_CREATE && !slub_locks_held())
 		dump_objects(false);
 	/* The stack follows its event, from this thread: the reader attaches
 	 * it to the last event of type `of` of this thread. */
