@@ -4,8 +4,8 @@
  * plus `slub:stack`.  This comment is the wire format; the analysis decodes
  * it back into struct slub_event (include/slub/event.h).
  *
- * Wire format 9 (SLUB_TRACE_FORMAT, carried by every cache_create)
- * ----------------------------------------------------------------
+ * Wire format 10 (SLUB_TRACE_FORMAT, carried by every cache_create)
+ * -----------------------------------------------------------------
  * Contexts added by `slubtrace record`: vpid, vtid.  A thread's name
  * travels in its own event, slub:comm (below), not in LTTng's 16-byte
  * procname context on every event.  Payloads
@@ -56,17 +56,28 @@
  *                   decimal with it: four fields, not five)
  *   cache_destroy   cache_id u16, count u32
  *   slab_new, slab_discard, freeze, unfreeze, take_freelist,
- *   drain_freelist  (class slab_word)
- *                   where (locked, arg = owner), slab u64 x,
- *                   freelist u64 x, counters u64 x, site enum (site_dest)
- *   free_remote     (class slab_free, format 9) where (locked, arg =
- *                   owner), slab u64 x, counters u64 x, freelist_off u32 x,
- *                   site enum (site_dest): the new freelist as its offset
- *                   in the slab (it is the object just freed, or the head
- *                   of the objects freed together, always in the slab;
- *                   ffffffff: NULL, which a free never makes).  Most events
- *                   of a program that frees across threads are this one:
- *                   29 bytes of payload, not 33.
+ *   drain_freelist, free_remote  (class slab_word)
+ *                   where (locked, arg = owner), slab_fl u64 x,
+ *                   counters u64 x, site enum (site_dest): the slab and
+ *                   its new freelist in one word (format 10),
+ *
+ *    63             59 58                              24 23             0
+ *   +-----------------+----------------------------------+----------------+
+ *   |        0        |      slab >> 12 (page number)    |  freelist off  |
+ *   +-----------------+----------------------------------+----------------+
+ *
+ *                   so that in hex the slab's address is the digits left of
+ *                   the last six, less its three zeros, and the last six
+ *                   are the freelist's offset in the slab: slab
+ *                   0x7f0000010000 with its freelist at +0x40 reads
+ *                   0x7f0000010000040.  A slab is a page run of the
+ *                   allocator's 4 MiB segments: 4 KiB-aligned, below 2^47,
+ *                   under 4 MiB, so every freelist in it has an offset
+ *                   below 0x400000.  ffffff: NULL.  fffffe: a pointer
+ *                   outside the slab, which only a corrupted free pointer
+ *                   makes (its value is not carried).  Three fields where
+ *                   format 9 had four (free_remote) or five: 25 bytes of
+ *                   payload, not 29 or 33.
  *   cmpxchg_fail    where (locked, arg = attempt), slab u64 x,
  *                   words u64 x[4], site enum: words = { expected
  *                   freelist, expected counters, observed freelist,
@@ -79,13 +90,14 @@
  *                   where (locked, arg = slot), slab u64 x, count u32,
  *                   pages u32, reason enum (reason_dest)
  *   add_partial, remove_partial, add_full, remove_full  (class list_op)
- *                   where (locked), slab u64 x, lock_id_seq u64 x
- *                   (lock_id in bits 0-31; in bits 32-63 the slab word's
- *                   seq the thread saw, where `counters` has it),
- *                   lock_seq u64, list enum (dest labels)
- *   lock_acquire    where (contended), lock_seq u64, wait_ns u64,
- *                   lock_id u32
- *   lock_release    where, lock_seq u64, hold_ns u64, lock_id u32
+ *                   where (locked), slab u64 x, lock_seq u64, seq u32
+ *                   (the slab word's seq the thread saw, bits 32-63 of
+ *                   `counters`), list enum (dest labels)
+ *   lock_acquire    where (contended), lock_seq u64, wait_ns u64
+ *   lock_release    where, lock_seq u64, hold_ns u64
+ *                   Every lock event is of the node list_lock of `where`:
+ *                   the lock's id is cache_id * 64 + node, which format 9
+ *                   carried as a field of its own.
  *   thread_flush    where (arg = slot), count u32
  *   alloc, free     where, slab u64 x, object u64 x, size u64
  *   error           where, slab u64 x, object u64 x, reason enum
@@ -221,7 +233,15 @@
  * sheaves trace with the classic generation's rules: the format tells it
  * to refuse.
  *
- * Format 8 was this format with free_remote in class slab_word (freelist
+ * Format 9 was this format with slab and freelist apart in the slab_word
+ * class (slab u64 x, freelist u64 x, between `where` and `counters`) but
+ * for free_remote (class slab_free: slab u64 x, counters u64 x,
+ * freelist_off u32 x, its offset in the slab or ffffffff for NULL, site),
+ * list_op's seq in the high half of lock_id_seq u64 x (the lock id in the
+ * low half) before lock_seq, and lock_acquire and lock_release with a last
+ * field lock_id u32 (cache_create says 9).  Readers decode it too.
+ *
+ * Format 8 was format 9 with free_remote in class slab_word (freelist
  * u64) and without slub:comm; `slubtrace record` added the procname context
  * to every event (cache_create says 8).  Readers decode it too.
  *
@@ -283,7 +303,7 @@
 #include <slub/event.h>
 
 /* The wire format this header describes (cache_create.format). */
-#define SLUB_TRACE_FORMAT 9
+#define SLUB_TRACE_FORMAT 10
 /* slub:trigger's kind. */
 #define SLUB_TRIGGER_VIOLATION 0
 #define SLUB_TRIGGER_STORM 1
@@ -301,8 +321,6 @@
 
 /* slub:comm again before every this many slub events of a thread. */
 #define SLUB_TP_COMM_PERIOD 4096
-/* slab_free.freelist_off of a NULL freelist. */
-#define SLUB_TP_FREELIST_NULL 0xffffffffu
 
 /* cache_create.geometry: object_size .. cpu_partial, then flags. */
 #define SLUB_TP_GEOMETRY 8
@@ -318,13 +336,20 @@ static inline uint64_t slub_tp_counters(const struct slub_word *w)
 	       (uint64_t)(w->frozen & 1u) << 31 | (uint64_t)w->seq << 32;
 }
 
-/* free_remote's new freelist as an offset in its slab (see above). */
-static inline uint32_t slub_tp_freelist_off(const struct slub_event *ev)
+/* slab_word.slab_fl (format 10): the slab's page number over its new
+ * freelist's offset in the slab (see above).  Slabs are pages of the
+ * allocator's segments: 4 KiB-aligned, below 2^47, under 4 MiB. */
+#define SLUB_TP_FL_BITS 24
+#define SLUB_TP_FL_NULL 0xffffffu
+#define SLUB_TP_FL_OUTSIDE 0xfffffeu
+
+static inline uint64_t slub_tp_slab_fl(const struct slub_event *ev)
 {
 	uint64_t off = ev->new.freelist - ev->slab;
+	uint64_t fl = !ev->new.freelist ? SLUB_TP_FL_NULL :
+		off < SLUB_TP_FL_OUTSIDE ? off : SLUB_TP_FL_OUTSIDE;
 
-	return ev->new.freelist && off < SLUB_TP_FREELIST_NULL ? (uint32_t)off :
-		SLUB_TP_FREELIST_NULL;
+	return ev->slab << (SLUB_TP_FL_BITS - 12) | fl;
 }
 
 /* The owner a slab_word event carries: the slot an unfreeze leaves. */
@@ -344,12 +369,6 @@ static inline uint64_t slub_tp_where(const struct slub_event *ev, unsigned flags
 static inline unsigned slub_tp_locked(const struct slub_event *ev)
 {
 	return ev->locked ? SLUB_TP_LOCKED : 0;
-}
-
-/* list_op.lock_id_seq: the lock, and the seq of the word seen under it. */
-static inline uint64_t slub_tp_lock_id_seq(const struct slub_event *ev)
-{
-	return (uint64_t)ev->lock_id | (uint64_t)ev->new.seq << 32;
 }
 
 /*
@@ -507,14 +526,13 @@ LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cache_destroy, LTTNG_UST_TRACEPOINT_LOGLEVEL
 
 /* ---- slab life cycle and slab-word updates ------------------------------ */
 
-/* The new word (slab_discard: ev->new is the last word); site = the code
- * path, dest = where an unfrozen slab went. */
+/* The new word (slab_discard: ev->new is the last word) as slab_fl and
+ * counters; site = the code path, dest = where an unfrozen slab went. */
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, slab_word,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
 		SLUB_TP_WHERE(slub_tp_locked(ev), slub_tp_owner(ev))
-		SLUB_TP_SLAB
-		lttng_ust_field_integer_hex(uint64_t, freelist, ev->new.freelist)
+		lttng_ust_field_integer_hex(uint64_t, slab_fl, slub_tp_slab_fl(ev))
 		lttng_ust_field_integer_hex(uint64_t, counters, slub_tp_counters(&ev->new))
 		lttng_ust_field_enum(slub, site_dest, uint8_t, site, ev->site | ev->list << 4)
 	)
@@ -530,21 +548,7 @@ SLUB_TP_SLAB_WORD_EVENT(freeze)
 SLUB_TP_SLAB_WORD_EVENT(unfreeze)
 SLUB_TP_SLAB_WORD_EVENT(take_freelist)
 SLUB_TP_SLAB_WORD_EVENT(drain_freelist)
-
-/* __slab_free: the new freelist, the object freed, as its offset in the
- * slab (format 9). */
-LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, slab_free,
-	SLUB_TP_ARGS,
-	LTTNG_UST_TP_FIELDS(
-		SLUB_TP_WHERE(slub_tp_locked(ev), slub_tp_owner(ev))
-		SLUB_TP_SLAB
-		lttng_ust_field_integer_hex(uint64_t, counters, slub_tp_counters(&ev->new))
-		lttng_ust_field_integer_hex(uint32_t, freelist_off, slub_tp_freelist_off(ev))
-		lttng_ust_field_enum(slub, site_dest, uint8_t, site, ev->site | ev->list << 4)
-	)
-)
-LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(slub, slab_free, slub, free_remote, SLUB_TP_ARGS)
-LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, free_remote, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
+SLUB_TP_SLAB_WORD_EVENT(free_remote)
 
 /* A failed slab-word CAS: what the thread expected and what it found,
  * words[0..1] and words[2..3], each { freelist, counters }. */
@@ -596,15 +600,15 @@ SLUB_TP_CPU_SLAB_EVENT(cpu_partial_drain)
 
 /* ---- node lists: under the node's list_lock ----------------------------- */
 
-/* The seq in lock_id_seq: the slab word's seq the acting thread saw at the
- * list operation. */
+/* seq: the slab word's seq the acting thread saw at the list operation;
+ * the lock is cache_id * 64 + node of `where`. */
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, list_op,
 	SLUB_TP_ARGS,
 	LTTNG_UST_TP_FIELDS(
 		SLUB_TP_WHERE(slub_tp_locked(ev), 0)
 		SLUB_TP_SLAB
-		lttng_ust_field_integer_hex(uint64_t, lock_id_seq, slub_tp_lock_id_seq(ev))
 		lttng_ust_field_integer(uint64_t, lock_seq, ev->lock_seq)
+		lttng_ust_field_integer(uint32_t, seq, ev->new.seq)
 		lttng_ust_field_enum(slub, slab_dest, uint8_t, list, ev->list)
 	)
 )
@@ -626,7 +630,6 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, lock_acquire,
 		SLUB_TP_WHERE(ev->contended ? SLUB_TP_CONTENDED : 0, 0)
 		lttng_ust_field_integer(uint64_t, lock_seq, ev->lock_seq)
 		lttng_ust_field_integer(uint64_t, wait_ns, ev->wait_ns)
-		lttng_ust_field_integer(uint32_t, lock_id, ev->lock_id)
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, lock_acquire, LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_PROCESS)
@@ -637,7 +640,6 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, lock_release,
 		SLUB_TP_WHERE(0, 0)
 		lttng_ust_field_integer(uint64_t, lock_seq, ev->lock_seq)
 		lttng_ust_field_integer(uint64_t, hold_ns, ev->hold_ns)
-		lttng_ust_field_integer(uint32_t, lock_id, ev->lock_id)
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, lock_release, LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_PROCESS)

@@ -29,7 +29,12 @@
  * freelist as `freelist_off`, an offset in the slab, and names the threads
  * with slub:comm events in place of the procname context: the decoder keeps
  * each (vpid, vtid)'s last name and gives it as the thread name of the
- * events that follow, as the context gave it.
+ * events that follow, as the context gave it.  Format 10 packs every
+ * slab-word event's slab and freelist into `slab_fl`, carries list
+ * operations' seq as a field `seq` (no lock_id_seq) and leaves the lock id
+ * out of the lock events: it is cache_id * 64 + node, as the decoder
+ * already derived it for slabinfo_walk.  Classes are told apart by their
+ * fields, so a trace's formats need no look-up before its events.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -64,6 +69,8 @@ enum dec_field {
 	F_SHEAF, F_MAIN, F_SPARE, F_SIZES, F_COUNTS,
 	/* format 9: free_remote's freelist */
 	F_FREELIST_OFF,
+	/* format 10: a slab word's slab and freelist in one */
+	F_SLAB_FL,
 	/* lttng-ust's own events, for the symbolizer */
 	F_BADDR, F_MEMSZ, F_PATH, F_IS_PIC, F_BUILD_ID,
 	F_NR
@@ -91,6 +98,7 @@ static const char *const field_names[F_NR] = {
 	[F_FREE] = "free", [F_WALKED] = "walked", [F_LISTED] = "listed",
 	[F_SHEAF] = "sheaf", [F_MAIN] = "main", [F_SPARE] = "spare", [F_SIZES] = "sizes",
 	[F_COUNTS] = "counts", [F_FREELIST_OFF] = "freelist_off",
+	[F_SLAB_FL] = "slab_fl",
 	[F_BADDR] = "baddr", [F_MEMSZ] = "memsz", [F_PATH] = "path", [F_IS_PIC] = "is_pic",
 	[F_BUILD_ID] = "build_id",
 };
@@ -227,6 +235,12 @@ static uint64_t required4(unsigned type)
 
 /* slab_free.freelist_off of a NULL freelist (format 9). */
 #define FREELIST_OFF_NULL 0xffffffffull
+/* slab_word.slab_fl (format 10): the slab's page number over the
+ * freelist's offset (ffffff NULL; fffffe a pointer outside the slab, not
+ * carried). */
+#define SLAB_FL_BITS 24
+#define SLAB_FL_OFF 0xffffffull
+#define SLAB_FL_NULL 0xffffffull
 
 /* The bits of format 3's and 4's `where` word. */
 #define WHERE_LOCKED (1ull << 40)
@@ -877,6 +891,17 @@ static int check_required(struct slub_decoder *d, struct dec_class *dc, struct d
 	if (dc->kind == K_SLUB && dc->type == SLUB_EV_FREE_REMOTE && dc->idx[F_FREELIST] < 0 &&
 	    dc->idx[F_FREELIST_OFF] >= 0)
 		need = (need & ~B(F_FREELIST)) | B(F_FREELIST_OFF);
+	/* Format 10: slab_fl for slab and freelist, list operations' seq on
+	 * its own, the lock id of `where`. */
+	if (dc->kind == K_SLUB && dc->format >= 3) {
+		if ((need & B(F_FREELIST)) && dc->idx[F_SLAB_FL] >= 0)
+			need = (need & ~(B(F_SLAB) | B(F_FREELIST))) | B(F_SLAB_FL);
+		if ((need & B(F_LOCK_ID_SEQ)) && dc->idx[F_LOCK_ID_SEQ] < 0 &&
+		    dc->idx[F_SEQ] >= 0)
+			need = (need & ~B(F_LOCK_ID_SEQ)) | B(F_SEQ);
+		if (dc->type == SLUB_EV_LOCK_ACQUIRE || dc->type == SLUB_EV_LOCK_RELEASE)
+			need &= ~B(F_LOCK_ID);
+	}
 	for (int f = 0; f < F_NR; f++) {
 		if ((need & B(f)) && dc->idx[f] < 0) {
 			if (dc->kind != K_SLUB && dc->kind != K_STACK && dc->kind != K_COMM) {
@@ -889,11 +914,11 @@ static int check_required(struct slub_decoder *d, struct dec_class *dc, struct d
 			       "%s: event %s in stream %s has no usable field `%s` "
 			       "(not slub trace format %s?)",
 			       trace_name(d), dc->name, s ? s->name : "?", field_names[f],
-			       dc->kind == K_COMM ? "9" :
+			       dc->kind == K_COMM ? "9 to 10" :
 			       dc->kind == K_STACK || dc->type == SLUB_EV_CACHE_DESTROY ?
-			       "2 to 9" : dc->type == SLUB_EV_SLABINFO_WALK ? "5 to 9" :
-			       dc->type >= SLUB_EV_SHEAF_ALLOC ? "8 to 9" :
-			       dc->type >= SLUB_EV_SHEAF_REFILL ? "7 to 9" : format_names(dc));
+			       "2 to 10" : dc->type == SLUB_EV_SLABINFO_WALK ? "5 to 10" :
+			       dc->type >= SLUB_EV_SHEAF_ALLOC ? "8 to 10" :
+			       dc->type >= SLUB_EV_SHEAF_REFILL ? "7 to 10" : format_names(dc));
 			dc->kind = K_BAD;
 			return -1;
 		}
@@ -1115,13 +1140,19 @@ static int decode_cache_create(struct slub_decoder *d, const struct dec_class *d
 }
 
 /* The new freelist: a field, or (format 9's free_remote) an offset in the
- * slab. */
+ * slab, or (format 10) the low bits of slab_fl.  A pointer outside the slab,
+ * which format 10 does not carry, reads as slab + fffffe: in no slab, never
+ * NULL. */
 static inline uint64_t word_freelist(const struct dec_class *dc, const bt_field *p, uint64_t slab)
 {
 	uint64_t off;
 
 	if (dc->idx[F_FREELIST] >= 0)
 		return get_u(dc, p, F_FREELIST);
+	if (dc->idx[F_SLAB_FL] >= 0) {
+		off = get_u(dc, p, F_SLAB_FL) & SLAB_FL_OFF;
+		return off == SLAB_FL_NULL ? 0 : slab + off;
+	}
 	off = get_u(dc, p, F_FREELIST_OFF);
 	return off == FREELIST_OFF_NULL ? 0 : slab + off;
 }
@@ -1205,7 +1236,11 @@ static void decode_list_op(const struct dec_class *dc, const bt_field *p, struct
 	ev->list = (uint32_t)get_u(dc, p, F_LIST);
 	ev->locked = m->locked;
 	ev->lock_seq = get_u(dc, p, F_LOCK_SEQ);
-	if (v3) {
+	if (v3 && dc->idx[F_LOCK_ID_SEQ] < 0) {
+		/* format 10 */
+		ev->lock_id = m->cache_id * 64 + (uint32_t)m->node;
+		ev->new.seq = (uint32_t)get_u(dc, p, F_SEQ);
+	} else if (v3) {
 		uint64_t id_seq = get_u(dc, p, F_LOCK_ID_SEQ);
 
 		ev->lock_id = (uint32_t)id_seq;
@@ -1229,7 +1264,9 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 	ev->cpu = m.cpu;
 	ev->node = m.node;
 	ev->slot = -1;
-	ev->slab = get_u(dc, p, F_SLAB);
+	/* format 10: the page number above the freelist's offset */
+	ev->slab = dc->idx[F_SLAB_FL] >= 0 ?
+		get_u(dc, p, F_SLAB_FL) >> SLAB_FL_BITS << 12 : get_u(dc, p, F_SLAB);
 	ev->old.owner = -1;
 	ev->new.owner = -1;
 
@@ -1272,7 +1309,9 @@ static int decode_slub(struct slub_decoder *d, const struct dec_class *dc, const
 		break;
 	case SLUB_EV_LOCK_ACQUIRE:
 	case SLUB_EV_LOCK_RELEASE:
-		ev->lock_id = (uint32_t)get_u(dc, p, F_LOCK_ID);
+		/* format 10: the node list_lock of `where` */
+		ev->lock_id = dc->idx[F_LOCK_ID] >= 0 ? (uint32_t)get_u(dc, p, F_LOCK_ID) :
+			m.cache_id * 64 + (uint32_t)m.node;
 		ev->lock_seq = get_u(dc, p, F_LOCK_SEQ);
 		ev->contended = m.contended;
 		ev->wait_ns = get_u(dc, p, F_WAIT_NS);

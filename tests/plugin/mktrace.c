@@ -62,7 +62,7 @@ int main(int argc, char **argv)
 	bt_graph_run_status st;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: mktrace clean|lost|clean3|lost3|clean2|lost2|storm|storm3|"
+		fprintf(stderr, "usage: mktrace clean|lost|clean3|lost3|clean2|lost2|clean10|lost10|storm|storm3|storm10|"
 			"mixed|other|format1|sheaves6|sheaves7 DIR\n");
 		return 2;
 	}
@@ -74,6 +74,12 @@ int main(int argc, char **argv)
 		script_life_format(&s, 3, LIFE_CLEAN, 0, 0, 0, NULL);
 	} else if (!strcmp(argv[1], "lost3")) {
 		script_life_format(&s, 3, LIFE_LOST_UPDATE, 0, 0, 0, NULL);
+	} else if (!strcmp(argv[1], "clean10")) {
+		script_life_format(&s, 10, LIFE_CLEAN, 0, 0, 0, NULL);
+	} else if (!strcmp(argv[1], "lost10")) {
+		script_life_format(&s, 10, LIFE_LOST_UPDATE, 0, 0, 0, NULL);
+	} else if (!strcmp(argv[1], "storm10")) {
+		script_storm_format(&s, 10);
 	} else if (!strcmp(argv[1], "clean2")) {
 		script_life_format(&s, 2, LIFE_CLEAN, 0, 0, 0, NULL);
 	} else if (!strcmp(argv[1], "lost2")) {

@@ -68,6 +68,44 @@ const struct ts_class wire_v3[W_NR] = {
 	CLASSES3,
 };
 
+/* ---- wire format 10: format 4 with slab_fl, list operations' seq, lock
+ * events without lock_id ---- */
+
+#define SLAB_WORD10 WHERE3, { "slab_fl", TF_U64 }, { "counters", TF_U64 }, { "site", TF_U8 }
+#define LIST_OP10 WHERE3, { "slab", TF_U64 }, { "lock_seq", TF_U64 }, { "seq", TF_U32 }, \
+	{ "list", TF_U8 }
+
+const struct ts_class wire_v10[W_NR] = {
+	[W_CACHE_CREATE] = { "slub:cache_create", { { "format", TF_U8 }, WHERE3,
+		{ "geometry", TF_ARR32, 8 }, { "name", TF_STR } } },
+	[W_CMPXCHG_FAIL] = { "slub:cmpxchg_fail", { WHERE3, { "slab", TF_U64 },
+		{ "words", TF_ARR64, 4 }, { "site", TF_U8 } } },
+	[W_ERROR] = { "slub:error", { WHERE3, { "slab", TF_U64 }, { "object", TF_U64 },
+		{ "reason", TF_U8 } } },
+	[W_SLAB_NEW] = { "slub:slab_new", { SLAB_WORD10 } },
+	[W_SLAB_DISCARD] = { "slub:slab_discard", { SLAB_WORD10 } },
+	[W_FREEZE] = { "slub:freeze", { SLAB_WORD10 } },
+	[W_UNFREEZE] = { "slub:unfreeze", { SLAB_WORD10 } },
+	[W_TAKE_FREELIST] = { "slub:take_freelist", { SLAB_WORD10 } },
+	[W_FREE_REMOTE] = { "slub:free_remote", { SLAB_WORD10 } },
+	[W_CPU_SLAB_LOAD] = { "slub:cpu_slab_load", { CPU_SLAB3 } },
+	[W_DEACTIVATE] = { "slub:deactivate", { CPU_SLAB3 } },
+	[W_ADD_PARTIAL] = { "slub:add_partial", { LIST_OP10 } },
+	[W_REMOVE_PARTIAL] = { "slub:remove_partial", { LIST_OP10 } },
+	[W_LOCK_ACQUIRE] = { "slub:lock_acquire", { WHERE3, { "lock_seq", TF_U64 },
+		{ "wait_ns", TF_U64 } } },
+	[W_LOCK_RELEASE] = { "slub:lock_release", { WHERE3, { "lock_seq", TF_U64 },
+		{ "hold_ns", TF_U64 } } },
+	OTHERS
+};
+
+/* slab_fl: the slab's page number over the freelist's offset (ffffff:
+ * NULL). */
+static uint64_t slab_fl(uint64_t slab, uint64_t off)
+{
+	return slab << 12 | (off ? off : 0xffffffu);
+}
+
 /* ---- wire format 2 ---- */
 
 #define WHERE { "cache_id", TF_U16 }, { "cpu", TF_I16 }, { "node", TF_U8 }
@@ -163,8 +201,12 @@ static void word(int cls, int32_t t, unsigned site, unsigned dest, unsigned lock
 			  COUNTERS(inuse, frozen, seq), (uint64_t)owner };
 	uint64_t v3[] = { where(t, locked, owner), LIFE_SLAB, fl, COUNTERS(inuse, frozen, seq),
 			  site | dest << 4 };
+	uint64_t v10[] = { where(t, locked, owner), slab_fl(LIFE_SLAB, freelist),
+			   COUNTERS(inuse, frozen, seq), site | dest << 4 };
 
-	if (format >= 3)
+	if (format >= 10)
+		memcpy(i->v, v10, sizeof(v10));
+	else if (format >= 3)
 		memcpy(i->v, v3, sizeof(v3));
 	else
 		memcpy(i->v, v2, sizeof(v2));
@@ -188,8 +230,11 @@ static void list_op(int cls, int32_t t, unsigned list, uint64_t lock_seq, unsign
 	struct ts_item *i = add(cls, t);
 	uint64_t v2[] = { 1, (uint64_t)(t - 10), 0, LIFE_SLAB, list, 1, LOCK, lock_seq, seq };
 	uint64_t v3[] = { where(t, 1, 0), LIFE_SLAB, LOCK | (uint64_t)seq << 32, lock_seq, list };
+	uint64_t v10[] = { where(t, 1, 0), LIFE_SLAB, lock_seq, seq, list };
 
-	if (format >= 3)
+	if (format >= 10)
+		memcpy(i->v, v10, sizeof(v10));
+	else if (format >= 3)
 		memcpy(i->v, v3, sizeof(v3));
 	else
 		memcpy(i->v, v2, sizeof(v2));
@@ -201,6 +246,8 @@ static void lock(int cls, int32_t t, uint64_t lock_seq)
 	struct ts_item *i = add(cls, t);
 	uint64_t v2[] = { 1, (uint64_t)(t - 10), 0, LOCK, lock_seq,
 			  0, cls == W_LOCK_ACQUIRE ? 250 : 0 };
+	/* format 10 leaves the last, lock_id, out: it is where's cache * 64 +
+	 * node */
 	uint64_t v3[] = { where(t, 0, 0), lock_seq, cls == W_LOCK_ACQUIRE ? 250 : 0, LOCK };
 
 	if (format >= 3)
@@ -221,9 +268,10 @@ static void cache_create(void)
 	uint64_t v3[] = { 3, where(10, 0, 0), (uintptr_t)geo, geo[7], (uintptr_t)cache_name };
 	uint64_t v4[] = { 4, where(10, 0, 0), (uintptr_t)geo, (uintptr_t)cache_name };
 
-	if (format == 4)
+	if (format >= 4) {
 		memcpy(i->v, v4, sizeof(v4));
-	else if (format == 3)
+		i->v[0] = format;
+	} else if (format == 3)
 		memcpy(i->v, v3, sizeof(v3));
 	else
 		memcpy(i->v, v2, sizeof(v2));
@@ -246,7 +294,8 @@ void script_life_format(struct ts_script *s, unsigned fmt, enum life_variant v, 
 	format = fmt;
 	script_defaults();
 	memset(s, 0, sizeof(*s));
-	s->classes = format == 4 ? wire_v4 : format == 3 ? wire_v3 : wire_v2;
+	s->classes = format == 10 ? wire_v10 : format == 4 ? wire_v4 : format == 3 ? wire_v3 :
+		wire_v2;
 	s->nr_classes = W_NR;
 	s->items = items;
 	s->stream_name = NULL;
@@ -352,8 +401,13 @@ static void storm_word(int cls, int32_t t, unsigned site, unsigned locked, int32
 	struct ts_item *i = add(cls, t);
 	uint64_t v[] = { where(t, locked, owner), STORM_SLAB, fl ? STORM_SLAB + fl : 0,
 			 COUNTERS(inuse, frozen, seq), site };
+	uint64_t v10[] = { where(t, locked, owner), slab_fl(STORM_SLAB, fl),
+			   COUNTERS(inuse, frozen, seq), site };
 
-	memcpy(i->v, v, sizeof(v));
+	if (format >= 10)
+		memcpy(i->v, v10, sizeof(v10));
+	else
+		memcpy(i->v, v, sizeof(v));
 }
 
 /* Thread t's CAS at attempt `attempt` expected the word of seq `exp`
@@ -371,7 +425,7 @@ static void storm_fail(int k, int32_t t, unsigned locked, unsigned attempt, uint
 	i->v[0] = where(t, locked, (int32_t)attempt);
 	i->v[1] = STORM_SLAB;
 	i->v[2] = (uintptr_t)&w[0];	/* format 4: words; 3: expected */
-	if (format == 4) {
+	if (format >= 4) {
 		i->v[3] = SLUB_SITE_SLAB_FREE;
 	} else {
 		i->v[3] = (uintptr_t)&w[2];	/* observed */
@@ -408,7 +462,7 @@ void script_storm_format(struct ts_script *s, unsigned fmt)
 	format = fmt;
 	script_defaults();
 	memset(s, 0, sizeof(*s));
-	s->classes = format == 4 ? wire_v4 : wire_v3;
+	s->classes = format == 10 ? wire_v10 : format == 4 ? wire_v4 : wire_v3;
 	s->nr_classes = W_NR;
 	s->items = items;
 	cache_create();

@@ -490,7 +490,7 @@ static void test_v5(void)
 	s.nr_items = 1;
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`where`") &&
-	      strstr(c.error, "format 5 to 9?"), "slabinfo_walk without where: %s", c.error);
+	      strstr(c.error, "format 5 to 10?"), "slabinfo_walk without where: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -641,7 +641,7 @@ static void test_v7(void)
 	s.nr_items = 1;
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`sheaf`") &&
-	      strstr(c.error, "format 7 to 9?"), "sheaf_refill without sheaf: %s", c.error);
+	      strstr(c.error, "format 7 to 10?"), "sheaf_refill without sheaf: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -659,7 +659,7 @@ static void test_format1(void)
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT, "format 1 accepted");
 	CHECK(!strcmp(c.error, TRACE_DIR ": recorded with slub trace format 1; this slubtrace "
-		      "reads formats 2 to 9: record it again"), "message: %s", c.error);
+		      "reads formats 2 to 10: record it again"), "message: %s", c.error);
 	slub_decoder_error(c.dec, &why);
 	CHECK(why == SLUB_UNUSABLE_FORMAT, "kind");
 	slub_decoder_destroy(c.dec);
@@ -745,7 +745,7 @@ static void test_v8(void)
 	s.nr_items = 1;
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`sheaf`") &&
-	      strstr(c.error, "format 8 to 9?"), "sheaf_free without sheaf: %s", c.error);
+	      strstr(c.error, "format 8 to 10?"), "sheaf_free without sheaf: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -849,13 +849,120 @@ static void test_v9(void)
 	slub_decoder_destroy(c.dec);
 }
 
+/* Format 10: a slab word's slab and freelist packed into slab_fl, list
+ * operations' seq as a field of its own, the lock id of `where`. */
+#define SLAB_FL(slab, off) ((uint64_t)(slab) << 12 | (off))
+
+static void test_v10(void)
+{
+	static const uint64_t geometry10[] = { 64, 64, 8, 0, 64, 5, 30, 0 };
+	static const struct ts_class cls[] = {
+		CACHE4,
+		{ "slub:free_remote", { WHERE3, { "slab_fl", TF_U64 }, { "counters", TF_U64 },
+			{ "site", TF_U8 } } },
+		{ "slub:unfreeze", { WHERE3, { "slab_fl", TF_U64 }, { "counters", TF_U64 },
+			{ "site", TF_U8 } } },
+		{ "slub:lock_acquire", { WHERE3, { "lock_seq", TF_U64 }, { "wait_ns", TF_U64 } } },
+		{ "slub:add_partial", { WHERE3, { "slab", TF_U64 }, { "lock_seq", TF_U64 },
+			{ "seq", TF_U32 }, { "list", TF_U8 } } },
+		{ "slub:lock_release", { WHERE3, { "lock_seq", TF_U64 }, { "hold_ns", TF_U64 } } },
+		/* neither slab_fl nor slab and freelist */
+		{ "slub:freeze", { WHERE3, { "counters", TF_U64 }, { "site", TF_U8 } } },
+		/* neither lock_id_seq nor seq */
+		{ "slub:remove_partial", { WHERE3, { "slab", TF_U64 }, { "lock_seq", TF_U64 },
+			{ "list", TF_U8 } } },
+	};
+	/* cache 3, node 2: lock 3 * 64 + 2 */
+	static const struct ts_item items[] = {
+		{ 0, 100, 10, 10, { 10, W3(3, 0, 0, 0, 0), (uintptr_t)geometry10,
+			(uintptr_t)"kmalloc-64" } },
+		{ 1, 200, 10, 11, { W3(3, 1, 2, 0, 0xfffe), SLAB_FL(SLAB, 0x40),
+			COUNTERS(5, 64, 1, 7), 6 } },
+		{ 3, 300, 10, 10, { W3(3, 0, 2, 2, 0), 5, 250 } },
+		{ 2, 400, 10, 10, { W3(3, 0, 2, 1, 0), SLAB_FL(SLAB, 0xffffff),
+			COUNTERS(64, 64, 0, 8), 3 | 2 << 4 } },
+		{ 4, 500, 10, 10, { W3(3, 0, 2, 1, 0), SLAB, 5, 8, 2 } },
+		{ 5, 600, 10, 10, { W3(3, 0, 2, 0, 0), 5, 700 } },
+		/* the largest offset a slab of the segments can have, and a
+		 * pointer outside the slab */
+		{ 2, 700, 10, 10, { W3(3, 0, 2, 1, 0), SLAB_FL(SLAB, 0x3ffff8),
+			COUNTERS(63, 64, 0, 9), 3 } },
+		{ 2, 800, 10, 10, { W3(3, 0, 2, 1, 0), SLAB_FL(SLAB, 0xfffffe),
+			COUNTERS(63, 64, 0, 10), 3 } },
+	};
+	static const struct ts_item bad_word[] = {
+		{ 6, 200, 10, 10, { W3(3, 0, 0, 0, 0), COUNTERS(5, 64, 1, 7), 6 } },
+	};
+	static const struct ts_item bad_list[] = {
+		{ 7, 200, 10, 10, { W3(3, 0, 0, 1, 0), SLAB, 5, 2 } },
+	};
+	struct ts_script s = { cls, 8, items, 8, STREAM, 0 };
+	struct collected c;
+	const struct slub_event *e;
+
+	s.no_procname = 1;
+	run(&s, &c, NULL);
+	CHECK(!c.failed && c.nr == 8, "format 10 refused: %s (%d)", c.error, c.nr);
+	if (c.nr == 8) {
+		CHECK(c.out[0].format == 10, "cache_create: format %u", c.out[0].format);
+		e = &c.out[1].event.ev;
+		CHECK(e->type == SLUB_EV_FREE_REMOTE && e->slab == SLAB &&
+		      e->new.freelist == SLAB + 0x40 && e->new.inuse == 5 && e->new.seq == 7 &&
+		      e->new.frozen && e->new.owner == -2 && e->site == 6 && e->node == 2,
+		      "free_remote: slab %#llx freelist %#llx inuse %u seq %u owner %d",
+		      (unsigned long long)e->slab, (unsigned long long)e->new.freelist,
+		      e->new.inuse, e->new.seq, e->new.owner);
+		e = &c.out[2].event.ev;
+		CHECK(e->type == SLUB_EV_LOCK_ACQUIRE && e->lock_id == 3 * 64 + 2 &&
+		      e->lock_seq == 5 && e->wait_ns == 250 && e->contended,
+		      "lock_acquire: lock %u seq %llu wait %llu contended %u", e->lock_id,
+		      (unsigned long long)e->lock_seq, (unsigned long long)e->wait_ns,
+		      e->contended);
+		e = &c.out[3].event.ev;
+		CHECK(e->type == SLUB_EV_UNFREEZE && e->slab == SLAB && e->new.freelist == 0 &&
+		      e->new.inuse == 64 && e->site == 3 && e->list == 2 && e->locked,
+		      "unfreeze: slab %#llx freelist %#llx site %u dest %u",
+		      (unsigned long long)e->slab, (unsigned long long)e->new.freelist, e->site,
+		      e->list);
+		e = &c.out[4].event.ev;
+		CHECK(e->type == SLUB_EV_ADD_PARTIAL && e->slab == SLAB && e->lock_id == 194 &&
+		      e->lock_seq == 5 && e->new.seq == 8 && e->list == 2 && e->locked,
+		      "add_partial: lock %u lock_seq %llu seq %u list %u", e->lock_id,
+		      (unsigned long long)e->lock_seq, e->new.seq, e->list);
+		e = &c.out[5].event.ev;
+		CHECK(e->type == SLUB_EV_LOCK_RELEASE && e->lock_id == 194 && e->hold_ns == 700,
+		      "lock_release: lock %u hold %llu", e->lock_id, (unsigned long long)e->hold_ns);
+		e = &c.out[6].event.ev;
+		CHECK(e->slab == SLAB && e->new.freelist == SLAB + 0x3ffff8,
+		      "the last offset: slab %#llx freelist %#llx", (unsigned long long)e->slab,
+		      (unsigned long long)e->new.freelist);
+		e = &c.out[7].event.ev;
+		CHECK(e->slab == SLAB && e->new.freelist == SLAB + 0xfffffe,
+		      "outside the slab: slab %#llx freelist %#llx", (unsigned long long)e->slab,
+		      (unsigned long long)e->new.freelist);
+	}
+	slub_decoder_destroy(c.dec);
+	s.items = bad_word;
+	s.nr_items = 1;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`slab`") &&
+	      strstr(c.error, "slub:freeze"), "a slab word without its slab: %s", c.error);
+	slub_decoder_destroy(c.dec);
+	s.items = bad_list;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`lock_id_seq`") &&
+	      strstr(c.error, "slub:remove_partial"), "a list operation without its seq: %s",
+	      c.error);
+	slub_decoder_destroy(c.dec);
+}
+
 static void test_cache_format(void)
 {
 	static const struct ts_item items2[] = {
-		{ C_CACHE, 100, 1, 1, { 10, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
+		{ C_CACHE, 100, 1, 1, { 11, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
 	};
 	static const struct ts_item items4[] = {
-		{ C_CACHE, 100, 1, 1, { 10, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
+		{ C_CACHE, 100, 1, 1, { 11, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
 			(uintptr_t)"x" } },
 	};
 	static const struct ts_item mixed[] = {
@@ -903,15 +1010,15 @@ static void test_cache_format(void)
 
 	/* a newer format, in either layout */
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 10") &&
-	      strstr(c.error, "reads formats 2 to 9"), "cache_create of format 10: %s",
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 11") &&
+	      strstr(c.error, "reads formats 2 to 10"), "cache_create of format 11: %s",
 	      c.error);
 	slub_decoder_destroy(c.dec);
 	s.classes = v4_classes;
 	s.items = items4;
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 10"),
-	      "cache_create of format 10 in format 4's layout: %s", c.error);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 11"),
+	      "cache_create of format 11 in format 4's layout: %s", c.error);
 	slub_decoder_destroy(c.dec);
 	/* a number that does not match the layout */
 	s.classes = v2_classes;
@@ -1204,6 +1311,7 @@ int main(void)
 	test_v7();
 	test_v8();
 	test_v9();
+	test_v10();
 	test_v4();
 	test_v3();
 	test_v2();
