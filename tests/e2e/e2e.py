@@ -314,15 +314,18 @@ def unpack_v3(f):
             f["expected"], f["observed"] = words[:2], words[2:]
         for k in ("expected", "observed"):
             f[k + "_freelist"], f[k + "_counters"] = f.pop(k)
-    if n in LIST_OPS:
+    if n in LIST_OPS and "lock_id_seq" in f:
         id_seq = f.pop("lock_id_seq")
         f["lock_id"], f["seq"] = id_seq & 0xffffffff, id_seq >> 32
+    elif n in LIST_OPS or n in ("lock_acquire", "lock_release"):
+        # format 10: every lock is the node list_lock of `where`
+        f.setdefault("lock_id", f["cache_id"] * 64 + f["node"])
 
 
 class Trace:
     WANT = ("slub:", "lttng_ust_statedump:bin_info", "lttng_ust_lib:load",
             "lttng_ust_dl:dlopen")
-    FORMAT = 9
+    FORMAT = 10
 
     def __init__(self, directory, env):
         p = subprocess.run(["babeltrace2", directory], env=env, stdout=subprocess.PIPE,
@@ -370,6 +373,12 @@ class Trace:
                 # format 9's free_remote: the freelist as an offset in the slab
                 off = f.pop("freelist_off")
                 f["freelist"] = 0 if off == 0xffffffff else f["slab"] + off
+            if "slab_fl" in f:
+                # format 10: the slab's page number over the freelist's offset
+                sf = f.pop("slab_fl")
+                f["slab"] = sf >> 24 << 12
+                off = sf & 0xffffff
+                f["freelist"] = 0 if off == 0xffffff else f["slab"] + off
             if f["_name"] == "stack":
                 self.stacks.append(f)
                 e = last.get((f.get("vpid"), f.get("vtid"), f["of"][0]))
@@ -380,7 +389,7 @@ class Trace:
                 continue
             if "new_seq" in f or "stack" in f:
                 raise Failure("%s: recorded with slub trace format 1; this test reads "
-                              "formats 2 to 9" % directory)
+                              "formats 2 to 10" % directory)
             if f["_name"] == "cache_create":
                 self.formats.add(f.get("format"))
             if "expected" in f or "msg" in f or ("flags" in f and "where" in f):
