@@ -688,6 +688,7 @@ extern __thread int slub_check_trigger_pending SLUB_INTERNAL __attribute__((tls_
 SLUB_INTERNAL void slub_check_trigger_flush(void);
 SLUB_INTERNAL void slub_check_prefork(void);
 SLUB_INTERNAL void slub_check_postfork(int child);
+SLUB_INTERNAL void slub_observer_postfork_child(void);
 SLUB_INTERNAL void slub_emit(struct slub_event *ev);
 static inline bool slub_wants(unsigned type)
 {

@@ -8,6 +8,7 @@
 #include "internal.h"
 
 #include <dlfcn.h>
+#include <sched.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -66,8 +67,28 @@ void ev_word(struct slub_word *dst, const struct slab_word *w, int owner)
  * LTTng-UST has registered the probes: their cache_create events reach no
  * session.  The first traced event of the process therefore announces every
  * existing cache (cache_create with reason 1) so the trace names them.
+ *
+ * The announcement counts only once a session has recorded it: the probe
+ * acknowledges the first cache_create it writes (slub_tp_format(),
+ * tracepoints/slub_tp.h).  A process's tracepoints turn on as soon as a
+ * session enables them, before that session starts (a process attached to,
+ * or registering with an already started session); an announcement then
+ * reaches no trace, and the next event announces again.  Until a session
+ * records, that costs each event one cache_create the probe drops.
+ *
+ * Other threads wait while one announces, so that no event of a cache
+ * reaches the trace before its announcement (readers name a cache from its
+ * cache_create; before it, stats and top had a row `cache#N`).  The loop
+ * takes no allocator lock, so a waiting thread that holds one stalls
+ * nothing the announcer needs; the wait is bounded all the same
+ * (ANNOUNCE_WAIT_NS) and the announcing thread never waits for itself (an
+ * allocation made inside its own events).
  */
+enum { CACHES_NOT_ANNOUNCED, CACHES_ANNOUNCING, CACHES_ANNOUNCED };
+#define ANNOUNCE_WAIT_NS (100 * 1000 * 1000ull)
 static int caches_announced;
+static int announce_ack;
+static __thread int announcing __attribute__((tls_model("initial-exec")));
 
 static int announce_one(struct slub_cache *s, void *arg)
 {
@@ -77,18 +98,44 @@ static int announce_one(struct slub_cache *s, void *arg)
 	ev_init(&ev, SLUB_EV_CACHE_CREATE, s, NULL, NULL);
 	ev.info = &s->info;
 	ev.reason = 1;
+	ev.object = (uint64_t)(uintptr_t)&announce_ack;
 	ev.tid = slub_self ? slub_self->tid : slub_os_tid();
 	slub_trace_emit(&ev);
-	return 0;
+	/* the first one unrecorded: no session records yet, stop here */
+	return !__atomic_load_n(&announce_ack, __ATOMIC_RELAXED);
 }
 
-static void announce_caches(void)
+static __attribute__((noinline, cold)) void announce_caches(void)
 {
-	int zero = 0;
+	int state = CACHES_NOT_ANNOUNCED;
+	uint64_t t0;
 
-	if (__atomic_compare_exchange_n(&caches_announced, &zero, 1, false, __ATOMIC_ACQ_REL,
-					__ATOMIC_ACQUIRE))
+	if (__atomic_compare_exchange_n(&caches_announced, &state, CACHES_ANNOUNCING, false,
+					__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		announcing = 1;
+		__atomic_store_n(&announce_ack, 0, __ATOMIC_RELAXED);
 		slub_for_each_cache(announce_one, NULL);
+		announcing = 0;
+		__atomic_store_n(&caches_announced,
+				 __atomic_load_n(&announce_ack, __ATOMIC_RELAXED) ?
+				 CACHES_ANNOUNCED : CACHES_NOT_ANNOUNCED, __ATOMIC_RELEASE);
+		return;
+	}
+	if (state != CACHES_ANNOUNCING || announcing)
+		return;
+	t0 = slub_now_ns();
+	while (__atomic_load_n(&caches_announced, __ATOMIC_ACQUIRE) == CACHES_ANNOUNCING &&
+	       slub_now_ns() - t0 < ANNOUNCE_WAIT_NS)
+		sched_yield();
+}
+
+/* A fork while a thread of the parent announced: the child has no such
+ * thread; it keeps the parent's announcements, as the readers do. */
+void slub_observer_postfork_child(void)
+{
+	if (__atomic_load_n(&caches_announced, __ATOMIC_RELAXED) == CACHES_ANNOUNCING)
+		__atomic_store_n(&caches_announced, CACHES_ANNOUNCED, __ATOMIC_RELAXED);
+	announcing = 0;
 }
 
 void slub_emit(struct slub_event *ev)
@@ -104,7 +151,8 @@ void slub_emit(struct slub_event *ev)
 			fn(ev, arg);
 	}
 	if (slub_tp_enabled(ev->type)) {
-		if (unlikely(!__atomic_load_n(&caches_announced, __ATOMIC_ACQUIRE)) &&
+		if (unlikely(__atomic_load_n(&caches_announced, __ATOMIC_ACQUIRE) !=
+			     CACHES_ANNOUNCED) &&
 		    slub_tp_enabled(SLUB_EV_CACHE_CREATE))
 			announce_caches();
 		slub_trace_emit(ev);

@@ -352,6 +352,23 @@ static inline uint64_t slub_tp_slab_fl(const struct slub_event *ev)
 	return ev->slab << (SLUB_TP_FL_BITS - 12) | fl;
 }
 
+/*
+ * cache_create.format, with a side effect: an announcement (reason 1) whose
+ * ev->object holds the address of the allocator's acknowledgement flag sets
+ * it.  LTTng-UST evaluates a field's expression only when it writes the
+ * event, after its session-active and enabled checks, so the flag says a
+ * session recorded the announcement: a process's tracepoints turn on when
+ * an event is enabled, before its session starts (an attached process, a
+ * process registering with a started session), and an announcement made
+ * then reaches no trace (src/observer.c announces again).
+ */
+static inline uint8_t slub_tp_format(const struct slub_event *ev)
+{
+	if (ev->reason && ev->object)
+		__atomic_store_n((int *)(uintptr_t)ev->object, 1, __ATOMIC_RELAXED);
+	return SLUB_TRACE_FORMAT;
+}
+
 /* The owner a slab_word event carries: the slot an unfreeze leaves. */
 static inline int32_t slub_tp_owner(const struct slub_event *ev)
 {
@@ -507,7 +524,7 @@ LTTNG_UST_TRACEPOINT_ENUM(slub, barn_list,
 LTTNG_UST_TRACEPOINT_EVENT(slub, cache_create,
 	LTTNG_UST_TP_ARGS(const struct slub_event *, ev, const uint32_t *, geometry),
 	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint8_t, format, SLUB_TRACE_FORMAT)
+		lttng_ust_field_integer(uint8_t, format, slub_tp_format(ev))
 		SLUB_TP_WHERE(ev->reason ? SLUB_TP_ANNOUNCED : 0, 0)
 		lttng_ust_field_array(uint32_t, geometry, geometry, SLUB_TP_GEOMETRY)
 		lttng_ust_field_string(name, ev->info->name)

@@ -415,6 +415,26 @@ def check(cond, msg, errors):
         errors.append(msg)
 
 
+def check_announced(events, errors):
+    """No event of a cache comes before the cache_create that names it in
+    its process: the first traced event announces every cache, and the
+    other threads wait for that (src/observer.c).  events: one process's,
+    in trace order; not for a forked child, which inherits its parent's
+    caches without announcing them."""
+    named, early = set(), {}
+    for e in events:
+        if "cache_id" not in e:
+            continue
+        k = (e.get("vpid"), e["cache_id"])
+        if e["_name"] == "cache_create":
+            named.add(k)
+        elif k not in named:
+            early.setdefault(k, []).append(e["_name"])
+    for (vpid, cid), names in sorted(early.items(), key=str):
+        errors.append("process %s: %d event(s) of cache %d before its cache_create "
+                      "(the first: %s)" % (vpid, len(names), cid, names[0]))
+
+
 # ---- symbols ---------------------------------------------------------------------
 
 class Symbols:
@@ -722,8 +742,9 @@ def test_stress(env):
             check(a == b, "cache %s: %s: %d in the trace, %d counted" % (cname, what, a, b),
                   errors)
 
-    # 4. slab-word chains, labels, threads, stacks
+    # 4. slab-word chains, labels, threads, stacks, announcements
     check_chains(events, errors)
+    check_announced(events, errors)
     check_list_seqs(events, errors)
     check_labels(events, c["names"], errors)
     vtids = {e["vtid"] for e in events}
@@ -1011,6 +1032,7 @@ def test_threads(env, perf=False):
     log("  %d slub events from %d threads, %d thread_flush" % (len(events), len(vtids), flushes))
     check(len(vtids) >= 20, "events from only %d threads" % len(vtids), errors)
     check(flushes >= 20, "only %d thread_flush events" % flushes, errors)
+    check_announced(events, errors)
     if perf:
         check(all("perf_thread_cpu_cycles" in e for e in events),
               "events without the perf context", errors)
