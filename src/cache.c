@@ -442,6 +442,8 @@ void slub_prefork(void)
 {
 	if (slub_fork_hook)
 		slub_fork_hook(0);
+	/* before the allocator's locks: a dump holds none of them */
+	slub_trace_prefork();
 	if (__atomic_load_n(&slub_initialized, __ATOMIC_ACQUIRE) != 2)
 		return;
 	slub_futex_lock(&slub_caches_lock);
@@ -463,6 +465,7 @@ void slub_prefork(void)
 
 void slub_postfork_parent(void)
 {
+	slub_trace_postfork_parent();
 	if (__atomic_load_n(&slub_initialized, __ATOMIC_ACQUIRE) == 2) {
 		slub_check_postfork(0);
 		slub_dwcas_postfork();
@@ -486,6 +489,7 @@ void slub_postfork_parent(void)
 void slub_postfork_child(void)
 {
 	slub_trace_postfork_child();
+	slub_observer_postfork_child();
 	if (__atomic_load_n(&slub_initialized, __ATOMIC_ACQUIRE) == 2) {
 		slub_check_postfork(1);
 		slub_dwcas_postfork();

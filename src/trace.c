@@ -41,6 +41,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <link.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -55,6 +56,7 @@
 #include <libunwind.h>
 #endif
 
+#include "platform.h"
 #include "trace.h"
 
 #define LTTNG_UST_TRACEPOINT_DEFINE
@@ -480,6 +482,7 @@ struct bin_dump {
 /* dlpi_adds at this process's last dump; 0: none yet (or a new child) */
 static uint64_t bin_adds;
 static int bin_busy;
+static int bin_fork_held;	/* bin_busy taken by slub_trace_prefork() */
 static __thread uint32_t bin_recheck __attribute__((tls_model("initial-exec")));
 
 static int read_adds(struct dl_phdr_info *info, size_t size, void *arg)
@@ -582,16 +585,17 @@ static __attribute__((noinline, cold)) void dump_objects(bool recheck)
 
 	if (!lttng_ust_tracepoint_enabled(slub, bin_info))
 		return;
-	if (have) {
-		if (!recheck)
-			return;
-		dl_iterate_phdr(read_adds, &adds);
-		if (adds == have)
-			return;
-	}
+	if (have && !recheck)
+		return;
+	/* every dl_iterate_phdr() of ours under bin_busy: see slub_trace_prefork() */
 	if (!__atomic_compare_exchange_n(&bin_busy, &zero, 1, false, __ATOMIC_ACQUIRE,
 					 __ATOMIC_RELAXED))
 		return;
+	if (have) {
+		dl_iterate_phdr(read_adds, &adds);
+		if (adds == have)
+			goto out;
+	}
 	d.rec = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (d.rec != MAP_FAILED) {
 		dl_iterate_phdr(collect_bin, &d);
@@ -602,16 +606,52 @@ static __attribute__((noinline, cold)) void dump_objects(bool recheck)
 		munmap(d.rec, len);
 		__atomic_store_n(&bin_adds, d.adds ? d.adds : 1, __ATOMIC_RELEASE);
 	}
+out:
 	__atomic_store_n(&bin_busy, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * dl_iterate_phdr() holds the loader's lock, which fork() does not take: a
+ * fork while another thread dumped left the child with that lock held by
+ * no thread, and the child's own first dump (or any dlopen()) waited for
+ * it forever (seen in e2e_fork: a child of e2e_forker stuck in
+ * dl_iterate_phdr() under lttng_ust_after_fork_child()).  The fork waits
+ * for a dump in progress and keeps new ones out until it is done (bounded:
+ * a fork from inside a dump, a signal handler's, goes on after 2 s).
+ */
+void slub_trace_prefork(void)
+{
+	uint64_t t0 = slub_now_ns();
+	int zero = 0;
+
+	while (!__atomic_compare_exchange_n(&bin_busy, &zero, 1, false, __ATOMIC_ACQUIRE,
+					    __ATOMIC_RELAXED)) {
+		zero = 0;
+		if (slub_now_ns() - t0 > 2000000000ull) {
+			bin_fork_held = 0;
+			return;
+		}
+		sched_yield();
+	}
+	bin_fork_held = 1;
+}
+
+void slub_trace_postfork_parent(void)
+{
+	if (bin_fork_held)
+		__atomic_store_n(&bin_busy, 0, __ATOMIC_RELEASE);
+	bin_fork_held = 0;
 }
 
 void slub_trace_postfork_child(void)
 {
 	comm_countdown = 0;
 	comm_name[0] = 0;
-	/* a new process for the readers: its objects are named again */
+	/* a new process for the readers: its objects are named again (no
+	 * dump of the parent's was in progress: slub_trace_prefork()) */
 	bin_adds = 0;
 	bin_busy = 0;
+	bin_fork_held = 0;
 }
 
 /*

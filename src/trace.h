@@ -48,6 +48,9 @@ extern const int slub_tp_free_state __attribute__((visibility("hidden")));
 void slub_trace_init(void);
 /* In the child of a fork: name the thread again before its next event. */
 void slub_trace_postfork_child(void);
+/* Around fork: no dump of the loaded objects in progress (trace.c). */
+void slub_trace_prefork(void);
+void slub_trace_postfork_parent(void);
 /* slub:trigger (kind SLUB_TRIGGER_*); false when nothing listens to it. */
 bool slub_trace_trigger(unsigned kind, uint64_t slab, const char *rule);
 bool slub_trace_trigger_enabled(void);
@@ -57,6 +60,8 @@ bool slub_trace_trigger_enabled(void);
 static inline void slub_trace_emit(const struct slub_event *ev) { (void)ev; }
 static inline void slub_trace_init(void) { }
 static inline void slub_trace_postfork_child(void) { }
+static inline void slub_trace_prefork(void) { }
+static inline void slub_trace_postfork_parent(void) { }
 static inline bool slub_trace_trigger(unsigned kind, uint64_t slab, const char *rule)
 {
 	(void)kind; (void)slab; (void)rule;
