@@ -224,7 +224,9 @@ struct slub_cache_info {
  *            slabinfo_walk: the acquisition under which they ran
  *  wait_ns   lock_acquire; hold_ns: lock_release
  *  object, size  alloc, free, error; size of slabinfo_walk: the free
- *            objects the walk counted (extrapolated when pages > count)
+ *            objects the walk counted (extrapolated when pages > count);
+ *            object of an announced cache_create (trace only): the flag the
+ *            probe sets when a session records it
  *  count     deactivate: cpu freelist objects returned; cpu_partial_put:
  *            pobjects on the chain; cpu_partial_drain: slabs on the chain;
  *            cache_destroy: objects still in use; sheaf_refill, sheaf_flush:
