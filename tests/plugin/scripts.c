@@ -48,13 +48,18 @@
 		{ "hold_ns", TF_U64 }, { "lock_id", TF_U32 } } }, \
 	OTHERS
 
+/* Format 4's own layouts of cache_create, cmpxchg_fail and error, which
+ * format 10 keeps. */
+#define CLASSES4_OWN \
+	[W_CACHE_CREATE] = { "slub:cache_create", { { "format", TF_U8 }, WHERE3, \
+		{ "geometry", TF_ARR32, 8 }, { "name", TF_STR } } }, \
+	[W_CMPXCHG_FAIL] = { "slub:cmpxchg_fail", { WHERE3, { "slab", TF_U64 }, \
+		{ "words", TF_ARR64, 4 }, { "site", TF_U8 } } }, \
+	[W_ERROR] = { "slub:error", { WHERE3, { "slab", TF_U64 }, { "object", TF_U64 }, \
+		{ "reason", TF_U8 } } }
+
 const struct ts_class wire_v4[W_NR] = {
-	[W_CACHE_CREATE] = { "slub:cache_create", { { "format", TF_U8 }, WHERE3,
-		{ "geometry", TF_ARR32, 8 }, { "name", TF_STR } } },
-	[W_CMPXCHG_FAIL] = { "slub:cmpxchg_fail", { WHERE3, { "slab", TF_U64 },
-		{ "words", TF_ARR64, 4 }, { "site", TF_U8 } } },
-	[W_ERROR] = { "slub:error", { WHERE3, { "slab", TF_U64 }, { "object", TF_U64 },
-		{ "reason", TF_U8 } } },
+	CLASSES4_OWN,
 	CLASSES3,
 };
 
@@ -76,12 +81,7 @@ const struct ts_class wire_v3[W_NR] = {
 	{ "list", TF_U8 }
 
 const struct ts_class wire_v10[W_NR] = {
-	[W_CACHE_CREATE] = { "slub:cache_create", { { "format", TF_U8 }, WHERE3,
-		{ "geometry", TF_ARR32, 8 }, { "name", TF_STR } } },
-	[W_CMPXCHG_FAIL] = { "slub:cmpxchg_fail", { WHERE3, { "slab", TF_U64 },
-		{ "words", TF_ARR64, 4 }, { "site", TF_U8 } } },
-	[W_ERROR] = { "slub:error", { WHERE3, { "slab", TF_U64 }, { "object", TF_U64 },
-		{ "reason", TF_U8 } } },
+	CLASSES4_OWN,
 	[W_SLAB_NEW] = { "slub:slab_new", { SLAB_WORD10 } },
 	[W_SLAB_DISCARD] = { "slub:slab_discard", { SLAB_WORD10 } },
 	[W_FREEZE] = { "slub:freeze", { SLAB_WORD10 } },
