@@ -150,7 +150,7 @@ void slub_emit(struct slub_event *ev)
 		if (fn)
 			fn(ev, arg);
 	}
-	if (slub_tp_enabled(ev->type)) {
+	if (slub_tp_enabled(ev->type) && slub_trace_fork_ok()) {
 		if (unlikely(__atomic_load_n(&caches_announced, __ATOMIC_ACQUIRE) !=
 			     CACHES_ANNOUNCED) &&
 		    slub_tp_enabled(SLUB_EV_CACHE_CREATE))
@@ -363,6 +363,10 @@ int slub_locks_held(void)
 void witness_acquire(unsigned rank)
 {
 	struct slub_thread *t = slub_self;
+
+	/* a forked child registers before its first lock, not under it */
+	if (!t || !t->nr_locks)
+		(void)slub_trace_fork_ok();
 	if (!t)
 		return;
 	t->nr_locks++;

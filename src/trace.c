@@ -42,6 +42,7 @@
 #include <errno.h>
 #include <link.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -133,6 +134,8 @@ bool slub_trace_trigger(unsigned kind, uint64_t slab, const char *rule)
 	if (!lttng_ust_tracepoint_enabled(slub, trigger) ||
 	    __atomic_load_n(&tp_closed, __ATOMIC_RELAXED))
 		return false;
+	if (!slub_trace_fork_ok())
+		return false;
 	lttng_ust_do_tracepoint(slub, trigger, kind, slab, rule);
 	errno = saved;
 	return true;
@@ -167,6 +170,8 @@ static void trace_warn(const char *what, const char *s, size_t len)
 	(void)r;
 }
 
+static void fork_mode_init(void);
+
 /* Parses without allocating: slub_init() may run inside the first malloc. */
 #if SLUB_LOCKFREE_UNWIND
 static void resolve_gcc_unwinder(void);
@@ -190,6 +195,7 @@ void slub_trace_init(void)
 		resolve_gcc_unwinder();
 #endif
 
+	fork_mode_init();
 	if (depth && *depth) {
 		char *end;
 		unsigned long d = strtoul(depth, &end, 10);
@@ -652,6 +658,239 @@ void slub_trace_postfork_child(void)
 	bin_adds = 0;
 	bin_busy = 0;
 	bin_fork_held = 0;
+}
+
+/* ---- fork: when a forked child registers with the session daemon ----
+ *
+ * LTTng-UST wants lttng_ust_before_fork() before a fork and, in the child,
+ * lttng_ust_after_fork_child(), which drops the parent's sessions, resets
+ * the cached vpid and vtid and registers the child (a round trip to the
+ * session daemon per enabled event) before fork() returns; without it a
+ * child's events carry its parent's pid.  liblttng-ust-fork.so does that
+ * for every fork, so a traced shell registers every command it runs twice:
+ * once in the forked child, which then execs, and again in the new image.
+ *
+ * The shim's fork() calls slub_trace_fork() (src/shim/malloc.c), which
+ * does the same (SLUBTRACE_FORK=eager, the default) or, with
+ * SLUBTRACE_FORK=lazy (what `slubtrace record` sets for the command it
+ * runs), leaves the registration to the moment the child needs it:
+ *
+ *   - the child releases what lttng_ust_before_fork() took, as a parent
+ *     does, and prunes the RCU readers of the parent's other threads (one
+ *     of them may have been inside a tracepoint at the fork: an exit
+ *     without registering then waits for no such reader), and is
+ *     SLUB_FORK_PENDING;
+ *   - it registers (lttng_ust_before_fork() then _after_fork_child(), as if
+ *     it forked then) before the first of: its first slub event
+ *     (slub_emit()), the first allocator lock it takes holding none
+ *     (witness_acquire(): a registration under a list_lock could wait for
+ *     LTTng's listener threads, which allocate, to get that lock), the first
+ *     thread it creates (the shim's pthread_create(): the registration
+ *     expects the child's only thread), a slub:trigger;
+ *   - but never from inside LTTng-UST, whose locks the registration takes
+ *     (a provider's constructor in dlopen(), or a destructor at exit, frees
+ *     under them: seen as a child hung in its exit), which the stack tells
+ *     (libgcc's lock-free unwinder and _dl_find_object()), nor under an
+ *     allocator lock, nor once the child called exit(): the events met
+ *     there are not emitted, and after exit() none of the child's is
+ *     (SLUB_FORK_SILENT);
+ *   - a child that execs first never registers: its new image does, once.
+ *
+ * A child's trace is thus what a process traced from its registration on
+ * gives, in both modes: nothing before it, everything after it (an event
+ * left out before it is one of a process the trace does not know yet).
+ * The fast paths emit no event, so what a child does between fork() and
+ * exec() (a shell's redirections, a few allocations) rarely needs one.
+ * Lazy only while a slub event is enabled at the fork: a child forked
+ * before any session traces registers at once, or a session created later
+ * (record --pid) would never reach it.  Without the lock-free unwinder
+ * (glibc < 2.35 or GCC < 12), eager.  A fork from inside LTTng-UST (its
+ * listener thread's) and a fork with another fork() wrapper ahead of the
+ * shim in the lookup order (which already called lttng_ust_before_fork())
+ * go straight to the libc's.
+ */
+enum { FORK_EAGER, FORK_LAZY };
+static int fork_mode;
+int slub_trace_fork_pending;	/* 0, SLUB_FORK_PENDING, _REGISTERING, _SILENT */
+static int fork_exiting;	/* exit() called in a child not registered */
+static int fork_exit_hooked;	/* inherited, as the atexit() is */
+static __thread int fork_registering __attribute__((tls_model("initial-exec")));
+static void (*ust_before_fork)(sigset_t *);
+static void (*ust_after_fork_parent)(sigset_t *);
+static void (*ust_after_fork_child)(sigset_t *);
+static void (*ust_urcu_before_fork)(void);
+static void (*ust_urcu_after_fork_child)(void);
+
+static void fork_mode_init(void)
+{
+	const char *m = getenv("SLUBTRACE_FORK");
+
+	if (!m || !*m || !strcmp(m, "eager"))
+		fork_mode = FORK_EAGER;
+	else if (!strcmp(m, "lazy"))
+		fork_mode = FORK_LAZY;
+	else
+		trace_warn("SLUBTRACE_FORK: not eager or lazy (eager used): ", m, strlen(m));
+}
+
+/* LTTng-UST's fork calls, once it is loaded (it comes with the probes). */
+static bool ust_fork_resolve(void)
+{
+	if (__atomic_load_n(&ust_urcu_after_fork_child, __ATOMIC_ACQUIRE))
+		return true;
+	void *bf = dlsym(RTLD_DEFAULT, "lttng_ust_before_fork");
+	void *ap = dlsym(RTLD_DEFAULT, "lttng_ust_after_fork_parent");
+	void *ac = dlsym(RTLD_DEFAULT, "lttng_ust_after_fork_child");
+	void *ub = dlsym(RTLD_DEFAULT, "lttng_ust_urcu_before_fork");
+	void *uc = dlsym(RTLD_DEFAULT, "lttng_ust_urcu_after_fork_child");
+
+	if (!bf || !ap || !ac || !ub || !uc)
+		return false;
+	ust_before_fork = (void (*)(sigset_t *))bf;
+	ust_after_fork_parent = (void (*)(sigset_t *))ap;
+	ust_after_fork_child = (void (*)(sigset_t *))ac;
+	ust_urcu_before_fork = (void (*)(void))ub;
+	__atomic_store_n(&ust_urcu_after_fork_child, (void (*)(void))uc, __ATOMIC_RELEASE);
+	return true;
+}
+
+static bool any_slub_event_enabled(void)
+{
+	for (unsigned t = 0; t < SLUB_EV_NR; t++)
+		if (__atomic_load_n(slub_tp_state[t], __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+static bool inside_lttng_ust(void);
+
+static void fork_exit_mark(void)
+{
+	__atomic_store_n(&fork_exiting, 1, __ATOMIC_RELAXED);
+}
+
+pid_t slub_trace_fork(pid_t (*libc_fork)(void), bool first)
+{
+	sigset_t mask;
+	bool lazy;
+	pid_t pid;
+	int saved;
+
+	if (!first || !ust_fork_resolve())
+		return libc_fork();
+	lazy = fork_mode == FORK_LAZY && any_slub_event_enabled();
+#if SLUB_LOCKFREE_UNWIND
+	if (lazy && !__atomic_load_n(&gcc_backtrace, __ATOMIC_ACQUIRE))
+		resolve_gcc_unwinder();
+	/* LTTng-UST's own fork (its listener making the wait shm) is no
+	 * fork to LTTng-UST (its nesting count): eager, where both calls do
+	 * nothing; the child takes no lock and execs or exits */
+	lazy = lazy && __atomic_load_n(&gcc_backtrace, __ATOMIC_ACQUIRE) && !inside_lttng_ust();
+#else
+	lazy = false;
+#endif
+	ust_before_fork(&mask);
+	pid = libc_fork();
+	saved = errno;
+	if (pid != 0) {
+		ust_after_fork_parent(&mask);
+	} else if (!lazy) {
+		__atomic_store_n(&slub_trace_fork_pending, 0, __ATOMIC_RELAXED);
+		ust_after_fork_child(&mask);
+	} else {
+		ust_after_fork_parent(&mask);
+		ust_urcu_before_fork();
+		ust_urcu_after_fork_child();
+		fork_exiting = 0;
+		/* registered after the libc's own exit handler, so it runs
+		 * before every destructor; before the state, as atexit() may
+		 * allocate */
+		if (!fork_exit_hooked)
+			fork_exit_hooked = atexit(fork_exit_mark) == 0;
+		__atomic_store_n(&slub_trace_fork_pending, SLUB_FORK_PENDING, __ATOMIC_RELEASE);
+	}
+	errno = saved;
+	return pid;
+}
+
+#if SLUB_LOCKFREE_UNWIND
+struct ust_frame_walk {
+	unsigned n;
+	bool found;
+};
+
+static _Unwind_Reason_Code ust_frame(struct _Unwind_Context *ctx, void *arg)
+{
+	struct ust_frame_walk *w = arg;
+	uintptr_t ip = gcc_getip(ctx);
+	struct dl_find_object fo;
+
+	if (!ip || ++w->n > 128)
+		return _URC_END_OF_STACK;
+	if (_dl_find_object((void *)(ip - 1), &fo) == 0 && fo.dlfo_link_map &&
+	    fo.dlfo_link_map->l_name && strstr(fo.dlfo_link_map->l_name, "liblttng-ust")) {
+		w->found = true;
+		return _URC_END_OF_STACK;
+	}
+	return _URC_NO_REASON;
+}
+
+/* Is LTTng-UST's code on this thread's stack, under ours? */
+static bool inside_lttng_ust(void)
+{
+	struct ust_frame_walk w = { 0, false };
+	_Unwind_Reason_Code (*bt)(_Unwind_Trace_Fn, void *) =
+		__atomic_load_n(&gcc_backtrace, __ATOMIC_ACQUIRE);
+
+	if (!bt)
+		return true;
+	bt(ust_frame, &w);
+	return w.found;
+}
+#else
+static bool inside_lttng_ust(void) { return true; }
+#endif
+
+/*
+ * The deferred registration: true when the caller may emit.  Only the first
+ * caller registers; meanwhile (SLUB_FORK_REGISTERING) the registering
+ * thread emits nothing, and the other threads, which can only be
+ * LTTng-UST's listeners that the registration starts, go on: their events
+ * reach no session until it is done.
+ */
+bool slub_trace_fork_register(void)
+{
+	int pending = __atomic_load_n(&slub_trace_fork_pending, __ATOMIC_ACQUIRE);
+	int saved = errno;
+	sigset_t mask;
+
+	switch (pending) {
+	case 0:
+		return true;
+	case SLUB_FORK_REGISTERING:
+		return !fork_registering;
+	case SLUB_FORK_SILENT:
+		return false;
+	}
+	if (__atomic_load_n(&fork_exiting, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&tp_closed, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&slub_trace_fork_pending, SLUB_FORK_SILENT, __ATOMIC_RELEASE);
+		return false;
+	}
+	if (slub_locks_held() || inside_lttng_ust()) {
+		errno = saved;
+		return false;
+	}
+	if (!__atomic_compare_exchange_n(&slub_trace_fork_pending, &pending, SLUB_FORK_REGISTERING,
+					 false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return slub_trace_fork_register();
+	fork_registering = 1;
+	ust_before_fork(&mask);
+	ust_after_fork_child(&mask);
+	fork_registering = 0;
+	__atomic_store_n(&slub_trace_fork_pending, 0, __ATOMIC_RELEASE);
+	errno = saved;
+	return true;
 }
 
 /*

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <slub/event.h>
 
 /* slub:trigger's kind (tracepoints/slub_tp.h defines them alike). */
@@ -54,6 +55,22 @@ void slub_trace_postfork_parent(void);
 /* slub:trigger (kind SLUB_TRIGGER_*); false when nothing listens to it. */
 bool slub_trace_trigger(unsigned kind, uint64_t slab, const char *rule);
 bool slub_trace_trigger_enabled(void);
+/*
+ * fork() with LTTng-UST's calls around it (the shim's fork(); trace.c tells
+ * when a child registers).  `first`: no other fork() wrapper comes before
+ * the caller's in the lookup order.  In a child that has not registered yet
+ * (SLUB_FORK_PENDING), slub_trace_fork_ok() registers it where it can and
+ * says whether the caller may emit: called before anything that may.
+ */
+#define SLUB_FORK_PENDING 1
+#define SLUB_FORK_REGISTERING 2
+#define SLUB_FORK_SILENT 3
+pid_t slub_trace_fork(pid_t (*libc_fork)(void), bool first);
+extern int slub_trace_fork_pending __attribute__((visibility("hidden")));
+bool slub_trace_fork_register(void);
+#define slub_trace_fork_ok()                                                            \
+	(__builtin_expect(__atomic_load_n(&slub_trace_fork_pending, __ATOMIC_RELAXED) == 0, 1) || \
+	 slub_trace_fork_register())
 #else
 #define slub_tp_enabled(t) 0
 #define slub_tp_object_enabled(t) 0
@@ -68,6 +85,12 @@ static inline bool slub_trace_trigger(unsigned kind, uint64_t slab, const char *
 	return false;
 }
 static inline bool slub_trace_trigger_enabled(void) { return false; }
+static inline pid_t slub_trace_fork(pid_t (*libc_fork)(void), bool first)
+{
+	(void)first;
+	return libc_fork();
+}
+#define slub_trace_fork_ok() true
 #endif
 
 #endif /* SLUB_TRACE_H */

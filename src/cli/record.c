@@ -198,6 +198,10 @@ void cmd_record_usage(FILE *f)
 		"  LTTNG_HOME             as for lttng(1): where a non-root session daemon lives\n"
 		"  SLUBTRACE_TSC_CLOCK    off or force, for --clock tsc (see the plugin's notes\n"
 		"                         in doc/allocator.md)\n"
+		"  SLUBTRACE_FORK         eager: a forked child of CMD registers with the\n"
+		"                         session daemon at the fork; default lazy (eager\n"
+		"                         with --dlopen-events): before its first slub event\n"
+		"                         (a child that execs first, never: its new image does)\n"
 		"\n"
 		"A session daemon is started (lttng-sessiond --no-kernel) when none is\n"
 		"reachable, and stopped at the end.  The trace is then checked as\n"
@@ -1175,6 +1179,12 @@ static pid_t spawn_cmd(const struct record_opts *o, const char *path, const char
 		setenv("SLUBTRACE_STACKS", o->stacks, 1);
 	if (o->stack_depth)
 		setenv("SLUBTRACE_STACK_DEPTH", o->stack_depth, 1);
+	/* A forked child registers with the session daemon before its first
+	 * slub event, not at the fork: one that execs first registers once,
+	 * in its new image (src/trace.c).  Not with liblttng-ust-dl, whose
+	 * events a child not registered yet would give its parent's pid. */
+	if (!o->dlopen_events)
+		setenv("SLUBTRACE_FORK", "lazy", 0);
 	/* LTTng-UST's statedump skips reading every loaded object's ELF
 	 * file (its start event stays): slub:bin_info names them. */
 	setenv("LTTNG_UST_WITHOUT_BADDR_STATEDUMP", "1", 1);

@@ -49,6 +49,7 @@
  * matters.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <malloc.h>
 #include <pthread.h>
@@ -62,6 +63,7 @@
 
 #include "shim.h"
 #include "kmalloc_fast.h"
+#include "trace.h"
 
 #define SHIM_EXPORT __attribute__((visibility("default")))
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -612,4 +614,57 @@ void *__libc_pvalloc(size_t size)
 void __libc_cfree(void *p)
 {
 	shim_free(p);
+}
+
+/* ---- fork() and pthread_create(): when a traced child registers ----
+ *
+ * fork() brackets the libc's with LTTng-UST's fork calls, and a child
+ * traced with SLUBTRACE_FORK=lazy registers with the session daemon only
+ * when it first needs to (src/trace.c, slub_trace_fork()).  The libc's
+ * fork() is taken from libc.so.6 itself: RTLD_NEXT would find
+ * liblttng-ust-fork.so's, which `slubtrace record` preloads after the shim
+ * (for clone() and daemon()).  When another fork() comes before the shim's
+ * in the lookup order, it already wraps the call: the shim's adds nothing.
+ */
+typedef pid_t (*shim_fork_fn)(void);
+typedef int (*shim_thread_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+SHIM_EXPORT pid_t fork(void)
+{
+	static shim_fork_fn libc_fork;
+	static int first; /* 0 unknown, 1 the shim's fork() is the one called, -1 not */
+	shim_fork_fn f = __atomic_load_n(&libc_fork, __ATOMIC_ACQUIRE);
+
+	if (!f) {
+		void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+
+		f = libc ? (shim_fork_fn)dlsym(libc, "fork") : NULL;
+		if (!f)
+			f = (shim_fork_fn)dlsym(RTLD_NEXT, "fork");
+		if (!f) {
+			errno = ENOSYS;
+			return -1;
+		}
+		__atomic_store_n(&first, dlsym(RTLD_DEFAULT, "fork") == (void *)fork ? 1 : -1,
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&libc_fork, f, __ATOMIC_RELEASE);
+	}
+	return slub_trace_fork(f, __atomic_load_n(&first, __ATOMIC_RELAXED) > 0);
+}
+
+SHIM_EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+			       void *(*start)(void *), void *arg)
+{
+	static shim_thread_fn next;
+	shim_thread_fn f = __atomic_load_n(&next, __ATOMIC_ACQUIRE);
+
+	if (!f) {
+		f = (shim_thread_fn)dlsym(RTLD_NEXT, "pthread_create");
+		if (!f)
+			return ENOSYS;
+		__atomic_store_n(&next, f, __ATOMIC_RELEASE);
+	}
+	/* a child not registered yet does so while it has one thread */
+	(void)slub_trace_fork_ok();
+	return f(thread, attr, start, arg);
 }

@@ -855,6 +855,8 @@ def test_fork(env):
         check_attribution(events, errors)
         check_no_tracer_slots(events, errors)
 
+    errors += fork_registrations(env)
+
     # a main thread that renames itself keeps its first name (no exec)
     trace_dir = os.path.join(env.work, "trace-rename")
     env.start_sessiond()
@@ -871,6 +873,65 @@ def test_fork(env):
           "re-announcements" % len(main), errors)
     check(names == ["e2e_forker"], "the main thread's names %s, not only e2e_forker: a rename "
           "would read as an exec" % names, errors)
+    return errors
+
+
+def registrations(directory, env):
+    """vpid -> how many times it registered with the session daemon (one
+    lttng_ust_statedump:start per registration)."""
+    p = subprocess.run(["babeltrace2", directory], env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, text=True, errors="replace", timeout=600)
+    n = {}
+    for m in re.finditer(r'lttng_ust_statedump:start: .*?vpid = (\d+)', p.stdout):
+        n[int(m.group(1))] = n.get(int(m.group(1)), 0) + 1
+    return n
+
+
+def fork_registrations(env):
+    """When a forked child registers.  record runs its command with
+    SLUBTRACE_FORK=lazy: a child registers before its first slub event or
+    thread, so one that execs at once registers only in its new image; with
+    SLUBTRACE_FORK=eager (liblttng-ust-fork's way) it registers at the fork
+    too.  Either way a child's events are its own, a child that starts a
+    thread first is traced, and one that exit()s at once while the parent's
+    threads are inside tracepoints does not hang (e2e_forker lazy checks
+    every child's exit within 60 s)."""
+    errors = []
+    children = 9
+    # registrations of each kind of child: execs at once, starts a thread
+    # first, exit()s at once
+    want = {"lazy": (1, 1, 0), "eager": (2, 1, 1)}
+    for mode in ("lazy", "eager"):
+        trace_dir = os.path.join(env.work, "trace-" + mode)
+        saved = env.env.get("SLUBTRACE_FORK")
+        if mode == "eager":
+            env.env["SLUBTRACE_FORK"] = "eager"
+        env.start_sessiond()
+        try:
+            _, out = env.slubtrace(["-o", trace_dir, "--", env.path("tests/e2e/e2e_forker"),
+                                    "lazy", str(children)], timeout=300)
+        finally:
+            env.stop_sessiond()
+            if saved is None:
+                env.env.pop("SLUBTRACE_FORK", None)
+            else:
+                env.env["SLUBTRACE_FORK"] = saved
+        kids = [(int(p), int(k)) for p, k in re.findall(r'e2e_forker: child (\d+) kind (\d)', out)]
+        events = Trace(trace_dir, env.env).slub()
+        regs = registrations(trace_dir, env.env)
+        check_named(events, errors)
+        check_attribution(events, errors)
+        got = [(k, regs.get(p, 0)) for p, k in kids]
+        log("  %s: (kind, registrations) of each child: %s" % (mode, got))
+        check(len(kids) == children, "%s: %d children reported, not %d"
+              % (mode, len(kids), children), errors)
+        bad = [(p, k, regs.get(p, 0)) for p, k in kids if regs.get(p, 0) != want[mode][k]]
+        check(not bad, "%s: children (pid, kind, registrations) %s; want %s registrations for "
+              "kinds 0, 1, 2" % (mode, bad, want[mode]), errors)
+        threaded = {e["vpid"] for e in events if e.get("vtid") != e["vpid"]}
+        missing = [p for p, k in kids if k == 1 and p not in threaded]
+        check(not missing, "%s: children %s started a thread that allocated, but no event of "
+              "theirs is in the trace" % (mode, missing), errors)
     return errors
 
 

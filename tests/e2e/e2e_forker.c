@@ -9,6 +9,12 @@
  *   e2e_forker threads [waves]    waves of short-lived threads, each making
  *                                 its first allocations (and so its first
  *                                 events) while other threads run
+ *   e2e_forker lazy [children]    threads allocating while the main thread
+ *                                 forks children of three kinds in turn: one
+ *                                 that execs /bin/true at once, one whose
+ *                                 first act is to start a thread that
+ *                                 allocates, one that exit()s at once (its
+ *                                 destructors run); each child has 60 s
  *   e2e_forker rename [rounds]    the main thread allocates, renames itself
  *                                 ("renamed-main", PR_SET_NAME) and
  *                                 allocates on: a rename is not an exec
@@ -133,6 +139,69 @@ static int do_fork(int children)
 	return bad || failures ? 1 : 0;
 }
 
+static void *child_thread(void *arg)
+{
+	churn((unsigned)(uintptr_t)arg, 2000);
+	return NULL;
+}
+
+/* The children of a parent whose threads are inside tracepoints at any
+ * instant: none may hang (in its registration, or in an exit that waits
+ * for the parent's readers), each one's events are its own. */
+static int do_lazy(int children)
+{
+	pthread_t bg[2];
+	int bad = 0;
+
+	for (int i = 0; i < 2; i++)
+		if ((errno = pthread_create(&bg[i], NULL, background, (void *)(uintptr_t)(i + 11)))) {
+			perror("pthread_create");
+			return 1;
+		}
+	for (int c = 0; c < children; c++) {
+		pid_t pid = fork();
+		int status;
+
+		if (pid < 0) {
+			perror("fork");
+			bad++;
+			break;
+		}
+		if (pid == 0) {
+			pthread_t th;
+
+			alarm(60);
+			switch (c % 3) {
+			case 0:
+				execl("/bin/true", "true", (char *)NULL);
+				_exit(5);
+			case 1:
+				if ((errno = pthread_create(&th, NULL, child_thread,
+							    (void *)(uintptr_t)(300u + (unsigned)c)))) {
+					perror("pthread_create");
+					_exit(3);
+				}
+				pthread_join(th, NULL);
+				exit(failures ? 4 : 0);
+			default:
+				exit(0);
+			}
+		}
+		printf("e2e_forker: child %d kind %d\n", (int)pid, c % 3);
+		fflush(stdout);
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status) != 0) {
+			fprintf(stderr, "e2e_forker: child %d (kind %d) failed (status %#x)\n", c,
+				c % 3, status);
+			bad++;
+		}
+	}
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	for (int i = 0; i < 2; i++)
+		pthread_join(bg[i], NULL);
+	return bad || failures ? 1 : 0;
+}
+
 static int do_threads(int waves)
 {
 	pthread_t bg;
@@ -171,8 +240,10 @@ int main(int argc, char **argv)
 		return do_fork(n);
 	if (argc > 1 && !strcmp(argv[1], "threads"))
 		return do_threads(n);
+	if (argc > 1 && !strcmp(argv[1], "lazy"))
+		return do_lazy(n);
 	if (argc > 1 && !strcmp(argv[1], "rename"))
 		return do_rename(n);
-	fprintf(stderr, "usage: e2e_forker fork|threads|rename [n]\n");
+	fprintf(stderr, "usage: e2e_forker fork|lazy|threads|rename [n]\n");
 	return 2;
 }
