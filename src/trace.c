@@ -739,6 +739,8 @@ static bool ust_fork_resolve(void)
 	if (__atomic_load_n(&ust_urcu_after_fork_child, __ATOMIC_ACQUIRE))
 		return true;
 	void *bf = dlsym(RTLD_DEFAULT, "lttng_ust_before_fork");
+	if (!bf)
+		return false; /* no LTTng-UST in the process (yet): one look per fork */
 	void *ap = dlsym(RTLD_DEFAULT, "lttng_ust_after_fork_parent");
 	void *ac = dlsym(RTLD_DEFAULT, "lttng_ust_after_fork_child");
 	void *ub = dlsym(RTLD_DEFAULT, "lttng_ust_urcu_before_fork");

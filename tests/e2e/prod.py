@@ -1263,8 +1263,23 @@ def diskfull_in_world(args, work):
     argv = ["setpriv", "--reuid=%d" % pw.pw_uid, "--regid=%d" % pw.pw_gid, "--clear-groups",
             slubtrace, "record", "--snapshot", "--trigger", "violation", "-o",
             os.path.join(small, "flight"), "--"] + workload
-    p = subprocess.run(argv, env=env, cwd=work, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True, errors="replace", timeout=240)
+    # A hang (seen once in CI: record never exited, nothing of it left to
+    # read) is reported with where each process of record's group waits,
+    # and their stacks, before the world and its namespaces go.
+    p = subprocess.Popen(argv, env=env, cwd=work, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, errors="replace",
+                         start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=150)
+    except subprocess.TimeoutExpired:
+        state = group_state(p.pid)
+        stacks = e2e.dump_stacks(p.pid)
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        raise Failure("record --snapshot --trigger on a full file system hung: no exit after "
+                      "150 s; its processes (pid, state, wchan, command, threads):\n%s\n%s\n"
+                      "its standard error:\n%s" % (state, stacks, err[-4000:]))
+    p = subprocess.CompletedProcess(argv, p.returncode, out, err)
     for line in p.stderr.splitlines():
         if re.match(r"slubtrace: (trigger|snapshot|check:|/|no )", line):
             log("  | " + line)
@@ -1324,7 +1339,7 @@ def root_main(argv):
     if args.in_world:
         import faulthandler
         # a hang says where it is, and ends before the outer timeout
-        faulthandler.dump_traceback_later(240, exit=True)
+        faulthandler.dump_traceback_later(270, exit=True)
         try:
             errors = inner(args, args.in_world)
         except Failure as e:
