@@ -689,11 +689,14 @@ void slub_trace_postfork_child(void)
  *     expects the child's only thread), a slub:trigger;
  *   - but never from inside LTTng-UST, whose locks the registration takes
  *     (a provider's constructor in dlopen(), or a destructor at exit, frees
- *     under them: seen as a child hung in its exit), which the stack tells
- *     (libgcc's lock-free unwinder and _dl_find_object()), nor under an
- *     allocator lock, nor once the child called exit(): the events met
- *     there are not emitted, and after exit() none of the child's is
- *     (SLUB_FORK_SILENT);
+ *     under them: seen as a child hung in its exit), nor from inside the
+ *     dynamic loader (dlclose() frees a link map; the registration
+ *     dlopen()s, which the loader refuses there: seen as an assertion of
+ *     ld.so) or dl_iterate_phdr() (whose lock LTTng-UST's statedump
+ *     takes), all of which the stack tells (libgcc's lock-free unwinder and
+ *     _dl_find_object()); nor under an allocator lock, nor once the child
+ *     called exit(): the events met there are not emitted, and after
+ *     exit() none of the child's is (SLUB_FORK_SILENT);
  *   - a child that execs first never registers: its new image does, once.
  *
  * A child's trace is thus what a process traced from its registration on
@@ -765,6 +768,10 @@ static bool any_slub_event_enabled(void)
 }
 
 static bool inside_lttng_ust(void);
+#if SLUB_LOCKFREE_UNWIND
+static void unsafe_frames_init(void);
+static struct link_map *rtld_map;
+#endif
 
 static void fork_exit_mark(void)
 {
@@ -788,6 +795,9 @@ pid_t slub_trace_fork(pid_t (*libc_fork)(void), bool first)
 	 * fork to LTTng-UST (its nesting count): eager, where both calls do
 	 * nothing; the child takes no lock and execs or exits */
 	lazy = lazy && __atomic_load_n(&gcc_backtrace, __ATOMIC_ACQUIRE) && !inside_lttng_ust();
+	if (lazy)
+		unsafe_frames_init();
+	lazy = lazy && rtld_map;
 #else
 	lazy = false;
 #endif
@@ -821,6 +831,29 @@ struct ust_frame_walk {
 	bool found;
 };
 
+/* The dynamic loader's own link map, and dl_iterate_phdr()'s code: found
+ * at the fork, in the parent (dladdr1() takes the loader's lock). */
+static uintptr_t iterate_start, iterate_end;
+
+static void unsafe_frames_init(void)
+{
+	struct dl_find_object fo;
+	const ElfW(Sym) *sym = NULL;
+	Dl_info info;
+
+	if (!rtld_map && _dl_find_object((void *)&_r_debug, &fo) == 0)
+		rtld_map = fo.dlfo_link_map;
+	if (!iterate_end && dladdr1((void *)dl_iterate_phdr, &info, (void **)&sym, RTLD_DL_SYMENT) &&
+	    sym && sym->st_size) {
+		iterate_start = (uintptr_t)dl_iterate_phdr;
+		iterate_end = iterate_start + sym->st_size;
+	}
+}
+
+/* A frame where the registration must not run: LTTng-UST's (its locks),
+ * the dynamic loader's (inside dlopen() or dlclose(): LTTng-UST's
+ * registration dlopen()s), dl_iterate_phdr()'s (LTTng-UST's statedump
+ * waits for its lock). */
 static _Unwind_Reason_Code ust_frame(struct _Unwind_Context *ctx, void *arg)
 {
 	struct ust_frame_walk *w = arg;
@@ -829,15 +862,17 @@ static _Unwind_Reason_Code ust_frame(struct _Unwind_Context *ctx, void *arg)
 
 	if (!ip || ++w->n > 128)
 		return _URC_END_OF_STACK;
-	if (_dl_find_object((void *)(ip - 1), &fo) == 0 && fo.dlfo_link_map &&
-	    fo.dlfo_link_map->l_name && strstr(fo.dlfo_link_map->l_name, "liblttng-ust")) {
+	if (ip - 1 - iterate_start < iterate_end - iterate_start)
 		w->found = true;
-		return _URC_END_OF_STACK;
-	}
-	return _URC_NO_REASON;
+	else if (_dl_find_object((void *)(ip - 1), &fo) == 0 && fo.dlfo_link_map &&
+		 (fo.dlfo_link_map == rtld_map ||
+		  (fo.dlfo_link_map->l_name && strstr(fo.dlfo_link_map->l_name, "liblttng-ust"))))
+		w->found = true;
+	return w->found ? _URC_END_OF_STACK : _URC_NO_REASON;
 }
 
-/* Is LTTng-UST's code on this thread's stack, under ours? */
+/* Is a frame of LTTng-UST, of the loader or of dl_iterate_phdr() on this
+ * thread's stack, under ours? */
 static bool inside_lttng_ust(void)
 {
 	struct ust_frame_walk w = { 0, false };

@@ -932,6 +932,31 @@ def fork_registrations(env):
         missing = [p for p, k in kids if k == 1 and p not in threaded]
         check(not missing, "%s: children %s started a thread that allocated, but no event of "
               "theirs is in the trace" % (mode, missing), errors)
+
+    # children whose first slow paths come inside dlclose() (the loader's
+    # free of the link map, a provider's destructors under LTTng-UST's
+    # locks): no registration there (it dlopen()s: the loader asserts; it
+    # takes LTTng-UST's locks: a hang), one after, events their own
+    trace_dir = os.path.join(env.work, "trace-dlclose")
+    env.start_sessiond()
+    try:
+        _, out = env.slubtrace(["-o", trace_dir, "--", env.path("tests/e2e/e2e_forker"),
+                                "dlclose", "6", env.path("tests/e2e/libe2e_tp_provider.so")],
+                               timeout=300)
+    finally:
+        env.stop_sessiond()
+    kids = [int(p) for p in re.findall(r'e2e_forker: child (\d+) kind 3', out)]
+    events = Trace(trace_dir, env.env).slub()
+    regs = registrations(trace_dir, env.env)
+    check_named(events, errors)
+    check_attribution(events, errors)
+    log("  dlclose: registrations of each child %s" % [regs.get(p, 0) for p in kids])
+    check(len(kids) == 6, "dlclose: %d children reported, not 6" % len(kids), errors)
+    check(all(regs.get(p, 0) == 1 for p in kids),
+          "dlclose: children's registrations %s, not 1 each" % [regs.get(p, 0) for p in kids],
+          errors)
+    silent = [p for p in kids if p not in {e["vpid"] for e in events}]
+    check(not silent, "dlclose: no event of children %s after their dlclose()" % silent, errors)
     return errors
 
 

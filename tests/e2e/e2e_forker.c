@@ -15,12 +15,20 @@
  *                                 first act is to start a thread that
  *                                 allocates, one that exit()s at once (its
  *                                 destructors run); each child has 60 s
+ *   e2e_forker dlclose [children] LIB
+ *                                 the main thread loads LIB, a tracepoint
+ *                                 provider, allocates, and forks children
+ *                                 (threads allocating meanwhile) that
+ *                                 unload it first, freeing under
+ *                                 LTTng-UST's locks what loading it took,
+ *                                 then allocate; each child has 60 s
  *   e2e_forker rename [rounds]    the main thread allocates, renames itself
  *                                 ("renamed-main", PR_SET_NAME) and
  *                                 allocates on: a rename is not an exec
  *
  * Exits 0 when every child and thread finished and saw its own data intact.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -202,6 +210,68 @@ static int do_lazy(int children)
 	return bad || failures ? 1 : 0;
 }
 
+/* A child not registered yet meets its first events inside LTTng-UST (the
+ * provider's destructors): it must neither hang there nor lose its own
+ * events after. */
+static int do_dlclose(int children, const char *lib)
+{
+	void (*ping)(int);
+	pthread_t bg[2];
+	void *h;
+	int bad = 0;
+
+	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		fprintf(stderr, "e2e_forker: %s\n", dlerror());
+		return 1;
+	}
+	ping = (void (*)(int))dlsym(h, "e2e_tp_ping");
+	if (!ping) {
+		fprintf(stderr, "e2e_forker: %s\n", dlerror());
+		return 1;
+	}
+	ping(1);
+	/* the provider's objects no longer in the cpu slabs: their frees in
+	 * the child take the slow path */
+	churn(77, 20000);
+	for (int i = 0; i < 2; i++)
+		if ((errno = pthread_create(&bg[i], NULL, background, (void *)(uintptr_t)(i + 21)))) {
+			perror("pthread_create");
+			return 1;
+		}
+	for (int c = 0; c < children; c++) {
+		pid_t pid = fork();
+		int status;
+
+		if (pid < 0) {
+			perror("fork");
+			bad++;
+			break;
+		}
+		if (pid == 0) {
+			alarm(60);
+			if (dlclose(h)) {
+				fprintf(stderr, "e2e_forker: dlclose: %s\n", dlerror());
+				_exit(3);
+			}
+			churn(500u + (unsigned)c, 3000);
+			exit(failures ? 4 : 0);
+		}
+		printf("e2e_forker: child %d kind 3\n", (int)pid);
+		fflush(stdout);
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status) != 0) {
+			fprintf(stderr, "e2e_forker: child %d (dlclose) failed (status %#x)\n", c,
+				status);
+			bad++;
+		}
+	}
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	for (int i = 0; i < 2; i++)
+		pthread_join(bg[i], NULL);
+	return bad || failures ? 1 : 0;
+}
+
 static int do_threads(int waves)
 {
 	pthread_t bg;
@@ -242,8 +312,10 @@ int main(int argc, char **argv)
 		return do_threads(n);
 	if (argc > 1 && !strcmp(argv[1], "lazy"))
 		return do_lazy(n);
+	if (argc > 3 && !strcmp(argv[1], "dlclose"))
+		return do_dlclose(n, argv[3]);
 	if (argc > 1 && !strcmp(argv[1], "rename"))
 		return do_rename(n);
-	fprintf(stderr, "usage: e2e_forker fork|lazy|threads|rename [n]\n");
+	fprintf(stderr, "usage: e2e_forker fork|lazy|threads|rename [n], e2e_forker dlclose n LIB\n");
 	return 2;
 }
