@@ -20,6 +20,11 @@
  * steady state: give it at least the channel's size per cpu (run_bench.py
  * does).  Without -w, the first repetitions are first passes.
  *
+ * Two yardsticks follow the minimal event: the slab-word payload (25
+ * bytes: three words and a byte) as the four fields format 10 writes, and
+ * as one array of the three words and the byte: two ring-buffer writes
+ * instead of four, what a packed slab-word class would cost.
+ *
  * Needs libslub-tp.so preloaded (the `slub` probes) and a session enabling
  * slub:* and slub_bench:* (tests/bench/run_bench.py sets one up beside the
  * benchmarks).  Without a session, every figure is the disabled-tracepoint
@@ -131,6 +136,7 @@ int main(int argc, char **argv)
 {
 	static struct ev_class classes[MAX_CLASSES];
 	static double t[MAX_CLASSES + 1][MAX_REPS];
+	static double yard[2][MAX_REPS];
 	unsigned long n = 20000, reps = 7, warm_mib = 0;
 	unsigned nc;
 	int o;
@@ -163,13 +169,27 @@ int main(int argc, char **argv)
 	}
 
 	for (unsigned long r = 0; r < reps; r++) {
-		uint64_t t0, t1;
+		uint64_t t0, t1, w[3] = { 0x3, 0x7f0aa48e0001400ull, 0x1080100005ull };
 
 		t0 = cpu_ns();
 		for (unsigned long i = 0; i < n; i++)
 			lttng_ust_tracepoint(slub_bench, minimal, (int)i);
 		t1 = cpu_ns();
 		t[0][r] = (double)(t1 - t0) / (double)n;
+		t0 = cpu_ns();
+		for (unsigned long i = 0; i < n; i++) {
+			w[2] = i;
+			lttng_ust_tracepoint(slub_bench, four_fields, w, 6);
+		}
+		t1 = cpu_ns();
+		yard[0][r] = (double)(t1 - t0) / (double)n;
+		t0 = cpu_ns();
+		for (unsigned long i = 0; i < n; i++) {
+			w[2] = i;
+			lttng_ust_tracepoint(slub_bench, packed, w, 6);
+		}
+		t1 = cpu_ns();
+		yard[1][r] = (double)(t1 - t0) / (double)n;
 		for (unsigned c = 0; c < nc; c++) {
 			struct slub_event *e = &classes[c].ev;
 
@@ -184,11 +204,21 @@ int main(int argc, char **argv)
 	}
 	for (unsigned c = 0; c <= nc; c++)
 		qsort(t[c], reps, sizeof(double), cmp_double);
+	for (unsigned c = 0; c < 2; c++)
+		qsort(yard[c], reps, sizeof(double), cmp_double);
 
 	printf("%-18s %-18s %10s %8s\n", "class", "event", "ns/event", "ratio");
 	printf("%-18s %-18s %10.1f %8.2f\n", "minimal", "slub_bench:minimal", t[0][reps / 2], 1.0);
 	if (bench_machine)
 		printf("@ev.minimal.ns %.2f\n", t[0][reps / 2]);
+	printf("%-18s %-18s %10.1f %8.2f\n", "yardstick", "slub_bench:four_fields",
+	       yard[0][reps / 2], yard[0][reps / 2] / t[0][reps / 2]);
+	printf("%-18s %-18s %10.1f %8.2f\n", "yardstick", "slub_bench:packed", yard[1][reps / 2],
+	       yard[1][reps / 2] / t[0][reps / 2]);
+	if (bench_machine) {
+		printf("@ev.four_fields.ns %.2f\n", yard[0][reps / 2]);
+		printf("@ev.packed.ns %.2f\n", yard[1][reps / 2]);
+	}
 	for (unsigned c = 0; c < nc; c++) {
 		double ns = t[c + 1][reps / 2];
 
