@@ -989,6 +989,16 @@ def probe_sections(res, names):
                    "Target: at most 1.3x the minimal event." % (EVENT_COST_WARM_MIB, disc))
         out.append("")
         rows = [["minimal (one integer)", "slub_bench:minimal", fmt(minimal), "1.00", "–"]]
+        for key, label, what in (
+                ("ev.four_fields.ns", "yardstick: 25 bytes as 4 fields",
+                 "slub_bench:four_fields (format 10's slab-word fields, LTTng alone)"),
+                ("ev.packed.ns", "yardstick: 25 bytes packed",
+                 "slub_bench:packed (one array of 3 words, a byte)")):
+            v = res.med("event_cost", "event_cost", key)
+            if v is not None:
+                rows.append([label, what, fmt(v),
+                             fmt_ratio(res.med_ratio("event_cost", "event_cost", key,
+                                                     "ev.minimal.ns")), "(reported)"])
         for cls, what in EVENT_COST_CLASSES:
             key = "ev.%s.ns" % cls
             v = res.med("event_cost", "event_cost", key)
