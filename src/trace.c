@@ -767,7 +767,7 @@ static bool any_slub_event_enabled(void)
 	return false;
 }
 
-static bool inside_lttng_ust(void);
+static bool registration_unsafe_here(void);
 #if SLUB_LOCKFREE_UNWIND
 static void unsafe_frames_init(void);
 static struct link_map *rtld_map;
@@ -794,7 +794,7 @@ pid_t slub_trace_fork(pid_t (*libc_fork)(void), bool first)
 	/* LTTng-UST's own fork (its listener making the wait shm) is no
 	 * fork to LTTng-UST (its nesting count): eager, where both calls do
 	 * nothing; the child takes no lock and execs or exits */
-	lazy = lazy && __atomic_load_n(&gcc_backtrace, __ATOMIC_ACQUIRE) && !inside_lttng_ust();
+	lazy = lazy && __atomic_load_n(&gcc_backtrace, __ATOMIC_ACQUIRE) && !registration_unsafe_here();
 	if (lazy)
 		unsafe_frames_init();
 	lazy = lazy && rtld_map;
@@ -873,7 +873,7 @@ static _Unwind_Reason_Code ust_frame(struct _Unwind_Context *ctx, void *arg)
 
 /* Is a frame of LTTng-UST, of the loader or of dl_iterate_phdr() on this
  * thread's stack, under ours? */
-static bool inside_lttng_ust(void)
+static bool registration_unsafe_here(void)
 {
 	struct ust_frame_walk w = { 0, false };
 	_Unwind_Reason_Code (*bt)(_Unwind_Trace_Fn, void *) =
@@ -885,7 +885,7 @@ static bool inside_lttng_ust(void)
 	return w.found;
 }
 #else
-static bool inside_lttng_ust(void) { return true; }
+static bool registration_unsafe_here(void) { return true; }
 #endif
 
 /*
@@ -914,7 +914,7 @@ bool slub_trace_fork_register(void)
 		__atomic_store_n(&slub_trace_fork_pending, SLUB_FORK_SILENT, __ATOMIC_RELEASE);
 		return false;
 	}
-	if (slub_locks_held() || inside_lttng_ust()) {
+	if (slub_locks_held() || registration_unsafe_here()) {
 		errno = saved;
 		return false;
 	}
