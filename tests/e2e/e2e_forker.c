@@ -104,13 +104,20 @@ static int run_threads(int n, unsigned seed)
 	return 0;
 }
 
-static int do_fork(int children)
+/*
+ * Two threads allocating in the parent while its main thread forks
+ * `children` children one after the other, each running child(c), which
+ * exits; kind(c), when given, is printed with the child's pid for the test
+ * to read.  1 when a child failed or was not made.
+ */
+static int fork_children(int children, unsigned seed, void (*child)(int c), int (*kind)(int c))
 {
 	pthread_t bg[2];
 	int bad = 0;
 
 	for (int i = 0; i < 2; i++)
-		if ((errno = pthread_create(&bg[i], NULL, background, (void *)(uintptr_t)(i + 1)))) {
+		if ((errno = pthread_create(&bg[i], NULL, background,
+					    (void *)(uintptr_t)(seed + (unsigned)i)))) {
 			perror("pthread_create");
 			return 1;
 		}
@@ -124,20 +131,17 @@ static int do_fork(int children)
 			break;
 		}
 		if (pid == 0) {
-			/* The child: the parent's other threads are gone; the
-			 * allocator and LTTng-UST must both work here. */
-			churn(100u + (unsigned)c, 1000);
-			if (run_threads(3, 1000u * (unsigned)c) < 0)
-				_exit(3);
-			/* Long enough for the child to register with the
-			 * session daemon and record its own events. */
-			usleep(300 * 1000);
-			churn(200u + (unsigned)c, 1000);
-			exit(failures ? 4 : 0);
+			child(c);
+			_exit(6);
+		}
+		if (kind) {
+			printf("e2e_forker: child %d kind %d\n", (int)pid, kind(c));
+			fflush(stdout);
 		}
 		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 		    WEXITSTATUS(status) != 0) {
-			fprintf(stderr, "e2e_forker: child %d failed (status %#x)\n", c, status);
+			fprintf(stderr, "e2e_forker: child %d (kind %d) failed (status %#x)\n", c,
+				kind ? kind(c) : 0, status);
 			bad++;
 		}
 	}
@@ -145,6 +149,20 @@ static int do_fork(int children)
 	for (int i = 0; i < 2; i++)
 		pthread_join(bg[i], NULL);
 	return bad || failures ? 1 : 0;
+}
+
+/* The child: the parent's other threads are gone; the allocator and
+ * LTTng-UST must both work here. */
+static void plain_child(int c)
+{
+	churn(100u + (unsigned)c, 1000);
+	if (run_threads(3, 1000u * (unsigned)c) < 0)
+		_exit(3);
+	/* Long enough for the child to register with the session daemon
+	 * and record its own events. */
+	usleep(300 * 1000);
+	churn(200u + (unsigned)c, 1000);
+	exit(failures ? 4 : 0);
 }
 
 static void *child_thread(void *arg)
@@ -153,79 +171,68 @@ static void *child_thread(void *arg)
 	return NULL;
 }
 
+static int lazy_kind(int c)
+{
+	return c % 3;
+}
+
 /* The children of a parent whose threads are inside tracepoints at any
  * instant: none may hang (in its registration, or in an exit that waits
  * for the parent's readers), each one's events are its own. */
-static int do_lazy(int children)
+static void lazy_child(int c)
 {
-	pthread_t bg[2];
-	int bad = 0;
+	pthread_t th;
 
-	for (int i = 0; i < 2; i++)
-		if ((errno = pthread_create(&bg[i], NULL, background, (void *)(uintptr_t)(i + 11)))) {
+	alarm(60);
+	switch (lazy_kind(c)) {
+	case 0:
+		execl("/bin/true", "true", (char *)NULL);
+		_exit(5);
+	case 1:
+		if ((errno = pthread_create(&th, NULL, child_thread,
+					    (void *)(uintptr_t)(300u + (unsigned)c)))) {
 			perror("pthread_create");
-			return 1;
+			_exit(3);
 		}
-	for (int c = 0; c < children; c++) {
-		pid_t pid = fork();
-		int status;
-
-		if (pid < 0) {
-			perror("fork");
-			bad++;
-			break;
-		}
-		if (pid == 0) {
-			pthread_t th;
-
-			alarm(60);
-			switch (c % 3) {
-			case 0:
-				execl("/bin/true", "true", (char *)NULL);
-				_exit(5);
-			case 1:
-				if ((errno = pthread_create(&th, NULL, child_thread,
-							    (void *)(uintptr_t)(300u + (unsigned)c)))) {
-					perror("pthread_create");
-					_exit(3);
-				}
-				pthread_join(th, NULL);
-				exit(failures ? 4 : 0);
-			default:
-				exit(0);
-			}
-		}
-		printf("e2e_forker: child %d kind %d\n", (int)pid, c % 3);
-		fflush(stdout);
-		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-		    WEXITSTATUS(status) != 0) {
-			fprintf(stderr, "e2e_forker: child %d (kind %d) failed (status %#x)\n", c,
-				c % 3, status);
-			bad++;
-		}
+		pthread_join(th, NULL);
+		exit(failures ? 4 : 0);
+	default:
+		exit(0);
 	}
-	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
-	for (int i = 0; i < 2; i++)
-		pthread_join(bg[i], NULL);
-	return bad || failures ? 1 : 0;
 }
 
-/* A child not registered yet meets its first events inside LTTng-UST (the
- * provider's destructors): it must neither hang there nor lose its own
- * events after. */
+static void *provider;
+
+static int dlclose_kind(int c)
+{
+	(void)c;
+	return 3;
+}
+
+/* A child not registered yet meets its first events inside the loader and
+ * LTTng-UST (the provider's destructors): it must neither hang there nor
+ * lose its own events after. */
+static void dlclose_child(int c)
+{
+	alarm(60);
+	if (dlclose(provider)) {
+		fprintf(stderr, "e2e_forker: dlclose: %s\n", dlerror());
+		_exit(3);
+	}
+	churn(500u + (unsigned)c, 3000);
+	exit(failures ? 4 : 0);
+}
+
 static int do_dlclose(int children, const char *lib)
 {
 	void (*ping)(int);
-	pthread_t bg[2];
-	void *h;
-	int bad = 0;
 
-	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
+	provider = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	if (!provider) {
 		fprintf(stderr, "e2e_forker: %s\n", dlerror());
 		return 1;
 	}
-	ping = (void (*)(int))dlsym(h, "e2e_tp_ping");
+	ping = (void (*)(int))dlsym(provider, "e2e_tp_ping");
 	if (!ping) {
 		fprintf(stderr, "e2e_forker: %s\n", dlerror());
 		return 1;
@@ -234,42 +241,7 @@ static int do_dlclose(int children, const char *lib)
 	/* the provider's objects no longer in the cpu slabs: their frees in
 	 * the child take the slow path */
 	churn(77, 20000);
-	for (int i = 0; i < 2; i++)
-		if ((errno = pthread_create(&bg[i], NULL, background, (void *)(uintptr_t)(i + 21)))) {
-			perror("pthread_create");
-			return 1;
-		}
-	for (int c = 0; c < children; c++) {
-		pid_t pid = fork();
-		int status;
-
-		if (pid < 0) {
-			perror("fork");
-			bad++;
-			break;
-		}
-		if (pid == 0) {
-			alarm(60);
-			if (dlclose(h)) {
-				fprintf(stderr, "e2e_forker: dlclose: %s\n", dlerror());
-				_exit(3);
-			}
-			churn(500u + (unsigned)c, 3000);
-			exit(failures ? 4 : 0);
-		}
-		printf("e2e_forker: child %d kind 3\n", (int)pid);
-		fflush(stdout);
-		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-		    WEXITSTATUS(status) != 0) {
-			fprintf(stderr, "e2e_forker: child %d (dlclose) failed (status %#x)\n", c,
-				status);
-			bad++;
-		}
-	}
-	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
-	for (int i = 0; i < 2; i++)
-		pthread_join(bg[i], NULL);
-	return bad || failures ? 1 : 0;
+	return fork_children(children, 21, dlclose_child, dlclose_kind);
 }
 
 static int do_threads(int waves)
@@ -307,11 +279,11 @@ int main(int argc, char **argv)
 	int n = argc > 2 ? atoi(argv[2]) : 4;
 
 	if (argc > 1 && !strcmp(argv[1], "fork"))
-		return do_fork(n);
+		return fork_children(n, 1, plain_child, NULL);
 	if (argc > 1 && !strcmp(argv[1], "threads"))
 		return do_threads(n);
 	if (argc > 1 && !strcmp(argv[1], "lazy"))
-		return do_lazy(n);
+		return fork_children(n, 11, lazy_child, lazy_kind);
 	if (argc > 3 && !strcmp(argv[1], "dlclose"))
 		return do_dlclose(n, argv[3]);
 	if (argc > 1 && !strcmp(argv[1], "rename"))
