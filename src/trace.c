@@ -339,28 +339,38 @@ static bool fire_cache_create(const struct slub_event *ev)
 	return true;
 }
 
+/* The slab_word class's three words, laid out in w (the tracepoint copies
+ * them into the ring buffer before fire_event() returns). */
+static inline const uint64_t *slub_word3(const struct slub_event *ev, uint64_t *w)
+{
+	slub_tp_word3(ev, w);
+	return w;
+}
+
 /* Fires ev's own tracepoint; false when that tracepoint is disabled. */
 static inline bool fire_event(const struct slub_event *ev)
 {
+	uint64_t w[SLUB_TP_WORD3];
+
 	switch ((enum slub_event_type)ev->type) {
 	case SLUB_EV_CACHE_CREATE:
 		return fire_cache_create(ev);
 	case SLUB_EV_CACHE_DESTROY:
 		SLUB_TP_FIRE(cache_destroy, ev);
 	case SLUB_EV_SLAB_NEW:
-		SLUB_TP_FIRE(slab_new, ev);
+		SLUB_TP_FIRE(slab_new, ev, slub_word3(ev, w));
 	case SLUB_EV_SLAB_DISCARD:
-		SLUB_TP_FIRE(slab_discard, ev);
+		SLUB_TP_FIRE(slab_discard, ev, slub_word3(ev, w));
 	case SLUB_EV_FREEZE:
-		SLUB_TP_FIRE(freeze, ev);
+		SLUB_TP_FIRE(freeze, ev, slub_word3(ev, w));
 	case SLUB_EV_UNFREEZE:
-		SLUB_TP_FIRE(unfreeze, ev);
+		SLUB_TP_FIRE(unfreeze, ev, slub_word3(ev, w));
 	case SLUB_EV_TAKE_FREELIST:
-		SLUB_TP_FIRE(take_freelist, ev);
+		SLUB_TP_FIRE(take_freelist, ev, slub_word3(ev, w));
 	case SLUB_EV_FREE_REMOTE:
-		SLUB_TP_FIRE(free_remote, ev);
+		SLUB_TP_FIRE(free_remote, ev, slub_word3(ev, w));
 	case SLUB_EV_DRAIN_FREELIST:
-		SLUB_TP_FIRE(drain_freelist, ev);
+		SLUB_TP_FIRE(drain_freelist, ev, slub_word3(ev, w));
 	case SLUB_EV_CPU_SLAB_LOAD:
 		SLUB_TP_FIRE(cpu_slab_load, ev);
 	case SLUB_EV_DEACTIVATE:

@@ -4,7 +4,7 @@
  * plus `slub:stack`.  This comment is the wire format; the analysis decodes
  * it back into struct slub_event (include/slub/event.h).
  *
- * Wire format 10 (SLUB_TRACE_FORMAT, carried by every cache_create)
+ * Wire format 11 (SLUB_TRACE_FORMAT, carried by every cache_create)
  * -----------------------------------------------------------------
  * Contexts added by `slubtrace record`: vpid, vtid.  A thread's name
  * travels in its own event, slub:comm (below), not in LTTng's 16-byte
@@ -13,13 +13,15 @@
  * LTTng-UST 2.13 writes every field with its own indirect call into the
  * ring buffer (about 75 instructions), so that what an event costs beyond
  * LTTng's fixed part follows its field count more than its bytes.  No
- * class has more than five fields, and only cache_create has a string.
+ * class has more than five fields, the slab-word events (most of a trace)
+ * have two, and only cache_create has a string.
  * `x` = printed in hex, `enum` = an 8-bit enumeration whose labels are the
  * strings of slub_site_name(), slub_dest_name(),
  * slub_deactivate_reason_name(), slub_error_name() and slub_event_name().
  *
- * `where` (u64 x), the first field of every event but cache_destroy and
- * slub:stack (the second of cache_create): the small integers of the
+ * `where` (u64 x), the first field of every event but cache_destroy,
+ * slub:stack and the slab-word events (the second of cache_create; the
+ * first word of the slab-word events' array): the small integers of the
  * event, in hex digits that read from the right:
  *
  *    63           48 47     40 39     32 31           16 15            0
@@ -57,9 +59,12 @@
  *   cache_destroy   cache_id u16, count u32
  *   slab_new, slab_discard, freeze, unfreeze, take_freelist,
  *   drain_freelist, free_remote  (class slab_word)
- *                   where (locked, arg = owner), slab_fl u64 x,
- *                   counters u64 x, site enum (site_dest): the slab and
- *                   its new freelist in one word (format 10),
+ *                   where_slab_fl_counters u64 x[3], site enum
+ *                   (site_dest): the array is { where (locked, arg =
+ *                   owner), slab_fl, counters }, written with one call
+ *                   (format 11; format 10 wrote them as three fields);
+ *                   slab_fl is the slab and its new freelist in one word
+ *                   (format 10),
  *
  *    63             59 58                              24 23             0
  *   +-----------------+----------------------------------+----------------+
@@ -75,9 +80,8 @@
  *                   under 4 MiB, so every freelist in it has an offset
  *                   below 0x400000.  ffffff: NULL.  fffffe: a pointer
  *                   outside the slab, which only a corrupted free pointer
- *                   makes (its value is not carried).  Three fields where
- *                   format 9 had four (free_remote) or five: 25 bytes of
- *                   payload, not 29 or 33.
+ *                   makes (its value is not carried).  25 bytes of
+ *                   payload, where format 9 had 29 (free_remote) or 33.
  *   cmpxchg_fail    where (locked, arg = attempt), slab u64 x,
  *                   words u64 x[4], site enum: words = { expected
  *                   freelist, expected counters, observed freelist,
@@ -233,7 +237,12 @@
  * sheaves trace with the classic generation's rules: the format tells it
  * to refuse.
  *
- * Format 9 was this format with slab and freelist apart in the slab_word
+ * Format 10 was this format with the slab_word class's three words as
+ * three fields of their own: where u64 x, slab_fl u64 x, counters u64 x,
+ * then site (cache_create says 10).  The same bytes, two more calls into
+ * the ring buffer per event.  Readers decode it too.
+ *
+ * Format 9 was format 10 with slab and freelist apart in the slab_word
  * class (slab u64 x, freelist u64 x, between `where` and `counters`) but
  * for free_remote (class slab_free: slab u64 x, counters u64 x,
  * freelist_off u32 x, its offset in the slab or ffffffff for NULL, site),
@@ -303,7 +312,7 @@
 #include <slub/event.h>
 
 /* The wire format this header describes (cache_create.format). */
-#define SLUB_TRACE_FORMAT 10
+#define SLUB_TRACE_FORMAT 11
 /* slub:trigger's kind. */
 #define SLUB_TRIGGER_VIOLATION 0
 #define SLUB_TRIGGER_STORM 1
@@ -328,6 +337,9 @@
 /* cmpxchg_fail.words: expected freelist, counters, observed freelist,
  * counters. */
 #define SLUB_TP_CAS_WORDS 4
+
+/* slab_word.where_slab_fl_counters: where, slab_fl, counters. */
+#define SLUB_TP_WORD3 3
 
 /* The counters word of a slab word, packed as in memory (see above). */
 static inline uint64_t slub_tp_counters(const struct slub_word *w)
@@ -386,6 +398,16 @@ static inline uint64_t slub_tp_where(const struct slub_event *ev, unsigned flags
 static inline unsigned slub_tp_locked(const struct slub_event *ev)
 {
 	return ev->locked ? SLUB_TP_LOCKED : 0;
+}
+
+/* slab_word.where_slab_fl_counters (format 11): `where`, slab_fl and
+ * counters, the three words format 10 wrote as three fields, as one array:
+ * LTTng-UST writes it with one call. */
+static inline void slub_tp_word3(const struct slub_event *ev, uint64_t w[SLUB_TP_WORD3])
+{
+	w[0] = slub_tp_where(ev, slub_tp_locked(ev), slub_tp_owner(ev));
+	w[1] = slub_tp_slab_fl(ev);
+	w[2] = slub_tp_counters(&ev->new);
 }
 
 /*
@@ -544,19 +566,19 @@ LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cache_destroy, LTTNG_UST_TRACEPOINT_LOGLEVEL
 /* ---- slab life cycle and slab-word updates ------------------------------ */
 
 /* The new word (slab_discard: ev->new is the last word) as slab_fl and
- * counters; site = the code path, dest = where an unfrozen slab went. */
+ * counters after `where`, in one array (slub_tp_word3()); site = the code
+ * path, dest = where an unfrozen slab went. */
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, slab_word,
-	SLUB_TP_ARGS,
+	LTTNG_UST_TP_ARGS(const struct slub_event *, ev, const uint64_t *, w),
 	LTTNG_UST_TP_FIELDS(
-		SLUB_TP_WHERE(slub_tp_locked(ev), slub_tp_owner(ev))
-		lttng_ust_field_integer_hex(uint64_t, slab_fl, slub_tp_slab_fl(ev))
-		lttng_ust_field_integer_hex(uint64_t, counters, slub_tp_counters(&ev->new))
+		lttng_ust_field_array_hex(uint64_t, where_slab_fl_counters, w, SLUB_TP_WORD3)
 		lttng_ust_field_enum(slub, site_dest, uint8_t, site, ev->site | ev->list << 4)
 	)
 )
 
 #define SLUB_TP_SLAB_WORD_EVENT(name)					\
-	LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(slub, slab_word, slub, name, SLUB_TP_ARGS) \
+	LTTNG_UST_TRACEPOINT_EVENT_INSTANCE(slub, slab_word, slub, name,	\
+		LTTNG_UST_TP_ARGS(const struct slub_event *, ev, const uint64_t *, w)) \
 	LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, name, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
 
 SLUB_TP_SLAB_WORD_EVENT(slab_new)

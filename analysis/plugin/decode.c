@@ -33,7 +33,10 @@
  * slab-word event's slab and freelist into `slab_fl`, carries list
  * operations' seq as a field `seq` (no lock_id_seq) and leaves the lock id
  * out of the lock events: it is cache_id * 64 + node, as the decoder
- * already derived it for slabinfo_walk.  Classes are told apart by their
+ * already derived it for slabinfo_walk.  Format 11 writes a slab-word
+ * event's where, slab_fl and counters as one array,
+ * `where_slab_fl_counters`: its elements are read as those three fields
+ * (dec_class.elem).  Classes are told apart by their
  * fields, so a trace's formats need no look-up before its events.
  */
 #define _GNU_SOURCE
@@ -71,6 +74,8 @@ enum dec_field {
 	F_FREELIST_OFF,
 	/* format 10: a slab word's slab and freelist in one */
 	F_SLAB_FL,
+	/* format 11: a slab word event's where, slab_fl and counters in one array */
+	F_WORD3,
 	/* lttng-ust's own events, for the symbolizer */
 	F_BADDR, F_MEMSZ, F_PATH, F_IS_PIC, F_BUILD_ID,
 	F_NR
@@ -98,7 +103,7 @@ static const char *const field_names[F_NR] = {
 	[F_FREE] = "free", [F_WALKED] = "walked", [F_LISTED] = "listed",
 	[F_SHEAF] = "sheaf", [F_MAIN] = "main", [F_SPARE] = "spare", [F_SIZES] = "sizes",
 	[F_COUNTS] = "counts", [F_FREELIST_OFF] = "freelist_off",
-	[F_SLAB_FL] = "slab_fl",
+	[F_SLAB_FL] = "slab_fl", [F_WORD3] = "where_slab_fl_counters",
 	[F_BADDR] = "baddr", [F_MEMSZ] = "memsz", [F_PATH] = "path", [F_IS_PIC] = "is_pic",
 	[F_BUILD_ID] = "build_id",
 };
@@ -108,10 +113,13 @@ static const char *const field_names[F_NR] = {
 #define ARRAY_FIELDS (B(F_IPS) | B(F_BUILD_ID) | STATIC_ARRAY_FIELDS)
 /* Format 3's and 4's arrays of a fixed length, at least this long (format
  * 4's geometry: GEOMETRY4). */
-#define STATIC_ARRAY_FIELDS (B(F_GEOMETRY) | B(F_EXPECTED) | B(F_OBSERVED) | B(F_WORDS))
+#define STATIC_ARRAY_FIELDS (B(F_GEOMETRY) | B(F_EXPECTED) | B(F_OBSERVED) | B(F_WORDS) | \
+			     B(F_WORD3))
 static const uint8_t static_length[F_NR] = {
-	[F_GEOMETRY] = 7, [F_EXPECTED] = 2, [F_OBSERVED] = 2, [F_WORDS] = 4,
+	[F_GEOMETRY] = 7, [F_EXPECTED] = 2, [F_OBSERVED] = 2, [F_WORDS] = 4, [F_WORD3] = 3,
 };
+/* Format 11's slab_word array: the fields it holds, in its order. */
+static const uint8_t word3_fields[3] = { F_WHERE, F_SLAB_FL, F_COUNTERS };
 /* cache_create.geometry of format 4: format 3's seven, then flags. */
 #define GEOMETRY4 8
 #define WHERE (B(F_CACHE_ID) | B(F_CPU) | B(F_NODE))
@@ -269,6 +277,9 @@ struct dec_class {
 				 * laid out as 4) */
 	const char *name;
 	int16_t idx[F_NR];
+	/* >= 0: field f is element elem[f] of the array member idx[f]
+	 * (format 11's where_slab_fl_counters); -1: a member of its own */
+	int8_t elem[F_NR];
 	uint64_t is_signed;
 	int16_t ctx_vpid, ctx_vtid, ctx_procname;
 	uint8_t ctx_unsigned;	/* bit 0 vpid, bit 1 vtid unsigned (LTTng's are signed) */
@@ -846,6 +857,15 @@ static int map_payload(struct slub_decoder *d, struct dec_class *dc,
 		}
 		dc->idx[f] = (int16_t)i;
 	}
+	/* Format 11: the slab_word class's three words in one array, read
+	 * as the fields format 10 had, unless the class has those too. */
+	if (dc->idx[F_WORD3] >= 0 && dc->idx[F_WHERE] < 0 && dc->idx[F_SLAB_FL] < 0 &&
+	    dc->idx[F_COUNTERS] < 0) {
+		for (int k = 0; k < 3; k++) {
+			dc->idx[word3_fields[k]] = dc->idx[F_WORD3];
+			dc->elem[word3_fields[k]] = (int8_t)k;
+		}
+	}
 	return 0;
 }
 
@@ -868,7 +888,8 @@ static int class_format(struct slub_decoder *d, struct dec_class *dc,
 	 * cache_destroy (the same in all three) into `where`; format 4 lays
 	 * out cache_create, cmpxchg_fail and error anew (see the top of this
 	 * file). */
-	dc->format = member_index(payload, field_names[F_WHERE]) >= 0 ? 3 : 2;
+	dc->format = member_index(payload, field_names[F_WHERE]) >= 0 ||
+		dc->elem[F_WHERE] >= 0 ? 3 : 2;
 	if (dc->format == 3 && dc->kind == K_SLUB && format3_field(dc->type) >= 0 &&
 	    member_index(payload, field_names[format3_field(dc->type)]) < 0)
 		dc->format = 4;
@@ -914,11 +935,11 @@ static int check_required(struct slub_decoder *d, struct dec_class *dc, struct d
 			       "%s: event %s in stream %s has no usable field `%s` "
 			       "(not slub trace format %s?)",
 			       trace_name(d), dc->name, s ? s->name : "?", field_names[f],
-			       dc->kind == K_COMM ? "9 to 10" :
+			       dc->kind == K_COMM ? "9 to 11" :
 			       dc->kind == K_STACK || dc->type == SLUB_EV_CACHE_DESTROY ?
-			       "2 to 10" : dc->type == SLUB_EV_SLABINFO_WALK ? "5 to 10" :
-			       dc->type >= SLUB_EV_SHEAF_ALLOC ? "8 to 10" :
-			       dc->type >= SLUB_EV_SHEAF_REFILL ? "7 to 10" : format_names(dc));
+			       "2 to 11" : dc->type == SLUB_EV_SLABINFO_WALK ? "5 to 11" :
+			       dc->type >= SLUB_EV_SHEAF_ALLOC ? "8 to 11" :
+			       dc->type >= SLUB_EV_SHEAF_REFILL ? "7 to 11" : format_names(dc));
 			dc->kind = K_BAD;
 			return -1;
 		}
@@ -975,8 +996,10 @@ static struct dec_class *resolve_class(struct slub_decoder *d, const bt_event_cl
 		return NULL;
 	}
 	dc->name = name ? name : "?";
-	for (int f = 0; f < F_NR; f++)
+	for (int f = 0; f < F_NR; f++) {
 		dc->idx[f] = -1;
+		dc->elem[f] = -1;
+	}
 	class_kind(d, dc);
 	if (dc->kind == K_IGNORE)
 		goto out;
@@ -1010,6 +1033,9 @@ static inline uint64_t get_u(const struct dec_class *dc, const bt_field *p, int 
 	if (dc->idx[f] < 0)
 		return 0;
 	x = member(p, dc->idx[f]);
+	if (dc->elem[f] >= 0)
+		return bt_field_integer_unsigned_get_value(
+			bt_field_array_borrow_element_field_by_index_const(x, (uint64_t)dc->elem[f]));
 	if (dc->is_signed & B(f))
 		return (uint64_t)bt_field_integer_signed_get_value(x);
 	return bt_field_integer_unsigned_get_value(x);

@@ -325,7 +325,7 @@ def unpack_v3(f):
 class Trace:
     WANT = ("slub:", "lttng_ust_statedump:bin_info", "lttng_ust_lib:load",
             "lttng_ust_dl:dlopen")
-    FORMAT = 10
+    FORMAT = 11
 
     def __init__(self, directory, env):
         p = subprocess.run(["babeltrace2", directory], env=env, stdout=subprocess.PIPE,
@@ -373,6 +373,12 @@ class Trace:
                 # format 9's free_remote: the freelist as an offset in the slab
                 off = f.pop("freelist_off")
                 f["freelist"] = 0 if off == 0xffffffff else f["slab"] + off
+            if "where_slab_fl_counters" in f:
+                # format 11: a slab-word event's three words in one array
+                w3 = f.pop("where_slab_fl_counters")
+                if len(w3) != 3:
+                    raise Failure("%s with %d words, not 3" % (name, len(w3)))
+                f["where"], f["slab_fl"], f["counters"] = w3
             if "slab_fl" in f:
                 # format 10: the slab's page number over the freelist's offset
                 sf = f.pop("slab_fl")
@@ -389,7 +395,7 @@ class Trace:
                 continue
             if "new_seq" in f or "stack" in f:
                 raise Failure("%s: recorded with slub trace format 1; this test reads "
-                              "formats 2 to 10" % directory)
+                              "formats 2 to 11" % directory)
             if f["_name"] == "cache_create":
                 self.formats.add(f.get("format"))
             if "expected" in f or "msg" in f or ("flags" in f and "where" in f):

@@ -205,13 +205,17 @@ class Reader:
 EVENT = re.compile(r'\] \(\+[^)]*\) \S+ slub:(\w+): .*?vpid = (\d+)(.*)')
 WHERE = re.compile(r'\bwhere = (0x[0-9A-Fa-f]+|\d+)')
 SLAB = re.compile(r'\bslab(_fl)? = (0x[0-9A-Fa-f]+)')
+# format 11: where, slab_fl and counters of a slab-word event in one array
+WORD3 = re.compile(r'\bwhere_slab_fl_counters = \[ \[0\] = (0x[0-9A-Fa-f]+|\d+), '
+                   r'\[1\] = (0x[0-9A-Fa-f]+|\d+),')
 
 
 def slab_first_events(directory, env):
     """vpids of the slub events, each slab's first event name, and the
     caches of a process that have events but no cache_create naming them in
     it, as {(vpid, cache_id): events} (format 10: a slab-word event's slab
-    is the page number in slab_fl)."""
+    is the page number in slab_fl; format 11: where and slab_fl are the
+    first two words of where_slab_fl_counters)."""
     p = subprocess.Popen(["babeltrace2", directory], env=env, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True, errors="replace")
     vpids, first, named, early = set(), {}, set(), {}
@@ -221,17 +225,18 @@ def slab_first_events(directory, env):
             continue
         name, vpid, rest = m.group(1), int(m.group(2)), m.group(3)
         vpids.add(vpid)
-        w = WHERE.search(rest)
+        w3 = WORD3.search(rest)
+        w = w3 or WHERE.search(rest)
         if w:
             k = (vpid, int(w.group(1), 0) & 0xffff)
             if name == "cache_create":
                 named.add(k)
             elif k not in named:
                 early[k] = early.get(k, 0) + 1
-        s = SLAB.search(rest)
-        if s:
-            slab = int(s.group(2), 16)
-            if s.group(1):
+        s = None if w3 else SLAB.search(rest)
+        if w3 or s:
+            slab = int(w3.group(2), 0) >> 24 << 12 if w3 else int(s.group(2), 16)
+            if s and s.group(1):
                 slab = slab >> 24 << 12
             if slab:
                 first.setdefault((vpid, slab), name)

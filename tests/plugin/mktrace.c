@@ -5,17 +5,18 @@
  * (only the trace UUID differs), for golden outputs and for bad-input
  * tests that need no session daemon.
  *
- *   mktrace clean|lost|clean3|lost3|clean2|lost2|storm|storm3|mixed|other|format1|
- *           sheaves6|sheaves7 DIR
+ *   mktrace clean|lost|clean3|lost3|clean2|lost2|clean10|lost10|clean11|lost11|
+ *           storm|storm3|storm10|storm11|mixed|other|format1|sheaves6|sheaves7 DIR
  *
  *   clean    one clean life of a slab (tests/plugin/scripts.c), wire format 4
  *   lost     the same life with a slab-word update missing (a lost update)
  *   clean3, lost3  the same in wire format 3
  *   clean2, lost2  the same in wire format 2 (readers decode all three)
+ *   clean10, lost10, clean11, lost11  the same in wire format 10 or 11
  *   storm    a retry storm: five failed CAS in a row, each winner traced,
  *            a redo retried under a kept list_lock, a double free
  *            (scripts.h), wire format 4
- *   storm3   the same in wire format 3
+ *   storm3, storm10, storm11  the same in wire format 3, 10 or 11
  *   mixed    two processes (alpha, beta), each with a cache of its own
  *            (test-64, other-64): a clean life, then a lost update (scripts.h)
  *   other    events of another provider only
@@ -62,8 +63,9 @@ int main(int argc, char **argv)
 	bt_graph_run_status st;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: mktrace clean|lost|clean3|lost3|clean2|lost2|clean10|lost10|storm|storm3|storm10|"
-			"mixed|other|format1|sheaves6|sheaves7 DIR\n");
+		fprintf(stderr, "usage: mktrace clean|lost|clean3|lost3|clean2|lost2|clean10|lost10|"
+			"clean11|lost11|storm|storm3|storm10|storm11|mixed|other|format1|sheaves6|"
+			"sheaves7 DIR\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "clean")) {
@@ -74,6 +76,12 @@ int main(int argc, char **argv)
 		script_life_format(&s, 3, LIFE_CLEAN, 0, 0, 0, NULL);
 	} else if (!strcmp(argv[1], "lost3")) {
 		script_life_format(&s, 3, LIFE_LOST_UPDATE, 0, 0, 0, NULL);
+	} else if (!strcmp(argv[1], "clean11")) {
+		script_life_format(&s, 11, LIFE_CLEAN, 0, 0, 0, NULL);
+	} else if (!strcmp(argv[1], "lost11")) {
+		script_life_format(&s, 11, LIFE_LOST_UPDATE, 0, 0, 0, NULL);
+	} else if (!strcmp(argv[1], "storm11")) {
+		script_storm_format(&s, 11);
 	} else if (!strcmp(argv[1], "clean10")) {
 		script_life_format(&s, 10, LIFE_CLEAN, 0, 0, 0, NULL);
 	} else if (!strcmp(argv[1], "lost10")) {

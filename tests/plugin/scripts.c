@@ -99,6 +99,30 @@ const struct ts_class wire_v10[W_NR] = {
 	OTHERS
 };
 
+/* ---- wire format 11: format 10 with a slab-word event's where, slab_fl
+ * and counters in one array ---- */
+
+#define SLAB_WORD11 { "where_slab_fl_counters", TF_ARR64, 3 }, { "site", TF_U8 }
+
+const struct ts_class wire_v11[W_NR] = {
+	CLASSES4_OWN,
+	[W_SLAB_NEW] = { "slub:slab_new", { SLAB_WORD11 } },
+	[W_SLAB_DISCARD] = { "slub:slab_discard", { SLAB_WORD11 } },
+	[W_FREEZE] = { "slub:freeze", { SLAB_WORD11 } },
+	[W_UNFREEZE] = { "slub:unfreeze", { SLAB_WORD11 } },
+	[W_TAKE_FREELIST] = { "slub:take_freelist", { SLAB_WORD11 } },
+	[W_FREE_REMOTE] = { "slub:free_remote", { SLAB_WORD11 } },
+	[W_CPU_SLAB_LOAD] = { "slub:cpu_slab_load", { CPU_SLAB3 } },
+	[W_DEACTIVATE] = { "slub:deactivate", { CPU_SLAB3 } },
+	[W_ADD_PARTIAL] = { "slub:add_partial", { LIST_OP10 } },
+	[W_REMOVE_PARTIAL] = { "slub:remove_partial", { LIST_OP10 } },
+	[W_LOCK_ACQUIRE] = { "slub:lock_acquire", { WHERE3, { "lock_seq", TF_U64 },
+		{ "wait_ns", TF_U64 } } },
+	[W_LOCK_RELEASE] = { "slub:lock_release", { WHERE3, { "lock_seq", TF_U64 },
+		{ "hold_ns", TF_U64 } } },
+	OTHERS
+};
+
 /* slab_fl: the slab's page number over the freelist's offset (ffffff:
  * NULL). */
 static uint64_t slab_fl(uint64_t slab, uint64_t off)
@@ -151,6 +175,8 @@ const struct ts_class wire_v2[W_NR] = {
 	((uint64_t)(inuse) | (uint64_t)OBJS << 16 | (uint64_t)(frozen) << 31 | (uint64_t)(seq) << 32)
 
 static struct ts_item items[64];
+/* Format 11's slab-word arrays, one per item. */
+static uint64_t word3[64][3];
 static int n;
 static uint64_t now;
 static uint64_t stack_ips[2];
@@ -190,6 +216,17 @@ static struct ts_item *add(int cls, int32_t tid)
 	return i;
 }
 
+/* Format 11: format 10's where, slab_fl, counters and site as the array
+ * and the site. */
+static void word11(struct ts_item *i, const uint64_t v10[4])
+{
+	uint64_t *w = word3[i - items];
+
+	memcpy(w, v10, 3 * sizeof(*w));
+	i->v[0] = (uintptr_t)w;
+	i->v[1] = v10[3];
+}
+
 /* A slab-word event: tid t runs cpu slot t - 10. */
 static void word(int cls, int32_t t, unsigned site, unsigned dest, unsigned locked,
 		 uint64_t freelist, unsigned inuse, unsigned frozen, unsigned seq)
@@ -204,7 +241,9 @@ static void word(int cls, int32_t t, unsigned site, unsigned dest, unsigned lock
 	uint64_t v10[] = { where(t, locked, owner), slab_fl(LIFE_SLAB, freelist),
 			   COUNTERS(inuse, frozen, seq), site | dest << 4 };
 
-	if (format >= 10)
+	if (format >= 11)
+		word11(i, v10);
+	else if (format >= 10)
 		memcpy(i->v, v10, sizeof(v10));
 	else if (format >= 3)
 		memcpy(i->v, v3, sizeof(v3));
@@ -294,8 +333,8 @@ void script_life_format(struct ts_script *s, unsigned fmt, enum life_variant v, 
 	format = fmt;
 	script_defaults();
 	memset(s, 0, sizeof(*s));
-	s->classes = format == 10 ? wire_v10 : format == 4 ? wire_v4 : format == 3 ? wire_v3 :
-		wire_v2;
+	s->classes = format == 11 ? wire_v11 : format == 10 ? wire_v10 : format == 4 ? wire_v4 :
+		format == 3 ? wire_v3 : wire_v2;
 	s->nr_classes = W_NR;
 	s->items = items;
 	s->stream_name = NULL;
@@ -404,7 +443,9 @@ static void storm_word(int cls, int32_t t, unsigned site, unsigned locked, int32
 	uint64_t v10[] = { where(t, locked, owner), slab_fl(STORM_SLAB, fl),
 			   COUNTERS(inuse, frozen, seq), site };
 
-	if (format >= 10)
+	if (format >= 11)
+		word11(i, v10);
+	else if (format >= 10)
 		memcpy(i->v, v10, sizeof(v10));
 	else
 		memcpy(i->v, v, sizeof(v));
@@ -462,7 +503,8 @@ void script_storm_format(struct ts_script *s, unsigned fmt)
 	format = fmt;
 	script_defaults();
 	memset(s, 0, sizeof(*s));
-	s->classes = format == 10 ? wire_v10 : format == 4 ? wire_v4 : wire_v3;
+	s->classes = format == 11 ? wire_v11 : format == 10 ? wire_v10 : format == 4 ? wire_v4 :
+		wire_v3;
 	s->nr_classes = W_NR;
 	s->items = items;
 	cache_create();

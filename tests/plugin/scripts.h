@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Event scripts for the scripted source (testsrc.h) in slubtrace's wire
- * format 4 (and 10, 3 and 2): the event classes, one deterministic life of a
+ * format 4 (and 11, 10, 3 and 2): the event classes, one deterministic life of a
  * slab and a retry storm.
  */
 #ifndef SLUB_TEST_SCRIPTS_H
@@ -17,7 +17,7 @@ enum {
 	W_LOCK_ACQUIRE, W_LOCK_RELEASE, W_STACK, W_BIN_INFO, W_OTHER, W_CMPXCHG_FAIL, W_ERROR,
 	W_NR
 };
-extern const struct ts_class wire_v10[W_NR], wire_v4[W_NR], wire_v3[W_NR], wire_v2[W_NR];
+extern const struct ts_class wire_v11[W_NR], wire_v10[W_NR], wire_v4[W_NR], wire_v3[W_NR], wire_v2[W_NR];
 
 /* Variations of the life of slab LIFE_SLAB (script_life()). */
 enum life_variant {
@@ -36,7 +36,7 @@ enum life_variant {
  * object holding it. */
 void script_life(struct ts_script *s, enum life_variant v, uint64_t ip, uint64_t base,
 		 uint64_t size, const char *path);
-/* The same in wire format 10, 4, 3 or 2: the same values in each. */
+/* The same in wire format 11, 10, 4, 3 or 2: the same values in each. */
 void script_life_format(struct ts_script *s, unsigned format, enum life_variant v,
 			uint64_t ip, uint64_t base, uint64_t size, const char *path);
 
@@ -61,7 +61,7 @@ void script_mixed(struct ts_script *s);
  */
 #define STORM_SLAB 0x7f0000020000ull
 void script_storm(struct ts_script *s);
-/* The same in wire format 10, 4 or 3: the same values in each. */
+/* The same in wire format 11, 10, 4 or 3: the same values in each. */
 void script_storm_format(struct ts_script *s, unsigned format);
 
 #endif /* SLUB_TEST_SCRIPTS_H */

@@ -490,7 +490,7 @@ static void test_v5(void)
 	s.nr_items = 1;
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`where`") &&
-	      strstr(c.error, "format 5 to 10?"), "slabinfo_walk without where: %s", c.error);
+	      strstr(c.error, "format 5 to 11?"), "slabinfo_walk without where: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -641,7 +641,7 @@ static void test_v7(void)
 	s.nr_items = 1;
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`sheaf`") &&
-	      strstr(c.error, "format 7 to 10?"), "sheaf_refill without sheaf: %s", c.error);
+	      strstr(c.error, "format 7 to 11?"), "sheaf_refill without sheaf: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -659,7 +659,7 @@ static void test_format1(void)
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT, "format 1 accepted");
 	CHECK(!strcmp(c.error, TRACE_DIR ": recorded with slub trace format 1; this slubtrace "
-		      "reads formats 2 to 10: record it again"), "message: %s", c.error);
+		      "reads formats 2 to 11: record it again"), "message: %s", c.error);
 	slub_decoder_error(c.dec, &why);
 	CHECK(why == SLUB_UNUSABLE_FORMAT, "kind");
 	slub_decoder_destroy(c.dec);
@@ -745,7 +745,7 @@ static void test_v8(void)
 	s.nr_items = 1;
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`sheaf`") &&
-	      strstr(c.error, "format 8 to 10?"), "sheaf_free without sheaf: %s", c.error);
+	      strstr(c.error, "format 8 to 11?"), "sheaf_free without sheaf: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -956,13 +956,96 @@ static void test_v10(void)
 	slub_decoder_destroy(c.dec);
 }
 
+/* Format 11: a slab-word event's where, slab_fl and counters in one
+ * array, where_slab_fl_counters; a trace may mix it with the other classes
+ * of format 10, which it keeps. */
+static void test_v11(void)
+{
+	static const uint64_t geometry11[] = { 64, 64, 8, 0, 64, 5, 30, 0 };
+	static const uint64_t fr[] = { W3(3, 1, 2, 0, 0xfffe), SLAB_FL(SLAB, 0x40),
+				       COUNTERS(5, 64, 1, 7) };
+	static const uint64_t uf[] = { W3(3, 0, 2, 1, 1), SLAB_FL(SLAB, 0xffffff),
+				       COUNTERS(64, 64, 0, 8) };
+	static const uint64_t out[] = { W3(3, 0, 2, 0, 0xffff), SLAB_FL(SLAB, 0xfffffe),
+					COUNTERS(63, 64, 0, 9) };
+	static const uint64_t two[] = { W3(3, 0, 2, 0, 0), SLAB_FL(SLAB, 0x40) };
+	static const struct ts_class cls[] = {
+		CACHE4,
+		{ "slub:free_remote", { { "where_slab_fl_counters", TF_ARR64, 3 },
+			{ "site", TF_U8 } } },
+		{ "slub:unfreeze", { { "where_slab_fl_counters", TF_ARR64, 3 },
+			{ "site", TF_U8 } } },
+		{ "slub:add_partial", { WHERE3, { "slab", TF_U64 }, { "lock_seq", TF_U64 },
+			{ "seq", TF_U32 }, { "list", TF_U8 } } },
+		/* two words where three must be */
+		{ "slub:freeze", { { "where_slab_fl_counters", TF_ARR64, 2 },
+			{ "site", TF_U8 } } },
+	};
+	static const struct ts_item items[] = {
+		{ 0, 100, 10, 10, { 11, W3(3, 0, 0, 0, 0), (uintptr_t)geometry11,
+			(uintptr_t)"kmalloc-64" } },
+		{ 1, 200, 10, 11, { (uintptr_t)fr, 6 } },
+		{ 2, 300, 10, 10, { (uintptr_t)uf, 3 | 2 << 4 } },
+		{ 3, 400, 10, 10, { W3(3, 0, 2, 1, 0), SLAB, 5, 8, 2 } },
+		{ 1, 500, 10, 11, { (uintptr_t)out, 6 } },
+	};
+	static const struct ts_item bad[] = {
+		{ 4, 200, 10, 10, { (uintptr_t)two, 6 } },
+	};
+	struct ts_script s = { cls, 5, items, 5, STREAM, 0 };
+	struct collected c;
+	const struct slub_event *e;
+
+	s.no_procname = 1;
+	run(&s, &c, NULL);
+	CHECK(!c.failed && c.nr == 5, "format 11 refused: %s (%d)", c.error, c.nr);
+	if (c.nr == 5) {
+		CHECK(c.out[0].format == 11, "cache_create: format %u", c.out[0].format);
+		e = &c.out[1].event.ev;
+		CHECK(e->type == SLUB_EV_FREE_REMOTE && e->cache_id == 3 && e->cpu == 1 &&
+		      e->node == 2 && e->slab == SLAB && e->new.freelist == SLAB + 0x40 &&
+		      e->new.inuse == 5 && e->new.objects == 64 && e->new.seq == 7 &&
+		      e->new.frozen && e->new.owner == -2 && e->site == 6 && e->list == 0 &&
+		      !e->locked && c.out[1].event.vtid == 11,
+		      "free_remote: cache %u cpu %d slab %#llx freelist %#llx inuse %u seq %u "
+		      "owner %d site %u", e->cache_id, e->cpu, (unsigned long long)e->slab,
+		      (unsigned long long)e->new.freelist, e->new.inuse, e->new.seq,
+		      e->new.owner, e->site);
+		e = &c.out[2].event.ev;
+		CHECK(e->type == SLUB_EV_UNFREEZE && e->slab == SLAB && e->new.freelist == 0 &&
+		      e->new.inuse == 64 && e->new.seq == 8 && !e->new.frozen &&
+		      e->new.owner == -1 && e->old.owner == 1 && e->site == 3 && e->list == 2 &&
+		      e->locked,
+		      "unfreeze: slab %#llx freelist %#llx owner %d left %d site %u dest %u",
+		      (unsigned long long)e->slab, (unsigned long long)e->new.freelist,
+		      e->new.owner, e->old.owner, e->site, e->list);
+		e = &c.out[3].event.ev;
+		CHECK(e->type == SLUB_EV_ADD_PARTIAL && e->slab == SLAB && e->lock_id == 194 &&
+		      e->new.seq == 8, "add_partial beside it: lock %u seq %u", e->lock_id,
+		      e->new.seq);
+		e = &c.out[4].event.ev;
+		CHECK(e->slab == SLAB && e->new.freelist == SLAB + 0xfffffe &&
+		      e->new.owner == -1 && e->new.inuse == 63,
+		      "outside the slab: slab %#llx freelist %#llx owner %d",
+		      (unsigned long long)e->slab, (unsigned long long)e->new.freelist,
+		      e->new.owner);
+	}
+	slub_decoder_destroy(c.dec);
+	s.items = bad;
+	s.nr_items = 1;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "slub:freeze"),
+	      "a slab word of two words: %s", c.error);
+	slub_decoder_destroy(c.dec);
+}
+
 static void test_cache_format(void)
 {
 	static const struct ts_item items2[] = {
-		{ C_CACHE, 100, 1, 1, { 11, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
+		{ C_CACHE, 100, 1, 1, { 12, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
 	};
 	static const struct ts_item items4[] = {
-		{ C_CACHE, 100, 1, 1, { 11, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
+		{ C_CACHE, 100, 1, 1, { 12, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
 			(uintptr_t)"x" } },
 	};
 	static const struct ts_item mixed[] = {
@@ -1010,15 +1093,15 @@ static void test_cache_format(void)
 
 	/* a newer format, in either layout */
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 11") &&
-	      strstr(c.error, "reads formats 2 to 10"), "cache_create of format 11: %s",
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 12") &&
+	      strstr(c.error, "reads formats 2 to 11"), "cache_create of format 12: %s",
 	      c.error);
 	slub_decoder_destroy(c.dec);
 	s.classes = v4_classes;
 	s.items = items4;
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 11"),
-	      "cache_create of format 11 in format 4's layout: %s", c.error);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 12"),
+	      "cache_create of format 12 in format 4's layout: %s", c.error);
 	slub_decoder_destroy(c.dec);
 	/* a number that does not match the layout */
 	s.classes = v2_classes;
@@ -1312,6 +1395,7 @@ int main(void)
 	test_v8();
 	test_v9();
 	test_v10();
+	test_v11();
 	test_v4();
 	test_v3();
 	test_v2();
