@@ -122,6 +122,23 @@ const int *const slub_tp_state[SLUB_EV_NR] = {
 /* Set by close_tracepoints() at exit: no slub event from then on. */
 static int tp_closed;
 
+/* The process's pid, read once (getpid() is a system call) and again in a
+ * forked child (slub_trace_postfork_child()). */
+static uint32_t trace_pid;
+
+/* pid_tid of every event (format 12): what LTTng's vpid and vtid contexts
+ * gave, the pid over the acting thread's tid. */
+static inline uint64_t pid_tid(uint32_t tid)
+{
+	uint32_t pid = __atomic_load_n(&trace_pid, __ATOMIC_RELAXED);
+
+	if (__builtin_expect(!pid, 0)) {
+		pid = (uint32_t)getpid();
+		__atomic_store_n(&trace_pid, pid, __ATOMIC_RELAXED);
+	}
+	return (uint64_t)pid << 32 | tid;
+}
+
 bool slub_trace_trigger_enabled(void)
 {
 	return lttng_ust_tracepoint_enabled(slub, trigger);
@@ -136,7 +153,7 @@ bool slub_trace_trigger(unsigned kind, uint64_t slab, const char *rule)
 		return false;
 	if (!slub_trace_fork_ok())
 		return false;
-	lttng_ust_do_tracepoint(slub, trigger, kind, slab, rule);
+	lttng_ust_do_tracepoint(slub, trigger, kind, slab, rule, pid_tid(slub_os_tid()));
 	errno = saved;
 	return true;
 }
@@ -312,7 +329,7 @@ static __attribute__((noinline)) unsigned capture_stack(const struct slub_event 
 static const struct slub_cache_info no_info = { .name = "" };
 
 /* cache_create carries the cache's geometry and flags as one array. */
-static bool fire_cache_create(const struct slub_event *ev)
+static bool fire_cache_create(const struct slub_event *ev, uint64_t pt)
 {
 	struct slub_cache_info info;
 	struct slub_event e;
@@ -335,60 +352,61 @@ static bool fire_cache_create(const struct slub_event *ev)
 	geometry[5] = ev->info->min_partial;
 	geometry[6] = ev->info->cpu_partial;
 	geometry[7] = ev->info->flags;
-	lttng_ust_do_tracepoint(slub, cache_create, ev, geometry);
+	lttng_ust_do_tracepoint(slub, cache_create, ev, geometry, pt);
 	return true;
 }
 
-/* The slab_word class's three words, laid out in w (the tracepoint copies
+/* The slab_word class's four words, laid out in w (the tracepoint copies
  * them into the ring buffer before fire_event() returns). */
-static inline const uint64_t *slub_word3(const struct slub_event *ev, uint64_t *w)
+static inline const uint64_t *slub_word4(const struct slub_event *ev, uint64_t pt, uint64_t *w)
 {
-	slub_tp_word3(ev, w);
+	slub_tp_word4(ev, pt, w);
 	return w;
 }
 
 /* Fires ev's own tracepoint; false when that tracepoint is disabled. */
 static inline bool fire_event(const struct slub_event *ev)
 {
-	uint64_t w[SLUB_TP_WORD3];
+	uint64_t w[SLUB_TP_WORD4];
+	uint64_t pt = pid_tid(ev->tid);
 
 	switch ((enum slub_event_type)ev->type) {
 	case SLUB_EV_CACHE_CREATE:
-		return fire_cache_create(ev);
+		return fire_cache_create(ev, pt);
 	case SLUB_EV_CACHE_DESTROY:
-		SLUB_TP_FIRE(cache_destroy, ev);
+		SLUB_TP_FIRE(cache_destroy, ev, pt);
 	case SLUB_EV_SLAB_NEW:
-		SLUB_TP_FIRE(slab_new, ev, slub_word3(ev, w));
+		SLUB_TP_FIRE(slab_new, ev, slub_word4(ev, pt, w));
 	case SLUB_EV_SLAB_DISCARD:
-		SLUB_TP_FIRE(slab_discard, ev, slub_word3(ev, w));
+		SLUB_TP_FIRE(slab_discard, ev, slub_word4(ev, pt, w));
 	case SLUB_EV_FREEZE:
-		SLUB_TP_FIRE(freeze, ev, slub_word3(ev, w));
+		SLUB_TP_FIRE(freeze, ev, slub_word4(ev, pt, w));
 	case SLUB_EV_UNFREEZE:
-		SLUB_TP_FIRE(unfreeze, ev, slub_word3(ev, w));
+		SLUB_TP_FIRE(unfreeze, ev, slub_word4(ev, pt, w));
 	case SLUB_EV_TAKE_FREELIST:
-		SLUB_TP_FIRE(take_freelist, ev, slub_word3(ev, w));
+		SLUB_TP_FIRE(take_freelist, ev, slub_word4(ev, pt, w));
 	case SLUB_EV_FREE_REMOTE:
-		SLUB_TP_FIRE(free_remote, ev, slub_word3(ev, w));
+		SLUB_TP_FIRE(free_remote, ev, slub_word4(ev, pt, w));
 	case SLUB_EV_DRAIN_FREELIST:
-		SLUB_TP_FIRE(drain_freelist, ev, slub_word3(ev, w));
+		SLUB_TP_FIRE(drain_freelist, ev, slub_word4(ev, pt, w));
 	case SLUB_EV_CPU_SLAB_LOAD:
-		SLUB_TP_FIRE(cpu_slab_load, ev);
+		SLUB_TP_FIRE(cpu_slab_load, ev, pt);
 	case SLUB_EV_DEACTIVATE:
-		SLUB_TP_FIRE(deactivate, ev);
+		SLUB_TP_FIRE(deactivate, ev, pt);
 	case SLUB_EV_CPU_PARTIAL_PUT:
-		SLUB_TP_FIRE(cpu_partial_put, ev);
+		SLUB_TP_FIRE(cpu_partial_put, ev, pt);
 	case SLUB_EV_CPU_PARTIAL_TAKE:
-		SLUB_TP_FIRE(cpu_partial_take, ev);
+		SLUB_TP_FIRE(cpu_partial_take, ev, pt);
 	case SLUB_EV_CPU_PARTIAL_DRAIN:
-		SLUB_TP_FIRE(cpu_partial_drain, ev);
+		SLUB_TP_FIRE(cpu_partial_drain, ev, pt);
 	case SLUB_EV_ADD_PARTIAL:
-		SLUB_TP_FIRE(add_partial, ev);
+		SLUB_TP_FIRE(add_partial, ev, pt);
 	case SLUB_EV_REMOVE_PARTIAL:
-		SLUB_TP_FIRE(remove_partial, ev);
+		SLUB_TP_FIRE(remove_partial, ev, pt);
 	case SLUB_EV_ADD_FULL:
-		SLUB_TP_FIRE(add_full, ev);
+		SLUB_TP_FIRE(add_full, ev, pt);
 	case SLUB_EV_REMOVE_FULL:
-		SLUB_TP_FIRE(remove_full, ev);
+		SLUB_TP_FIRE(remove_full, ev, pt);
 	case SLUB_EV_CMPXCHG_FAIL: {
 		/* expected, then observed: the two 16-byte words as compared */
 		const uint64_t words[SLUB_TP_CAS_WORDS] = {
@@ -396,39 +414,39 @@ static inline bool fire_event(const struct slub_event *ev)
 			ev->new.freelist, slub_tp_counters(&ev->new),
 		};
 
-		SLUB_TP_FIRE(cmpxchg_fail, ev, words);
+		SLUB_TP_FIRE(cmpxchg_fail, ev, words, pt);
 	}
 	case SLUB_EV_CPU_CMPXCHG_FAIL:
-		SLUB_TP_FIRE(cpu_cmpxchg_fail, ev);
+		SLUB_TP_FIRE(cpu_cmpxchg_fail, ev, pt);
 	case SLUB_EV_LOCK_ACQUIRE:
-		SLUB_TP_FIRE(lock_acquire, ev);
+		SLUB_TP_FIRE(lock_acquire, ev, pt);
 	case SLUB_EV_LOCK_RELEASE:
-		SLUB_TP_FIRE(lock_release, ev);
+		SLUB_TP_FIRE(lock_release, ev, pt);
 	case SLUB_EV_THREAD_FLUSH:
-		SLUB_TP_FIRE(thread_flush, ev);
+		SLUB_TP_FIRE(thread_flush, ev, pt);
 	case SLUB_EV_ALLOC:
-		SLUB_TP_FIRE(alloc, ev);
+		SLUB_TP_FIRE(alloc, ev, pt);
 	case SLUB_EV_FREE:
-		SLUB_TP_FIRE(free, ev);
+		SLUB_TP_FIRE(free, ev, pt);
 	case SLUB_EV_ERROR:
 		/* no msg on the wire: the reason's label is the message */
-		SLUB_TP_FIRE(error, ev);
+		SLUB_TP_FIRE(error, ev, pt);
 	case SLUB_EV_SLABINFO_WALK:
-		SLUB_TP_FIRE(slabinfo_walk, ev);
+		SLUB_TP_FIRE(slabinfo_walk, ev, pt);
 	case SLUB_EV_SHEAF_REFILL:
-		SLUB_TP_FIRE(sheaf_refill, ev);
+		SLUB_TP_FIRE(sheaf_refill, ev, pt);
 	case SLUB_EV_SHEAF_FLUSH:
-		SLUB_TP_FIRE(sheaf_flush, ev);
+		SLUB_TP_FIRE(sheaf_flush, ev, pt);
 	case SLUB_EV_SHEAF_SLOT:
-		SLUB_TP_FIRE(sheaf_slot, ev);
+		SLUB_TP_FIRE(sheaf_slot, ev, pt);
 	case SLUB_EV_BARN_PUT:
-		SLUB_TP_FIRE(barn_put, ev);
+		SLUB_TP_FIRE(barn_put, ev, pt);
 	case SLUB_EV_BARN_GET:
-		SLUB_TP_FIRE(barn_get, ev);
+		SLUB_TP_FIRE(barn_get, ev, pt);
 	case SLUB_EV_SHEAF_ALLOC:
-		SLUB_TP_FIRE(sheaf_alloc, ev);
+		SLUB_TP_FIRE(sheaf_alloc, ev, pt);
 	case SLUB_EV_SHEAF_FREE:
-		SLUB_TP_FIRE(sheaf_free, ev);
+		SLUB_TP_FIRE(sheaf_free, ev, pt);
 	case SLUB_EV_NR:
 		break;
 	}
@@ -459,7 +477,7 @@ static __attribute__((noinline, cold)) void announce_comm(void)
 		return;
 	if (!comm_name[0] && prctl(PR_GET_NAME, comm_name, 0, 0, 0))
 		comm_name[0] = 0;
-	lttng_ust_do_tracepoint(slub, comm, comm_name);
+	lttng_ust_do_tracepoint(slub, comm, comm_name, pid_tid(slub_os_tid()));
 }
 
 /*
@@ -614,11 +632,13 @@ static __attribute__((noinline, cold)) void dump_objects(bool recheck)
 	}
 	d.rec = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (d.rec != MAP_FAILED) {
+		uint64_t pt = pid_tid(slub_os_tid());
+
 		dl_iterate_phdr(collect_bin, &d);
 		for (unsigned i = 0; i < d.nr; i++)
 			lttng_ust_do_tracepoint(slub, bin_info, d.rec[i].baddr, d.rec[i].memsz,
 						d.rec[i].id, d.rec[i].id_len, d.rec[i].pic,
-						d.rec[i].path);
+						d.rec[i].path, pt);
 		munmap(d.rec, len);
 		__atomic_store_n(&bin_adds, d.adds ? d.adds : 1, __ATOMIC_RELEASE);
 	}
@@ -661,6 +681,7 @@ void slub_trace_postfork_parent(void)
 
 void slub_trace_postfork_child(void)
 {
+	__atomic_store_n(&trace_pid, 0, __ATOMIC_RELAXED);
 	comm_countdown = 0;
 	comm_name[0] = 0;
 	/* a new process for the readers: its objects are named again (no
@@ -978,7 +999,7 @@ void slub_trace_emit(const struct slub_event *ev)
 		 * thread's, not at every one */
 		if ((++bin_recheck & 63) == 1 && !slub_locks_held())
 			dump_objects(true);
-		lttng_ust_do_tracepoint(slub, stack, ev->type, ev->slab, ips, n);
+		lttng_ust_do_tracepoint(slub, stack, ev->type, ev->slab, ips, n, pid_tid(ev->tid));
 	}
 out:
 	errno = saved;

@@ -4,17 +4,33 @@
  * plus `slub:stack`.  This comment is the wire format; the analysis decodes
  * it back into struct slub_event (include/slub/event.h).
  *
- * Wire format 11 (SLUB_TRACE_FORMAT, carried by every cache_create)
+ * Wire format 12 (SLUB_TRACE_FORMAT, carried by every cache_create)
  * -----------------------------------------------------------------
- * Contexts added by `slubtrace record`: vpid, vtid.  A thread's name
- * travels in its own event, slub:comm (below), not in LTTng's 16-byte
+ * No context: every event carries its process's pid over its thread's tid,
+ * what LTTng's vpid and vtid contexts give (getpid() and gettid() in the
+ * process's namespace), as `pid_tid` u64 x, its last field (the fourth word
+ * of the slab-word events' array):
+ *
+ *    63                                 32 31                              0
+ *   +-------------------------------------+--------------------------------+
+ *   |                 pid                 |              tid               |
+ *   +-------------------------------------+--------------------------------+
+ *
+ * A context costs two calls per event (its size, then its value); the
+ * payload's word is part of a call made anyway.  `slubtrace record` puts
+ * slub:* in a channel without context and LTTng-UST's own events, which
+ * carry no pid, in a second channel with vpid and vtid.  A session that
+ * adds the contexts to slub events too (a session set up by hand, an
+ * attached service) has both; readers take the payload's.  A thread's
+ * name travels in its own event, slub:comm (below), not in LTTng's 16-byte
  * procname context on every event.  Payloads
  * carry what the analysis needs and nothing it can derive, in few fields:
  * LTTng-UST 2.13 writes every field with its own indirect call into the
  * ring buffer (about 75 instructions), so that what an event costs beyond
  * LTTng's fixed part follows its field count more than its bytes.  No
- * class has more than five fields, the slab-word events (most of a trace)
- * have two, and only cache_create has a string.
+ * class has more than six fields, the slab-word events (most of a trace)
+ * have two, and only cache_create has a string.  The field lists below
+ * leave out pid_tid.
  * `x` = printed in hex, `enum` = an 8-bit enumeration whose labels are the
  * strings of slub_site_name(), slub_dest_name(),
  * slub_deactivate_reason_name(), slub_error_name() and slub_event_name().
@@ -59,10 +75,12 @@
  *   cache_destroy   cache_id u16, count u32
  *   slab_new, slab_discard, freeze, unfreeze, take_freelist,
  *   drain_freelist, free_remote  (class slab_word)
- *                   where_slab_fl_counters u64 x[3], site enum
+ *                   where_slab_fl_counters_pid_tid u64 x[4], site enum
  *                   (site_dest): the array is { where (locked, arg =
- *                   owner), slab_fl, counters }, written with one call
- *                   (format 11; format 10 wrote them as three fields);
+ *                   owner), slab_fl, counters, pid_tid }, written with one
+ *                   call (format 12; format 11 had the first three in
+ *                   where_slab_fl_counters, and the contexts; format 10
+ *                   wrote them as three fields);
  *                   slab_fl is the slab and its new freelist in one word
  *                   (format 10),
  *
@@ -237,7 +255,12 @@
  * sheaves trace with the classic generation's rules: the format tells it
  * to refuse.
  *
- * Format 10 was this format with the slab_word class's three words as
+ * Format 11 was this format without pid_tid: `slubtrace record` added the
+ * vpid and vtid contexts to every event, and the slab_word array was
+ * where_slab_fl_counters u64 x[3] (cache_create says 11).  Readers decode it
+ * too.
+ *
+ * Format 10 was format 11 with the slab_word class's three words as
  * three fields of their own: where u64 x, slab_fl u64 x, counters u64 x,
  * then site (cache_create says 10).  The same bytes, two more calls into
  * the ring buffer per event.  Readers decode it too.
@@ -312,7 +335,7 @@
 #include <slub/event.h>
 
 /* The wire format this header describes (cache_create.format). */
-#define SLUB_TRACE_FORMAT 11
+#define SLUB_TRACE_FORMAT 12
 /* slub:trigger's kind. */
 #define SLUB_TRIGGER_VIOLATION 0
 #define SLUB_TRIGGER_STORM 1
@@ -338,8 +361,9 @@
  * counters. */
 #define SLUB_TP_CAS_WORDS 4
 
-/* slab_word.where_slab_fl_counters: where, slab_fl, counters. */
-#define SLUB_TP_WORD3 3
+/* slab_word.where_slab_fl_counters_pid_tid: where, slab_fl, counters,
+ * pid_tid. */
+#define SLUB_TP_WORD4 4
 
 /* The counters word of a slab word, packed as in memory (see above). */
 static inline uint64_t slub_tp_counters(const struct slub_word *w)
@@ -400,14 +424,16 @@ static inline unsigned slub_tp_locked(const struct slub_event *ev)
 	return ev->locked ? SLUB_TP_LOCKED : 0;
 }
 
-/* slab_word.where_slab_fl_counters (format 11): `where`, slab_fl and
- * counters, the three words format 10 wrote as three fields, as one array:
- * LTTng-UST writes it with one call. */
-static inline void slub_tp_word3(const struct slub_event *ev, uint64_t w[SLUB_TP_WORD3])
+/* slab_word.where_slab_fl_counters_pid_tid (format 12): `where`, slab_fl,
+ * counters and pid_tid, which format 10 wrote as three fields and the two
+ * contexts, as one array: LTTng-UST writes it with one call. */
+static inline void slub_tp_word4(const struct slub_event *ev, uint64_t pid_tid,
+				 uint64_t w[SLUB_TP_WORD4])
 {
 	w[0] = slub_tp_where(ev, slub_tp_locked(ev), slub_tp_owner(ev));
 	w[1] = slub_tp_slab_fl(ev);
 	w[2] = slub_tp_counters(&ev->new);
+	w[3] = pid_tid;
 }
 
 /*
@@ -534,7 +560,12 @@ LTTNG_UST_TRACEPOINT_ENUM(slub, barn_list,
 
 /* The argument of every slub tracepoint but slub:stack, cmpxchg_fail and
  * cache_create, whose arrays the caller lays out (slub_trace_emit()). */
-#define SLUB_TP_ARGS LTTNG_UST_TP_ARGS(const struct slub_event *, ev)
+#define SLUB_TP_ARGS LTTNG_UST_TP_ARGS(const struct slub_event *, ev, uint64_t, pid_tid)
+
+/* The last field of every event but the slab-word ones (format 12): the
+ * emitting process's pid over its thread's tid, as LTTng's vpid and vtid
+ * contexts give them. */
+#define SLUB_TP_PID_TID lttng_ust_field_integer_hex(uint64_t, pid_tid, pid_tid)
 
 #define SLUB_TP_WHERE(flags, arg)					\
 	lttng_ust_field_integer_hex(uint64_t, where, slub_tp_where(ev, flags, arg))
@@ -544,12 +575,14 @@ LTTNG_UST_TRACEPOINT_ENUM(slub, barn_list,
 /* ---- caches ------------------------------------------------------------ */
 
 LTTNG_UST_TRACEPOINT_EVENT(slub, cache_create,
-	LTTNG_UST_TP_ARGS(const struct slub_event *, ev, const uint32_t *, geometry),
+	LTTNG_UST_TP_ARGS(const struct slub_event *, ev, const uint32_t *, geometry,
+			  uint64_t, pid_tid),
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_integer(uint8_t, format, slub_tp_format(ev))
 		SLUB_TP_WHERE(ev->reason ? SLUB_TP_ANNOUNCED : 0, 0)
 		lttng_ust_field_array(uint32_t, geometry, geometry, SLUB_TP_GEOMETRY)
 		lttng_ust_field_string(name, ev->info->name)
+		SLUB_TP_PID_TID
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cache_create, LTTNG_UST_TRACEPOINT_LOGLEVEL_NOTICE)
@@ -559,6 +592,7 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, cache_destroy,
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_integer(uint16_t, cache_id, ev->cache_id)
 		lttng_ust_field_integer(uint32_t, count, ev->count)
+		SLUB_TP_PID_TID
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cache_destroy, LTTNG_UST_TRACEPOINT_LOGLEVEL_NOTICE)
@@ -571,7 +605,7 @@ LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cache_destroy, LTTNG_UST_TRACEPOINT_LOGLEVEL
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, slab_word,
 	LTTNG_UST_TP_ARGS(const struct slub_event *, ev, const uint64_t *, w),
 	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_array_hex(uint64_t, where_slab_fl_counters, w, SLUB_TP_WORD3)
+		lttng_ust_field_array_hex(uint64_t, where_slab_fl_counters_pid_tid, w, SLUB_TP_WORD4)
 		lttng_ust_field_enum(slub, site_dest, uint8_t, site, ev->site | ev->list << 4)
 	)
 )
@@ -592,12 +626,14 @@ SLUB_TP_SLAB_WORD_EVENT(free_remote)
 /* A failed slab-word CAS: what the thread expected and what it found,
  * words[0..1] and words[2..3], each { freelist, counters }. */
 LTTNG_UST_TRACEPOINT_EVENT(slub, cmpxchg_fail,
-	LTTNG_UST_TP_ARGS(const struct slub_event *, ev, const uint64_t *, words),
+	LTTNG_UST_TP_ARGS(const struct slub_event *, ev, const uint64_t *, words,
+			  uint64_t, pid_tid),
 	LTTNG_UST_TP_FIELDS(
 		SLUB_TP_WHERE(slub_tp_locked(ev), ev->attempt)
 		SLUB_TP_SLAB
 		lttng_ust_field_array_hex(uint64_t, words, words, SLUB_TP_CAS_WORDS)
 		lttng_ust_field_enum(slub, site, uint8_t, site, ev->site)
+		SLUB_TP_PID_TID
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cmpxchg_fail, LTTNG_UST_TRACEPOINT_LOGLEVEL_WARNING)
@@ -610,6 +646,7 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, cpu_cmpxchg_fail,
 		SLUB_TP_WHERE(0, ev->attempt)
 		SLUB_TP_SLAB
 		lttng_ust_field_enum(slub, site, uint8_t, site, ev->site)
+		SLUB_TP_PID_TID
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cpu_cmpxchg_fail, LTTNG_UST_TRACEPOINT_LOGLEVEL_WARNING)
@@ -624,6 +661,7 @@ LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, cpu_slab,
 		lttng_ust_field_integer(uint32_t, count, ev->count)
 		lttng_ust_field_integer(uint32_t, pages, ev->pages)
 		lttng_ust_field_enum(slub, reason_dest, uint8_t, reason, ev->reason | ev->list << 4)
+		SLUB_TP_PID_TID
 	)
 )
 
@@ -649,6 +687,7 @@ LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, list_op,
 		lttng_ust_field_integer(uint64_t, lock_seq, ev->lock_seq)
 		lttng_ust_field_integer(uint32_t, seq, ev->new.seq)
 		lttng_ust_field_enum(slub, slab_dest, uint8_t, list, ev->list)
+		SLUB_TP_PID_TID
 	)
 )
 
@@ -669,6 +708,7 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, lock_acquire,
 		SLUB_TP_WHERE(ev->contended ? SLUB_TP_CONTENDED : 0, 0)
 		lttng_ust_field_integer(uint64_t, lock_seq, ev->lock_seq)
 		lttng_ust_field_integer(uint64_t, wait_ns, ev->wait_ns)
+		SLUB_TP_PID_TID
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, lock_acquire, LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_PROCESS)
@@ -679,6 +719,7 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, lock_release,
 		SLUB_TP_WHERE(0, 0)
 		lttng_ust_field_integer(uint64_t, lock_seq, ev->lock_seq)
 		lttng_ust_field_integer(uint64_t, hold_ns, ev->hold_ns)
+		SLUB_TP_PID_TID
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, lock_release, LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_PROCESS)
@@ -693,6 +734,7 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, slabinfo_walk,
 		lttng_ust_field_integer(uint64_t, free, ev->size)
 		lttng_ust_field_integer(uint32_t, walked, ev->count)
 		lttng_ust_field_integer(uint32_t, listed, ev->pages)
+		SLUB_TP_PID_TID
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, slabinfo_walk, LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_PROCESS)
@@ -704,6 +746,7 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, thread_flush,
 	LTTNG_UST_TP_FIELDS(
 		SLUB_TP_WHERE(0, ev->slot)
 		lttng_ust_field_integer(uint32_t, count, ev->count)
+		SLUB_TP_PID_TID
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, thread_flush, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
@@ -719,6 +762,7 @@ LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, sheaf_slab,
 		SLUB_TP_SLAB
 		lttng_ust_field_integer_hex(uint64_t, sheaf, ev->sheaf)
 		lttng_ust_field_integer(uint32_t, size, ev->sheaf_size)
+		SLUB_TP_PID_TID
 	)
 )
 
@@ -739,6 +783,7 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, sheaf_slot,
 		lttng_ust_field_integer_hex(uint64_t, spare, ev->spare)
 		lttng_ust_field_integer_hex(uint64_t, sizes,
 					    (uint64_t)ev->sheaf_size | (uint64_t)ev->spare_size << 32)
+		SLUB_TP_PID_TID
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, sheaf_slot, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
@@ -754,6 +799,7 @@ LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, barn,
 		lttng_ust_field_integer_hex(uint64_t, counts,
 					    (uint64_t)ev->barn_full | (uint64_t)ev->barn_empty << 32)
 		lttng_ust_field_integer(uint32_t, size, ev->sheaf_size)
+		SLUB_TP_PID_TID
 	)
 )
 
@@ -770,6 +816,7 @@ LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, sheaf,
 	LTTNG_UST_TP_FIELDS(
 		SLUB_TP_WHERE(0, 0)
 		lttng_ust_field_integer_hex(uint64_t, sheaf, ev->sheaf)
+		SLUB_TP_PID_TID
 	)
 )
 
@@ -789,6 +836,7 @@ LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, object,
 		SLUB_TP_SLAB
 		lttng_ust_field_integer_hex(uint64_t, object, ev->object)
 		lttng_ust_field_integer(uint64_t, size, ev->size)
+		SLUB_TP_PID_TID
 	)
 )
 
@@ -808,6 +856,7 @@ LTTNG_UST_TRACEPOINT_EVENT(slub, error,
 		SLUB_TP_SLAB
 		lttng_ust_field_integer_hex(uint64_t, object, ev->object)
 		lttng_ust_field_enum(slub, error_kind, uint8_t, reason, ev->reason)
+		SLUB_TP_PID_TID
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, error, LTTNG_UST_TRACEPOINT_LOGLEVEL_ERR)
@@ -824,11 +873,13 @@ LTTNG_UST_TRACEPOINT_ENUM(slub, trigger_kind,
 
 /* What the checker saw that is worth a snapshot of the last events. */
 LTTNG_UST_TRACEPOINT_EVENT(slub, trigger,
-	LTTNG_UST_TP_ARGS(unsigned int, kind, uint64_t, slab, const char *, rule),
+	LTTNG_UST_TP_ARGS(unsigned int, kind, uint64_t, slab, const char *, rule,
+			  uint64_t, pid_tid),
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_enum(slub, trigger_kind, uint8_t, kind, kind)
 		lttng_ust_field_integer_hex(uint64_t, slab, slab)
 		lttng_ust_field_string(rule, rule)
+		SLUB_TP_PID_TID
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, trigger, LTTNG_UST_TRACEPOINT_LOGLEVEL_CRIT)
@@ -837,13 +888,15 @@ LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, trigger, LTTNG_UST_TRACEPOINT_LOGLEVEL_CRIT)
 
 LTTNG_UST_TRACEPOINT_EVENT(slub, bin_info,
 	LTTNG_UST_TP_ARGS(uint64_t, baddr, uint64_t, memsz, const uint8_t *, build_id,
-			  unsigned int, build_id_len, unsigned int, is_pic, const char *, path),
+			  unsigned int, build_id_len, unsigned int, is_pic, const char *, path,
+			  uint64_t, pid_tid),
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_integer_hex(uint64_t, baddr, baddr)
 		lttng_ust_field_integer(uint64_t, memsz, memsz)
 		lttng_ust_field_sequence_hex(uint8_t, build_id, build_id, uint8_t, build_id_len)
 		lttng_ust_field_integer(uint8_t, is_pic, is_pic)
 		lttng_ust_field_string(path, path)
+		SLUB_TP_PID_TID
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, bin_info, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
@@ -852,9 +905,10 @@ LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, bin_info, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO
 
 /* The emitting thread's name, before its events (see above). */
 LTTNG_UST_TRACEPOINT_EVENT(slub, comm,
-	LTTNG_UST_TP_ARGS(const char *, name),
+	LTTNG_UST_TP_ARGS(const char *, name, uint64_t, pid_tid),
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_string(name, name)
+		SLUB_TP_PID_TID
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, comm, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
@@ -865,11 +919,12 @@ LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, comm, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
  * before (innermost first). */
 LTTNG_UST_TRACEPOINT_EVENT(slub, stack,
 	LTTNG_UST_TP_ARGS(unsigned int, of, uint64_t, slab, const uint64_t *, ips,
-			  unsigned int, depth),
+			  unsigned int, depth, uint64_t, pid_tid),
 	LTTNG_UST_TP_FIELDS(
 		lttng_ust_field_enum(slub, event_type, uint8_t, of, of)
 		lttng_ust_field_integer_hex(uint64_t, slab, slab)
 		lttng_ust_field_sequence_hex(uint64_t, ips, ips, uint8_t, depth)
+		SLUB_TP_PID_TID
 	)
 )
 LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, stack, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)

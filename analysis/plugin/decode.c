@@ -74,8 +74,9 @@ enum dec_field {
 	F_FREELIST_OFF,
 	/* format 10: a slab word's slab and freelist in one */
 	F_SLAB_FL,
-	/* format 11: a slab word event's where, slab_fl and counters in one array */
-	F_WORD3,
+	/* format 12: the pid over the tid in the payload (formats 11 and 12
+	 * write the slab-word fields as one array: word_arrays below) */
+	F_PID_TID,
 	/* lttng-ust's own events, for the symbolizer */
 	F_BADDR, F_MEMSZ, F_PATH, F_IS_PIC, F_BUILD_ID,
 	F_NR
@@ -103,7 +104,7 @@ static const char *const field_names[F_NR] = {
 	[F_FREE] = "free", [F_WALKED] = "walked", [F_LISTED] = "listed",
 	[F_SHEAF] = "sheaf", [F_MAIN] = "main", [F_SPARE] = "spare", [F_SIZES] = "sizes",
 	[F_COUNTS] = "counts", [F_FREELIST_OFF] = "freelist_off",
-	[F_SLAB_FL] = "slab_fl", [F_WORD3] = "where_slab_fl_counters",
+	[F_SLAB_FL] = "slab_fl", [F_PID_TID] = "pid_tid",
 	[F_BADDR] = "baddr", [F_MEMSZ] = "memsz", [F_PATH] = "path", [F_IS_PIC] = "is_pic",
 	[F_BUILD_ID] = "build_id",
 };
@@ -113,13 +114,20 @@ static const char *const field_names[F_NR] = {
 #define ARRAY_FIELDS (B(F_IPS) | B(F_BUILD_ID) | STATIC_ARRAY_FIELDS)
 /* Format 3's and 4's arrays of a fixed length, at least this long (format
  * 4's geometry: GEOMETRY4). */
-#define STATIC_ARRAY_FIELDS (B(F_GEOMETRY) | B(F_EXPECTED) | B(F_OBSERVED) | B(F_WORDS) | \
-			     B(F_WORD3))
+#define STATIC_ARRAY_FIELDS (B(F_GEOMETRY) | B(F_EXPECTED) | B(F_OBSERVED) | B(F_WORDS))
 static const uint8_t static_length[F_NR] = {
-	[F_GEOMETRY] = 7, [F_EXPECTED] = 2, [F_OBSERVED] = 2, [F_WORDS] = 4, [F_WORD3] = 3,
+	[F_GEOMETRY] = 7, [F_EXPECTED] = 2, [F_OBSERVED] = 2, [F_WORDS] = 4,
 };
-/* Format 11's slab_word array: the fields it holds, in its order. */
-static const uint8_t word3_fields[3] = { F_WHERE, F_SLAB_FL, F_COUNTERS };
+/* Format 11's and 12's slab_word arrays, and the fields their elements
+ * are, in order. */
+static const struct {
+	const char *name;
+	int len;
+} word_arrays[] = {
+	{ "where_slab_fl_counters", 3 },		/* format 11 */
+	{ "where_slab_fl_counters_pid_tid", 4 },	/* format 12 */
+};
+static const uint8_t word_fields[4] = { F_WHERE, F_SLAB_FL, F_COUNTERS, F_PID_TID };
 /* cache_create.geometry of format 4: format 3's seven, then flags. */
 #define GEOMETRY4 8
 #define WHERE (B(F_CACHE_ID) | B(F_CPU) | B(F_NODE))
@@ -857,13 +865,26 @@ static int map_payload(struct slub_decoder *d, struct dec_class *dc,
 		}
 		dc->idx[f] = (int16_t)i;
 	}
-	/* Format 11: the slab_word class's three words in one array, read
-	 * as the fields format 10 had, unless the class has those too. */
-	if (dc->idx[F_WORD3] >= 0 && dc->idx[F_WHERE] < 0 && dc->idx[F_SLAB_FL] < 0 &&
-	    dc->idx[F_COUNTERS] < 0) {
-		for (int k = 0; k < 3; k++) {
-			dc->idx[word3_fields[k]] = dc->idx[F_WORD3];
-			dc->elem[word3_fields[k]] = (int8_t)k;
+	/* Formats 11 and 12: the slab_word class's words in one array, read
+	 * as the fields format 10 had (and format 12's pid_tid), unless the
+	 * class has those too. */
+	for (size_t a = 0; a < sizeof(word_arrays) / sizeof(word_arrays[0]); a++) {
+		int i = member_index(payload, word_arrays[a].name);
+		const bt_field_class *fc;
+
+		if (i < 0 || dc->idx[F_WHERE] >= 0 || dc->idx[F_SLAB_FL] >= 0 ||
+		    dc->idx[F_COUNTERS] >= 0 || dc->idx[F_PID_TID] >= 0)
+			continue;
+		fc = member_class(payload, i);
+		if (bt_field_class_get_type(fc) != BT_FIELD_CLASS_TYPE_STATIC_ARRAY ||
+		    bt_field_class_array_static_get_length(fc) < (uint64_t)word_arrays[a].len ||
+		    !bt_field_class_type_is(bt_field_class_get_type(
+			    bt_field_class_array_borrow_element_field_class_const(fc)),
+			    BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
+			continue;
+		for (int k = 0; k < word_arrays[a].len; k++) {
+			dc->idx[word_fields[k]] = (int16_t)i;
+			dc->elem[word_fields[k]] = (int8_t)k;
 		}
 	}
 	return 0;
@@ -935,11 +956,11 @@ static int check_required(struct slub_decoder *d, struct dec_class *dc, struct d
 			       "%s: event %s in stream %s has no usable field `%s` "
 			       "(not slub trace format %s?)",
 			       trace_name(d), dc->name, s ? s->name : "?", field_names[f],
-			       dc->kind == K_COMM ? "9 to 11" :
+			       dc->kind == K_COMM ? "9 to 12" :
 			       dc->kind == K_STACK || dc->type == SLUB_EV_CACHE_DESTROY ?
-			       "2 to 11" : dc->type == SLUB_EV_SLABINFO_WALK ? "5 to 11" :
-			       dc->type >= SLUB_EV_SHEAF_ALLOC ? "8 to 11" :
-			       dc->type >= SLUB_EV_SHEAF_REFILL ? "7 to 11" : format_names(dc));
+			       "2 to 12" : dc->type == SLUB_EV_SLABINFO_WALK ? "5 to 12" :
+			       dc->type >= SLUB_EV_SHEAF_ALLOC ? "8 to 12" :
+			       dc->type >= SLUB_EV_SHEAF_REFILL ? "7 to 12" : format_names(dc));
 			dc->kind = K_BAD;
 			return -1;
 		}
@@ -971,8 +992,9 @@ static void map_context(struct slub_decoder *d, struct dec_class *dc, const bt_e
 		else if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER))
 			dc->ctx_unsigned |= c == &dc->ctx_vpid ? 1 : 2;
 	}
+	/* format 12: the pid and tid in the payload */
 	if ((dc->kind == K_SLUB || dc->kind == K_STACK || dc->kind == K_COMM) &&
-	    (dc->ctx_vpid < 0 || dc->ctx_vtid < 0)) {
+	    dc->idx[F_PID_TID] < 0 && (dc->ctx_vpid < 0 || dc->ctx_vtid < 0)) {
 		refuse(d, SLUB_UNUSABLE_MALFORMED,
 		       "%s: event %s in stream %s has no vpid/vtid context (record with "
 		       "`slubtrace record`, or add-context --type=vpid --type=vtid)",
@@ -1509,11 +1531,19 @@ static int decode_event(struct slub_decoder *d, const bt_message *msg, struct sl
 	}
 
 	ctx = bt_event_borrow_common_context_field_const(e);
-	vpid = dc->ctx_vpid >= 0 ? ctx_int(dc, ctx, dc->ctx_vpid, 1) : 0;
-	vpid = slub_dec_pid(vpid) | s->host;
 	p = bt_event_borrow_payload_field_const(e);
+	if (dc->idx[F_PID_TID] >= 0) {
+		/* format 12: the payload says it, whatever the contexts */
+		uint64_t pt = get_u(dc, p, F_PID_TID);
+
+		vpid = (uint32_t)(pt >> 32);
+		vtid = (uint32_t)pt;
+	} else {
+		vpid = dc->ctx_vpid >= 0 ? ctx_int(dc, ctx, dc->ctx_vpid, 1) : 0;
+		vtid = dc->ctx_vtid >= 0 ? ctx_int(dc, ctx, dc->ctx_vtid, 2) : 0;
+	}
+	vpid = slub_dec_pid(vpid) | s->host;
 	if (dc->kind == K_COMM) {
-		vtid = ctx_int(dc, ctx, dc->ctx_vtid, 2);
 		if (name_thread(d, vpid, vtid, get_str(dc, p, F_NAME)) < 0)
 			goto nomem;
 		return 0;
@@ -1533,7 +1563,6 @@ static int decode_event(struct slub_decoder *d, const bt_message *msg, struct sl
 		}
 		return 0;
 	}
-	vtid = ctx_int(dc, ctx, dc->ctx_vtid, 2);
 
 	if (dc->kind == K_STACK) {
 		out->stack_vpid = vpid;

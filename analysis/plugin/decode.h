@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The CTF decoder: Babeltrace2 messages of a slubtrace trace (wire formats
- * 2 to 11, tracepoints/slub_tp.h) into the model's input.
+ * 2 to 12, tracepoints/slub_tp.h) into the model's input.
  *
  * Field indices are resolved once per event class; events of other
  * providers are skipped, except the lttng_ust_statedump / lttng_ust_dl /
@@ -25,7 +25,7 @@ struct slub_decoder;
 
 #define SLUB_DEC_MAX_IPS 255
 /* The newest wire format read (SLUB_TRACE_FORMAT); from 2 on. */
-#define SLUB_DEC_FORMAT 11
+#define SLUB_DEC_FORMAT 12
 /* The first format with the sheaf and barn events. */
 #define SLUB_FORMAT_SHEAF_EVENTS 7
 /* The first format with sheaf_alloc and sheaf_free. */

@@ -4,12 +4,14 @@
  * LTTng user-space recording session.
  *
  *   1. a session daemon: the user's, or one started here (and stopped here)
- *   2. a session writing to DIR (or a snapshot session), one channel that
- *      waits up to 1 s per event for the consumer when full (discard mode
- *      with --no-blocking, overwrite for snapshots), slub:* and the lttng-ust
- *      statedump events that let the analysis symbolize stacks (and the
- *      dl/lib ones with --dlopen-events), contexts vtid, vpid (the threads
- *      name themselves with slub:comm events: no procname on every event)
+ *   2. a session writing to DIR (or a snapshot session), two channels that
+ *      wait up to 1 s per event for the consumer when full (discard mode
+ *      with --no-blocking, overwrite for snapshots): slub:*, whose events
+ *      carry their pid and tid themselves (format 12: no context), and a
+ *      small one with the contexts vpid and vtid for the lttng-ust statedump
+ *      events that mark each registration and let the analysis symbolize
+ *      stacks (and the dl/lib ones with --dlopen-events); the threads name
+ *      themselves with slub:comm events: no procname on every event
  *   3. CMD with LD_PRELOAD = the malloc shim, the `slub` probe provider and
  *      lttng-ust's fork helper (and its dl helper with --dlopen-events)
  *   4. stop, count what was recorded and discarded, destroy
@@ -52,6 +54,11 @@
 #define DEFAULT_BUFFER_MIN (8ull << 20)
 #define DEFAULT_BUFFER_MAX (32ull << 20)
 #define CHANNEL "slubtrace"
+/* LTTng-UST's own events, which carry no pid: the contexts give it.  A few
+ * events per process: 4 x 64 KiB per CPU. */
+#define CHANNEL_UST "slubtrace_ust"
+#define CHANNEL_UST_SUBBUF "--subbuf-size=65536"
+#define CHANNEL_UST_NSUB "--num-subbuf=4"
 #define SESSIOND_START_TIMEOUT_S 20
 #define SESSIOND_STOP_TIMEOUT_S 10
 #define MAX_CONTEXTS 8
@@ -178,9 +185,9 @@ void cmd_record_usage(FILE *f)
 		"                         none may be running; monotonic where the TSC is not\n"
 		"                         one clock for the whole machine)\n"
 		"      --context TYPE     add an LTTng context (see `lttng add-context --list`)\n"
-		"                         to every event, besides vpid and vtid (procname:\n"
-		"                         16 bytes on every event; the slub:comm events\n"
-		"                         already name every thread)\n"
+		"                         to every event (the slub events carry their pid and\n"
+		"                         tid themselves; procname: 16 bytes on every event,\n"
+		"                         and the slub:comm events already name every thread)\n"
 		"      --no-check         do not run `slubtrace check` on the trace at the end\n"
 		"      --pid PID[,PID...] attach to running processes started with\n"
 		"                         LD_PRELOAD=libslub-malloc.so:libslub-tp.so instead of\n"
@@ -950,10 +957,16 @@ static int setup_session(const struct record_opts *o, struct session *s)
 	if (o->blocking) {
 		snprintf(blocking, sizeof(blocking), "--blocking-timeout=%s", o->blocking);
 		if (lttng(NULL, "enable-channel", "--userspace", "--session", s->name, subbuf,
-			  nsub, "--discard", blocking, CHANNEL, NULL))
+			  nsub, "--discard", blocking, CHANNEL, NULL) ||
+		    lttng(NULL, "enable-channel", "--userspace", "--session", s->name,
+			  CHANNEL_UST_SUBBUF, CHANNEL_UST_NSUB, "--discard", blocking, CHANNEL_UST,
+			  NULL))
 			return -1;
 	} else if (lttng(NULL, "enable-channel", "--userspace", "--session", s->name, subbuf,
-			 nsub, o->snapshot ? "--overwrite" : "--discard", CHANNEL, NULL)) {
+			 nsub, o->snapshot ? "--overwrite" : "--discard", CHANNEL, NULL) ||
+		   lttng(NULL, "enable-channel", "--userspace", "--session", s->name,
+			 CHANNEL_UST_SUBBUF, CHANNEL_UST_NSUB,
+			 o->snapshot ? "--overwrite" : "--discard", CHANNEL_UST, NULL)) {
 		return -1;
 	}
 
@@ -967,9 +980,15 @@ static int setup_session(const struct record_opts *o, struct session *s)
 		return -1;
 	}
 	if (lttng(NULL, "enable-event", "--userspace", "--session", s->name, "--channel",
-		  CHANNEL, symbol_events(o), NULL))
+		  CHANNEL_UST, symbol_events(o), NULL))
 		return -1;
 	if (lttng(NULL, "add-context", "--userspace", "--session", s->name, "--channel",
+		  CHANNEL_UST, "--type=vpid", "--type=vtid", NULL))
+		return -1;
+	/* An attached service may run a slubtrace older than format 12,
+	 * whose events have no pid of their own. */
+	if (attach_requested() &&
+	    lttng(NULL, "add-context", "--userspace", "--session", s->name, "--channel",
 		  CHANNEL, "--type=vpid", "--type=vtid", NULL))
 		return -1;
 	for (unsigned i = 0; i < o->nr_contexts; i++) {
@@ -977,7 +996,9 @@ static int setup_session(const struct record_opts *o, struct session *s)
 
 		snprintf(type, sizeof(type), "--type=%s", o->contexts[i]);
 		if (lttng(NULL, "add-context", "--userspace", "--session", s->name, "--channel",
-			  CHANNEL, type, NULL))
+			  CHANNEL, type, NULL) ||
+		    lttng(NULL, "add-context", "--userspace", "--session", s->name, "--channel",
+			  CHANNEL_UST, type, NULL))
 			return -1;
 	}
 	if (attach_requested() && attach_track(s->name))

@@ -225,6 +225,21 @@ ENUM = re.compile(r'\( "((?:[^"\\]|\\.)*)" : container = (-?\d+) \)')
 SEQ_ITEM = re.compile(r'\[\d+\] = ([^,\]\s]+)')
 
 
+def take_pid_tid(f):
+    """Format 12: a slub event's pid and tid in its payload (`pid_tid`, or
+    the last word of a slab-word event's array) instead of the vpid and vtid
+    contexts; f gets them as the contexts' keys, and a format-11 array's
+    three words."""
+    if "where_slab_fl_counters_pid_tid" in f:
+        w = f.pop("where_slab_fl_counters_pid_tid")
+        if len(w) != 4:
+            raise Failure("a slab-word event with %d words, not 4" % len(w))
+        f["where_slab_fl_counters"], f["pid_tid"] = w[:3], w[3]
+    if "pid_tid" in f:
+        pt = f.pop("pid_tid")
+        f["vpid"], f["vtid"] = pt >> 32, pt & 0xffffffff
+
+
 def value(v):
     c = v[0]
     if c == '(':
@@ -325,7 +340,7 @@ def unpack_v3(f):
 class Trace:
     WANT = ("slub:", "lttng_ust_statedump:bin_info", "lttng_ust_lib:load",
             "lttng_ust_dl:dlopen")
-    FORMAT = 11
+    FORMAT = 12
 
     def __init__(self, directory, env):
         p = subprocess.run(["babeltrace2", directory], env=env, stdout=subprocess.PIPE,
@@ -353,6 +368,7 @@ class Trace:
             if not name.startswith(self.WANT):
                 continue
             f = {k: value(v) for k, v in FIELD.findall(m.group(2))}
+            take_pid_tid(f)
             if not name.startswith("slub:"):
                 self.objects.append((f.get("vpid"), f["baddr"], f["memsz"], f["path"],
                                      f.get("is_pic", 1)))
@@ -395,7 +411,7 @@ class Trace:
                 continue
             if "new_seq" in f or "stack" in f:
                 raise Failure("%s: recorded with slub trace format 1; this test reads "
-                              "formats 2 to 11" % directory)
+                              "formats 2 to 12" % directory)
             if f["_name"] == "cache_create":
                 self.formats.add(f.get("format"))
             if "expected" in f or "msg" in f or ("flags" in f and "where" in f):

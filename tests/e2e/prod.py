@@ -202,11 +202,17 @@ class Reader:
             log("  | " + line)
 
 
-EVENT = re.compile(r'\] \(\+[^)]*\) \S+ slub:(\w+): .*?vpid = (\d+)(.*)')
+EVENT = re.compile(r'\] \(\+[^)]*\) \S+ slub:(\w+): (.*)')
+# the pid: the vpid context, or (format 12) the high half of pid_tid or of a
+# slab-word event's fourth word
+VPID = re.compile(r'\bvpid = (\d+)|\bpid_tid = (0x[0-9A-Fa-f]+|\d+)|'
+                  r'\bwhere_slab_fl_counters_pid_tid = \[ (?:\[[0-2]\] = [^,]+, ){3}'
+                  r'\[3\] = (0x[0-9A-Fa-f]+|\d+)')
 WHERE = re.compile(r'\bwhere = (0x[0-9A-Fa-f]+|\d+)')
 SLAB = re.compile(r'\bslab(_fl)? = (0x[0-9A-Fa-f]+)')
-# format 11: where, slab_fl and counters of a slab-word event in one array
-WORD3 = re.compile(r'\bwhere_slab_fl_counters = \[ \[0\] = (0x[0-9A-Fa-f]+|\d+), '
+# formats 11 and 12: where, slab_fl and counters of a slab-word event in
+# one array (format 12: and pid_tid)
+WORD3 = re.compile(r'\bwhere_slab_fl_counters(?:_pid_tid)? = \[ \[0\] = (0x[0-9A-Fa-f]+|\d+), '
                    r'\[1\] = (0x[0-9A-Fa-f]+|\d+),')
 
 
@@ -223,7 +229,11 @@ def slab_first_events(directory, env):
         m = EVENT.search(line)
         if not m:
             continue
-        name, vpid, rest = m.group(1), int(m.group(2)), m.group(3)
+        name, rest = m.group(1), m.group(2)
+        v = VPID.search(rest)
+        if not v:
+            continue
+        vpid = int(v.group(1)) if v.group(1) else int(v.group(2) or v.group(3), 0) >> 32
         vpids.add(vpid)
         w3 = WORD3.search(rest)
         w = w3 or WHERE.search(rest)

@@ -490,7 +490,7 @@ static void test_v5(void)
 	s.nr_items = 1;
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`where`") &&
-	      strstr(c.error, "format 5 to 11?"), "slabinfo_walk without where: %s", c.error);
+	      strstr(c.error, "format 5 to 12?"), "slabinfo_walk without where: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -641,7 +641,7 @@ static void test_v7(void)
 	s.nr_items = 1;
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`sheaf`") &&
-	      strstr(c.error, "format 7 to 11?"), "sheaf_refill without sheaf: %s", c.error);
+	      strstr(c.error, "format 7 to 12?"), "sheaf_refill without sheaf: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -659,7 +659,7 @@ static void test_format1(void)
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT, "format 1 accepted");
 	CHECK(!strcmp(c.error, TRACE_DIR ": recorded with slub trace format 1; this slubtrace "
-		      "reads formats 2 to 11: record it again"), "message: %s", c.error);
+		      "reads formats 2 to 12: record it again"), "message: %s", c.error);
 	slub_decoder_error(c.dec, &why);
 	CHECK(why == SLUB_UNUSABLE_FORMAT, "kind");
 	slub_decoder_destroy(c.dec);
@@ -745,7 +745,7 @@ static void test_v8(void)
 	s.nr_items = 1;
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`sheaf`") &&
-	      strstr(c.error, "format 8 to 11?"), "sheaf_free without sheaf: %s", c.error);
+	      strstr(c.error, "format 8 to 12?"), "sheaf_free without sheaf: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -1039,13 +1039,82 @@ static void test_v11(void)
 	slub_decoder_destroy(c.dec);
 }
 
+/* Format 12: every slub event carries its pid over its tid, the slab-word
+ * events as the array's fourth word, the others as pid_tid: the slub
+ * channel has no vpid or vtid context. */
+#define PT(pid, tid) ((uint64_t)(pid) << 32 | (uint32_t)(tid))
+
+static void test_v12(void)
+{
+	static const uint64_t geometry12[] = { 64, 64, 8, 0, 64, 5, 30, 0 };
+	static const uint64_t fr[] = { W3(3, 1, 2, 0, 0xfffe), SLAB_FL(SLAB, 0x40),
+				       COUNTERS(5, 64, 1, 7), PT(20, 21) };
+	static const struct ts_class cls[] = {
+		{ "slub:cache_create", { { "format", TF_U8 }, WHERE3,
+			{ "geometry", TF_ARR32, 8 }, { "name", TF_STR },
+			{ "pid_tid", TF_U64 } } },
+		{ "slub:free_remote", { { "where_slab_fl_counters_pid_tid", TF_ARR64, 4 },
+			{ "site", TF_U8 } } },
+		{ "slub:add_partial", { WHERE3, { "slab", TF_U64 }, { "lock_seq", TF_U64 },
+			{ "seq", TF_U32 }, { "list", TF_U8 }, { "pid_tid", TF_U64 } } },
+		{ "slub:comm", { { "name", TF_STR }, { "pid_tid", TF_U64 } } },
+		/* neither the contexts nor pid_tid */
+		{ "slub:lock_acquire", { WHERE3, { "lock_seq", TF_U64 }, { "wait_ns", TF_U64 } } },
+	};
+	static const struct ts_item items[] = {
+		{ 0, 100, 0, 0, { 12, W3(3, 0, 0, 0, 0), (uintptr_t)geometry12,
+			(uintptr_t)"kmalloc-64", PT(20, 20) } },
+		{ 3, 150, 0, 0, { (uintptr_t)"worker", PT(20, 21) } },
+		{ 1, 200, 0, 0, { (uintptr_t)fr, 6 } },
+		{ 2, 300, 0, 0, { W3(3, 0, 2, 1, 0), SLAB, 5, 8, 2, PT(20, 22) } },
+	};
+	static const struct ts_item bad[] = {
+		{ 4, 200, 0, 0, { W3(3, 0, 2, 2, 0), 5, 250 } },
+	};
+	struct ts_script s = { cls, 5, items, 4, STREAM, 0 };
+	struct collected c;
+	const struct slub_event *e;
+
+	s.no_context = 1;
+	run(&s, &c, NULL);
+	CHECK(!c.failed && c.nr == 3, "format 12 refused: %s (%d)", c.error, c.nr);
+	if (c.nr == 3) {
+		CHECK(c.out[0].format == 12 && c.out[0].event.vpid == 20 &&
+		      c.out[0].event.vtid == 20, "cache_create: format %u, pid %u tid %u",
+		      c.out[0].format, c.out[0].event.vpid, c.out[0].event.vtid);
+		e = &c.out[1].event.ev;
+		CHECK(e->type == SLUB_EV_FREE_REMOTE && e->cache_id == 3 && e->cpu == 1 &&
+		      e->node == 2 && e->slab == SLAB && e->new.freelist == SLAB + 0x40 &&
+		      e->new.inuse == 5 && e->new.seq == 7 && e->new.owner == -2 && e->site == 6 &&
+		      c.out[1].event.vpid == 20 && c.out[1].event.vtid == 21 && e->tid == 21 &&
+		      c.out[1].thread_name && !strcmp(c.out[1].thread_name, "worker"),
+		      "free_remote: slab %#llx freelist %#llx seq %u, pid %u tid %u, name %s",
+		      (unsigned long long)e->slab, (unsigned long long)e->new.freelist,
+		      e->new.seq, c.out[1].event.vpid, c.out[1].event.vtid,
+		      c.out[1].thread_name ? c.out[1].thread_name : "(none)");
+		e = &c.out[2].event.ev;
+		CHECK(e->type == SLUB_EV_ADD_PARTIAL && e->lock_id == 194 && e->new.seq == 8 &&
+		      c.out[2].event.vpid == 20 && c.out[2].event.vtid == 22,
+		      "add_partial: lock %u seq %u, pid %u tid %u", e->lock_id, e->new.seq,
+		      c.out[2].event.vpid, c.out[2].event.vtid);
+	}
+	slub_decoder_destroy(c.dec);
+	s.items = bad;
+	s.nr_items = 1;
+	run(&s, &c, NULL);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "slub:lock_acquire") &&
+	      strstr(c.error, "no vpid/vtid context"), "neither pid_tid nor the contexts: %s",
+	      c.error);
+	slub_decoder_destroy(c.dec);
+}
+
 static void test_cache_format(void)
 {
 	static const struct ts_item items2[] = {
-		{ C_CACHE, 100, 1, 1, { 12, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
+		{ C_CACHE, 100, 1, 1, { 13, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
 	};
 	static const struct ts_item items4[] = {
-		{ C_CACHE, 100, 1, 1, { 12, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
+		{ C_CACHE, 100, 1, 1, { 13, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
 			(uintptr_t)"x" } },
 	};
 	static const struct ts_item mixed[] = {
@@ -1093,15 +1162,15 @@ static void test_cache_format(void)
 
 	/* a newer format, in either layout */
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 12") &&
-	      strstr(c.error, "reads formats 2 to 11"), "cache_create of format 12: %s",
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 13") &&
+	      strstr(c.error, "reads formats 2 to 12"), "cache_create of format 13: %s",
 	      c.error);
 	slub_decoder_destroy(c.dec);
 	s.classes = v4_classes;
 	s.items = items4;
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 12"),
-	      "cache_create of format 12 in format 4's layout: %s", c.error);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 13"),
+	      "cache_create of format 13 in format 4's layout: %s", c.error);
 	slub_decoder_destroy(c.dec);
 	/* a number that does not match the layout */
 	s.classes = v2_classes;
@@ -1396,6 +1465,7 @@ int main(void)
 	test_v9();
 	test_v10();
 	test_v11();
+	test_v12();
 	test_v4();
 	test_v3();
 	test_v2();

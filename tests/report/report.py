@@ -307,6 +307,7 @@ def sheaf_events(env, trace):
         if not m or not m.group(1).startswith(names):
             continue
         f = {k: e2e.value(v) for k, v in e2e.FIELD.findall(m.group(2))}
+        e2e.take_pid_tid(f)
         f["_name"] = m.group(1)[5:]
         if "where" in f:
             e2e.unpack_v3(f)
