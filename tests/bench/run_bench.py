@@ -108,8 +108,9 @@ SUMMARY_ROWS = [
 
 
 class Mode:
-    def __init__(self, name, desc, preload, session=None, package=None):
+    def __init__(self, name, desc, preload, session=None, package=None, contexts=()):
         self.name = name
+        self.contexts = contexts    # LTTng contexts added to the session's channel
         self.package = package      # Debian package giving the version
         self.desc = desc
         self.preload = preload      # list of library paths
@@ -145,8 +146,12 @@ def make_modes(args):
         Mode("slub-trans", "slubtrace, session: slub:* except slub:alloc/slub:free",
              [shim, tp], slub_transitions),
         Mode("slub-obj", "slubtrace, session: slub:* (object events too)", [shim, tp], slub_all),
-        Mode("libc-wrap", "glibc + liblttng-ust-libc-wrapper, session: lttng_ust_libc:*",
-             [wrapper], [["lttng_ust_libc:*"]], package="liblttng-ust1"),
+        # The wrapper's events carry no pid or tid: the contexts give them, as
+        # slubtrace's events carry their own (wire format 12), so that both
+        # traces say which thread of which process did what.
+        Mode("libc-wrap", "glibc + liblttng-ust-libc-wrapper, session: lttng_ust_libc:*, "
+             "contexts vpid and vtid", [wrapper], [["lttng_ust_libc:*"]],
+             package="liblttng-ust1", contexts=("vpid", "vtid")),
     ]
     for m in modes:
         for lib in m.preload:
@@ -1046,7 +1051,8 @@ def run_one(argv, env, mode, lt, workdir, args, rep, bench):
     trace_dir = None
     if mode.session:
         trace_dir = os.path.join(workdir, "trace-%s-%s-%d" % (mode.name, bench, rep))
-        session = lt.open_session(trace_dir, mode.session, args.subbuf_size, args.num_subbuf)
+        session = lt.open_session(trace_dir, mode.session, args.subbuf_size, args.num_subbuf,
+                                  mode.contexts)
     discarded = None
     try:
         out, err, ru, elapsed = run_child(argv, env, args.timeout)
