@@ -80,48 +80,33 @@ const struct ts_class wire_v3[W_NR] = {
 #define LIST_OP10 WHERE3, { "slab", TF_U64 }, { "lock_seq", TF_U64 }, { "seq", TF_U32 }, \
 	{ "list", TF_U8 }
 
-const struct ts_class wire_v10[W_NR] = {
-	CLASSES4_OWN,
-	[W_SLAB_NEW] = { "slub:slab_new", { SLAB_WORD10 } },
-	[W_SLAB_DISCARD] = { "slub:slab_discard", { SLAB_WORD10 } },
-	[W_FREEZE] = { "slub:freeze", { SLAB_WORD10 } },
-	[W_UNFREEZE] = { "slub:unfreeze", { SLAB_WORD10 } },
-	[W_TAKE_FREELIST] = { "slub:take_freelist", { SLAB_WORD10 } },
-	[W_FREE_REMOTE] = { "slub:free_remote", { SLAB_WORD10 } },
-	[W_CPU_SLAB_LOAD] = { "slub:cpu_slab_load", { CPU_SLAB3 } },
-	[W_DEACTIVATE] = { "slub:deactivate", { CPU_SLAB3 } },
-	[W_ADD_PARTIAL] = { "slub:add_partial", { LIST_OP10 } },
-	[W_REMOVE_PARTIAL] = { "slub:remove_partial", { LIST_OP10 } },
-	[W_LOCK_ACQUIRE] = { "slub:lock_acquire", { WHERE3, { "lock_seq", TF_U64 },
-		{ "wait_ns", TF_U64 } } },
-	[W_LOCK_RELEASE] = { "slub:lock_release", { WHERE3, { "lock_seq", TF_U64 },
-		{ "hold_ns", TF_U64 } } },
+/* Format 10's classes, the slab-word ones laid out as `word`. */
+#define CLASSES10(word) \
+	CLASSES4_OWN, \
+	[W_SLAB_NEW] = { "slub:slab_new", { word } }, \
+	[W_SLAB_DISCARD] = { "slub:slab_discard", { word } }, \
+	[W_FREEZE] = { "slub:freeze", { word } }, \
+	[W_UNFREEZE] = { "slub:unfreeze", { word } }, \
+	[W_TAKE_FREELIST] = { "slub:take_freelist", { word } }, \
+	[W_FREE_REMOTE] = { "slub:free_remote", { word } }, \
+	[W_CPU_SLAB_LOAD] = { "slub:cpu_slab_load", { CPU_SLAB3 } }, \
+	[W_DEACTIVATE] = { "slub:deactivate", { CPU_SLAB3 } }, \
+	[W_ADD_PARTIAL] = { "slub:add_partial", { LIST_OP10 } }, \
+	[W_REMOVE_PARTIAL] = { "slub:remove_partial", { LIST_OP10 } }, \
+	[W_LOCK_ACQUIRE] = { "slub:lock_acquire", { WHERE3, { "lock_seq", TF_U64 }, \
+		{ "wait_ns", TF_U64 } } }, \
+	[W_LOCK_RELEASE] = { "slub:lock_release", { WHERE3, { "lock_seq", TF_U64 }, \
+		{ "hold_ns", TF_U64 } } }, \
 	OTHERS
-};
+
+const struct ts_class wire_v10[W_NR] = { CLASSES10(SLAB_WORD10) };
 
 /* ---- wire format 11: format 10 with a slab-word event's where, slab_fl
  * and counters in one array ---- */
 
 #define SLAB_WORD11 { "where_slab_fl_counters", TF_ARR64, 3 }, { "site", TF_U8 }
 
-const struct ts_class wire_v11[W_NR] = {
-	CLASSES4_OWN,
-	[W_SLAB_NEW] = { "slub:slab_new", { SLAB_WORD11 } },
-	[W_SLAB_DISCARD] = { "slub:slab_discard", { SLAB_WORD11 } },
-	[W_FREEZE] = { "slub:freeze", { SLAB_WORD11 } },
-	[W_UNFREEZE] = { "slub:unfreeze", { SLAB_WORD11 } },
-	[W_TAKE_FREELIST] = { "slub:take_freelist", { SLAB_WORD11 } },
-	[W_FREE_REMOTE] = { "slub:free_remote", { SLAB_WORD11 } },
-	[W_CPU_SLAB_LOAD] = { "slub:cpu_slab_load", { CPU_SLAB3 } },
-	[W_DEACTIVATE] = { "slub:deactivate", { CPU_SLAB3 } },
-	[W_ADD_PARTIAL] = { "slub:add_partial", { LIST_OP10 } },
-	[W_REMOVE_PARTIAL] = { "slub:remove_partial", { LIST_OP10 } },
-	[W_LOCK_ACQUIRE] = { "slub:lock_acquire", { WHERE3, { "lock_seq", TF_U64 },
-		{ "wait_ns", TF_U64 } } },
-	[W_LOCK_RELEASE] = { "slub:lock_release", { WHERE3, { "lock_seq", TF_U64 },
-		{ "hold_ns", TF_U64 } } },
-	OTHERS
-};
+const struct ts_class wire_v11[W_NR] = { CLASSES10(SLAB_WORD11) };
 
 /* slab_fl: the slab's page number over the freelist's offset (ffffff:
  * NULL). */
