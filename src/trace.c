@@ -202,6 +202,8 @@ void slub_trace_init(void)
 	uint64_t types;
 	size_t len;
 
+	/* now, not at the first event: a vfork() child shares this memory */
+	__atomic_store_n(&trace_pid, (uint32_t)getpid(), __ATOMIC_RELAXED);
 	if (!list)
 		list = SLUB_STACK_DEFAULT_TYPES;
 	if (slub_event_list_parse(list, &types, &bad, &len) < 0)

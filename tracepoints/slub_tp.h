@@ -98,8 +98,10 @@
  *                   under 4 MiB, so every freelist in it has an offset
  *                   below 0x400000.  ffffff: NULL.  fffffe: a pointer
  *                   outside the slab, which only a corrupted free pointer
- *                   makes (its value is not carried).  25 bytes of
- *                   payload, where format 9 had 29 (free_remote) or 33.
+ *                   makes (its value is not carried).  33 bytes of
+ *                   payload with pid_tid (25 in format 11, whose 8 bytes
+ *                   of contexts were outside it), where format 9 had 29
+ *                   (free_remote) or 33 and the contexts.
  *   cmpxchg_fail    where (locked, arg = attempt), slab u64 x,
  *                   words u64 x[4], site enum: words = { expected
  *                   freelist, expected counters, observed freelist,
@@ -600,8 +602,8 @@ LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cache_destroy, LTTNG_UST_TRACEPOINT_LOGLEVEL
 /* ---- slab life cycle and slab-word updates ------------------------------ */
 
 /* The new word (slab_discard: ev->new is the last word) as slab_fl and
- * counters after `where`, in one array (slub_tp_word3()); site = the code
- * path, dest = where an unfrozen slab went. */
+ * counters after `where`, then pid_tid, in one array (slub_tp_word4());
+ * site = the code path, dest = where an unfrozen slab went. */
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, slab_word,
 	LTTNG_UST_TP_ARGS(const struct slub_event *, ev, const uint64_t *, w),
 	LTTNG_UST_TP_FIELDS(

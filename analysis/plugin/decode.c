@@ -996,8 +996,10 @@ static void map_context(struct slub_decoder *d, struct dec_class *dc, const bt_e
 	if ((dc->kind == K_SLUB || dc->kind == K_STACK || dc->kind == K_COMM) &&
 	    dc->idx[F_PID_TID] < 0 && (dc->ctx_vpid < 0 || dc->ctx_vtid < 0)) {
 		refuse(d, SLUB_UNUSABLE_MALFORMED,
-		       "%s: event %s in stream %s has no vpid/vtid context (record with "
-		       "`slubtrace record`, or add-context --type=vpid --type=vtid)",
+		       "%s: event %s in stream %s has no vpid/vtid context and no pid_tid "
+		       "(a process of a slubtrace older than format 12 in a session without "
+		       "the contexts: record with `slubtrace record --context vpid --context "
+		       "vtid`, or add-context --type=vpid --type=vtid)",
 		       trace_name(d), dc->name, s ? s->name : "?");
 		dc->kind = K_BAD;
 	}

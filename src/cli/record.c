@@ -55,9 +55,11 @@
 #define DEFAULT_BUFFER_MAX (32ull << 20)
 #define CHANNEL "slubtrace"
 /* LTTng-UST's own events, which carry no pid: the contexts give it.  A few
- * events per process: 4 x 64 KiB per CPU. */
+ * events per process: 4 x 64 KiB per CPU; an attached service's whole
+ * statedump of its objects (its own LTTng-UST settings): 4 x 1 MiB. */
 #define CHANNEL_UST "slubtrace_ust"
 #define CHANNEL_UST_SUBBUF "--subbuf-size=65536"
+#define CHANNEL_UST_SUBBUF_ATTACH "--subbuf-size=1048576"
 #define CHANNEL_UST_NSUB "--num-subbuf=4"
 #define SESSIOND_START_TIMEOUT_S 20
 #define SESSIOND_STOP_TIMEOUT_S 10
@@ -917,6 +919,8 @@ static const char *symbol_events(const struct record_opts *o)
 static int setup_session(const struct record_opts *o, struct session *s)
 {
 	char subbuf[32], nsub[16], blocking[48];
+	const char *ust_subbuf = attach_requested() ? CHANNEL_UST_SUBBUF_ATTACH :
+		CHANNEL_UST_SUBBUF;
 	unsigned long long n = 8, size;
 
 	snprintf(s->name, sizeof(s->name), "slubtrace-%ld-%ld", (long)getpid(),
@@ -959,13 +963,12 @@ static int setup_session(const struct record_opts *o, struct session *s)
 		if (lttng(NULL, "enable-channel", "--userspace", "--session", s->name, subbuf,
 			  nsub, "--discard", blocking, CHANNEL, NULL) ||
 		    lttng(NULL, "enable-channel", "--userspace", "--session", s->name,
-			  CHANNEL_UST_SUBBUF, CHANNEL_UST_NSUB, "--discard", blocking, CHANNEL_UST,
-			  NULL))
+			  ust_subbuf, CHANNEL_UST_NSUB, "--discard", blocking, CHANNEL_UST, NULL))
 			return -1;
 	} else if (lttng(NULL, "enable-channel", "--userspace", "--session", s->name, subbuf,
 			 nsub, o->snapshot ? "--overwrite" : "--discard", CHANNEL, NULL) ||
 		   lttng(NULL, "enable-channel", "--userspace", "--session", s->name,
-			 CHANNEL_UST_SUBBUF, CHANNEL_UST_NSUB,
+			 ust_subbuf, CHANNEL_UST_NSUB,
 			 o->snapshot ? "--overwrite" : "--discard", CHANNEL_UST, NULL)) {
 		return -1;
 	}
@@ -995,8 +998,14 @@ static int setup_session(const struct record_opts *o, struct session *s)
 		char type[128];
 
 		snprintf(type, sizeof(type), "--type=%s", o->contexts[i]);
+		/* vpid and vtid: already on the channels that need them */
+		if ((!strcmp(o->contexts[i], "vpid") || !strcmp(o->contexts[i], "vtid")) &&
+		    attach_requested())
+			continue;
 		if (lttng(NULL, "add-context", "--userspace", "--session", s->name, "--channel",
-			  CHANNEL, type, NULL) ||
+			  CHANNEL, type, NULL))
+			return -1;
+		if (strcmp(o->contexts[i], "vpid") && strcmp(o->contexts[i], "vtid") &&
 		    lttng(NULL, "add-context", "--userspace", "--session", s->name, "--channel",
 			  CHANNEL_UST, type, NULL))
 			return -1;

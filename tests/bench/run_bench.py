@@ -878,7 +878,9 @@ def main():
 
 # The floor and the event cost: measured once per repetition, beside the
 # benchmarks, so that every report carries them.
-EVENT_COST_CONTEXTS = ("vpid", "vtid")   # what slubtrace record adds
+# what slubtrace record adds to the slub channel: nothing since wire format
+# 12, whose events carry their pid and tid themselves
+EVENT_COST_CONTEXTS = ()
 # Its channel, per cpu: 8 sub-buffers of 8 MiB.  event_cost writes 72 MiB
 # before timing, so that every timed event goes to a ring buffer already
 # written once (a first pass costs about twice as much).
@@ -986,8 +988,9 @@ def probe_sections(res, names):
         out.append("`event_cost` (libslub-tp.so preloaded) emits each class through "
                    "`slub_trace_emit()` and a minimal LTTng-UST event "
                    "(`slub_bench:minimal`, one integer field) in the same session "
-                   "(channel 8M x 8, contexts vpid and vtid as `slubtrace record` "
-                   "adds them), interleaved, medians, pinned to one cpu whose ring buffer "
+                   "(channel 8M x 8, no context: `slubtrace record` adds none to the slub "
+                   "channel, its events carry their pid and tid), interleaved, medians, "
+                   "pinned to one cpu whose ring buffer "
                    "%s MiB of minimal events went through first (`-w`: a first pass "
                    "through a buffer costs about twice as much); %d events discarded. "
                    "`x minimal` is the median of each repetition's ratio. "

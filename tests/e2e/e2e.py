@@ -237,7 +237,12 @@ def take_pid_tid(f):
         f["where_slab_fl_counters"], f["pid_tid"] = w[:3], w[3]
     if "pid_tid" in f:
         pt = f.pop("pid_tid")
-        f["vpid"], f["vtid"] = pt >> 32, pt & 0xffffffff
+        pid, tid = pt >> 32, pt & 0xffffffff
+        # a session that added the contexts too: the two must agree
+        if f.get("vpid", pid) != pid or f.get("vtid", tid) != tid:
+            raise Failure("pid_tid says pid %d tid %d, the contexts vpid %s vtid %s"
+                          % (pid, tid, f.get("vpid"), f.get("vtid")))
+        f["vpid"], f["vtid"] = pid, tid
 
 
 def value(v):

@@ -230,10 +230,13 @@ def slab_first_events(directory, env):
         if not m:
             continue
         name, rest = m.group(1), m.group(2)
-        v = VPID.search(rest)
-        if not v:
-            continue
-        vpid = int(v.group(1)) if v.group(1) else int(v.group(2) or v.group(3), 0) >> 32
+        pids = set()
+        for v in VPID.finditer(rest):
+            pids.add(int(v.group(1)) if v.group(1) else int(v.group(2) or v.group(3), 0) >> 32)
+        if len(pids) != 1:
+            raise Failure("slub:%s with %s pids (context and payload): %s"
+                          % (name, len(pids) or "no", line.strip()[:300]))
+        vpid = pids.pop()
         vpids.add(vpid)
         w3 = WORD3.search(rest)
         w = w3 or WHERE.search(rest)
