@@ -364,9 +364,12 @@ void witness_acquire(unsigned rank)
 {
 	struct slub_thread *t = slub_self;
 
-	/* a forked child registers before its first lock, not under it */
-	if (!t || !t->nr_locks)
-		(void)slub_trace_fork_ok();
+	/* a forked child registers before its first lock, not under it, and
+	 * a thread becomes LTTng-UST's RCU reader before it (trace.c) */
+	if (!t || !t->nr_locks) {
+		if (slub_trace_fork_ok())
+			slub_trace_thread_ready();
+	}
 	if (!t)
 		return;
 	t->nr_locks++;

@@ -122,6 +122,29 @@ const int *const slub_tp_state[SLUB_EV_NR] = {
 /* Set by close_tracepoints() at exit: no slub event from then on. */
 static int tp_closed;
 
+/*
+ * A thread's first tracepoint registers it as an RCU reader of LTTng-UST,
+ * under a mutex that LTTng-UST's fork hook (lttng_ust_before_fork(), which
+ * fork() calls before the allocator's own prefork handler takes every
+ * list_lock) holds across the fork.  A thread whose first event came under
+ * a list_lock (lock_acquire) would wait for that mutex while the forking
+ * thread waits for its list_lock.  So a thread registers before it takes
+ * its first allocator lock (witness_acquire()), with no lock held.
+ */
+__thread int slub_trace_rcu_ready __attribute__((tls_model("initial-exec")));
+
+void slub_trace_rcu_register(void)
+{
+	struct lttng_ust_tracepoint_dlopen *tp = lttng_ust_tracepoint_dlopen_ptr;
+
+	if (!tp || !tp->rcu_read_lock_sym || !tp->rcu_read_unlock_sym ||
+	    __atomic_load_n(&tp_closed, __ATOMIC_RELAXED))
+		return;
+	tp->rcu_read_lock_sym();
+	tp->rcu_read_unlock_sym();
+	slub_trace_rcu_ready = 1;
+}
+
 /* The process's pid, read once (getpid() is a system call) and again in a
  * forked child (slub_trace_postfork_child()). */
 static uint32_t trace_pid;
@@ -834,6 +857,9 @@ pid_t slub_trace_fork(pid_t (*libc_fork)(void), bool first)
 #else
 	lazy = false;
 #endif
+	/* registered now: under ust_before_fork() the registration's mutex is
+	 * held, and an allocation of an atfork handler would wait for it */
+	slub_trace_thread_ready();
 	ust_before_fork(&mask);
 	pid = libc_fork();
 	saved = errno;

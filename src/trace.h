@@ -71,6 +71,16 @@ bool slub_trace_fork_register(void);
 #define slub_trace_fork_ok()                                                            \
 	(__builtin_expect(__atomic_load_n(&slub_trace_fork_pending, __ATOMIC_RELAXED) == 0, 1) || \
 	 slub_trace_fork_register())
+/* The calling thread an RCU reader of LTTng-UST before it holds any
+ * allocator lock (trace.c says why); called with none held. */
+extern __thread int slub_trace_rcu_ready
+	__attribute__((tls_model("initial-exec"), visibility("hidden")));
+void slub_trace_rcu_register(void);
+#define slub_trace_thread_ready()                                                       \
+	do {                                                                            \
+		if (__builtin_expect(!slub_trace_rcu_ready, 0))                         \
+			slub_trace_rcu_register();                                      \
+	} while (0)
 #else
 #define slub_tp_enabled(t) 0
 #define slub_tp_object_enabled(t) 0
@@ -91,6 +101,7 @@ static inline pid_t slub_trace_fork(pid_t (*libc_fork)(void), bool first)
 	return libc_fork();
 }
 #define slub_trace_fork_ok() true
+#define slub_trace_thread_ready() do { } while (0)
 #endif
 
 #endif /* SLUB_TRACE_H */
