@@ -136,6 +136,7 @@ __thread int slub_trace_rcu_ready __attribute__((tls_model("initial-exec")));
 void slub_trace_rcu_register(void)
 {
 	struct lttng_ust_tracepoint_dlopen *tp = lttng_ust_tracepoint_dlopen_ptr;
+	int saved = errno;	/* malloc() and free() keep the caller's */
 
 	if (!tp || !tp->rcu_read_lock_sym || !tp->rcu_read_unlock_sym ||
 	    __atomic_load_n(&tp_closed, __ATOMIC_RELAXED))
@@ -143,6 +144,7 @@ void slub_trace_rcu_register(void)
 	tp->rcu_read_lock_sym();
 	tp->rcu_read_unlock_sym();
 	slub_trace_rcu_ready = 1;
+	errno = saved;
 }
 
 /* The process's pid, read once (getpid() is a system call) and again in a
