@@ -305,7 +305,7 @@ static struct model_result check_model_as(unsigned long n, int show, int decoded
 	for (unsigned long i = 0; i < n; i++) {
 		if (decoded == 2 && i % 3000 == 1500 && i + 40 < n) {
 			struct slub_model_discard d = { 0, 40, 1000000 + i * 100,
-							1000000 + (i + 39) * 100, 1 };
+							1000000 + (i + 39) * 100, 1, 0 };
 
 			i += 40;
 			slub_model_discarded(m, &d);

@@ -332,6 +332,7 @@ static void on_summary(const struct slub_model_summary *s, void *arg)
  * given before event number notice_at (-1: none). */
 static int run_end_cut_off; /* cfg.end_cut_off of run() */
 static uint64_t run_cut_begin, run_cut_end, run_cut_lag; /* cfg.cut_* of run() */
+static uint32_t run_foreign; /* the notice is of a stream without slub events */
 
 static struct result run(const struct seqb *b, const int *idx, int notice_at)
 {
@@ -351,7 +352,8 @@ static struct result run(const struct seqb *b, const int *idx, int notice_at)
 		FATAL("slub_model_new");
 	for (int i = 0; i < b->n; i++) {
 		if (i == notice_at) {
-			struct slub_model_discard d = { 0, 5, b->ev[i].ts - 500, b->ev[i].ts, 1 };
+			struct slub_model_discard d = { 0, 5, b->ev[i].ts - 500, b->ev[i].ts, 1,
+							run_foreign };
 
 			slub_model_discarded(m, &d);
 		}
@@ -756,7 +758,19 @@ static void test_reorder_and_discards(void)
 	      r.first);
 	CHECK_EQ(r.sum.gaps, 1);
 	CHECK_EQ(r.sum.events_discarded, 5);
+	CHECK_EQ(r.sum.foreign_discarded, 0);
 	CHECK(r.sum.slabs_resynced >= 1, "no slab resynchronised");
+	/* The same notice from record's statedump channel (LTTng-UST's own
+	 * events): counted apart, but the model still does not judge over
+	 * it, since a registration's marker may be what was lost. */
+	run_foreign = 1;
+	r = run(&B, idx, 2);
+	run_foreign = 0;
+	CHECK(r.violations == 0, "lost event with a foreign notice: %lu violations, first: %s",
+	      r.violations, r.first);
+	CHECK_EQ(r.sum.gaps, 1);
+	CHECK_EQ(r.sum.events_discarded, 0);
+	CHECK_EQ(r.sum.foreign_discarded, 5);
 	B.n++;
 
 	/* A lost lock release under a notice: no lock rule fires. */
@@ -1173,7 +1187,8 @@ static void test_late_after_two_gaps(void)
 		unsigned seq = B.ev[i].ev.new.seq;
 
 		if (seq == 5 || seq == 30) {
-			struct slub_model_discard d = { 0, 1, B.ev[i].ts - 500, B.ev[i].ts + 500, 1 };
+			struct slub_model_discard d = { 0, 1, B.ev[i].ts - 500, B.ev[i].ts + 500, 1,
+							0 };
 
 			slub_model_discarded(m, &d);
 			continue;
@@ -1397,7 +1412,8 @@ static void test_arbitrary_sequences(void)
 		e.ts = rnd(16) ? ts : ts - rnd(100000) % ts; /* some arrive late */
 		CHECK_EQ(slub_model_event(m, &e), 0);
 		if (!rnd(500)) {
-			struct slub_model_discard d = { 0, rnd(10), ts - rnd(1000), ts, rnd(2) };
+			struct slub_model_discard d = { 0, rnd(10), ts - rnd(1000), ts, rnd(2),
+							rnd(2) };
 
 			slub_model_discarded(m, &d);
 		}

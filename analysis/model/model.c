@@ -899,7 +899,10 @@ void slub_model_discarded(struct slub_model *m, const struct slub_model_discard 
 	m->notice[g % NOTICES].end = d->range_known ? d->end_ts : UINT64_MAX;
 	m->notice[g % NOTICES].gen = g;
 	m->sum.gaps++;
-	m->sum.events_discarded += d->count;
+	if (d->foreign)
+		m->sum.foreign_discarded += d->count;
+	else
+		m->sum.events_discarded += d->count;
 	{
 		uint64_t end = d->range_known ? d->end_ts : m->now;
 

@@ -156,13 +156,17 @@ struct slub_model_event {
 /*
  * LTTng's discard mode lost events of one stream.  count 0 and
  * range_known 0 mean "unknown"; an unknown range covers everything up to
- * the notice.
+ * the notice.  foreign: the stream's class holds no slub event, only
+ * LTTng-UST's own (record's statedump channel): no slub event was lost,
+ * but a registration's lttng_ust_statedump:start may have been, so the
+ * model stops judging over it as over any gap; it is counted apart.
  */
 struct slub_model_discard {
 	uint64_t stream_id;
 	uint64_t count;         /* 0: unknown */
 	uint64_t begin_ts, end_ts;
 	uint32_t range_known;
+	uint32_t foreign;
 };
 
 /* ---- output ---- */
@@ -222,7 +226,8 @@ struct slub_model_summary {
 	uint64_t violations;
 	uint64_t violations_by_rule[32];
 	uint64_t gaps;              /* discarded-events notices */
-	uint64_t events_discarded;  /* sum of known counts */
+	uint64_t events_discarded;  /* sum of known counts (slub streams) */
+	uint64_t foreign_discarded; /* the same in streams without slub events */
 	uint64_t slabs_resynced;    /* slabs rebased on a later event after a gap */
 	uint64_t locks_resynced;
 	uint64_t reorder_exceeded;  /* times an event waited past the window */

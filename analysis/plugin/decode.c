@@ -619,6 +619,19 @@ static int64_t host_of(struct slub_decoder *d, const bt_stream *bs)
 	return d->nr_hosts++;
 }
 
+/* Whether a stream class (an LTTng channel) declares a slub event. */
+static bool has_slub_class(const bt_stream_class *sc)
+{
+	for (uint64_t i = 0; i < bt_stream_class_get_event_class_count(sc); i++) {
+		const char *ecn = bt_event_class_get_name(
+			bt_stream_class_borrow_event_class_by_index_const(sc, i));
+
+		if (ecn && !strncmp(ecn, "slub:", 5))
+			return true;
+	}
+	return false;
+}
+
 static struct dec_stream *get_stream(struct slub_decoder *d, const bt_stream *bs)
 {
 	struct dec_stream *s;
@@ -671,13 +684,8 @@ static struct dec_stream *get_stream(struct slub_decoder *d, const bt_stream *bs
 		d->by_id[d->nr_streams++] = s;
 		/* An input with slub event classes but no slub event in range
 		 * (a trimmer's empty window) is still a slub trace. */
-		for (uint64_t i = 0; !d->slub_classes && i < bt_stream_class_get_event_class_count(sc);
-		     i++) {
-			const char *ecn = bt_event_class_get_name(
-				bt_stream_class_borrow_event_class_by_index_const(sc, i));
-
-			d->slub_classes = ecn && !strncmp(ecn, "slub:", 5);
-		}
+		if (!d->slub_classes)
+			d->slub_classes = has_slub_class(sc);
 		slub_log(d->log, BT_LOGGING_LEVEL_DEBUG, "new stream %" PRIu64 ": %s", s->id, s->name);
 		/* src.ctf.fs names a stream after its file: the trace is its directory. */
 		if (!d->trace_dir && name && strchr(name, '/')) {
@@ -1620,6 +1628,7 @@ static int decode_discard(struct slub_decoder *d, const bt_message *msg, bool pa
 		bt_message_discarded_events_borrow_stream_const(msg);
 	struct dec_stream *s = get_stream(d, bs);
 	struct slub_model_discard *g = &out->discard;
+	const bt_stream_class *sc;
 	uint64_t count = 0;
 
 	if (!s) {
@@ -1629,6 +1638,10 @@ static int decode_discard(struct slub_decoder *d, const bt_message *msg, bool pa
 	}
 	memset(g, 0, sizeof(*g));
 	g->stream_id = s->id;
+	/* record's second channel holds LTTng-UST's own events only.  A
+	 * class-less stream class (nothing declared yet) counts as slub. */
+	sc = bt_stream_borrow_class_const(bs);
+	g->foreign = bt_stream_class_get_event_class_count(sc) > 0 && !has_slub_class(sc);
 	/* Lost packets: how many events they held is unknown. */
 	if (!packets && bt_message_discarded_events_get_count(msg, &count) ==
 	    BT_PROPERTY_AVAILABILITY_AVAILABLE)
@@ -1654,10 +1667,12 @@ static int decode_discard(struct slub_decoder *d, const bt_message *msg, bool pa
 		}
 	}
 	if (packets)
-		slub_log(d->log, BT_LOGGING_LEVEL_WARNING, "stream %s: packets discarded", s->name);
+		slub_log(d->log, BT_LOGGING_LEVEL_WARNING, "stream %s: packets discarded%s", s->name,
+			 g->foreign ? " (LTTng-UST's own events, no slub event)" : "");
 	else
-		slub_log(d->log, BT_LOGGING_LEVEL_WARNING, "stream %s: %" PRIu64 " events discarded",
-			 s->name, g->count);
+		slub_log(d->log, BT_LOGGING_LEVEL_WARNING, "stream %s: %" PRIu64 " events discarded%s",
+			 s->name, g->count,
+			 g->foreign ? " (LTTng-UST's own events, no slub event)" : "");
 	out->kind = SLUB_DEC_DISCARD;
 	return 0;
 }

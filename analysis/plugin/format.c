@@ -304,6 +304,10 @@ static void verdict_tail(FILE *f, const struct slub_model_summary *s)
 	if (s->gaps && s->events_discarded)
 		fprintf(f, " (%" PRIu64 " events discarded, %" PRIu64 " slabs resynchronised)",
 			s->events_discarded, s->slabs_resynced);
+	/* record's statedump channel: a registration may be among them */
+	if (s->gaps && s->foreign_discarded)
+		fprintf(f, " (%" PRIu64 " of LTTng-UST's own events discarded, no slub event "
+			"among them)", s->foreign_discarded);
 	if (s->reorder_exceeded)
 		fprintf(f, ", reorder window exceeded %" PRIu64 " times", s->reorder_exceeded);
 	if (s->cut_gaps)

@@ -1148,6 +1148,10 @@ void slub_tstats_set_symbolizer(struct slub_tstats *st, slub_tstats_symbolize_fn
 
 void slub_tstats_discarded(struct slub_tstats *st, const struct slub_tstats_discard *d)
 {
+	if (d->foreign) {
+		st->tot.foreign_discarded += d->count;
+		return;
+	}
 	st->tot.discarded_notices++;
 	st->tot.discarded_events += d->count;
 	st->tot.lower_bounds = 1;

@@ -219,8 +219,10 @@ void slub_tstats_print_json(const struct slub_tstats *st, FILE *f)
 
 	fprintf(f, "{\"schema\":\"" SCHEMA "\",\"events\":%" PRIu64 ",\"first_ts\":%" PRIu64
 		   ",\"last_ts\":%" PRIu64 ",\"discarded_notices\":%" PRIu64
-		   ",\"discarded_events\":%" PRIu64 ",\"lower_bounds\":%s,\"have_objects\":%s",
+		   ",\"discarded_events\":%" PRIu64 ",\"foreign_discarded_events\":%" PRIu64
+		   ",\"lower_bounds\":%s,\"have_objects\":%s",
 		t->events, t->first_ts, t->last_ts, t->discarded_notices, t->discarded_events,
+		t->foreign_discarded,
 		t->lower_bounds ? "true" : "false", t->have_objects ? "true" : "false");
 	fprintf(f, ",\"config\":{\"run_attempts\":%u,\"window_failures\":%u,\"window_ns\":%" PRIu64
 		   ",\"lookback\":%u,\"top_n\":%u,\"max_storms\":%u}",

@@ -44,6 +44,7 @@ struct slub_tstats_discard {
 	uint64_t count;
 	uint64_t begin_ts, end_ts;
 	uint32_t range_known;
+	uint32_t foreign;	/* a stream without slub events: none of them lost */
 };
 
 /* ---- tunables (0 = the default below) ---- */
@@ -288,6 +289,9 @@ const struct slub_tstats_cache *slub_tstats_cache_find(const struct slub_tstats 
 
 struct slub_tstats_totals {
 	uint64_t events, discarded_notices, discarded_events;
+	/* LTTng-UST's own events (record's statedump channel): the figures
+	 * stay exact */
+	uint64_t foreign_discarded;
 	uint64_t first_ts, last_ts;
 	uint64_t failures, cpu_failures, attributed, untraced_winner, unknown_winner;
 	uint64_t storms, storms_run, storms_slab, storms_chain, storms_lock;

@@ -381,6 +381,9 @@ void slub_tstats_print_text(const struct slub_tstats *st, FILE *f, unsigned what
 		fprintf(f, "WARNING: %" PRIu64 " events discarded in %" PRIu64
 			   " gaps: every figure below is a lower bound\n",
 			t->discarded_events, t->discarded_notices);
+	if (t->foreign_discarded)
+		fprintf(f, "(%" PRIu64 " of LTTng-UST's own events discarded, no slub event among "
+			   "them)\n", t->foreign_discarded);
 	if (!t->have_objects)
 		fprintf(f, "(no alloc/free events recorded: fast paths unknown, allocations counted "
 			   "on the slow path)\n");

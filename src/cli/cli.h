@@ -183,6 +183,14 @@ struct cli_index_entry {
 int cli_index_read(const char *path, int (*fn)(const struct cli_index_entry *e, void *arg),
 		   void *arg);
 
+/*
+ * Events the tracer discarded in the trace below dir, from its index files
+ * (per stream, the largest running count).  Streams whose file name begins
+ * with aside (NULL: none) are added to *aside_count instead.  -1: no index.
+ */
+long long cli_trace_discarded(const char *dir, const char *aside,
+			      unsigned long long *aside_count);
+
 /* A trace's clock, from its metadata's first `clock` block. */
 struct cli_clock {
 	uint64_t freq;			/* cycles per second */

@@ -1054,64 +1054,6 @@ static void read_losses(struct session *s, unsigned long long *discarded,
 	cli_output_free(&out);
 }
 
-/*
- * Events the tracer discarded, from the trace's CTF index files (one per
- * stream, written by LTTng: big-endian entries, events_discarded the
- * stream's running count at each packet end).  The count only grows, but a
- * packet may carry a sample taken before an earlier packet's (the threads
- * sharing a per-CPU buffer close sub-buffers concurrently): a later entry
- * can be a few lower, which babeltrace2 reports as a count stepping back
- * (2^64 - n).  Per stream the total is the largest entry.  Returns -1 when
- * the trace has no index.
- */
-static int index_most(const struct cli_index_entry *e, void *arg)
-{
-	uint64_t *most = arg;
-
-	if (e->discarded > *most)
-		*most = e->discarded;
-	return 0;
-}
-
-static long long index_discarded(const char *path)
-{
-	uint64_t most = 0;
-
-	if (cli_index_read(path, index_most, &most) < 0)
-		return -1;
-	return most > (uint64_t)LLONG_MAX ? -1 : (long long)most;
-}
-
-static long long trace_discarded(const char *dir, int depth)
-{
-	long long total = -1;
-	DIR *d = opendir(dir);
-	struct dirent *de;
-
-	if (!d)
-		return -1;
-	while ((de = readdir(d))) {
-		char path[PATH_MAX];
-		size_t n = strlen(de->d_name);
-		struct stat st;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (stat(path, &st))
-			continue;
-		long long v = -1;
-		if (S_ISDIR(st.st_mode) && depth < 8)
-			v = trace_discarded(path, depth + 1);
-		else if (S_ISREG(st.st_mode) && n > 4 && !strcmp(de->d_name + n - 4, ".idx"))
-			v = index_discarded(path);
-		if (v >= 0)
-			total = (total < 0 ? 0 : total) + v;
-	}
-	closedir(d);
-	return total;
-}
-
 static void finish_session(struct session *s)
 {
 	snapshot_remove_trigger();
@@ -1439,7 +1381,8 @@ int cmd_record(int argc, char **argv)
 	events = count_events(s.dir);
 	/* The trace's own per-stream counts: `lttng list` may miss or
 	 * misstate them once the session is stopped. */
-	long long from_index = trace_discarded(s.dir, 0);
+	unsigned long long ust_discarded = 0;
+	long long from_index = cli_trace_discarded(s.dir, CHANNEL_UST "_", &ust_discarded);
 	if (from_index >= 0)
 		discarded = (unsigned long long)from_index;
 	cli_info("trace: %s", s.dir);
@@ -1451,6 +1394,13 @@ int cmd_record(int argc, char **argv)
 			 discarded);
 	if (lost)
 		cli_info("lost packets: %llu", lost);
+	if (ust_discarded && !o.snapshot)
+		/* A lost lttng_ust_statedump:start hides a registration: the
+		 * checker cannot tell a process's untraced start from a loss. */
+		cli_info("%llu of LTTng-UST's own events (registrations%s) discarded in channel "
+			 CHANNEL_UST ": no slub event was lost; the analysis does not judge the "
+			 "slabs around them", ust_discarded,
+			 o.dlopen_events ? ", dlopen" : "");
 	if (discarded && !o.snapshot)
 		advise_losses(&o, discarded, events);
 	if (relay_died) {

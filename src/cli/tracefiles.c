@@ -75,6 +75,76 @@ int cli_index_read(const char *path, int (*fn)(const struct cli_index_entry *e, 
 	return n;
 }
 
+/*
+ * Events the tracer discarded, from the trace's CTF index files (one per
+ * stream, written by LTTng: big-endian entries, events_discarded the
+ * stream's running count at each packet end).  The count only grows, but a
+ * packet may carry a sample taken before an earlier packet's (the threads
+ * sharing a per-CPU buffer close sub-buffers concurrently): a later entry
+ * can be a few lower, which babeltrace2 reports as a count stepping back
+ * (2^64 - n).  Per stream the total is the largest entry.  Returns -1 when
+ * the trace has no index.
+ */
+static int index_most(const struct cli_index_entry *e, void *arg)
+{
+	uint64_t *most = arg;
+
+	if (e->discarded > *most)
+		*most = e->discarded;
+	return 0;
+}
+
+static long long index_discarded(const char *path)
+{
+	uint64_t most = 0;
+
+	if (cli_index_read(path, index_most, &most) < 0)
+		return -1;
+	return most > (uint64_t)LLONG_MAX ? -1 : (long long)most;
+}
+
+static long long trace_discarded(const char *dir, int depth, const char *aside,
+				 unsigned long long *aside_count)
+{
+	long long total = -1;
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		char path[PATH_MAX];
+		size_t n = strlen(de->d_name);
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (stat(path, &st))
+			continue;
+		long long v = -1;
+		if (S_ISDIR(st.st_mode) && depth < 8) {
+			v = trace_discarded(path, depth + 1, aside, aside_count);
+		} else if (S_ISREG(st.st_mode) && n > 4 && !strcmp(de->d_name + n - 4, ".idx")) {
+			v = index_discarded(path);
+			if (v >= 0 && aside && !strncmp(de->d_name, aside, strlen(aside))) {
+				*aside_count += (unsigned long long)v;
+				v = 0;
+			}
+		}
+		if (v >= 0)
+			total = (total < 0 ? 0 : total) + v;
+	}
+	closedir(d);
+	return total;
+}
+
+long long cli_trace_discarded(const char *dir, const char *aside,
+			      unsigned long long *aside_count)
+{
+	return trace_discarded(dir, 0, aside, aside_count);
+}
+
 /* ---- metadata ------------------------------------------------------------ */
 
 bool cli_clock_field(const char *text, size_t n, const char *key, long long *v)

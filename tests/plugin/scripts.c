@@ -310,6 +310,11 @@ void script_life(struct ts_script *s, enum life_variant v, uint64_t ip, uint64_t
 static void life(enum life_variant v, uint64_t ip, uint64_t base, uint64_t size,
 		 const char *path);
 
+/* record's second channel: LTTng-UST's own events */
+static const struct ts_class statedump_classes[] = {
+	{ "lttng_ust_statedump:start", { { NULL } } },
+};
+
 void script_life_format(struct ts_script *s, unsigned fmt, enum life_variant v, uint64_t ip,
 			uint64_t base, uint64_t size, const char *path)
 {
@@ -323,6 +328,10 @@ void script_life_format(struct ts_script *s, unsigned fmt, enum life_variant v, 
 	s->nr_classes = W_NR;
 	s->items = items;
 	s->stream_name = NULL;
+	if (v == LIFE_LOST_FOREIGN) {
+		s->aux_classes = statedump_classes;
+		s->nr_aux_classes = 1;
+	}
 	if (v == LIFE_OTHER_ONLY) {
 		for (int k = 0; k < 4; k++)
 			add(W_OTHER, 10)->v[0] = (uint64_t)k;
@@ -374,12 +383,14 @@ static void life(enum life_variant v, uint64_t ip, uint64_t base, uint64_t size,
 		word(W_TAKE_FREELIST, 10, SLUB_SITE_GET_FREELIST, SLUB_DEST_NONE, 0, 0, OBJS, 1, ++seq);
 	else
 		++seq;	/* never reaches the trace */
-	if (v == LIFE_LOST_NOTICED) {
-		/* LTTng's notice: one event lost in this stream */
+	if (v == LIFE_LOST_NOTICED || v == LIFE_LOST_FOREIGN) {
+		/* LTTng's notice: one event lost in this stream (or in the
+		 * statedump stream: 3 of LTTng-UST's own) */
 		i = &items[n++];
 		memset(i, 0, sizeof(*i));
 		i->discard = 1;
-		i->discard_count = 1;
+		i->aux = v == LIFE_LOST_FOREIGN;
+		i->discard_count = i->aux ? 3 : 1;
 		i->discard_begin = now + 100;
 		i->ts = now + 900;
 	}

@@ -24,6 +24,9 @@ enum life_variant {
 	LIFE_CLEAN,
 	LIFE_LOST_UPDATE,	/* one slab-word update never reaches the trace */
 	LIFE_LOST_NOTICED,	/* the same, with a discarded-events notice */
+	LIFE_LOST_FOREIGN,	/* the same, the notice from a second stream of
+				 * LTTng-UST's own events only (record's
+				 * statedump channel) */
 	LIFE_LOST_STACK,	/* LOST_UPDATE, the event after the gap with a stack */
 	LIFE_OTHER_ONLY,	/* events of another provider only */
 };

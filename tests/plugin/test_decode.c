@@ -1378,7 +1378,37 @@ static void test_lost_packets_no_clock(void)
 		CHECK(c.out[1].kind == SLUB_DEC_DISCARD && !c.out[1].discard.range_known &&
 		      !c.out[1].discard.count, "lost packets: range %d count %llu",
 		      c.out[1].discard.range_known, (unsigned long long)c.out[1].discard.count);
+		CHECK(!c.out[0].discard.foreign && !c.out[1].discard.foreign,
+		      "a loss in a stream of slub events counted as LTTng-UST's own");
 	}
+	slub_decoder_destroy(c.dec);
+}
+
+/* record's second channel: LTTng-UST's own events, no slub event class.
+ * Its losses are told apart (foreign), whatever precedes them. */
+static void test_foreign_discard(void)
+{
+	static const struct ts_class classes[] = {
+		{ "lttng_ust_statedump:start", { { NULL } } },
+		{ "lttng_ust_dl:dlopen", { { "baddr", TF_U64 } } },
+	};
+	static const struct ts_item items[] = {
+		{ 0, 100, 7, 7, { 0 } },
+		{ .ts = 300, .discard = 1, .discard_count = 12, .discard_begin = 150 },
+		{ 1, 400, 7, 8, { 0x400000 } },
+	};
+	struct ts_script s = { classes, 2, items, 3, "trace/ust/uid/0/64-bit/slubtrace_ust_0", 0 };
+	struct collected c;
+
+	s.no_procname = 1;
+	run(&s, &c, NULL);
+	CHECK(!c.failed && c.nr == 1, "decoder: %s (%d)", c.error, c.nr);
+	if (c.nr == 1)
+		CHECK(c.out[0].kind == SLUB_DEC_DISCARD && c.out[0].discard.foreign &&
+		      c.out[0].discard.count == 12 && c.out[0].discard.range_known &&
+		      c.out[0].discard.begin_ts == 150 && c.out[0].discard.end_ts == 300,
+		      "LTTng-UST's own events lost: foreign %u count %llu",
+		      c.out[0].discard.foreign, (unsigned long long)c.out[0].discard.count);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -1474,6 +1504,7 @@ int main(void)
 	test_format_string();
 	test_cache_format();
 	test_malformed();
+	test_foreign_discard();
 	test_malformed_v3();
 	test_malformed_v4();
 	test_no_context();

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The progress of slubtrace by bytes (src/cli/progress.c).
+ * The progress of slubtrace by bytes (src/cli/progress.c), and the
+ * discarded events record reads from the same index files.
  *
  *   test_progress                      the percent and the line, on packets
- *                                      made here
+ *                                      made here; the counts by channel
  *   test_progress PLUGIN_DIR TRACE_DIR a recorded trace (LTTng's index files):
  *                                      its packets' sizes sum to its stream
  *                                      files' sizes; read through
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <babeltrace2/babeltrace.h>
 
@@ -68,6 +70,82 @@ static void made(void)
 	cli_progress_line(line, sizeof(line), NULL, 15, 1234, 500.4);
 	CHECK(!strcmp(line, "slubtrace: 1234 messages read, 500 messages/s"),
 	      "the line without: '%s'", line);
+}
+
+/* ---- discarded events by channel, from made index files ---- */
+
+static void be_store(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = n - 1; i >= 0; i--, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+/* An index of LTTng's layout: 16-byte header, 48-byte entries. */
+static void write_index(const char *path, const uint64_t *discarded, int n)
+{
+	unsigned char hdr[16] = { 0 }, ent[48] = { 0 };
+	FILE *f = fopen(path, "wb");
+
+	CHECK(f, "%s: cannot write", path);
+	if (!f)
+		return;
+	be_store(hdr, 0xC1F1DCC1u, 4);
+	be_store(hdr + 4, 1, 4);
+	be_store(hdr + 8, 1, 4);
+	be_store(hdr + 12, sizeof(ent), 4);
+	fwrite(hdr, 1, sizeof(hdr), f);
+	for (int i = 0; i < n; i++) {
+		be_store(ent, (uint64_t)i * 4096, 8);
+		be_store(ent + 8, 4096 * 8, 8);
+		be_store(ent + 16, 4096 * 8, 8);
+		be_store(ent + 40, discarded[i], 8);
+		fwrite(ent, 1, sizeof(ent), f);
+	}
+	fclose(f);
+}
+
+/* record's closing line: the slub channel's losses, and those of its
+ * channel of LTTng-UST's own events apart.  Per stream the largest count
+ * (a later packet may carry a lower sample). */
+static void discarded_by_channel(void)
+{
+	char root[] = "/tmp/test-progress-idx-XXXXXX", dir[256], path[320];
+	static const uint64_t cpu0[] = { 3, 7, 5 }, cpu1[] = { 0, 2 }, ust0[] = { 4, 4 };
+	unsigned long long aside = 0;
+	long long slub;
+
+	if (!mkdtemp(root)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	snprintf(dir, sizeof(dir), "%s/ust/uid/0/64-bit/index", root);
+	for (char *p = dir + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(dir, 0755);
+		*p = '/';
+	}
+	mkdir(dir, 0755);
+	CHECK(cli_trace_discarded(root, "slubtrace_ust_", &aside) == -1 && aside == 0,
+	      "a trace without index files");
+	snprintf(path, sizeof(path), "%s/slubtrace_0.idx", dir);
+	write_index(path, cpu0, 3);
+	snprintf(path, sizeof(path), "%s/slubtrace_1.idx", dir);
+	write_index(path, cpu1, 2);
+	snprintf(path, sizeof(path), "%s/slubtrace_ust_0.idx", dir);
+	write_index(path, ust0, 2);
+	slub = cli_trace_discarded(root, "slubtrace_ust_", &aside);
+	CHECK(slub == 9 && aside == 4, "slub %lld (want 9), aside %llu (want 4)", slub, aside);
+	aside = 0;
+	slub = cli_trace_discarded(root, NULL, &aside);
+	CHECK(slub == 13 && aside == 0, "all together: %lld (want 13), aside %llu", slub, aside);
+	for (const char *n = "slubtrace_0.idx\0slubtrace_1.idx\0slubtrace_ust_0.idx\0"; *n;
+	     n += strlen(n) + 1) {
+		snprintf(path, sizeof(path), "%s/%s", dir, n);
+		unlink(path);
+	}
+	for (char *p; (p = strrchr(dir, '/')) && strlen(dir) > strlen(root); *p = '\0')
+		rmdir(dir);
+	rmdir(root);
 }
 
 /* ---- a recorded trace ---- */
@@ -256,6 +334,7 @@ static void recorded(const char *plugin_dir, const char *root)
 int main(int argc, char **argv)
 {
 	made();
+	discarded_by_channel();
 	if (argc == 3)
 		recorded(argv[1], argv[2]);
 	else if (argc != 1) {

@@ -316,6 +316,39 @@ static void test_lost_noticed(void)
 }
 
 /*
+ * The notice comes from a stream of LTTng-UST's own events (record's
+ * statedump channel): no slub event was lost, and the verdict and the
+ * stats say so; the model still does not judge over it (a lost
+ * registration marker may hide a process's untraced start), so the lost
+ * update the script also leaves out stays unjudged.
+ */
+static void test_lost_foreign(void)
+{
+	struct ts_script s;
+	struct outcome o;
+
+	script_life(&s, LIFE_LOST_FOREIGN, 0, 0, 0, NULL);
+	run(&s, "check", NULL, &o);
+	CHECK(o.status == BT_GRAPH_RUN_STATUS_OK, "status %d: %s", o.status, o.cause);
+	CHECK(o.res.violations == 0, "a gap under a foreign notice raised a violation:\n%s", o.out);
+	CHECK(o.res.gaps == 1, "gaps %llu", (unsigned long long)o.res.gaps);
+	CHECK(strstr(last_line(o.out), " 0 violations, 1 gaps (3 of LTTng-UST's own events "
+		     "discarded, no slub event among them)"), "verdict: %s", last_line(o.out));
+	CHECK(!strstr(last_line(o.out), "resynchronised"), "verdict counts slub losses: %s",
+	      last_line(o.out));
+	free(o.out);
+
+	run(&s, "stats", NULL, &o);
+	CHECK(o.status == BT_GRAPH_RUN_STATUS_OK, "stats status %d: %s", o.status, o.cause);
+	CHECK(o.out && !strstr(o.out, "lower bound"), "stats call its figures lower bounds:\n%s",
+	      o.out ? o.out : "");
+	CHECK(o.out && strstr(o.out, "(3 of LTTng-UST's own events discarded, no slub event among "
+			       "them)"), "stats do not count the foreign loss:\n%s",
+	      o.out ? o.out : "");
+	free(o.out);
+}
+
+/*
  * window-begin/window-end: the input is a window cut out of a longer run
  * (a snapshot's).  The lost update of LIFE_LOST_UPDATE leaves a gap open
  * from the event after it (about 1.000017 s) to the end of the life (about
@@ -660,6 +693,7 @@ int main(int argc, char **argv)
 	test_interrupted();
 	test_lost_update();
 	test_lost_noticed();
+	test_lost_foreign();
 	test_window_edges();
 	test_stack();
 	test_bad_input();

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The scripted source component (testsrc.h): one trace, one stream with a
- * nanosecond clock, no packets, discarded events with clock snapshots.
+ * nanosecond clock, no packets, discarded events with clock snapshots (and
+ * a second stream of its own class when the script has aux classes).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@ struct ts_iter {
 	bt_stream *stream;
 	bt_packet *packet;
 	bt_event_class **ecs;
+	bt_stream *aux;
+	bt_event_class **aux_ecs;
 	int pos;	/* -1: stream beginning to send; nr_items: stream end */
 	int packet_ended;
 	int done;
@@ -72,6 +75,40 @@ static void append(bt_field_class *st, const char *name, bt_field_class *fc)
 	bt_field_class_put_ref(fc);
 }
 
+static void common_context(bt_trace_class *tc, bt_stream_class *sc, const struct ts_script *s)
+{
+	bt_field_class *ctx;
+
+	if (s->no_context)
+		return;
+	ctx = bt_field_class_structure_create(tc);
+	append(ctx, "vpid", field_class(tc, TF_I32, 0));
+	append(ctx, "vtid", field_class(tc, TF_I32, 0));
+	if (!s->no_procname)
+		append(ctx, "procname", field_class(tc, TF_STR, 0));
+	bt_stream_class_set_event_common_context_field_class(sc, ctx);
+	bt_field_class_put_ref(ctx);
+}
+
+static bt_event_class **event_classes(bt_trace_class *tc, bt_stream_class *sc,
+				      const struct ts_class *classes, int nr)
+{
+	bt_event_class **ecs = calloc((size_t)nr, sizeof(*ecs));
+
+	for (int i = 0; i < nr; i++) {
+		bt_field_class *p = bt_field_class_structure_create(tc);
+
+		ecs[i] = bt_event_class_create(sc);
+		bt_event_class_set_name(ecs[i], classes[i].name);
+		for (int f = 0; f < TS_MAX_FIELDS && classes[i].fields[f].name; f++)
+			append(p, classes[i].fields[f].name,
+			       field_class(tc, classes[i].fields[f].type, classes[i].fields[f].len));
+		bt_event_class_set_payload_field_class(ecs[i], p);
+		bt_field_class_put_ref(p);
+	}
+	return ecs;
+}
+
 static bt_message_iterator_class_initialize_method_status
 iter_init(bt_self_message_iterator *self, bt_self_message_iterator_configuration *config,
 	  bt_self_component_port_output *port)
@@ -93,30 +130,22 @@ iter_init(bt_self_message_iterator *self, bt_self_message_iterator_configuration
 		bt_stream_class_set_supports_discarded_packets(sc, BT_TRUE, BT_FALSE);
 	} else if (!s->packets)
 		bt_stream_class_set_supports_discarded_events(sc, BT_TRUE, BT_TRUE);
-	if (!s->no_context) {
-		bt_field_class *ctx = bt_field_class_structure_create(tc);
+	common_context(tc, sc, s);
+	it->ecs = event_classes(tc, sc, s->classes, s->nr_classes);
+	if (s->nr_aux_classes) {
+		bt_stream_class *aux = bt_stream_class_create(tc);
 
-		append(ctx, "vpid", field_class(tc, TF_I32, 0));
-		append(ctx, "vtid", field_class(tc, TF_I32, 0));
-		if (!s->no_procname)
-			append(ctx, "procname", field_class(tc, TF_STR, 0));
-		bt_stream_class_set_event_common_context_field_class(sc, ctx);
-		bt_field_class_put_ref(ctx);
+		bt_stream_class_set_default_clock_class(aux, cc);
+		bt_stream_class_set_supports_discarded_events(aux, BT_TRUE, BT_TRUE);
+		common_context(tc, aux, s);
+		it->aux_ecs = event_classes(tc, aux, s->aux_classes, s->nr_aux_classes);
+		it->trace = bt_trace_create(tc);
+		it->aux = bt_stream_create(aux, it->trace);
+		bt_stream_set_name(it->aux, "aux");
+		bt_stream_class_put_ref(aux);
+	} else {
+		it->trace = bt_trace_create(tc);
 	}
-	it->ecs = calloc((size_t)s->nr_classes, sizeof(*it->ecs));
-	for (int i = 0; i < s->nr_classes; i++) {
-		bt_field_class *p = bt_field_class_structure_create(tc);
-
-		it->ecs[i] = bt_event_class_create(sc);
-		bt_event_class_set_name(it->ecs[i], s->classes[i].name);
-		for (int f = 0; f < TS_MAX_FIELDS && s->classes[i].fields[f].name; f++)
-			append(p, s->classes[i].fields[f].name,
-			       field_class(tc, s->classes[i].fields[f].type,
-					   s->classes[i].fields[f].len));
-		bt_event_class_set_payload_field_class(it->ecs[i], p);
-		bt_field_class_put_ref(p);
-	}
-	it->trace = bt_trace_create(tc);
 	if (s->hostname)
 		bt_trace_set_environment_entry_string(it->trace, "hostname", s->hostname);
 	it->stream = bt_stream_create(sc, it->trace);
@@ -138,6 +167,10 @@ static void iter_fini(bt_self_message_iterator *self)
 	for (int i = 0; i < it->script->nr_classes; i++)
 		bt_event_class_put_ref(it->ecs[i]);
 	free(it->ecs);
+	for (int i = 0; i < it->script->nr_aux_classes; i++)
+		bt_event_class_put_ref(it->aux_ecs[i]);
+	free(it->aux_ecs);
+	bt_stream_put_ref(it->aux);
 	bt_packet_put_ref(it->packet);
 	bt_stream_put_ref(it->stream);
 	bt_trace_put_ref(it->trace);
@@ -147,8 +180,12 @@ static void iter_fini(bt_self_message_iterator *self)
 static bt_message *make_event(bt_self_message_iterator *self, struct ts_iter *it,
 			      const struct ts_item *item)
 {
-	const struct ts_class *c = &it->script->classes[item->cls];
-	bt_message *m = it->packet ?
+	const struct ts_class *c = item->aux ? &it->script->aux_classes[item->cls] :
+		&it->script->classes[item->cls];
+	bt_message *m = item->aux ?
+		bt_message_event_create_with_default_clock_snapshot(self,
+			it->aux_ecs[item->cls], it->aux, item->ts) :
+		it->packet ?
 		bt_message_event_create_with_packet_and_default_clock_snapshot(self,
 			it->ecs[item->cls], it->packet, item->ts) :
 		bt_message_event_create_with_default_clock_snapshot(self,
@@ -219,6 +256,8 @@ iter_next(bt_self_message_iterator *self, bt_message_array_const msgs, uint64_t 
 			if (it->packet)
 				msgs[n++] = bt_message_packet_beginning_create_with_default_clock_snapshot(
 					self, it->packet, s->nr_items ? s->items[0].ts : 0);
+			if (it->aux)
+				msgs[n++] = bt_message_stream_beginning_create(self, it->aux);
 		} else if (it->pos == s->nr_items) {
 			if (it->packet && !it->packet_ended) {
 				msgs[n++] = bt_message_packet_end_create_with_default_clock_snapshot(
@@ -227,13 +266,15 @@ iter_next(bt_self_message_iterator *self, bt_message_array_const msgs, uint64_t 
 				continue;
 			}
 			msgs[n++] = bt_message_stream_end_create(self, it->stream);
+			if (it->aux)
+				msgs[n++] = bt_message_stream_end_create(self, it->aux);
 			it->done = 1;
 		} else if (s->items[it->pos].discard == 2) {
 			msgs[n++] = bt_message_discarded_packets_create(self, it->stream);
 		} else if (s->items[it->pos].discard) {
 			const struct ts_item *i = &s->items[it->pos];
 			bt_message *m = bt_message_discarded_events_create_with_default_clock_snapshots(
-				self, it->stream, i->discard_begin, i->ts);
+				self, i->aux ? it->aux : it->stream, i->discard_begin, i->ts);
 
 			bt_message_discarded_events_set_count(m, i->discard_count);
 			msgs[n++] = m;

@@ -42,6 +42,7 @@ struct ts_item {
 	int discard;
 	uint64_t discard_count, discard_begin;
 	const char *procname;	/* the procname context; NULL: "testproc" */
+	int aux;		/* on the second stream (ts_script.aux_classes) */
 };
 
 struct ts_script {
@@ -58,6 +59,11 @@ struct ts_script {
 					 * snapshots, discarded packets without; a
 					 * discard item of 2 is lost packets */
 	const char *hostname;		/* the trace environment's, NULL: none */
+	/* A second stream of a second stream class, as record's channel of
+	 * LTTng-UST's own events: its classes (item.cls indexes them for an
+	 * aux item); none: one stream.  No packets, discarded events. */
+	const struct ts_class *aux_classes;
+	int nr_aux_classes;
 };
 
 /* The component class; add it with init data = a struct ts_script *. */

@@ -438,6 +438,7 @@ static int scan_decoded(struct slub_sink *sk, const struct slub_decoded *d)
 		g.begin_ts = d->discard.begin_ts;
 		g.end_ts = d->discard.end_ts;
 		g.range_known = d->discard.range_known;
+		g.foreign = d->discard.foreign;
 		slub_tstats_discarded(r->ts, &g);
 		return 0;
 	}
@@ -590,12 +591,14 @@ static void write_verdict(FILE *f, const struct report *r, const struct slub_mod
 	fprintf(f, ",\"origin\":\"%" PRIu64 "\",\"first_ts\":0,\"last_ts\":%" PRIu64 ",\n\"verdict\":{"
 		"\"events\":%" PRIu64 ",\"applied\":%" PRIu64 ",\"slabs\":%" PRIu64
 		",\"threads\":%" PRIu64 ",\"processes\":%" PRIu64 ",\"violations\":%" PRIu64
-		",\"gaps\":%" PRIu64 ",\"events_discarded\":%" PRIu64 ",\"slabs_resynced\":%" PRIu64
+		",\"gaps\":%" PRIu64 ",\"events_discarded\":%" PRIu64
+		",\"foreign_discarded\":%" PRIu64 ",\"slabs_resynced\":%" PRIu64
 		",\"reorder_exceeded\":%" PRIu64 ",\"reorder_max_delay_ns\":%" PRIu64
 		",\"cut_gaps\":%" PRIu64 ",\"cut_lag_ns\":%" PRIu64
 		",\"peak_slabs\":%" PRIu64 ",\"by_rule\":{",
 		r->first_ts, rel(r->first_ts, r->last_ts), s->events, s->applied, s->slabs, r->nr_threads,
-		r->nr_processes, s->violations, s->gaps, s->events_discarded, s->slabs_resynced,
+		r->nr_processes, s->violations, s->gaps, s->events_discarded,
+		s->foreign_discarded, s->slabs_resynced,
 		s->reorder_exceeded, s->reorder_max_delay_ns, s->cut_gaps, s->cut_lag_ns,
 		s->peak_slabs);
 	for (unsigned i = 0, n = 0; i < SLUB_RULE_NR && i < 32; i++)

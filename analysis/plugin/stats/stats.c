@@ -67,6 +67,7 @@ static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 		g.begin_ts = d->discard.begin_ts;
 		g.end_ts = d->discard.end_ts;
 		g.range_known = d->discard.range_known;
+		g.foreign = d->discard.foreign;
 		slub_tstats_discarded(st->ts, &g);
 		break;
 	default:

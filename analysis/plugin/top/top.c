@@ -624,10 +624,12 @@ static int on_decoded(struct slub_sink *s, const struct slub_decoded *d)
 		g.begin_ts = d->discard.begin_ts;
 		g.end_ts = d->discard.end_ts;
 		g.range_known = d->discard.range_known;
+		g.foreign = d->discard.foreign;
 		ts = ts_of(t, slub_decoder_stream_host(s->dec, d->discard.stream_id));
 		if (ts)
 			slub_tstats_discarded(ts, &g);
-		t->discarded += d->discard.count;
+		if (!d->discard.foreign)
+			t->discarded += d->discard.count;
 		break;
 	default:
 		break;
