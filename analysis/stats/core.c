@@ -240,7 +240,7 @@ void slub_tstats_free(struct slub_tstats *st)
 	htab_destroy(&st->slabs, free_node, NULL);
 	htab_destroy(&st->chains, free_node, NULL);
 	htab_destroy(&st->pairs, free_node, NULL);
-	htab_destroy(&st->sh_pairs, free_node, NULL);
+	htab_destroy(&st->sh_pairs, tstats_sheaves_pair_free, NULL);
 	htab_destroy(&st->sh_slots, free_node, NULL);
 	free(st->kept);
 	free(st->top_holds);

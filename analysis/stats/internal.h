@@ -100,18 +100,28 @@ struct tcache {
  * by another thread before its own.  Kept apart from struct tslab, by
  * address, since a sheaf_refill may come before the discard of the
  * slab's previous life; dropped when nothing waits.  Fewer kept than
- * taken is a leftover that __slab_free gives back. */
-#define TSTATS_SH_PENDING 4
-#define TSTATS_SH_THREADS 4
+ * taken is a leftover that __slab_free gives back.
+ *
+ * Only one side of a thread's queue waits at a time (the other side's
+ * next event pairs with its oldest).  How many wait is not bounded by the
+ * refill: the slab's sources wait as long as the model holds the slab's
+ * events back, for an update whose thread was preempted between its CAS
+ * and its event (up to the reorder window), while the same thread may
+ * take and refill from the slab again and again, each sheaf_refill
+ * arriving at once.  So the queues, and the threads per slab, grow as
+ * needed: a value dropped would pair every later one of that thread and
+ * slab (and of the address's next lives) with the wrong partner. */
 #define TSTATS_SH_NEW     UINT32_MAX
 struct tshqueue {
 	uint32_t vtid;
-	uint32_t src[TSTATS_SH_PENDING], kept[TSTATS_SH_PENDING];
-	uint8_t nsrc, nkept;
+	uint8_t src;                    /* what waits: sources (1) or kept counts */
+	uint32_t n, cap;
+	uint32_t *v;                    /* oldest first */
 };
 struct tshpair {
 	struct hnode h;                 /* (process image, slab) */
-	struct tshqueue q[TSTATS_SH_THREADS];
+	uint32_t nq, capq;
+	struct tshqueue *q;
 };
 
 /* Sheaves generation: a slot's main and spare at its last sheaf_slot, and
@@ -376,6 +386,7 @@ static inline int32_t tstats_ev_slot(const struct slub_event *ev)
 /* sheaves.c: the sheaves generation's items (a cache with c->sheaves) */
 void tstats_sheaves_event(struct slub_tstats *st, uint64_t key, struct tcache *c,
 			  struct tthread *t, const struct slub_model_event *e, struct tslab *s);
+void tstats_sheaves_pair_free(struct hnode *n, void *arg);
 void tstats_sheaves_derive(const struct tcache *c, uint64_t *x, int have_objects);
 /* what the events determine of such a cache: of item[], of sheaf_item[] */
 #define TSTATS_SHEAVES_UNKNOWN (1ull << SLUB_TS_ALLOC_NODE_MISMATCH)

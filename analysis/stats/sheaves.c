@@ -50,10 +50,15 @@ static uint64_t barn_of(const struct slub_event *ev)
 
 /* A refill's source (take or new slab) and its sheaf_refill of one slab,
  * paired in order (struct tshpair). */
-static void pop(uint32_t *q, uint8_t *n)
+void tstats_sheaves_pair_free(struct hnode *n, void *arg)
 {
-	memmove(q, q + 1, (TSTATS_SH_PENDING - 1) * sizeof(*q));
-	(*n)--;
+	struct tshpair *p = (struct tshpair *)n;
+
+	(void)arg;
+	for (uint32_t i = 0; i < p->capq; i++)
+		free(p->q[i].v);
+	free(p->q);
+	free(p);
 }
 
 static struct tshqueue *queue_of(struct slub_tstats *st, uint64_t key, uint64_t slab,
@@ -71,45 +76,68 @@ static struct tshqueue *queue_of(struct slub_tstats *st, uint64_t key, uint64_t 
 		htab_insert(&st->sh_pairs, &p->h);
 	}
 	*pp = p;
-	for (int i = 0; i < TSTATS_SH_THREADS; i++) {
+	for (uint32_t i = 0; i < p->nq; i++) {
 		struct tshqueue *q = &p->q[i];
 
-		if ((q->nsrc || q->nkept) && q->vtid == vtid)
+		if (q->n && q->vtid == vtid)
 			return q;
-		if (!q->nsrc && !q->nkept && !free_q)
+		if (!q->n && !free_q)
 			free_q = q;
 	}
-	if (free_q)
-		free_q->vtid = vtid;
+	if (!free_q) {
+		if (p->nq == p->capq) {
+			uint32_t cap = p->capq ? 2 * p->capq : 4;
+			struct tshqueue *q = realloc(p->q, cap * sizeof(*q));
+
+			if (!q)
+				return NULL;
+			memset(q + p->capq, 0, (cap - p->capq) * sizeof(*q));
+			p->q = q;
+			p->capq = cap;
+		}
+		free_q = &p->q[p->nq++];
+	}
+	free_q->vtid = vtid;
 	return free_q;
 }
 
+/* Out of memory: the statistics failed (slub_tstats_failed()). */
 static void refill_pair(struct slub_tstats *st, uint64_t key, struct tcache *c,
 			const struct slub_model_event *e, int is_src, uint32_t v)
 {
 	struct tshpair *p = NULL;
 	struct tshqueue *q = queue_of(st, key, e->ev.slab, e->vtid, &p);
 
-	if (!q)
+	if (!q) {
+		st->failed = 1;
 		return;
-	uint32_t *mine = is_src ? q->src : q->kept, *other = is_src ? q->kept : q->src;
-	uint8_t *nmine = is_src ? &q->nsrc : &q->nkept, *nother = is_src ? &q->nkept : &q->nsrc;
-
-	if (!*nother) {
-		if (*nmine < TSTATS_SH_PENDING)
-			mine[(*nmine)++] = v;
-	} else {
-		uint32_t src = is_src ? v : other[0], kept = is_src ? other[0] : v;
-
-		pop(other, nother);
-		if (src != TSTATS_SH_NEW && kept < src)
-			c->sh_leftovers++;
 	}
-	for (int i = 0; i < TSTATS_SH_THREADS; i++)
-		if (p->q[i].nsrc || p->q[i].nkept)
+	if (!q->n || q->src == is_src) {
+		if (q->n == q->cap) {
+			uint32_t cap = q->cap ? 2 * q->cap : 4;
+			uint32_t *vs = realloc(q->v, cap * sizeof(*vs));
+
+			if (!vs) {
+				st->failed = 1;
+				return;
+			}
+			q->v = vs;
+			q->cap = cap;
+		}
+		q->src = (uint8_t)is_src;
+		q->v[q->n++] = v;
+		return;
+	}
+	uint32_t src = is_src ? v : q->v[0], kept = is_src ? q->v[0] : v;
+
+	memmove(q->v, q->v + 1, --q->n * sizeof(*q->v));
+	if (src != TSTATS_SH_NEW && kept < src)
+		c->sh_leftovers++;
+	for (uint32_t i = 0; i < p->nq; i++)
+		if (p->q[i].n)
 			return;
 	htab_remove(&st->sh_pairs, &p->h);
-	free(p);
+	tstats_sheaves_pair_free(&p->h, NULL);
 }
 
 static struct tshslot *slot_of(struct slub_tstats *st, uint64_t key, uint32_t cache_id,

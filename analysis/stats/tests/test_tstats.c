@@ -460,6 +460,62 @@ static void test_sheaves_items(unsigned format)
 	tfree(st);
 }
 
+/* d) a thread that takes from one slab and refills again and again while
+ * the model holds the slab's events back (the update before its first
+ * take is another thread's, whose event comes late: preempted between its
+ * CAS and its event), its sheaf_refill events arriving at once: each take
+ * still pairs with its own sheaf_refill, however many wait. */
+static void test_sheaves_held_takes(void)
+{
+	static struct slub_cache_info sinfo = { "t-sheaves-held", 64, 64, 8, 0, 64, 5, 30, 0x80 };
+	struct slub_tstats *st = slub_tstats_new(NULL);
+	struct slub_model_event e = mk(SLUB_EV_CACHE_CREATE, 1, 1);
+	const uint64_t S1 = 0x5000;
+	const unsigned rounds = 12;
+	uint64_t ts = 10;
+	uint32_t seq = 1, inuse = 19;
+
+	e.ev.info = &sinfo;
+	e.format = 8;
+	feed(st, e);
+	feed(st, life(SLUB_EV_SHEAF_ALLOC, ts++, 1, S1));
+	/* thread 1 refills S1 with 20 objects of a new slab A, lists the rest */
+	feed(st, sword(SLUB_EV_SLAB_NEW, ts++, 1, SLAB_A, SLUB_SITE_NEW_SLAB, seq, 0, 20));
+	feed(st, sheaf(SLUB_EV_SHEAF_REFILL, ts++, 1, SLAB_A, S1, 20, 20));
+	feed(st, listop(SLUB_EV_ADD_PARTIAL, ts++, 1, SLAB_A, seq, SLUB_DEST_HEAD));
+	/* thread 2 frees one object to A (seq 2); its event comes last */
+	seq++;
+	/* thread 1, rounds times: takes A's free objects for one allocation
+	 * of its own (to the caller) and gives the rest back (a leftover) */
+	for (unsigned i = 0; i < rounds; i++, inuse++) {
+		feed(st, listop(SLUB_EV_REMOVE_PARTIAL, ts++, 1, SLAB_A, seq, 0));
+		feed(st, sword(SLUB_EV_TAKE_FREELIST, ts++, 1, SLAB_A, SLUB_SITE_GET_FREELIST, ++seq,
+			       inuse, 64));
+		feed(st, sheaf(SLUB_EV_SHEAF_REFILL, ts++, 1, SLAB_A, 0, 1, 0));
+		feed(st, sword(SLUB_EV_FREE_REMOTE, ts++, 1, SLAB_A, SLUB_SITE_SLAB_FREE, ++seq, 64,
+			       inuse + 1));
+		feed(st, listop(SLUB_EV_ADD_PARTIAL, ts++, 1, SLAB_A, seq, SLUB_DEST_TAIL));
+		feed(st, mk(SLUB_EV_ALLOC, ts++, 1));
+	}
+	feed(st, mk(SLUB_EV_FREE, ts++, 2));
+	feed(st, sword(SLUB_EV_FREE_REMOTE, ts++, 2, SLAB_A, SLUB_SITE_SLAB_FREE, 2, 20, 19));
+	finish(st);
+
+	const struct slub_tstats_cache *c = slub_tstats_cache_find(st, "t-sheaves-held");
+	CHECK(c != NULL && c->sheaves, "cache t-sheaves-held missing or not of the sheaves generation");
+	if (c && c->sheaves) {
+		/* rounds + 1 free_remote: rounds leftovers, one slow free */
+		CHECK(c->item[SLUB_TS_FREE_SLOWPATH] == 1 && c->item[SLUB_TS_FREE_FASTPATH] == 0 &&
+			      c->item[SLUB_TS_ALLOC_SLOWPATH] == rounds,
+		      "sheaves, held takes: free_slowpath %llu (want 1), free_fastpath %llu (want 0), "
+		      "alloc_slowpath %llu (want %u)",
+		      (unsigned long long)c->item[SLUB_TS_FREE_SLOWPATH],
+		      (unsigned long long)c->item[SLUB_TS_FREE_FASTPATH],
+		      (unsigned long long)c->item[SLUB_TS_ALLOC_SLOWPATH], rounds);
+	}
+	tfree(st);
+}
+
 /* b), c) */
 static void test_winners_and_storms(void)
 {
@@ -1589,6 +1645,7 @@ int main(int argc, char **argv)
 	test_items();
 	test_sheaves_items(7);
 	test_sheaves_items(8);
+	test_sheaves_held_takes();
 	test_winners_and_storms();
 	test_locks();
 	test_walk();
