@@ -4,25 +4,17 @@
  * plus `slub:stack`.  This comment is the wire format; the analysis decodes
  * it back into struct slub_event (include/slub/event.h).
  *
- * Wire format 13 (SLUB_TRACE_FORMAT, carried by every cache_create)
+ * Wire format 12 (SLUB_TRACE_FORMAT, carried by every cache_create)
  * -----------------------------------------------------------------
  * No context: every event carries its process's pid over its thread's tid,
  * what LTTng's vpid and vtid contexts give (getpid() and gettid() in the
- * process's namespace), as `pid_tid` u64 x, its last field:
+ * process's namespace), as `pid_tid` u64 x, its last field (the fourth word
+ * of the slab-word events' array):
  *
  *    63                                 32 31                              0
  *   +-------------------------------------+--------------------------------+
  *   |                 pid                 |              tid               |
  *   +-------------------------------------+--------------------------------+
- *
- * The slab-word events carry it as the fourth word of their array, with
- * their site and dest (the `site_dest` pair below) in its top byte: Linux
- * numbers pids below 2^22 (PID_MAX_LIMIT), so the pid's high bits are 0.
- *
- *    63      56 55                      32 31                              0
- *   +----------+--------------------------+--------------------------------+
- *   |site|dest |           pid            |              tid               |
- *   +----------+--------------------------+--------------------------------+
  *
  * A context costs two calls per event (its size, then its value); the
  * payload's word is part of a call made anyway.  `slubtrace record` puts
@@ -37,7 +29,7 @@
  * ring buffer (about 75 instructions), so that what an event costs beyond
  * LTTng's fixed part follows its field count more than its bytes.  No
  * class has more than six fields, the slab-word events (most of a trace)
- * have one, and only cache_create has a string.  The field lists below
+ * have two, and only cache_create has a string.  The field lists below
  * leave out pid_tid.
  * `x` = printed in hex, `enum` = an 8-bit enumeration whose labels are the
  * strings of slub_site_name(), slub_dest_name(),
@@ -67,11 +59,11 @@
  *             cpu_cmpxchg_fail), count (sheaf_slab), list (barn: 0 empty,
  *             1 full); 0 elsewhere
  *
- * Pairs: the site of a slab_word event is site | dest << 4 (site the
- * values of enum slub:site, dest those of slub:slab_dest: 0x23 is
- * "unfreezing slab" to the tail of the node's partial list); `reason` of
- * cpu_slab is reason | dest << 4 (enum slub:reason_dest, "flush ->
- * discard", or the reason alone, every pair with a label).  Fields come widest first, so that nothing is
+ * Two enumerations name a pair: `site` of slab_word is site | dest << 4
+ * (enum slub:site_dest, labelled "unfreezing slab -> tail", or the site
+ * alone when dest is none), `reason` of cpu_slab is reason | dest << 4
+ * (enum slub:reason_dest, "flush -> discard", or the reason alone).
+ * Every pair has a label.  Fields come widest first, so that nothing is
  * padded where the ring buffer aligns them (x86 packs them anyway); only
  * cache_create keeps `format` first, where every reader looks for it.
  *
@@ -83,13 +75,12 @@
  *   cache_destroy   cache_id u16, count u32
  *   slab_new, slab_discard, freeze, unfreeze, take_freelist,
  *   drain_freelist, free_remote  (class slab_word)
- *                   where_slab_fl_counters_site_pid_tid u64 x[4]:
- *                   { where (locked, arg = owner), slab_fl, counters,
- *                   site_dest << 56 | pid_tid }, the event's one field,
- *                   written with one call (format 13; format 12 had the
- *                   site as a field of its own after the array; format 11
- *                   the first three words in an array and the contexts;
- *                   format 10 wrote them as three fields);
+ *                   where_slab_fl_counters_pid_tid u64 x[4], site enum
+ *                   (site_dest): the array is { where (locked, arg =
+ *                   owner), slab_fl, counters, pid_tid }, written with one
+ *                   call (format 12; format 11 had the first three in
+ *                   where_slab_fl_counters, and the contexts; format 10
+ *                   wrote them as three fields);
  *                   slab_fl is the slab and its new freelist in one word
  *                   (format 10),
  *
@@ -107,11 +98,10 @@
  *                   under 4 MiB, so every freelist in it has an offset
  *                   below 0x400000.  ffffff: NULL.  fffffe: a pointer
  *                   outside the slab, which only a corrupted free pointer
- *                   makes (its value is not carried).  32 bytes of
- *                   payload with pid_tid and the site (33 in format 12,
- *                   25 in format 11, whose 8 bytes of contexts were
- *                   outside it), where format 9 had 29 (free_remote) or
- *                   33 and the contexts.
+ *                   makes (its value is not carried).  33 bytes of
+ *                   payload with pid_tid (25 in format 11, whose 8 bytes
+ *                   of contexts were outside it), where format 9 had 29
+ *                   (free_remote) or 33 and the contexts.
  *   cmpxchg_fail    where (locked, arg = attempt), slab u64 x,
  *                   words u64 x[4], site enum: words = { expected
  *                   freelist, expected counters, observed freelist,
@@ -267,13 +257,7 @@
  * sheaves trace with the classic generation's rules: the format tells it
  * to refuse.
  *
- * Format 12 was this format with the slab_word class's site outside its
- * array: where_slab_fl_counters_pid_tid u64 x[4] (the fourth word the
- * pid_tid alone), then site enum (site_dest) (cache_create says 12).  One
- * more call into the ring buffer per event, one more byte.  Readers decode
- * it too.
- *
- * Format 11 was format 12 without pid_tid: `slubtrace record` added the
+ * Format 11 was this format without pid_tid: `slubtrace record` added the
  * vpid and vtid contexts to every event, and the slab_word array was
  * where_slab_fl_counters u64 x[3] (cache_create says 11).  Readers decode it
  * too.
@@ -353,7 +337,7 @@
 #include <slub/event.h>
 
 /* The wire format this header describes (cache_create.format). */
-#define SLUB_TRACE_FORMAT 13
+#define SLUB_TRACE_FORMAT 12
 /* slub:trigger's kind. */
 #define SLUB_TRIGGER_VIOLATION 0
 #define SLUB_TRIGGER_STORM 1
@@ -379,11 +363,9 @@
  * counters. */
 #define SLUB_TP_CAS_WORDS 4
 
-/* slab_word.where_slab_fl_counters_site_pid_tid: where, slab_fl, counters,
- * site_dest << 56 | pid_tid. */
+/* slab_word.where_slab_fl_counters_pid_tid: where, slab_fl, counters,
+ * pid_tid. */
 #define SLUB_TP_WORD4 4
-#define SLUB_TP_SITE_SHIFT 56
-#define SLUB_TP_PID_TID_MASK ((1ull << SLUB_TP_SITE_SHIFT) - 1)
 
 /* The counters word of a slab word, packed as in memory (see above). */
 static inline uint64_t slub_tp_counters(const struct slub_word *w)
@@ -444,18 +426,16 @@ static inline unsigned slub_tp_locked(const struct slub_event *ev)
 	return ev->locked ? SLUB_TP_LOCKED : 0;
 }
 
-/* slab_word.where_slab_fl_counters_site_pid_tid (format 13): `where`,
- * slab_fl, counters, and pid_tid with the site and dest in its top byte,
- * which format 10 wrote as four fields and the two contexts, as one array:
- * LTTng-UST writes it with one call. */
+/* slab_word.where_slab_fl_counters_pid_tid (format 12): `where`, slab_fl,
+ * counters and pid_tid, which format 10 wrote as three fields and the two
+ * contexts, as one array: LTTng-UST writes it with one call. */
 static inline void slub_tp_word4(const struct slub_event *ev, uint64_t pid_tid,
 				 uint64_t w[SLUB_TP_WORD4])
 {
 	w[0] = slub_tp_where(ev, slub_tp_locked(ev), slub_tp_owner(ev));
 	w[1] = slub_tp_slab_fl(ev);
 	w[2] = slub_tp_counters(&ev->new);
-	w[3] = (uint64_t)((ev->site & 15u) | (ev->list & 15u) << 4) << SLUB_TP_SITE_SHIFT |
-	       (pid_tid & SLUB_TP_PID_TID_MASK);
+	w[3] = pid_tid;
 }
 
 /*
@@ -503,6 +483,11 @@ static inline void slub_tp_word4(const struct slub_event *ev, uint64_t pid_tid,
 
 LTTNG_UST_TRACEPOINT_ENUM(slub, site,
 	LTTNG_UST_TP_ENUM_VALUES(SLUB_TP_SITES(SLUB_TP_VALUE))
+)
+
+/* slab_word.site: site | dest << 4 */
+LTTNG_UST_TRACEPOINT_ENUM(slub, site_dest,
+	LTTNG_UST_TP_ENUM_VALUES(SLUB_TP_SITES(SLUB_TP_WITH_DESTS))
 )
 
 LTTNG_UST_TRACEPOINT_ENUM(slub, slab_dest,
@@ -617,13 +602,13 @@ LTTNG_UST_TRACEPOINT_LOGLEVEL(slub, cache_destroy, LTTNG_UST_TRACEPOINT_LOGLEVEL
 /* ---- slab life cycle and slab-word updates ------------------------------ */
 
 /* The new word (slab_discard: ev->new is the last word) as slab_fl and
- * counters after `where`, then the site (the code path) and dest (where an
- * unfrozen slab went) over pid_tid, in one array (slub_tp_word4()). */
+ * counters after `where`, then pid_tid, in one array (slub_tp_word4());
+ * site = the code path, dest = where an unfrozen slab went. */
 LTTNG_UST_TRACEPOINT_EVENT_CLASS(slub, slab_word,
 	LTTNG_UST_TP_ARGS(const struct slub_event *, ev, const uint64_t *, w),
 	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_array_hex(uint64_t, where_slab_fl_counters_site_pid_tid, w,
-					  SLUB_TP_WORD4)
+		lttng_ust_field_array_hex(uint64_t, where_slab_fl_counters_pid_tid, w, SLUB_TP_WORD4)
+		lttng_ust_field_enum(slub, site_dest, uint8_t, site, ev->site | ev->list << 4)
 	)
 )
 

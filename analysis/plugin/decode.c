@@ -36,10 +36,7 @@
  * already derived it for slabinfo_walk.  Format 11 writes a slab-word
  * event's where, slab_fl and counters as one array,
  * `where_slab_fl_counters`: its elements are read as those three fields
- * (dec_class.elem).  Format 12 carries the pid and tid in the payload
- * (`pid_tid`; the slab-word array's fourth word), format 13 a slab-word
- * event's site in the top byte of that word (dec_class.site_in_pid_tid).
- * Classes are told apart by their
+ * (dec_class.elem).  Classes are told apart by their
  * fields, so a trace's formats need no look-up before its events.
  */
 #define _GNU_SOURCE
@@ -77,7 +74,7 @@ enum dec_field {
 	F_FREELIST_OFF,
 	/* format 10: a slab word's slab and freelist in one */
 	F_SLAB_FL,
-	/* format 12: the pid over the tid in the payload (formats 11 to 13
+	/* format 12: the pid over the tid in the payload (formats 11 and 12
 	 * write the slab-word fields as one array: word_arrays below) */
 	F_PID_TID,
 	/* lttng-ust's own events, for the symbolizer */
@@ -121,20 +118,15 @@ static const char *const field_names[F_NR] = {
 static const uint8_t static_length[F_NR] = {
 	[F_GEOMETRY] = 7, [F_EXPECTED] = 2, [F_OBSERVED] = 2, [F_WORDS] = 4,
 };
-/* Format 11's, 12's and 13's slab_word arrays, and the fields their
- * elements are, in order; format 13's fourth word is also the site's (its
- * top byte, SITE_SHIFT). */
+/* Format 11's and 12's slab_word arrays, and the fields their elements
+ * are, in order. */
 static const struct {
 	const char *name;
 	int len;
-	bool site;
 } word_arrays[] = {
-	{ "where_slab_fl_counters", 3, false },			/* format 11 */
-	{ "where_slab_fl_counters_pid_tid", 4, false },		/* format 12 */
-	{ "where_slab_fl_counters_site_pid_tid", 4, true },	/* format 13 */
+	{ "where_slab_fl_counters", 3 },		/* format 11 */
+	{ "where_slab_fl_counters_pid_tid", 4 },	/* format 12 */
 };
-#define SITE_SHIFT 56
-#define PID_TID_MASK ((1ull << SITE_SHIFT) - 1)
 static const uint8_t word_fields[4] = { F_WHERE, F_SLAB_FL, F_COUNTERS, F_PID_TID };
 /* cache_create.geometry of format 4: format 3's seven, then flags. */
 #define GEOMETRY4 8
@@ -296,7 +288,6 @@ struct dec_class {
 	/* >= 0: field f is element elem[f] of the array member idx[f]
 	 * (format 11's where_slab_fl_counters); -1: a member of its own */
 	int8_t elem[F_NR];
-	bool site_in_pid_tid;	/* format 13: F_SITE is pid_tid's top byte */
 	uint64_t is_signed;
 	int16_t ctx_vpid, ctx_vtid, ctx_procname;
 	uint8_t ctx_unsigned;	/* bit 0 vpid, bit 1 vtid unsigned (LTTng's are signed) */
@@ -798,11 +789,6 @@ static int format3_field(unsigned type)
 }
 
 /* The formats a slub class of this layout may come from. */
-/* SLUB_DEC_FORMAT as a string, for messages. */
-#define STR_(x) #x
-#define STR(x) STR_(x)
-#define NEWEST STR(SLUB_DEC_FORMAT)
-
 static const char *format_names(const struct dec_class *dc)
 {
 	switch (dc->format) {
@@ -887,16 +873,15 @@ static int map_payload(struct slub_decoder *d, struct dec_class *dc,
 		}
 		dc->idx[f] = (int16_t)i;
 	}
-	/* Formats 11 to 13: the slab_word class's words in one array, read
-	 * as the fields format 10 had (and format 12's pid_tid, format 13's
-	 * site), unless the class has those too. */
+	/* Formats 11 and 12: the slab_word class's words in one array, read
+	 * as the fields format 10 had (and format 12's pid_tid), unless the
+	 * class has those too. */
 	for (size_t a = 0; a < sizeof(word_arrays) / sizeof(word_arrays[0]); a++) {
 		int i = member_index(payload, word_arrays[a].name);
 		const bt_field_class *fc;
 
 		if (i < 0 || dc->idx[F_WHERE] >= 0 || dc->idx[F_SLAB_FL] >= 0 ||
-		    dc->idx[F_COUNTERS] >= 0 || dc->idx[F_PID_TID] >= 0 ||
-		    (word_arrays[a].site && dc->idx[F_SITE] >= 0))
+		    dc->idx[F_COUNTERS] >= 0 || dc->idx[F_PID_TID] >= 0)
 			continue;
 		fc = member_class(payload, i);
 		if (bt_field_class_get_type(fc) != BT_FIELD_CLASS_TYPE_STATIC_ARRAY ||
@@ -908,11 +893,6 @@ static int map_payload(struct slub_decoder *d, struct dec_class *dc,
 		for (int k = 0; k < word_arrays[a].len; k++) {
 			dc->idx[word_fields[k]] = (int16_t)i;
 			dc->elem[word_fields[k]] = (int8_t)k;
-		}
-		if (word_arrays[a].site) {
-			dc->idx[F_SITE] = (int16_t)i;
-			dc->elem[F_SITE] = dc->elem[F_PID_TID];
-			dc->site_in_pid_tid = true;
 		}
 	}
 	return 0;
@@ -984,11 +964,11 @@ static int check_required(struct slub_decoder *d, struct dec_class *dc, struct d
 			       "%s: event %s in stream %s has no usable field `%s` "
 			       "(not slub trace format %s?)",
 			       trace_name(d), dc->name, s ? s->name : "?", field_names[f],
-			       dc->kind == K_COMM ? "9 to " NEWEST :
+			       dc->kind == K_COMM ? "9 to 12" :
 			       dc->kind == K_STACK || dc->type == SLUB_EV_CACHE_DESTROY ?
-			       "2 to " NEWEST : dc->type == SLUB_EV_SLABINFO_WALK ? "5 to " NEWEST :
-			       dc->type >= SLUB_EV_SHEAF_ALLOC ? "8 to " NEWEST :
-			       dc->type >= SLUB_EV_SHEAF_REFILL ? "7 to " NEWEST : format_names(dc));
+			       "2 to 12" : dc->type == SLUB_EV_SLABINFO_WALK ? "5 to 12" :
+			       dc->type >= SLUB_EV_SHEAF_ALLOC ? "8 to 12" :
+			       dc->type >= SLUB_EV_SHEAF_REFILL ? "7 to 12" : format_names(dc));
 			dc->kind = K_BAD;
 			return -1;
 		}
@@ -1085,16 +1065,9 @@ static inline uint64_t get_u(const struct dec_class *dc, const bt_field *p, int 
 	if (dc->idx[f] < 0)
 		return 0;
 	x = member(p, dc->idx[f]);
-	if (dc->elem[f] >= 0) {
-		uint64_t v = bt_field_integer_unsigned_get_value(
+	if (dc->elem[f] >= 0)
+		return bt_field_integer_unsigned_get_value(
 			bt_field_array_borrow_element_field_by_index_const(x, (uint64_t)dc->elem[f]));
-
-		if (dc->site_in_pid_tid && f == F_SITE)
-			return v >> SITE_SHIFT;
-		if (dc->site_in_pid_tid && f == F_PID_TID)
-			return v & PID_TID_MASK;
-		return v;
-	}
 	if (dc->is_signed & B(f))
 		return (uint64_t)bt_field_integer_signed_get_value(x);
 	return bt_field_integer_unsigned_get_value(x);

@@ -25,7 +25,7 @@ struct slub_decoder;
 
 #define SLUB_DEC_MAX_IPS 255
 /* The newest wire format read (SLUB_TRACE_FORMAT); from 2 on. */
-#define SLUB_DEC_FORMAT 13
+#define SLUB_DEC_FORMAT 12
 /* The first format with the sheaf and barn events. */
 #define SLUB_FORMAT_SHEAF_EVENTS 7
 /* The first format with sheaf_alloc and sheaf_free. */

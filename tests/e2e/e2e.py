@@ -225,41 +225,16 @@ ENUM = re.compile(r'\( "((?:[^"\\]|\\.)*)" : container = (-?\d+) \)')
 SEQ_ITEM = re.compile(r'\[\d+\] = ([^,\]\s]+)')
 
 
-# The labels of enum slub:site and slub:slab_dest (tracepoints/slub_tp.h),
-# by value: format 13 carries a slab-word event's pair as a number.
-SITE_LABELS = ("none", "acquire_slab", "get_freelist", "unfreezing slab", "unfreeze_partials",
-               "drain percpu freelist", "__slab_free", "put_cpu_partial", "new_slab",
-               "cpu_partial_take")
-DEST_LABELS = ("none", "head", "tail", "full", "discard")
-
-
-def site_pair(v):
-    """Format 13's site | dest << 4 as format 12's enumeration gave it:
-    (label, value), labelled "site -> dest" (or the site alone)."""
-    site, dest = v & 15, v >> 4
-    if site >= len(SITE_LABELS) or dest >= len(DEST_LABELS):
-        raise Failure("a slab-word event with site %d, dest %d" % (site, dest))
-    label = SITE_LABELS[site] + (" -> " + DEST_LABELS[dest] if dest else "")
-    return (label, v)
-
-
 def take_pid_tid(f):
     """Format 12: a slub event's pid and tid in its payload (`pid_tid`, or
     the last word of a slab-word event's array) instead of the vpid and vtid
     contexts; f gets them as the contexts' keys, and a format-11 array's
-    three words.  Format 13: the slab-word event's site and dest in the top
-    byte of that last word."""
-    for name, site in (("where_slab_fl_counters_pid_tid", False),
-                       ("where_slab_fl_counters_site_pid_tid", True)):
-        if name not in f:
-            continue
-        w = f.pop(name)
+    three words."""
+    if "where_slab_fl_counters_pid_tid" in f:
+        w = f.pop("where_slab_fl_counters_pid_tid")
         if len(w) != 4:
             raise Failure("a slab-word event with %d words, not 4" % len(w))
         f["where_slab_fl_counters"], f["pid_tid"] = w[:3], w[3]
-        if site:
-            f["site"] = site_pair(w[3] >> 56)
-            f["pid_tid"] = w[3] & ((1 << 56) - 1)
     if "pid_tid" in f:
         pt = f.pop("pid_tid")
         pid, tid = pt >> 32, pt & 0xffffffff
@@ -370,7 +345,7 @@ def unpack_v3(f):
 class Trace:
     WANT = ("slub:", "lttng_ust_statedump:bin_info", "lttng_ust_lib:load",
             "lttng_ust_dl:dlopen")
-    FORMAT = 13
+    FORMAT = 12
 
     def __init__(self, directory, env):
         p = subprocess.run(["babeltrace2", directory], env=env, stdout=subprocess.PIPE,
@@ -441,7 +416,7 @@ class Trace:
                 continue
             if "new_seq" in f or "stack" in f:
                 raise Failure("%s: recorded with slub trace format 1; this test reads "
-                              "formats 2 to 13" % directory)
+                              "formats 2 to 12" % directory)
             if f["_name"] == "cache_create":
                 self.formats.add(f.get("format"))
             if "expected" in f or "msg" in f or ("flags" in f and "where" in f):

@@ -204,16 +204,15 @@ class Reader:
 
 EVENT = re.compile(r'\] \(\+[^)]*\) \S+ slub:(\w+): (.*)')
 # the pid: the vpid context, or (format 12) the high half of pid_tid or of a
-# slab-word event's fourth word (format 13: below its top byte, the site)
+# slab-word event's fourth word
 VPID = re.compile(r'\bvpid = (\d+)|\bpid_tid = (0x[0-9A-Fa-f]+|\d+)|'
-                  r'\bwhere_slab_fl_counters(?:_site)?_pid_tid = \[ (?:\[[0-2]\] = [^,]+, ){3}'
+                  r'\bwhere_slab_fl_counters_pid_tid = \[ (?:\[[0-2]\] = [^,]+, ){3}'
                   r'\[3\] = (0x[0-9A-Fa-f]+|\d+)')
 WHERE = re.compile(r'\bwhere = (0x[0-9A-Fa-f]+|\d+)')
 SLAB = re.compile(r'\bslab(_fl)? = (0x[0-9A-Fa-f]+)')
-# formats 11 to 13: where, slab_fl and counters of a slab-word event in
-# one array (format 12: and pid_tid; format 13: and the site)
-WORD3 = re.compile(r'\bwhere_slab_fl_counters(?:_site)?(?:_pid_tid)? = \[ \[0\] = '
-                   r'(0x[0-9A-Fa-f]+|\d+), '
+# formats 11 and 12: where, slab_fl and counters of a slab-word event in
+# one array (format 12: and pid_tid)
+WORD3 = re.compile(r'\bwhere_slab_fl_counters(?:_pid_tid)? = \[ \[0\] = (0x[0-9A-Fa-f]+|\d+), '
                    r'\[1\] = (0x[0-9A-Fa-f]+|\d+),')
 
 
@@ -233,8 +232,7 @@ def slab_first_events(directory, env):
         name, rest = m.group(1), m.group(2)
         pids = set()
         for v in VPID.finditer(rest):
-            pids.add(int(v.group(1)) if v.group(1) else
-                     int(v.group(2) or v.group(3), 0) >> 32 & 0xffffff)
+            pids.add(int(v.group(1)) if v.group(1) else int(v.group(2) or v.group(3), 0) >> 32)
         if len(pids) != 1:
             raise Failure("slub:%s with %s pids (context and payload): %s"
                           % (name, len(pids) or "no", line.strip()[:300]))

@@ -38,8 +38,7 @@ struct input {
 static const char *const extra_field_names[] = {
 	"new_seq", "old_seq", "_ips_length", "_build_id_length", "has_build_id",
 	"has_debug_link", "vpid", "vtid", "procname", "freelist_off", "slab_fl",
-	"where_slab_fl_counters", "where_slab_fl_counters_pid_tid",
-	"where_slab_fl_counters_site_pid_tid", "pid_tid",
+	"where_slab_fl_counters", "where_slab_fl_counters_pid_tid", "pid_tid",
 };
 
 /* Names from the input: a literal, a name of the dictionary, or none. */

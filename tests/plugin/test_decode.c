@@ -490,7 +490,7 @@ static void test_v5(void)
 	s.nr_items = 1;
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`where`") &&
-	      strstr(c.error, "format 5 to 13?"), "slabinfo_walk without where: %s", c.error);
+	      strstr(c.error, "format 5 to 12?"), "slabinfo_walk without where: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -641,7 +641,7 @@ static void test_v7(void)
 	s.nr_items = 1;
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`sheaf`") &&
-	      strstr(c.error, "format 7 to 13?"), "sheaf_refill without sheaf: %s", c.error);
+	      strstr(c.error, "format 7 to 12?"), "sheaf_refill without sheaf: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -659,7 +659,7 @@ static void test_format1(void)
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT, "format 1 accepted");
 	CHECK(!strcmp(c.error, TRACE_DIR ": recorded with slub trace format 1; this slubtrace "
-		      "reads formats 2 to 13: record it again"), "message: %s", c.error);
+		      "reads formats 2 to 12: record it again"), "message: %s", c.error);
 	slub_decoder_error(c.dec, &why);
 	CHECK(why == SLUB_UNUSABLE_FORMAT, "kind");
 	slub_decoder_destroy(c.dec);
@@ -745,7 +745,7 @@ static void test_v8(void)
 	s.nr_items = 1;
 	run(&s, &c, NULL);
 	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "`sheaf`") &&
-	      strstr(c.error, "format 8 to 13?"), "sheaf_free without sheaf: %s", c.error);
+	      strstr(c.error, "format 8 to 12?"), "sheaf_free without sheaf: %s", c.error);
 	slub_decoder_destroy(c.dec);
 }
 
@@ -1108,79 +1108,13 @@ static void test_v12(void)
 	slub_decoder_destroy(c.dec);
 }
 
-/* Format 13: a slab-word event's site and dest in the top byte of its
- * array's fourth word, over the pid and tid; the other classes as in 12. */
-#define SPT(site, dest, pid, tid) ((uint64_t)((site) | (dest) << 4) << 56 | PT(pid, tid))
-static void test_v13(void)
-{
-	static const uint64_t geometry13[] = { 64, 64, 8, 0, 64, 5, 30, 0 };
-	/* __slab_free, no dest; pid 4194303, the largest Linux gives */
-	static const uint64_t fr[] = { W3(3, 1, 2, 0, 0xfffe), SLAB_FL(SLAB, 0x40),
-				       COUNTERS(5, 64, 1, 7), SPT(6, 0, 4194303, 21) };
-	/* unfreezing slab -> tail, leaving slot 1 */
-	static const uint64_t uf[] = { W3(3, 1, 2, 1, 1), SLAB_FL(SLAB, 0x80),
-				       COUNTERS(4, 64, 0, 8), SPT(3, 2, 4194303, 22) };
-	static const struct ts_class cls[] = {
-		{ "slub:cache_create", { { "format", TF_U8 }, WHERE3,
-			{ "geometry", TF_ARR32, 8 }, { "name", TF_STR },
-			{ "pid_tid", TF_U64 } } },
-		{ "slub:free_remote", { { "where_slab_fl_counters_site_pid_tid", TF_ARR64, 4 } } },
-		{ "slub:unfreeze", { { "where_slab_fl_counters_site_pid_tid", TF_ARR64, 4 } } },
-		/* the site's word too short */
-		{ "slub:freeze", { { "where_slab_fl_counters_site_pid_tid", TF_ARR64, 3 } } },
-	};
-	static const struct ts_item items[] = {
-		{ 0, 100, 0, 0, { 13, W3(3, 0, 0, 0, 0), (uintptr_t)geometry13,
-			(uintptr_t)"kmalloc-64", PT(4194303, 4194303) } },
-		{ 1, 200, 0, 0, { (uintptr_t)fr } },
-		{ 2, 300, 0, 0, { (uintptr_t)uf } },
-	};
-	static const uint64_t w3[] = { W3(3, 1, 2, 0, 0), SLAB_FL(SLAB, 0x40),
-				       COUNTERS(5, 64, 1, 9) };
-	static const struct ts_item bad[] = {
-		{ 3, 200, 0, 0, { (uintptr_t)w3 } },
-	};
-	struct ts_script s = { cls, 4, items, 3, STREAM, 0 };
-	struct collected c;
-	const struct slub_event *e;
-
-	s.no_context = 1;
-	run(&s, &c, NULL);
-	CHECK(!c.failed && c.nr == 3, "format 13 refused: %s (%d)", c.error, c.nr);
-	if (c.nr == 3) {
-		CHECK(c.out[0].format == 13, "cache_create: format %u", c.out[0].format);
-		e = &c.out[1].event.ev;
-		CHECK(e->type == SLUB_EV_FREE_REMOTE && e->cache_id == 3 && e->cpu == 1 &&
-		      e->node == 2 && e->slab == SLAB && e->new.freelist == SLAB + 0x40 &&
-		      e->new.inuse == 5 && e->new.seq == 7 && e->new.owner == -2 &&
-		      e->site == SLUB_SITE_SLAB_FREE && e->list == SLUB_DEST_NONE &&
-		      c.out[1].event.vpid == 4194303 && c.out[1].event.vtid == 21 && e->tid == 21,
-		      "free_remote: site %u dest %u seq %u, pid %u tid %u", e->site, e->list,
-		      e->new.seq, c.out[1].event.vpid, c.out[1].event.vtid);
-		e = &c.out[2].event.ev;
-		CHECK(e->type == SLUB_EV_UNFREEZE && e->site == SLUB_SITE_UNFREEZING_SLAB &&
-		      e->list == SLUB_DEST_TAIL && e->old.owner == 1 && e->new.owner == -1 &&
-		      e->locked && e->new.freelist == SLAB + 0x80 && e->new.seq == 8 &&
-		      c.out[2].event.vpid == 4194303 && c.out[2].event.vtid == 22,
-		      "unfreeze: site %u dest %u owner %d, pid %u tid %u", e->site, e->list,
-		      e->old.owner, c.out[2].event.vpid, c.out[2].event.vtid);
-	}
-	slub_decoder_destroy(c.dec);
-	s.items = bad;
-	s.nr_items = 1;
-	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_MALFORMED && strstr(c.error, "slub:freeze"),
-	      "an array of three words named as format 13's: %s", c.error);
-	slub_decoder_destroy(c.dec);
-}
-
 static void test_cache_format(void)
 {
 	static const struct ts_item items2[] = {
-		{ C_CACHE, 100, 1, 1, { 14, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
+		{ C_CACHE, 100, 1, 1, { 13, 1, (uintptr_t)"x", 8, 8, 8, 0, 512, 5, 30, 0, 0 } },
 	};
 	static const struct ts_item items4[] = {
-		{ C_CACHE, 100, 1, 1, { 14, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
+		{ C_CACHE, 100, 1, 1, { 13, W3(1, 0, 0, 0, 0), (uintptr_t)geometry4,
 			(uintptr_t)"x" } },
 	};
 	static const struct ts_item mixed[] = {
@@ -1228,15 +1162,15 @@ static void test_cache_format(void)
 
 	/* a newer format, in either layout */
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 14") &&
-	      strstr(c.error, "reads formats 2 to 13"), "cache_create of format 14: %s",
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 13") &&
+	      strstr(c.error, "reads formats 2 to 12"), "cache_create of format 13: %s",
 	      c.error);
 	slub_decoder_destroy(c.dec);
 	s.classes = v4_classes;
 	s.items = items4;
 	run(&s, &c, NULL);
-	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 14"),
-	      "cache_create of format 14 in format 4's layout: %s", c.error);
+	CHECK(c.failed && c.why == SLUB_UNUSABLE_FORMAT && strstr(c.error, "format 13"),
+	      "cache_create of format 13 in format 4's layout: %s", c.error);
 	slub_decoder_destroy(c.dec);
 	/* a number that does not match the layout */
 	s.classes = v2_classes;
@@ -1562,7 +1496,6 @@ int main(void)
 	test_v10();
 	test_v11();
 	test_v12();
-	test_v13();
 	test_v4();
 	test_v3();
 	test_v2();
