@@ -458,6 +458,7 @@ static int load_scope(const char *path, const json_t *c, struct slub_tstats_scop
 		sc->fig[i].value = v;
 		sc->fig[i].runs = 1;
 		sc->fig[i].sq = d > 0 ? n * n / d : 0;
+		sc->fig[i].lo = v;
 	}
 	/* The tail figures come from the histograms; a report written before
 	 * them has none: unknown. */

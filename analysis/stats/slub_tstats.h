@@ -412,6 +412,9 @@ struct slub_tstats_figure {
 	 * and the sum of num_i^2 / den_i, from which diff estimates how much
 	 * more the runs differ than counting noise would make them */
 	double runs, sq;
+	/* a peak's (SLUB_RATE_KIND_PEAK): the smallest run's value, where
+	 * value is the largest's */
+	double lo;
 };
 
 /* The rates of one scope ("overall" or a cache name). */

@@ -334,10 +334,14 @@ static void test_json_pool_diff(void)
 	      "1 us of trace judged (%s)", why);
 	fclose(null);
 
-	/* pooled: the largest peak, the integrals summed */
+	/* pooled: the largest peak (and the smallest run's), the integrals
+	 * summed */
 	CHECK(slub_tstats_result_pool(&r1, &r4, err, sizeof(err)) == 0, "pool: %s", err);
-	CHECK(fig(&r1, SLUB_RATE_PARTIAL_SLABS_PEAK)->value == 4, "pooled peak %g",
-	      fig(&r1, SLUB_RATE_PARTIAL_SLABS_PEAK)->value);
+	CHECK(fig(&r1, SLUB_RATE_PARTIAL_SLABS_PEAK)->value == 4 &&
+	      fig(&r1, SLUB_RATE_PARTIAL_SLABS_PEAK)->lo == 1 &&
+	      fig(&r1, SLUB_RATE_PARTIAL_SLABS_PEAK)->runs == 2, "pooled peak %g, smallest %g",
+	      fig(&r1, SLUB_RATE_PARTIAL_SLABS_PEAK)->value,
+	      fig(&r1, SLUB_RATE_PARTIAL_SLABS_PEAK)->lo);
 	CHECK(NEAR(fig(&r1, SLUB_RATE_PARTIAL_SLABS_MEAN)->value, (800.0 + 3200) / 2000),
 	      "pooled mean %g", fig(&r1, SLUB_RATE_PARTIAL_SLABS_MEAN)->value);
 	slub_tstats_result_free(&r1);
@@ -350,11 +354,55 @@ static void test_json_pool_diff(void)
 	slub_tstats_free(four);
 }
 
+/* Peaks of several runs a side: a regression only when every run of one
+ * side is past every run of the other by the threshold (a doubling and 8
+ * slabs for slabs_peak).  The figures of a default-against-default diff of
+ * hackbench on a machine other work came to: one run's peak tripled. */
+static void test_peak_runs(void)
+{
+	struct slub_tstats_diff_config cfg;
+	const char *why;
+	const unsigned R = SLUB_RATE_SLABS_PEAK;
+	/* runs 2 and 3: 1,500 and 1,531 slabs */
+	const struct slub_tstats_figure before = { .num = 1531, .den = 9000, .value = 1531,
+						   .runs = 2, .lo = 1500 };
+	/* runs 1 and 4: 3,618 and 1,510 */
+	const struct slub_tstats_figure mixed = { .num = 3618, .den = 9000, .value = 3618,
+						  .runs = 2, .lo = 1510 };
+	/* both runs past 3,062 and 8 more than 1,531 */
+	const struct slub_tstats_figure both = { .num = 3618, .den = 9000, .value = 3618,
+						 .runs = 2, .lo = 3100 };
+	const struct slub_tstats_figure one_b = { .num = 1531, .den = 4500, .value = 1531,
+						  .runs = 1, .lo = 1531 };
+	const struct slub_tstats_figure one_a = { .num = 3618, .den = 4500, .value = 3618,
+						  .runs = 1, .lo = 3618 };
+
+	slub_tstats_diff_defaults(&cfg);
+	CHECK(slub_tstats_diff_judge(&cfg, R, &before, &mixed, 1, &why) == 1 &&
+	      !strcmp(why, "the runs of the two sides overlap"),
+	      "one run's peak tripled, the others alike: judged %d (%s)",
+	      slub_tstats_diff_judge(&cfg, R, &before, &mixed, 1, &why), why);
+	CHECK(slub_tstats_diff_judge(&cfg, R, &mixed, &before, 1, &why) == 1,
+	      "the same the other way: judged %d (%s)",
+	      slub_tstats_diff_judge(&cfg, R, &mixed, &before, 1, &why), why);
+	CHECK(slub_tstats_diff_judge(&cfg, R, &before, &both, 1, &why) == 3,
+	      "every run past the other side's: judged %d (%s)",
+	      slub_tstats_diff_judge(&cfg, R, &before, &both, 1, &why), why);
+	CHECK(slub_tstats_diff_judge(&cfg, R, &both, &before, 1, &why) == 2,
+	      "every run below the other side's: judged %d (%s)",
+	      slub_tstats_diff_judge(&cfg, R, &both, &before, 1, &why), why);
+	/* one run a side: the two peaks, as before */
+	CHECK(slub_tstats_diff_judge(&cfg, R, &one_b, &one_a, 1, &why) == 3,
+	      "one run a side: judged %d (%s)",
+	      slub_tstats_diff_judge(&cfg, R, &one_b, &one_a, 1, &why), why);
+}
+
 int main(void)
 {
 	test_occupancy();
 	test_locality();
 	test_json_pool_diff();
+	test_peak_runs();
 	printf("test_tstats_occupancy: %lu checks, %lu failures\n", checks, failures);
 	return failures ? 1 : 0;
 }
