@@ -393,11 +393,15 @@ void deactivate_slab(struct slub_cache *s, struct slab *slab, void *freelist, st
 	case SLUB_DEST_TAIL:
 		if (variant(SLUB_INJ_UNLOCKED_LIST)) {
 			/* Injected: the list operation runs after the lock was
-			 * dropped as far as the trace can tell (the lock is
-			 * re-taken silently so this process stays sound). */
-			list_unlock(s, n, c);
-			witness_acquire(RANK_LIST);
-			slub_futex_lock(&n->list_lock);
+			 * dropped as far as the trace can tell; the lock itself
+			 * is released after it, so that this process stays
+			 * sound.  Dropped for real, it let a concurrent
+			 * __slab_free() empty and discard the slab, unfrozen
+			 * with free objects on no list, before add_partial()
+			 * listed it (ThreadSanitizer saw add_partial() write
+			 * the next pointer of a slab another thread had taken
+			 * anew). */
+			list_unlock_traced(s, n, c);
 			add_partial(s, n, slab, mode, c);
 			slub_futex_unlock(&n->list_lock);
 			witness_release(RANK_LIST);

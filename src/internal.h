@@ -565,6 +565,11 @@ static inline bool slot_holds_sheaves(const struct slub_cpu *c)
 /* ---- node lists (partial.c) ---- */
 SLUB_INTERNAL void list_lock(struct slub_cache *s, struct slub_node *n, struct slub_cpu *c);
 SLUB_INTERNAL void list_unlock(struct slub_cache *s, struct slub_node *n, struct slub_cpu *c);
+/* What list_unlock() counts and traces, the lock itself still held (the
+ * unlocked-list injection); the caller releases it with
+ * slub_futex_unlock() and witness_release(RANK_LIST). */
+SLUB_INTERNAL void list_unlock_traced(struct slub_cache *s, struct slub_node *n,
+				      struct slub_cpu *c);
 SLUB_INTERNAL void add_partial(struct slub_cache *s, struct slub_node *n, struct slab *slab,
 			       int tail, struct slub_cpu *c);
 SLUB_INTERNAL void remove_partial(struct slub_cache *s, struct slub_node *n, struct slab *slab,

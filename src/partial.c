@@ -65,7 +65,7 @@ void list_lock(struct slub_cache *s, struct slub_node *n, struct slub_cpu *c)
 	}
 }
 
-void list_unlock(struct slub_cache *s, struct slub_node *n, struct slub_cpu *c)
+void list_unlock_traced(struct slub_cache *s, struct slub_node *n, struct slub_cpu *c)
 {
 	uint64_t hold = slub_now_ns() - n->acquired_ns;
 	uint64_t seq = n->lock_seq;
@@ -83,6 +83,11 @@ void list_unlock(struct slub_cache *s, struct slub_node *n, struct slub_cpu *c)
 		slub_emit(&ev);
 	}
 	n->holder = 0;
+}
+
+void list_unlock(struct slub_cache *s, struct slub_node *n, struct slub_cpu *c)
+{
+	list_unlock_traced(s, n, c);
 	slub_futex_unlock(&n->list_lock);
 	witness_release(RANK_LIST);
 }
